@@ -1,0 +1,78 @@
+/**
+ * Builds the HTTP application; never listens (STYLE). `server.ts` listens, tests inject.
+ */
+import { randomUUID } from 'node:crypto';
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
+import type { Logger } from 'pino';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { App } from './http/app-type.ts';
+import type { Config } from './config.ts';
+import { buildCountryCatalogue } from './countries/catalogue.ts';
+import { registerCountriesRoutes } from './countries/countries.route.ts';
+import type { Engine } from './db/connect.ts';
+import { handleClientError, registerErrorHandling } from './http/error-handling.ts';
+import { parseQueryString } from './http/query-string.ts';
+import { registerRateLimitHooks } from './http/rate-limit-hooks.ts';
+import { decorateRequests } from './http/request-context.ts';
+import { ERROR_REASONS } from './lib/errors.ts';
+import { systemClock, type Clock } from './lib/clock.ts';
+import { registerSearchRoutes } from './search/search.route.ts';
+
+export const SEARCH_PATHS = ['/api/v1/search.php', '/api/v1/search'] as const;
+export const COUNTRIES_PATHS = ['/api/v1/countries.php', '/api/v1/countries'] as const;
+export const OPENAPI_PATH = '/api/v1/openapi.json';
+
+export interface AppDeps {
+  config: Config;
+  engine: Engine;
+  logger?: Logger;
+  clock?: Clock;
+}
+
+export async function buildApp({ config, engine, logger, clock = systemClock }: AppDeps): Promise<App> {
+  const app = Fastify({
+    ...(logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger: false }),
+    routerOptions: { querystringParser: parseQueryString, ignoreTrailingSlash: false },
+    genReqId: () => randomUUID(),
+    bodyLimit: 1024,
+    return503OnClosing: true,
+    clientErrorHandler: handleClientError,
+  }).withTypeProvider<TypeBoxTypeProvider>() as App;
+
+  const countries = buildCountryCatalogue(config.countries);
+  decorateRequests(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Company Risk Lookup Service',
+        version: '1.0.0',
+        description:
+          'One company per request: its visible risk reports, a count and a threat level. ' +
+          `Every error has the body {success:false, error, code, reason}; reasons: ${Object.keys(ERROR_REASONS).join(', ')}.`,
+      },
+      components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
+    },
+  });
+
+  registerErrorHandling(app, {
+    ...Object.fromEntries(SEARCH_PATHS.map((p) => [p, ['GET']])),
+    ...Object.fromEntries(COUNTRIES_PATHS.map((p) => [p, ['GET', 'HEAD']])),
+  });
+  registerRateLimitHooks(app, { db: engine.db, clock, anonDailyLimit: config.anonDailyLimit }, SEARCH_PATHS);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'no-referrer');
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  });
+
+  registerSearchRoutes(app, { db: engine.db, seam: engine.seam, clock, config, countries }, SEARCH_PATHS);
+  registerCountriesRoutes(app, countries, COUNTRIES_PATHS);
+  app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
+
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,56 @@
+import { existsSync } from 'node:fs';
+import { Command } from 'commander';
+import { buildCountryCatalogue } from '../../countries/catalogue.ts';
+import { CommandError } from '../../lib/errors.ts';
+import { importFile, ImportFailed } from '../../import/import.service.ts';
+import { withContext } from '../context.ts';
+
+/** A progress line with the rate, redrawn in place on a terminal. */
+function progressReporter(enabled: boolean) {
+  const started = Date.now();
+  let last = 0;
+  return {
+    update(lines: number) {
+      const now = Date.now();
+      if (!enabled || now - last < 250) return;
+      last = now;
+      const rate = Math.round(lines / Math.max(0.001, (now - started) / 1000));
+      process.stderr.write(`\rimporting: ${lines.toLocaleString('en')} lines, ${rate.toLocaleString('en')} lines/s   `);
+    },
+    done() {
+      if (enabled && last > 0) process.stderr.write('\n');
+    },
+  };
+}
+
+export function importCommand(): Command {
+  return new Command('import')
+    .description('import companies and reports from a JSON Lines file (D24); all or nothing')
+    .argument('<file>', 'JSON Lines file, one company per line')
+    .action(async (file: string, _opts: unknown, cmd: Command) => {
+      if (!existsSync(file)) throw new CommandError(`no such file: ${file}`);
+      return withContext(cmd, async ({ engine, clock, out }) => {
+        const progress = progressReporter(process.stderr.isTTY === true && !out.json);
+        const started = Date.now();
+        try {
+          const summary = await importFile(engine.db, file, { countries: buildCountryCatalogue(), clock, onProgress: progress.update });
+          progress.done();
+          const seconds = (Date.now() - started) / 1000;
+          out.result({ ok: true, ...summary, seconds }, [
+            `imported ${file}: ${summary.lines} lines in ${seconds.toFixed(1)} s`,
+            `  companies: ${summary.companiesAdded} added, ${summary.companiesUpdated} updated`,
+            `  reports:   ${summary.reportsAdded} added, ${summary.reportsUpdated} updated`,
+          ]);
+        } catch (error) {
+          progress.done();
+          if (!(error instanceof ImportFailed)) throw error;
+          if (out.json) {
+            out.result({ ok: false, lines: error.lines, errors: error.problems }, '');
+          } else {
+            process.stderr.write(`${error.problems.join('\n')}\n`);
+          }
+          throw new CommandError(`${error.message} (${error.lines} lines read). Fix the lines above and import again`);
+        }
+      });
+    });
+}

@@ -1,0 +1,44 @@
+import { Command } from 'commander';
+import { CommandError } from '../../lib/errors.ts';
+import { issueKey, revokeKey } from '../../keys/keys.service.ts';
+import { withContext } from '../context.ts';
+
+function parseLimit(raw: string): number {
+  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1 || Number(raw) > 10_000_000) {
+    throw new CommandError(`--daily-limit must be a whole number from 1 to 10000000, got '${raw}'`);
+  }
+  return Number(raw);
+}
+
+export function keyCommand(defaultDailyLimit: number): Command {
+  const key = new Command('key').description('issue and revoke API keys (D16)');
+  key
+    .command('issue')
+    .description("issue a key (shown once); the member's previous key is revoked")
+    .argument('<ref>', 'membership number')
+    .option('--daily-limit <n>', 'queries per day', String(defaultDailyLimit))
+    .action(async (ref: string, opts: { dailyLimit: string }, cmd: Command) => {
+      const limit = parseLimit(opts.dailyLimit);
+      return withContext(cmd, async ({ engine, clock, out }) => {
+        const issued = await issueKey(engine.db, clock, ref, limit);
+        out.result({ member: issued.member, key: issued.key, prefix: issued.prefix, daily_limit: issued.daily_limit }, [
+          issued.key,
+        ]);
+        out.info(
+          `issued key ${issued.prefix}… for ${issued.member} (${issued.daily_limit} queries/day)` +
+            `${issued.revoked ? '; the previous key is revoked' : ''}. It is shown only now: store it in a secret store.`,
+        );
+      });
+    });
+  key
+    .command('revoke')
+    .description("revoke the member's active key")
+    .argument('<ref>', 'membership number')
+    .action(async (ref: string, _opts: unknown, cmd: Command) =>
+      withContext(cmd, async ({ engine, clock, out }) => {
+        const result = await revokeKey(engine.db, clock, ref);
+        out.result(result, `revoked the active key of ${result.member}`);
+      }),
+    );
+  return key;
+}

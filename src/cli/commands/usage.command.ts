@@ -1,0 +1,18 @@
+import { Command } from 'commander';
+import { memberUsage } from '../../quota/usage.service.ts';
+import { withContext } from '../context.ts';
+
+export function usageCommand(): Command {
+  return new Command('usage')
+    .description("a member's answered queries per day (Turkey time), newest first")
+    .argument('<ref>', 'membership number')
+    .action(async (ref: string, _opts: unknown, cmd: Command) =>
+      withContext(cmd, async ({ engine, out }) => {
+        const usage = await memberUsage(engine.db, ref);
+        out.result(
+          usage,
+          usage.days.length === 0 ? `${usage.member}: no queries yet` : [`${usage.member}:`, ...usage.days.map((d) => `  ${d.day}  ${d.used}`)],
+        );
+      }),
+    );
+}

@@ -1,0 +1,31 @@
+/** What every command shares: the database from --db, the clock, the output. */
+import type { Command } from 'commander';
+import { openEngine, type Engine } from '../db/connect.ts';
+import { DEFAULT_DATABASE_URL } from '../db/connect.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { systemClock, type Clock } from '../lib/clock.ts';
+import { createOutput, type Output } from './output.ts';
+
+export interface CommandContext {
+  engine: Engine;
+  clock: Clock;
+  out: Output;
+  databaseUrl: string;
+}
+
+export function globalOptions(command: Command): { db: string; json: boolean } {
+  const opts = command.optsWithGlobals<{ db?: string; json?: boolean }>();
+  return { db: opts.db ?? process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, json: opts.json === true };
+}
+
+/** Opens and migrates the database, runs the command, and always closes the database. */
+export async function withContext<T>(command: Command, run: (ctx: CommandContext) => Promise<T>): Promise<T> {
+  const { db, json } = globalOptions(command);
+  const engine = openEngine(db);
+  try {
+    await migrateToLatest(engine);
+    return await run({ engine, clock: systemClock, out: createOutput(json), databaseUrl: db });
+  } finally {
+    await engine.close();
+  }
+}

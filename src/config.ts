@@ -1,0 +1,62 @@
+/**
+ * The service's settings, parsed once at start from flags and the environment. Every bad value
+ * is reported together; the result is frozen.
+ */
+import { ALL_COUNTRY_CODES } from './countries/catalogue.ts';
+import { DEFAULT_DATABASE_URL } from './db/connect.ts';
+
+export interface Config {
+  readonly databaseUrl: string;
+  /** D10: companies per response, 1 to 50. */
+  readonly maxResults: number;
+  /** D16: daily limit of a newly issued key. */
+  readonly defaultDailyLimit: number;
+  /** D20: daily requests per client address without a known key. */
+  readonly anonDailyLimit: number;
+  /** D22: served countries, or 'all'. */
+  readonly countries: readonly string[] | 'all';
+  /** Characters of `q` kept in the audit log. */
+  readonly auditQueryChars: number;
+}
+
+export interface ConfigInput {
+  databaseUrl?: string;
+  maxResults?: string | number;
+  defaultDailyLimit?: string | number;
+  anonDailyLimit?: string | number;
+  countries?: string;
+}
+
+function integer(name: string, raw: string | number | undefined, fallback: number, min: number, max: number, problems: string[]) {
+  if (raw === undefined || raw === '') return fallback;
+  const n = typeof raw === 'number' ? raw : /^-?[0-9]+$/.test(raw.trim()) ? Number(raw) : NaN;
+  if (!Number.isInteger(n) || n < min || n > max) {
+    problems.push(`${name} must be a whole number from ${min} to ${max}, got '${raw}'`);
+    return fallback;
+  }
+  return n;
+}
+
+/** Flags win over the environment (RISKLOOKUP_* and DATABASE_URL). */
+export function parseConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  const countriesRaw = input.countries ?? env.RISKLOOKUP_COUNTRIES ?? 'all';
+  let countries: readonly string[] | 'all' = 'all';
+  if (countriesRaw.trim().toLowerCase() !== 'all') {
+    countries = countriesRaw.split(',').map((c) => c.trim().toUpperCase()).filter(Boolean);
+    const unknown = countries.filter((c) => !ALL_COUNTRY_CODES.includes(c));
+    if (unknown.length > 0 || countries.length === 0) {
+      problems.push(`countries must be 'all' or a comma-separated list of supported codes; unknown: ${unknown.join(', ') || '(empty)'}`);
+    }
+  }
+  const config: Config = {
+    databaseUrl: input.databaseUrl ?? env.DATABASE_URL ?? DEFAULT_DATABASE_URL,
+    maxResults: integer('max results (RISKLOOKUP_MAX_RESULTS)', input.maxResults ?? env.RISKLOOKUP_MAX_RESULTS, 10, 1, 50, problems),
+    defaultDailyLimit: integer('default daily limit (RISKLOOKUP_DAILY_LIMIT)', input.defaultDailyLimit ?? env.RISKLOOKUP_DAILY_LIMIT, 100, 1, 10_000_000, problems),
+    anonDailyLimit: integer('anonymous daily limit (RISKLOOKUP_ANON_DAILY_LIMIT)', input.anonDailyLimit ?? env.RISKLOOKUP_ANON_DAILY_LIMIT, 1000, 1, 10_000_000, problems),
+    countries,
+    auditQueryChars: 200,
+  };
+  if (problems.length > 0) throw new Error(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  return Object.freeze(config);
+}

@@ -1,0 +1,39 @@
+/** GET/HEAD /api/v1/countries(.php) (spec 4.2, D5, D22). */
+import type { App } from '../http/app-type.ts';
+import { createHash } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
+import { CountriesResponseSchema, errorResponses } from '../http/schemas.ts';
+import type { CountryCatalogue } from './catalogue.ts';
+
+export function registerCountriesRoutes(app: App, catalogue: CountryCatalogue, paths: readonly string[]) {
+  // The body never changes while the process runs: build it and its ETag once.
+  const countries = catalogue.list().map((c) => ({
+    code: c.code,
+    name: c.name,
+    id_types: c.idTypes.map((t) => ({ type: t.type, name: t.name, pattern: t.pattern, example: t.example, checksum: t.checksum })),
+  }));
+  const body = { success: true as const, country_count: countries.length, countries };
+  const etag = `"${createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 27)}"`;
+
+  for (const url of paths) {
+    app.get(url, {
+      schema: {
+        summary: 'Supported countries and their tax-ID formats',
+        description: 'No authentication. Cacheable for an hour; honours If-None-Match.',
+        tags: ['countries'],
+        response: { 200: CountriesResponseSchema, ...errorResponses([429]) },
+      },
+      onSend: async (_request, reply) => {
+        reply.header('access-control-allow-origin', '*');
+      },
+      handler: async (request, reply) => {
+        reply.header('cache-control', 'public, max-age=3600').header('etag', etag);
+        const match = request.headers['if-none-match'];
+        if (match && match.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) {
+          return (reply as FastifyReply).code(304).send();
+        }
+        return body;
+      },
+    });
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * Opens the database named by a URL (D23): `sqlite:PATH` (or a bare path) for the embedded
+ * engine, `postgres://...` for PostgreSQL.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { seamFor, type DialectSeam } from './dialect-seam.ts';
+import type { Database } from './schema.ts';
+
+export const DEFAULT_DATABASE_URL = 'sqlite:./data/risklookup.db';
+
+export interface Engine {
+  readonly db: Kysely<Database>;
+  readonly seam: DialectSeam;
+  /** Where the data lives, without credentials; for messages. */
+  readonly description: string;
+  close(): Promise<void>;
+}
+
+export interface EngineOptions {
+  /** PostgreSQL pool size. */
+  poolSize?: number;
+  /** PostgreSQL statement timeout, milliseconds. */
+  statementTimeoutMs?: number;
+}
+
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}
+
+export function sqlitePathOf(url: string): string {
+  return url.replace(/^sqlite:(\/\/)?/i, '');
+}
+
+// count(*) and bigint columns come back from pg as strings; every such value here is far
+// below 2^53 (epoch milliseconds, counters), so numbers are exact.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+function openSqlite(url: string): Engine {
+  const path = sqlitePathOf(url);
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const database = new SQLite(path);
+  database.pragma('journal_mode = WAL');
+  database.pragma('busy_timeout = 10000');
+  database.pragma('synchronous = NORMAL');
+  database.pragma('foreign_keys = ON');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return { db, seam: seamFor('sqlite'), description: `SQLite ${path}`, close: () => db.destroy() };
+}
+
+function openPostgres(url: string, options: EngineOptions): Engine {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    statement_timeout: options.statementTimeoutMs ?? 5000,
+    connectionTimeoutMillis: 5000,
+  });
+  // An idle client that loses its server must not crash the process; the next query reports it.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const safe = new URL(url);
+  safe.password = '';
+  return { db, seam: seamFor('postgres'), description: `PostgreSQL ${safe.host}${safe.pathname}`, close: () => db.destroy() };
+}
+
+export function openEngine(url: string, options: EngineOptions = {}): Engine {
+  return isPostgresUrl(url) ? openPostgres(url, options) : openSqlite(url);
+}

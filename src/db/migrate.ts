@@ -1,0 +1,24 @@
+/** Runs the migrations (Kysely's migrator) that both engines share. */
+import { Migrator, type Migration } from 'kysely';
+import type { Engine } from './connect.ts';
+import * as initial from './migrations/0001-initial.ts';
+
+function migrationsFor(engine: Engine): Record<string, Migration> {
+  return {
+    '0001-initial': { up: (db) => initial.up(db, engine.seam) },
+  };
+}
+
+/** Brings the schema up to date; returns the names of the migrations it applied. */
+export async function migrateToLatest(engine: Engine): Promise<string[]> {
+  const migrator = new Migrator({
+    db: engine.db,
+    provider: { getMigrations: async () => migrationsFor(engine) },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`migration ${failed} failed on ${engine.description}: ${(error as Error).message}`);
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

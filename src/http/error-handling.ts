@@ -1,0 +1,102 @@
+/**
+ * D2 from every failure path: one error handler, one not-found handler, 405s with `Allow`, and
+ * the HTTP parser's own errors. Every body is spec 2.7 plus `reason`.
+ */
+import type { App } from './app-type.ts';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, errorBody, type ErrorReason } from '../lib/errors.ts';
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE'] as const;
+
+function validationMessage(error: FastifyError, countriesPath: string): { reason: ErrorReason; message: string } {
+  const first = error.validation?.[0];
+  const field = (first?.instancePath ?? '').replace(/^\//, '') || String(first?.params?.missingProperty ?? '');
+  switch (`${field}:${first?.keyword}`) {
+    case 'q:required':
+      return { reason: 'invalid_parameter', message: 'q is required: the company name or tax ID to look up (3 to 100 characters)' };
+    case 'q:minLength':
+      return { reason: 'invalid_parameter', message: 'q must be at least 3 characters after trimming spaces' };
+    case 'q:maxLength':
+      return { reason: 'invalid_parameter', message: 'q must be at most 100 characters: search for one company at a time' };
+    case 'type:anyOf':
+    case 'type:const':
+      return { reason: 'invalid_parameter', message: "type must be 'name' or 'tax_id' (or left out for 'name')" };
+    case 'country:enum':
+    case 'country:type':
+      return {
+        reason: 'unsupported_country',
+        message: `country must be the 2-letter code of a supported country; GET ${countriesPath} lists them`,
+      };
+    default:
+      return { reason: 'invalid_parameter', message: `${field || 'request'} ${first?.message ?? 'is invalid'}` };
+  }
+}
+
+export function sendError(reply: FastifyReply, reason: ErrorReason, message: string, headers: Record<string, string> = {}) {
+  const body = errorBody(reason, message);
+  return reply.code(body.code).headers(headers).type('application/json; charset=utf-8').send(body);
+}
+
+function handleError(error: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof AppError) {
+    request.log.info({ reason: error.reason, status: error.statusCode }, 'request refused');
+    return sendError(reply, error.reason, error.message, { ...error.headers });
+  }
+  const fe = error as FastifyError;
+  if (fe.validation) {
+    const { reason, message } = validationMessage(fe, '/api/v1/countries.php');
+    return sendError(reply, reason, message);
+  }
+  if (fe.statusCode === 413 || fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return sendError(reply, 'payload_too_large', 'request body too large: these endpoints take no body');
+  }
+  if (fe.statusCode === 415 || fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    return sendError(reply, 'unsupported_media_type', 'these endpoints take no request body');
+  }
+  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    return sendError(reply, 'malformed_request', 'malformed request: check the URL, its encoding and the headers');
+  }
+  // Anything else is our bug: log it whole, show nothing of it (D2).
+  request.log.error({ err: error }, 'unhandled error');
+  return sendError(reply, 'internal_error', `internal error; quote request id ${request.id} when you report it`);
+}
+
+/** Registers the handlers and the 405 routes for the given paths and their allowed methods. */
+export function registerErrorHandling(app: App, allowedByPath: Record<string, readonly string[]>) {
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, 'not_found', `no such endpoint: ${request.method} ${request.url.split('?')[0]}. ` +
+      'The API has GET /api/v1/search.php and GET /api/v1/countries.php'),
+  );
+  for (const [url, allowed] of Object.entries(allowedByPath)) {
+    const others = METHODS.filter((m) => !allowed.includes(m));
+    app.route({
+      method: others,
+      url,
+      exposeHeadRoute: false,
+      handler: async (request) => {
+        throw new AppError('method_not_allowed', `${request.method} is not allowed here; use ${allowed.join(' or ')}`, {
+          allow: allowed.join(', '),
+        });
+      },
+    });
+  }
+}
+
+/** Answers the parser's own errors (bad request line, oversized headers...) in the D2 body. */
+export function handleClientError(error: Error & { code?: string }, socket: Socket) {
+  if (!socket.writable) return socket.destroy();
+  const [status, reason, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? ([431, 'header_too_large', 'request headers too large'] as const)
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? ([408, 'request_timeout', 'request not received in time'] as const)
+        : ([400, 'malformed_request', 'malformed HTTP request'] as const);
+  const body = JSON.stringify(errorBody(reason, message));
+  const text = status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request';
+  socket.end(
+    `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+  );
+}

@@ -1,0 +1,21 @@
+/** What the hooks learn about a request, carried on it for the later hooks. */
+import type { App } from './app-type.ts';
+import type { KeyHolderRow } from '../keys/keys.repository.ts';
+import type { Allowance } from '../quota/allowance.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The key's holder once the key is known (even a revoked key's, D3). */
+    keyHolder: KeyHolderRow | null;
+    /** The allowance this request was charged to or checked against (D3). */
+    allowance: Allowance | null;
+    /** Companies returned, for the audit record (D21). */
+    resultCount: number | null;
+  }
+}
+
+export function decorateRequests(app: App) {
+  app.decorateRequest('keyHolder', null);
+  app.decorateRequest('allowance', null);
+  app.decorateRequest('resultCount', null);
+}

@@ -1,0 +1,198 @@
+/**
+ * Validation of one D24 import line. Pure: returns the cleaned company and reports, or every
+ * problem of the line, phrased for the operator who has to fix the file.
+ */
+import type { CountryCatalogue } from '../countries/catalogue.ts';
+import { isCalendarDate, parseTurkeyDateTime } from '../lib/turkey-time.ts';
+import { isReportStatus, type ReportStatus } from '../reports/lifecycle.ts';
+import {
+  CASE_DATE_FIELDS,
+  CASE_FIELDS,
+  CONCORDAT_TYPES,
+  COURT_DECISION_DATE_TYPES,
+  isReportType,
+  needsReportingMember,
+  REPORT_TYPES,
+  type ReportType,
+} from '../reports/report-types.ts';
+import { toCoreKey, toSearchKey } from '../search/name-key.ts';
+import { checkTaxId } from '../search/tax-id.ts';
+
+export interface ImportReport {
+  ref: string | null;
+  type: ReportType;
+  status: ReportStatus;
+  filedAt: number;
+  description: string;
+  amountMinor: number | null;
+  currency: string | null;
+  courtDecisionDate: string | null;
+  concordatStart: string | null;
+  concordatEnd: string | null;
+  caseJson: string | null;
+  reportedBy: string | null;
+}
+
+export interface ImportCompany {
+  companyName: string;
+  taxId: string;
+  taxIdNorm: string;
+  country: string;
+  city: string;
+  nameKey: string;
+  nameCore: string;
+  reports: ImportReport[];
+}
+
+const COMPANY_FIELDS = new Set(['company_name', 'tax_id', 'country', 'city', 'reports']);
+const REPORT_FIELDS = new Set([
+  'ref', 'type', 'status', 'filed_at', 'description', 'amount', 'currency', 'court_decision_date',
+  'concordat_start', 'concordat_end', 'case', 'reported_by',
+]);
+const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function text(v: unknown, name: string, problems: string[], opts: { max: number; allowEmpty?: boolean }): string {
+  if (typeof v !== 'string') {
+    problems.push(`${name} must be a string`);
+    return '';
+  }
+  const t = v.trim();
+  if (t === '' && !opts.allowEmpty) problems.push(`${name} must not be empty`);
+  if (t.length > opts.max) problems.push(`${name} is longer than ${opts.max} characters`);
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(t)) problems.push(`${name} contains control characters`);
+  return t;
+}
+
+function optionalDate(r: Record<string, unknown>, field: string, at: string, problems: string[]): string | null {
+  const v = r[field];
+  if (v === undefined || v === null) return null;
+  if (typeof v !== 'string' || !isCalendarDate(v)) {
+    problems.push(`${at}.${field} must be a date YYYY-MM-DD, got ${JSON.stringify(v)}`);
+    return null;
+  }
+  return v;
+}
+
+function parseAmount(r: Record<string, unknown>, at: string, problems: string[]): [number | null, string | null] {
+  const { amount, currency } = r;
+  if ((amount === undefined || amount === null) && (currency === undefined || currency === null)) return [null, null];
+  if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0) {
+    problems.push(`${at}.amount must be a non-negative number when currency is given`);
+    return [null, null];
+  }
+  const minor = Math.round(amount * 100);
+  if (Math.abs(minor - amount * 100) > 1e-6 || minor > Number.MAX_SAFE_INTEGER) {
+    problems.push(`${at}.amount must have at most 2 decimals, got ${amount}`);
+  }
+  if (typeof currency !== 'string' || !CURRENCIES.has(currency)) {
+    problems.push(`${at}.currency must be an ISO 4217 code such as TRY, EUR or USD when amount is given`);
+  }
+  return [minor, typeof currency === 'string' ? currency : null];
+}
+
+function parseCase(r: Record<string, unknown>, type: ReportType, at: string, problems: string[]): string | null {
+  const allowed = CASE_FIELDS[type];
+  if (r.case === undefined || r.case === null) return null;
+  if (!allowed) {
+    problems.push(`${at}.case is not used for ${type} reports; leave it out`);
+    return null;
+  }
+  if (!isObject(r.case)) {
+    problems.push(`${at}.case must be an object with ${allowed.join(', ')}`);
+    return null;
+  }
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(r.case)) {
+    if (!allowed.includes(k)) problems.push(`${at}.case.${k} is not a field of a ${type} case (use ${allowed.join(', ')})`);
+    else if (typeof v !== 'string') problems.push(`${at}.case.${k} must be a string`);
+    else if (CASE_DATE_FIELDS.has(k) && !isCalendarDate(v)) problems.push(`${at}.case.${k} must be a date YYYY-MM-DD`);
+    else out[k] = v;
+  }
+  return JSON.stringify(out);
+}
+
+function parseReport(raw: unknown, index: number, problems: string[]): ImportReport | null {
+  const at = `reports[${index}]`;
+  if (!isObject(raw)) {
+    problems.push(`${at} must be an object`);
+    return null;
+  }
+  for (const field of Object.keys(raw)) {
+    if (field === 'report_id' || field === 'official') problems.push(`${at}.${field} is set by the service; leave it out`);
+    else if (!REPORT_FIELDS.has(field)) problems.push(`${at}.${field} is not a report field`);
+  }
+  if (!isReportType(raw.type)) {
+    problems.push(`${at}.type must be one of ${REPORT_TYPES.join(', ')}, got ${JSON.stringify(raw.type)}`);
+    return null;
+  }
+  const type = raw.type;
+  const status = raw.status ?? 'pending';
+  if (!isReportStatus(status)) problems.push(`${at}.status must be pending, approved, rejected, withdrawn or deactivated`);
+  const filedAt = typeof raw.filed_at === 'string' ? parseTurkeyDateTime(raw.filed_at) : null;
+  if (filedAt === null) problems.push(`${at}.filed_at must be 'YYYY-MM-DD HH:MM:SS' (Turkey time) or an ISO 8601 instant`);
+  const description = text(raw.description ?? '', `${at}.description`, problems, { max: 4000, allowEmpty: true });
+  const [amountMinor, currency] = parseAmount(raw, at, problems);
+  const courtDecisionDate = optionalDate(raw, 'court_decision_date', at, problems);
+  if (courtDecisionDate && !COURT_DECISION_DATE_TYPES.has(type)) problems.push(`${at}.court_decision_date is not used for ${type}`);
+  if (type === 'court_decision' && !courtDecisionDate) problems.push(`${at}.court_decision_date is required for court_decision`);
+  const concordatStart = optionalDate(raw, 'concordat_start', at, problems);
+  const concordatEnd = optionalDate(raw, 'concordat_end', at, problems);
+  if (CONCORDAT_TYPES.has(type)) {
+    if (!concordatStart || !concordatEnd) problems.push(`${at}: a concordat needs concordat_start and concordat_end`);
+    else if (concordatEnd < concordatStart) problems.push(`${at}.concordat_end is before concordat_start`);
+  } else if (concordatStart || concordatEnd) {
+    problems.push(`${at}.concordat_start/concordat_end are only for concordat reports`);
+  }
+  const caseJson = parseCase(raw, type, at, problems);
+  const ref = raw.ref === undefined || raw.ref === null ? null : text(raw.ref, `${at}.ref`, problems, { max: 100 });
+  const reportedBy = raw.reported_by === undefined || raw.reported_by === null ? null : text(raw.reported_by, `${at}.reported_by`, problems, { max: 64 });
+  if (needsReportingMember(type) && !reportedBy) problems.push(`${at}.reported_by (a member ref) is required for ${type}`);
+  return {
+    ref, type, status: status as ReportStatus, filedAt: filedAt ?? 0, description, amountMinor, currency,
+    courtDecisionDate, concordatStart, concordatEnd, caseJson, reportedBy,
+  };
+}
+
+/** Parses and checks one line; `problems` is empty when the line is good. */
+export function parseImportLine(line: string, countries: CountryCatalogue): { company: ImportCompany | null; problems: string[] } {
+  const problems: string[] = [];
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line);
+  } catch (error) {
+    return { company: null, problems: [`not valid JSON (${(error as Error).message})`] };
+  }
+  if (!isObject(raw)) return { company: null, problems: ['must be a JSON object, one company per line'] };
+  for (const field of Object.keys(raw)) if (!COMPANY_FIELDS.has(field)) problems.push(`${field} is not a company field`);
+  const companyName = text(raw.company_name, 'company_name', problems, { max: 300 });
+  const city = text(raw.city ?? '', 'city', problems, { max: 100, allowEmpty: true });
+  const countryCode = typeof raw.country === 'string' ? raw.country.trim().toUpperCase() : '';
+  const country = countries.get(countryCode);
+  let taxIdNorm = '';
+  if (!country) problems.push(`country ${JSON.stringify(raw.country)} is not a supported 2-letter country code`);
+  const taxId = text(raw.tax_id, 'tax_id', problems, { max: 40 });
+  if (country && taxId) {
+    const check = checkTaxId(taxId, country);
+    if (check.valid) taxIdNorm = check.canonical;
+    else problems.push(check.message);
+  }
+  if (companyName && toCoreKey(companyName) === '') problems.push('company_name has no letters or digits beyond legal forms');
+  const reportsRaw = raw.reports ?? [];
+  if (!Array.isArray(reportsRaw)) problems.push('reports must be an array');
+  const reports = (Array.isArray(reportsRaw) ? reportsRaw : [])
+    .map((r, i) => parseReport(r, i, problems))
+    .filter((r): r is ImportReport => r !== null);
+  if (problems.length > 0) return { company: null, problems };
+  return {
+    company: {
+      companyName, taxId, taxIdNorm, country: countryCode, city,
+      nameKey: toSearchKey(companyName), nameCore: toCoreKey(companyName), reports,
+    },
+    problems,
+  };
+}

@@ -1,0 +1,18 @@
+/** Authentication (D16, D17): the presented header to a known, permitted key holder. */
+import type { Db } from '../db/types.ts';
+import { digestApiKey } from './api-key.ts';
+import { checkPresentedKey, invalidKey } from './auth-rules.ts';
+import { findKeyHolderByDigest, type KeyHolderRow } from './keys.repository.ts';
+
+/**
+ * Returns the key's holder (whatever its state) or throws 401. The caller runs D17's 403 checks
+ * with `checkKeyHolder` after recording who the key belongs to, so that even a revoked key's
+ * request shows that key's allowance (D3). No cache: a revocation or suspension takes effect on
+ * the very next request of every process (D17 asks for 5 s at most).
+ */
+export async function identifyKeyHolder(db: Db, header: string | undefined): Promise<KeyHolderRow> {
+  const key = checkPresentedKey(header);
+  const holder = await findKeyHolderByDigest(db, digestApiKey(key));
+  if (!holder) throw invalidKey();
+  return holder;
+}

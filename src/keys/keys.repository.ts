@@ -1,0 +1,68 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { ApiKeysTable } from '../db/schema.ts';
+import type { Db } from '../db/types.ts';
+import type { KeyHolder } from './auth-rules.ts';
+
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+
+export interface KeyHolderRow extends KeyHolder {
+  keyId: number;
+  memberId: number;
+  memberRef: string;
+  dailyLimit: number;
+}
+
+export async function insertApiKey(db: Db, key: Insertable<ApiKeysTable>): Promise<ApiKeyRow> {
+  return db.insertInto('api_keys').values(key).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Revokes every active key of a member; returns how many were revoked. */
+export async function revokeActiveKeys(db: Db, memberId: number, at: number): Promise<number> {
+  const result = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: at })
+    .where('member_id', '=', memberId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export async function findActiveKey(db: Db, memberId: number): Promise<ApiKeyRow | undefined> {
+  return db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('member_id', '=', memberId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function listKeyIdsOfMember(db: Db, memberId: number): Promise<number[]> {
+  const rows = await db.selectFrom('api_keys').select('id').where('member_id', '=', memberId).execute();
+  return rows.map((r) => Number(r.id));
+}
+
+/** The key and its member in one look-up, for D17's checks. */
+export async function findKeyHolderByDigest(db: Db, digest: string): Promise<KeyHolderRow | undefined> {
+  const row = await db
+    .selectFrom('api_keys')
+    .innerJoin('members', 'members.id', 'api_keys.member_id')
+    .select([
+      'api_keys.id as keyId',
+      'api_keys.member_id as memberId',
+      'api_keys.daily_limit as dailyLimit',
+      'api_keys.revoked_at as revokedAt',
+      'members.ref as memberRef',
+      'members.status as memberStatus',
+      'members.tier as memberTier',
+      'members.agreement_signed_on as agreementSignedOn',
+    ])
+    .where('api_keys.digest', '=', digest)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    ...row,
+    keyId: Number(row.keyId),
+    memberId: Number(row.memberId),
+    revokedAt: row.revokedAt === null ? null : Number(row.revokedAt),
+  };
+}

@@ -1,0 +1,49 @@
+/** Key issue and revocation (D16). */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { Clock } from '../lib/clock.ts';
+import { CommandError } from '../lib/errors.ts';
+import { requireMember } from '../members/members.service.ts';
+import { digestApiKey, displayPrefixOf, generateApiKey } from './api-key.ts';
+import { insertApiKey, revokeActiveKeys } from './keys.repository.ts';
+
+export interface IssuedKey {
+  member: string;
+  key: string;
+  prefix: string;
+  daily_limit: number;
+  /** How many earlier keys this issue revoked (0 or 1). */
+  revoked: number;
+}
+
+/** Issues a key; the member's previous key is revoked in the same transaction (D16). */
+export async function issueKey(
+  db: Kysely<Database>,
+  clock: Clock,
+  ref: string,
+  dailyLimit: number,
+): Promise<IssuedKey> {
+  if (!Number.isInteger(dailyLimit) || dailyLimit < 1) throw new CommandError('daily limit must be a whole number of at least 1');
+  const key = generateApiKey();
+  return db.transaction().execute(async (trx) => {
+    const member = await requireMember(trx as Kysely<Database>, ref);
+    const now = clock.now();
+    const revoked = await revokeActiveKeys(trx, Number(member.id), now);
+    await insertApiKey(trx, {
+      member_id: Number(member.id),
+      digest: digestApiKey(key),
+      prefix: displayPrefixOf(key),
+      daily_limit: dailyLimit,
+      created_at: now,
+      revoked_at: null,
+    });
+    return { member: member.ref, key, prefix: displayPrefixOf(key), daily_limit: dailyLimit, revoked };
+  });
+}
+
+export async function revokeKey(db: Kysely<Database>, clock: Clock, ref: string): Promise<{ member: string; revoked: number }> {
+  const member = await requireMember(db, ref);
+  const revoked = await revokeActiveKeys(db, Number(member.id), clock.now());
+  if (revoked === 0) throw new CommandError(`member ${ref} has no active key to revoke`);
+  return { member: member.ref, revoked };
+}

@@ -1,0 +1,68 @@
+/**
+ * The one error type of the service (D2). Each `reason` is a stable snake_case identifier a
+ * program can branch on; this table is the only place that maps reasons to HTTP statuses, and
+ * the API docs list it from here.
+ */
+export const ERROR_REASONS = {
+  invalid_parameter: 400,
+  duplicate_parameter: 400,
+  query_too_generic: 400,
+  invalid_tax_id: 400,
+  unsupported_country: 400,
+  key_in_url: 400,
+  malformed_request: 400,
+  api_key_missing: 401,
+  api_key_invalid: 401,
+  key_revoked: 403,
+  member_suspended: 403,
+  member_terminated: 403,
+  member_not_full: 403,
+  agreement_unsigned: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  request_timeout: 408,
+  payload_too_large: 413,
+  uri_too_long: 414,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  header_too_large: 431,
+  internal_error: 500,
+  not_implemented: 501,
+  service_unavailable: 503,
+} as const;
+
+export type ErrorReason = keyof typeof ERROR_REASONS;
+
+export class AppError extends Error {
+  readonly reason: ErrorReason;
+  readonly statusCode: number;
+  /** Extra response headers, e.g. `Allow` on 405 or `Retry-After` on 429. */
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(reason: ErrorReason, message: string, headers: Record<string, string> = {}) {
+    super(message);
+    this.name = 'AppError';
+    this.reason = reason;
+    this.statusCode = ERROR_REASONS[reason];
+    this.headers = headers;
+  }
+}
+
+export interface ErrorBody {
+  success: false;
+  error: string;
+  code: number;
+  reason: ErrorReason;
+}
+
+export function errorBody(reason: ErrorReason, message: string): ErrorBody {
+  return { success: false, error: message, code: ERROR_REASONS[reason], reason };
+}
+
+/** A failure an operator's command reports with exit status 1 (not a bug). */
+export class CommandError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CommandError';
+  }
+}

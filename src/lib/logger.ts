@@ -1,0 +1,32 @@
+/** pino, with everything that could carry a key redacted (D21). */
+import pino, { type DestinationStream, type Logger } from 'pino';
+import { redactSecrets } from './redact.ts';
+
+interface LoggedRequest {
+  id?: string;
+  method?: string;
+  url?: string;
+  ip?: string;
+  socket?: { remoteAddress?: string };
+}
+
+export function createLogger(options: { level?: string; destination?: DestinationStream } = {}): Logger {
+  return pino(
+    {
+      level: options.level ?? 'info',
+      // Headers are never logged by the serializer below; this is the second belt.
+      redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'headers["x-api-key"]'], censor: '[REDACTED]' },
+      serializers: {
+        req: (req: LoggedRequest) => ({
+          id: req.id,
+          method: req.method,
+          url: req.url === undefined ? undefined : redactSecrets(req.url),
+          remoteAddress: req.ip ?? req.socket?.remoteAddress,
+        }),
+        res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
+        err: pino.stdSerializers.err,
+      },
+    },
+    options.destination,
+  );
+}

@@ -1,0 +1,32 @@
+import type { Db } from '../db/types.ts';
+import type { MembersTable } from '../db/schema.ts';
+import type { Insertable, Selectable, Updateable } from 'kysely';
+
+export type MemberRow = Selectable<MembersTable>;
+
+export async function insertMember(db: Db, member: Insertable<MembersTable>): Promise<MemberRow> {
+  return db.insertInto('members').values(member).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findMemberByRef(db: Db, ref: string): Promise<MemberRow | undefined> {
+  return db.selectFrom('members').selectAll().where('ref', '=', ref).executeTakeFirst();
+}
+
+export async function findMemberIdsByRefs(db: Db, refs: readonly string[]): Promise<Map<string, number>> {
+  if (refs.length === 0) return new Map();
+  const rows = await db.selectFrom('members').select(['id', 'ref']).where('ref', 'in', refs).execute();
+  return new Map(rows.map((r) => [r.ref, Number(r.id)]));
+}
+
+export async function updateMember(db: Db, id: number, changes: Updateable<MembersTable>): Promise<MemberRow> {
+  return db.updateTable('members').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function listMembers(db: Db): Promise<MemberRow[]> {
+  return db.selectFrom('members').selectAll().orderBy('ref').execute();
+}
+
+export async function countMembers(db: Db): Promise<number> {
+  const row = await db.selectFrom('members').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}

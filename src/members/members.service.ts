@@ -1,0 +1,80 @@
+/** Member administration (D15) for the CLI. */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { Clock } from '../lib/clock.ts';
+import { CommandError } from '../lib/errors.ts';
+import { quotaDayOf } from '../lib/turkey-time.ts';
+import { findMemberByRef, insertMember, listMembers, updateMember, type MemberRow } from './members.repository.ts';
+
+export const TIERS = ['full', 'associate'] as const;
+export const MEMBER_STATUSES = ['active', 'suspended', 'terminated'] as const;
+export type Tier = (typeof TIERS)[number];
+export type MemberStatus = (typeof MEMBER_STATUSES)[number];
+
+export interface MemberView {
+  ref: string;
+  name: string;
+  tier: Tier;
+  status: MemberStatus;
+  agreement_signed_on: string | null;
+}
+
+export function toMemberView(row: MemberRow): MemberView {
+  return { ref: row.ref, name: row.name, tier: row.tier, status: row.status, agreement_signed_on: row.agreement_signed_on };
+}
+
+function checkRef(ref: string): void {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(ref)) {
+    throw new CommandError(`member ref '${ref}' is not valid: use 1 to 64 letters, digits, '.', '_' or '-'`);
+  }
+}
+
+export async function addMember(
+  db: Kysely<Database>,
+  clock: Clock,
+  input: { ref: string; name: string; tier?: Tier; agreementSigned?: boolean },
+): Promise<MemberView> {
+  checkRef(input.ref);
+  if (input.name.trim() === '') throw new CommandError('member name must not be empty');
+  if (await findMemberByRef(db, input.ref)) throw new CommandError(`member ${input.ref} already exists; change it with 'member set'`);
+  const now = clock.now();
+  const row = await insertMember(db, {
+    ref: input.ref,
+    name: input.name.trim(),
+    tier: input.tier ?? 'full',
+    status: 'active',
+    agreement_signed_on: input.agreementSigned ? quotaDayOf(now) : null,
+    created_at: now,
+    updated_at: now,
+  });
+  return toMemberView(row);
+}
+
+export async function requireMember(db: Kysely<Database>, ref: string): Promise<MemberRow> {
+  const member = await findMemberByRef(db, ref);
+  if (!member) throw new CommandError(`no member with ref '${ref}'; see 'member list'`);
+  return member;
+}
+
+export async function setMember(
+  db: Kysely<Database>,
+  clock: Clock,
+  ref: string,
+  changes: { status?: MemberStatus; tier?: Tier; agreementSigned?: boolean },
+): Promise<MemberView> {
+  const member = await requireMember(db, ref);
+  const now = clock.now();
+  const row = await updateMember(db, Number(member.id), {
+    ...(changes.status ? { status: changes.status } : {}),
+    ...(changes.tier ? { tier: changes.tier } : {}),
+    ...(changes.agreementSigned === undefined
+      ? {}
+      : { agreement_signed_on: changes.agreementSigned ? (member.agreement_signed_on ?? quotaDayOf(now)) : null }),
+    updated_at: now,
+  });
+  return toMemberView(row);
+}
+
+export async function listMemberViews(db: Kysely<Database>): Promise<MemberView[]> {
+  return (await listMembers(db)).map(toMemberView);
+}

@@ -1,0 +1,56 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/types.ts';
+
+/**
+ * The atomic check-and-increment (D18): one statement that adds 1 only while `used < limit`.
+ * Returns the new count, or null when the allowance is used up. Exact under concurrency and
+ * across processes because the database serialises the upsert on the row.
+ */
+export async function consumeUsage(db: Db, subject: string, day: string, limit: number): Promise<number | null> {
+  if (limit <= 0) return null;
+  const row = await db
+    .insertInto('usage_counters')
+    .values({ subject, day, used: 1 })
+    .onConflict((oc) =>
+      oc
+        .columns(['subject', 'day'])
+        .doUpdateSet({ used: sql`usage_counters.used + 1` })
+        .where('usage_counters.used', '<', limit),
+    )
+    .returning('used')
+    .executeTakeFirst();
+  return row ? Number(row.used) : null;
+}
+
+/** Gives back one unit taken by `consumeUsage` when the request it paid for failed. */
+export async function refundUsage(db: Db, subject: string, day: string): Promise<void> {
+  await db
+    .updateTable('usage_counters')
+    .set({ used: sql`used - 1` })
+    .where('subject', '=', subject)
+    .where('day', '=', day)
+    .where('used', '>', 0)
+    .execute();
+}
+
+export async function readUsage(db: Db, subject: string, day: string): Promise<number> {
+  const row = await db
+    .selectFrom('usage_counters')
+    .select('used')
+    .where('subject', '=', subject)
+    .where('day', '=', day)
+    .executeTakeFirst();
+  return row ? Number(row.used) : 0;
+}
+
+export async function listUsageBySubjects(db: Db, subjects: readonly string[]) {
+  if (subjects.length === 0) return [];
+  const rows = await db
+    .selectFrom('usage_counters')
+    .select(['day', (eb) => eb.fn.sum<number>('used').as('used')])
+    .where('subject', 'in', subjects)
+    .groupBy('day')
+    .orderBy('day', 'desc')
+    .execute();
+  return rows.map((r) => ({ day: r.day, used: Number(r.used) }));
+}

@@ -1,0 +1,38 @@
+/** Turns stored report rows into the API's Report objects (spec 2.3, D4, D14). */
+import { formatTurkeyDateTime } from '../lib/turkey-time.ts';
+import type { ReportRow } from './reports.repository.ts';
+import { CASE_FIELDS, isOfficialType, type ReportType } from './report-types.ts';
+
+export interface ReportView {
+  report_id: number;
+  type: ReportType;
+  filed_at: string;
+  description: string;
+  official: boolean;
+  concordat_start?: string;
+  concordat_end?: string;
+  amount?: number;
+  currency?: string;
+  court_decision_date?: string;
+  case?: Record<string, string>;
+}
+
+export function toReportView(row: ReportRow): ReportView {
+  const type = row.type as ReportType;
+  const view: ReportView = {
+    report_id: Number(row.id),
+    type,
+    filed_at: formatTurkeyDateTime(Number(row.filed_at)),
+    description: row.description,
+    official: isOfficialType(type),
+  };
+  if (row.concordat_start !== null) view.concordat_start = row.concordat_start;
+  if (row.concordat_end !== null) view.concordat_end = row.concordat_end;
+  if (row.amount_minor !== null && row.currency !== null) {
+    view.amount = Number(row.amount_minor) / 100;
+    view.currency = row.currency;
+  }
+  if (row.court_decision_date !== null) view.court_decision_date = row.court_decision_date;
+  if (row.case_json !== null && CASE_FIELDS[type]) view.case = JSON.parse(row.case_json) as Record<string, string>;
+  return view;
+}

@@ -1,0 +1,58 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { ReportsTable, ReportStatusChangesTable } from '../db/schema.ts';
+import type { Db } from '../db/types.ts';
+
+export type ReportRow = Selectable<ReportsTable>;
+
+export async function insertReport(db: Db, report: Insertable<ReportsTable>): Promise<number> {
+  const row = await db.insertInto('reports').values(report).returning('id').executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+export async function updateReport(db: Db, id: number, changes: Updateable<ReportsTable>): Promise<void> {
+  await db.updateTable('reports').set(changes).where('id', '=', id).execute();
+}
+
+export async function findReportByRef(db: Db, ref: string): Promise<ReportRow | undefined> {
+  return db.selectFrom('reports').selectAll().where('ref', '=', ref).executeTakeFirst();
+}
+
+export async function findReportById(db: Db, id: number): Promise<ReportRow | undefined> {
+  return db.selectFrom('reports').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** What D12 needs to decide visibility for one company. */
+export async function listReportFacts(db: Db, companyId: number) {
+  const rows = await db
+    .selectFrom('reports')
+    .select(['type', 'status', 'reported_by'])
+    .where('company_id', '=', companyId)
+    .execute();
+  return rows.map((r) => ({ type: r.type, status: r.status, reportedBy: r.reported_by === null ? null : Number(r.reported_by) }));
+}
+
+/** Active reports of the given companies, newest first (D13's order). */
+export async function listActiveReports(db: Db, companyIds: readonly number[]): Promise<ReportRow[]> {
+  if (companyIds.length === 0) return [];
+  return db
+    .selectFrom('reports')
+    .selectAll()
+    .where('company_id', 'in', companyIds)
+    .where('status', '=', 'approved')
+    .orderBy('filed_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+export async function insertStatusChange(db: Db, change: Insertable<ReportStatusChangesTable>): Promise<void> {
+  await db.insertInto('report_status_changes').values(change).execute();
+}
+
+export async function listStatusChanges(db: Db, reportId: number) {
+  return db
+    .selectFrom('report_status_changes')
+    .selectAll()
+    .where('report_id', '=', reportId)
+    .orderBy('id')
+    .execute();
+}

@@ -1,0 +1,79 @@
+/** Report status changes (D11) and the visible count they keep up to date (D12). */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { Db } from '../db/types.ts';
+import { CommandError } from '../lib/errors.ts';
+import type { Clock } from '../lib/clock.ts';
+import { updateCompany } from '../search/companies.repository.ts';
+import { checkTransition, isReportStatus, type ReportStatus } from './lifecycle.ts';
+import type { ReportType } from './report-types.ts';
+import {
+  findReportById,
+  findReportByRef,
+  insertStatusChange,
+  listReportFacts,
+  updateReport,
+  type ReportRow,
+} from './reports.repository.ts';
+import { visibleReports } from './visibility.ts';
+
+/** Recomputes a company's visible report count after any of its reports changed. */
+export async function refreshVisibleCount(db: Db, companyId: number): Promise<number> {
+  const facts = await listReportFacts(db, companyId);
+  const count = visibleReports(
+    facts.map((f) => ({ type: f.type as ReportType, status: f.status as ReportStatus, reportedBy: f.reportedBy })),
+  ).length;
+  await updateCompany(db, companyId, { visible_report_count: count });
+  return count;
+}
+
+async function findReport(db: Db, idOrRef: string): Promise<ReportRow | undefined> {
+  if (/^[0-9]{1,15}$/.test(idOrRef)) {
+    const byId = await findReportById(db, Number(idOrRef));
+    if (byId) return byId;
+  }
+  return findReportByRef(db, idOrRef);
+}
+
+export interface StatusChange {
+  reportId: number;
+  ref: string | null;
+  from: ReportStatus;
+  to: ReportStatus;
+}
+
+/** One lifecycle step, with its history row and the company's new count, in one transaction. */
+export async function changeReportStatus(
+  db: Kysely<Database>,
+  clock: Clock,
+  idOrRef: string,
+  to: string,
+  changedBy: string,
+): Promise<StatusChange> {
+  if (!isReportStatus(to)) {
+    throw new CommandError(`unknown status '${to}': use pending, approved, rejected, withdrawn or deactivated`);
+  }
+  return db.transaction().execute(async (trx) => {
+    const report = await findReport(trx, idOrRef);
+    if (!report) throw new CommandError(`no report with id or ref '${idOrRef}'`);
+    const from = report.status as ReportStatus;
+    const refusal = checkTransition(from, to);
+    if (refusal) throw new CommandError(`report ${report.id}: ${refusal}`);
+    await applyStatus(trx, clock, report, to, changedBy);
+    return { reportId: Number(report.id), ref: report.ref, from, to };
+  });
+}
+
+/** Writes a status change and its history row; the caller has checked the step. */
+export async function applyStatus(db: Db, clock: Clock, report: ReportRow, to: ReportStatus, changedBy: string) {
+  const now = clock.now();
+  await updateReport(db, Number(report.id), { status: to, updated_at: now });
+  await insertStatusChange(db, {
+    report_id: Number(report.id),
+    from_status: report.status,
+    to_status: to,
+    changed_at: now,
+    changed_by: changedBy,
+  });
+  await refreshVisibleCount(db, Number(report.company_id));
+}

@@ -1,0 +1,87 @@
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import type { DialectSeam } from '../db/dialect-seam.ts';
+import type { CompaniesTable } from '../db/schema.ts';
+import type { Db } from '../db/types.ts';
+
+export type CompanyRow = Selectable<CompaniesTable>;
+
+export async function findCompanyByTaxId(db: Db, country: string, taxIdNorm: string): Promise<CompanyRow | undefined> {
+  return db
+    .selectFrom('companies')
+    .selectAll()
+    .where('country', '=', country)
+    .where('tax_id_norm', '=', taxIdNorm)
+    .executeTakeFirst();
+}
+
+export async function insertCompany(db: Db, company: Insertable<CompaniesTable>): Promise<number> {
+  const row = await db.insertInto('companies').values(company).returning('id').executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+export async function updateCompany(db: Db, id: number, changes: Updateable<CompaniesTable>): Promise<void> {
+  await db.updateTable('companies').set(changes).where('id', '=', id).execute();
+}
+
+export async function countCompanies(db: Db): Promise<number> {
+  const row = await db.selectFrom('companies').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export interface NameSearch {
+  /** Query words of 3+ characters: answered by the substring index. */
+  indexedWords: string[];
+  /** Shorter query words: checked on the rows the index found. */
+  otherWords: string[];
+  /** The query's words joined, compared with `name_core` for ranking (D8). */
+  core: string;
+  country: string | null;
+  limit: number;
+}
+
+/** Companies with a visible report whose name has every word, best first (D8, D10). */
+export async function findCompaniesByName(db: Db, seam: DialectSeam, search: NameSearch): Promise<CompanyRow[]> {
+  const coreLength = [...search.core].length;
+  let query = db
+    .selectFrom('companies')
+    .selectAll()
+    .where(seam.nameKeyContainsAll(search.indexedWords))
+    .where('visible_report_count', '>', 0);
+  for (const word of search.otherWords) query = query.where('name_key', 'like', `%${word}%`);
+  if (search.country) query = query.where('country', '=', search.country);
+  return query
+    .orderBy(
+      sql`CASE WHEN name_core = ${search.core} THEN 0 WHEN substr(name_core, 1, ${coreLength}) = ${search.core} THEN 1 ELSE 2 END`,
+    )
+    .orderBy('visible_report_count', 'desc')
+    .orderBy('name_core')
+    .orderBy('id')
+    .limit(search.limit)
+    .execute();
+}
+
+/** Companies with a visible report under any of the given canonical IDs (D9). */
+export async function findCompaniesByTaxId(
+  db: Db,
+  candidates: ReadonlyArray<{ taxId: string; country: string | null }>,
+  limit: number,
+): Promise<CompanyRow[]> {
+  return db
+    .selectFrom('companies')
+    .selectAll()
+    .where((eb) =>
+      eb.or(
+        candidates.map((c) =>
+          c.country === null
+            ? eb('tax_id_norm', '=', c.taxId)
+            : eb.and([eb('tax_id_norm', '=', c.taxId), eb('country', '=', c.country)]),
+        ),
+      ),
+    )
+    .where('visible_report_count', '>', 0)
+    .orderBy('visible_report_count', 'desc')
+    .orderBy('name_core')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}

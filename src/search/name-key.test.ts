@@ -1,0 +1,48 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { matchesName, parseNameQuery, rankOf, toCoreKey, toSearchKey } from './name-key.ts';
+
+test('D8: Turkish dotted and dotless I fold the same way in either case', () => {
+  for (const variant of ['İSTANBUL', 'istanbul', 'ıstanbul', 'ISTANBUL', 'İstanbul']) {
+    assert.equal(toSearchKey(variant), 'istanbul', variant);
+  }
+  assert.equal(toSearchKey('IŞIK'), 'isik');
+});
+
+test('D8: Turkish and other diacritics are folded', () => {
+  assert.equal(toSearchKey('Şahin Çelik Ğ Öz Ünal Âlâ Îmâr Ûmit'), 'sahin celik g oz unal ala imar umit');
+  assert.equal(toSearchKey('Müller Straße Société Générale Łódź'), 'muller straße societe generale łodz');
+});
+
+test('D8: punctuation becomes space, spaces collapse, wildcards are plain punctuation', () => {
+  assert.equal(toSearchKey('  ACME-Lojistik  A.Ş. '), 'acme lojistik a s');
+  assert.equal(toSearchKey('50%_off*?'), '50 off');
+});
+
+test('D8: legal forms and fillers are dropped from the query', () => {
+  const q = parseNameQuery('Demir Sanayi ve Ticaret A.Ş.');
+  assert.deepEqual(q, { ok: true, words: ['demir'], core: 'demir' });
+  assert.equal(toCoreKey('Yılmaz Nakliyat Ltd. Şti.'), 'yilmaz nakliyat');
+});
+
+test('D8: a query with no word of 3 or more characters is too generic', () => {
+  for (const q of ['A.Ş. Ltd', 'ab cd', '%%%', 'san tic ve']) {
+    const parsed = parseNameQuery(q);
+    assert.equal(parsed.ok, false, q);
+    if (!parsed.ok) assert.match(parsed.message, /too generic/);
+  }
+  assert.equal(parseNameQuery('ab yapı').ok, true);
+});
+
+test('D8: every query word must occur, in any order, as a substring', () => {
+  const key = toSearchKey('Özkan Uluslararası Nakliyat ve Ticaret Ltd. Şti.');
+  assert.ok(matchesName(key, ['nakliyat', 'ozkan']));
+  assert.ok(matchesName(key, ['ulusl', 'kan']));
+  assert.ok(!matchesName(key, ['nakliyat', 'demir']));
+});
+
+test('D8: ranking is whole name, then prefix, then elsewhere', () => {
+  assert.equal(rankOf('demir', 'demir'), 0);
+  assert.equal(rankOf('demir celik', 'demir'), 1);
+  assert.equal(rankOf('ozdemir', 'demir'), 2);
+});

@@ -1,0 +1,74 @@
+/**
+ * Name search keys (D8). Pure: the same function reduces company names when they are stored
+ * and queries when they arrive, so the two always agree.
+ */
+
+/** Legal-form and filler words, as they look after reduction to a key (D8: one place). */
+export const FILLER_WORDS: ReadonlySet<string> = new Set([
+  // Türkiye: A.Ş. (→ "a s"), Ltd. Şti., Koll. Şti., Kom. Şti., San. ve Tic. ...
+  'a', 's', 'as', 'ltd', 'sti', 'limited', 'sirketi', 'sirket', 'anonim', 'koll', 'kollektif', 'kom',
+  'komandit', 'san', 'sanayi', 'sanayii', 'tic', 'ticaret', 've', 'ith', 'ihr', 'ithalat', 'ihracat',
+  // Elsewhere
+  'and', 'the', 'of', 'gmbh', 'mbh', 'ag', 'kg', 'co', 'llc', 'inc', 'corp', 'corporation', 'company',
+  'plc', 'llp', 'lp', 'sa', 'sas', 'sarl', 'srl', 'spa', 'bv', 'nv', 'oy', 'oyj', 'ltda', 'sro', 'doo', 'ooo',
+]);
+
+const TURKISH_FOLD: Record<string, string> = {
+  İ: 'i', I: 'i', ı: 'i', i: 'i',
+  Ş: 's', ş: 's', Ğ: 'g', ğ: 'g', Ç: 'c', ç: 'c', Ö: 'o', ö: 'o', Ü: 'u', ü: 'u',
+  Â: 'a', â: 'a', Î: 'i', î: 'i', Û: 'u', û: 'u',
+};
+
+/**
+ * Turkish-aware lower case with diacritics folded, punctuation to space, spaces collapsed:
+ * `İSTANBUL Çelik A.Ş.` → `istanbul celik a s`. `%`, `_`, `*`, `?` are punctuation here, so
+ * they can never act as wildcards.
+ */
+export function toSearchKey(text: string): string {
+  return text
+    .replace(/[İIıiŞşĞğÇçÖöÜüÂâÎîÛû]/g, (c) => TURKISH_FOLD[c] ?? c)
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/** The key's words without legal-form and filler words. */
+export function significantWords(key: string): string[] {
+  return key.split(' ').filter((w) => w !== '' && !FILLER_WORDS.has(w));
+}
+
+/** The company name's key for ranking: its significant words, in order (`name_core`). */
+export function toCoreKey(name: string): string {
+  return significantWords(toSearchKey(name)).join(' ');
+}
+
+export type NameQuery =
+  | { ok: true; words: string[]; core: string }
+  | { ok: false; message: string };
+
+/** Reduces a query to the words every matching company must contain (D8). */
+export function parseNameQuery(q: string): NameQuery {
+  const words = [...new Set(significantWords(toSearchKey(q)))];
+  if (!words.some((w) => w.length >= 3)) {
+    return {
+      ok: false,
+      message:
+        `q is too generic: after dropping legal forms and punctuation, '${q}' has no word of 3 or more ` +
+        `letters. Add a distinctive part of the company name`,
+    };
+  }
+  return { ok: true, words, core: significantWords(toSearchKey(q)).join(' ') };
+}
+
+/** 0 whole-name match, 1 name starts with the query, 2 the query's words occur elsewhere. */
+export function rankOf(companyCore: string, queryCore: string): 0 | 1 | 2 {
+  if (companyCore === queryCore) return 0;
+  return companyCore.startsWith(queryCore) ? 1 : 2;
+}
+
+/** D8's matching rule, for tests and for engines without a substring index. */
+export function matchesName(companyKey: string, words: readonly string[]): boolean {
+  return words.every((w) => companyKey.includes(w));
+}

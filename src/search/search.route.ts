@@ -1,0 +1,109 @@
+/**
+ * GET /api/v1/search(.php) (spec 4.1). The pipeline, in order: key in URL (D7) → key (D17) →
+ * parameters (D7 then the schema) → plan (D8/D9) → quota (D18) → search → audit (D21).
+ */
+import type { App } from '../http/app-type.ts';
+import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.ts';
+import type { CountryCatalogue } from '../countries/catalogue.ts';
+import type { Database } from '../db/schema.ts';
+import type { DialectSeam } from '../db/dialect-seam.ts';
+import { AppError } from '../lib/errors.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { ParsedQuery } from '../http/query-string.ts';
+import { chargeAnonymous } from '../http/rate-limit-hooks.ts';
+import { errorResponses, SearchQuerySchema, SearchResponseSchema } from '../http/schemas.ts';
+import { identifyKeyHolder } from '../keys/auth.service.ts';
+import { checkKeyHolder } from '../keys/auth-rules.ts';
+import { chargeAllowance, keySubject, peekAllowance, remainingOf } from '../quota/allowance.ts';
+import { recordSearch } from '../audit/audit.service.ts';
+import { normaliseSearchQuery, rejectSecretsInUrl } from './search-params.ts';
+import { planSearch, runSearch, type SearchInput } from './search.service.ts';
+
+export interface SearchRouteDeps {
+  db: Kysely<Database>;
+  seam: DialectSeam;
+  clock: Clock;
+  config: Config;
+  countries: CountryCatalogue;
+}
+
+async function authenticate(deps: SearchRouteDeps, request: FastifyRequest) {
+  try {
+    rejectSecretsInUrl(request.query as unknown as ParsedQuery);
+    request.keyHolder = await identifyKeyHolder(deps.db, request.headers['x-api-key'] as string | undefined);
+  } catch (error) {
+    // No known key: the request is paid for by the address's anonymous allowance (D20),
+    // which caps key guessing from one address.
+    if (error instanceof AppError) await chargeAnonymous({ ...deps, anonDailyLimit: deps.config.anonDailyLimit }, request);
+    throw error;
+  }
+  const holder = request.keyHolder;
+  request.allowance = await peekAllowance(deps.db, deps.clock, keySubject(holder.keyId), holder.dailyLimit);
+  checkKeyHolder(holder);
+}
+
+export function registerSearchRoutes(app: App, deps: SearchRouteDeps, paths: readonly string[]) {
+  const searchDeps = { db: deps.db, seam: deps.seam, maxResults: deps.config.maxResults };
+  for (const url of paths) {
+    app.get(url, {
+      exposeHeadRoute: false,
+      schema: {
+        summary: 'Look up one company by name or tax ID',
+        description:
+          'Returns the visible active risk reports of every matching company (at most 10). ' +
+          'Authenticated with X-API-Key; a 200 counts against the key\'s daily quota.',
+        tags: ['search'],
+        security: [{ apiKey: [] }],
+        querystring: SearchQuerySchema(deps.countries.list().map((c) => c.code)),
+        response: { 200: SearchResponseSchema, ...errorResponses([400, 401, 403, 429, 500]) },
+      },
+      onRequest: async (request) => authenticate(deps, request),
+      preValidation: async (request) => {
+        (request as { query: unknown }).query = normaliseSearchQuery(request.query as unknown as ParsedQuery);
+      },
+      onResponse: async (request, reply) => recordSearch(deps, request, reply),
+      handler: async (request, reply) => {
+        const query = request.query as { q: string; type?: 'name' | 'tax_id'; country?: string };
+        const input: SearchInput = { q: query.q, type: query.type ?? 'name', country: query.country ?? null };
+        const plan = planSearch(deps.countries, input);
+        const holder = request.keyHolder!;
+        const charge = await chargeAllowance(
+          deps.db,
+          deps.clock,
+          keySubject(holder.keyId),
+          holder.dailyLimit,
+          `This API key's daily quota`,
+        );
+        request.allowance = charge.allowance;
+        let outcome;
+        try {
+          outcome = await runSearch(searchDeps, plan);
+        } catch (error) {
+          // Only an answered search counts (D18).
+          await charge.refund();
+          request.allowance = { ...charge.allowance, used: charge.allowance.used - 1 };
+          throw error;
+        }
+        request.resultCount = outcome.results.length;
+        reply.header('cache-control', 'no-store');
+        return {
+          success: true as const,
+          query: input.q,
+          type: input.type,
+          country: input.country,
+          result_count: outcome.results.length,
+          results: outcome.results,
+          meta: {
+            queries_used_today: charge.allowance.used,
+            daily_limit: charge.allowance.limit,
+            remaining_today: remainingOf(charge.allowance),
+            response_ms: Math.round(reply.elapsedTime),
+            truncated: outcome.truncated,
+          },
+        };
+      },
+    });
+  }
+}
