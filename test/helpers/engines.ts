@@ -1,0 +1,75 @@
+/**
+ * The engines the storage and HTTP suites run on: SQLite always, PostgreSQL when
+ * TEST_DATABASE_URL is set (CI always sets it). Each test gets a fresh database.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openEngine, type Engine } from '../../src/db/connect.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
+
+export interface TestDatabase {
+  url: string;
+  engine: Engine;
+  /** Closes the engine and removes the database. */
+  drop(): Promise<void>;
+}
+
+export interface EngineUnderTest {
+  name: 'sqlite' | 'postgres';
+  create(): Promise<TestDatabase>;
+}
+
+async function createSqlite(): Promise<TestDatabase> {
+  const dir = mkdtempSync(join(tmpdir(), 'risklookup-test-'));
+  const url = `sqlite:${join(dir, 'test.db')}`;
+  const engine = openEngine(url);
+  await migrateToLatest(engine);
+  return {
+    url,
+    engine,
+    drop: async () => {
+      await engine.close().catch(() => {});
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function adminQuery(adminUrl: string, text: string) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+function postgresEngine(adminUrl: string): EngineUnderTest {
+  return {
+    name: 'postgres',
+    async create() {
+      const name = `risklookup_test_${randomBytes(6).toString('hex')}`;
+      await adminQuery(adminUrl, `CREATE DATABASE ${name}`);
+      const url = new URL(adminUrl);
+      url.pathname = `/${name}`;
+      const engine = openEngine(url.toString());
+      await migrateToLatest(engine);
+      return {
+        url: url.toString(),
+        engine,
+        drop: async () => {
+          await engine.close().catch(() => {});
+          await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        },
+      };
+    },
+  };
+}
+
+export const ENGINES: EngineUnderTest[] = [
+  { name: 'sqlite', create: createSqlite },
+  ...(process.env.TEST_DATABASE_URL ? [postgresEngine(process.env.TEST_DATABASE_URL)] : []),
+];
