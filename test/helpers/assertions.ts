@@ -1,0 +1,24 @@
+import assert from 'node:assert/strict';
+import { ERROR_REASONS } from '../../src/lib/errors.ts';
+
+/** Asserts the D2 body and headers of an error response; returns the body. */
+export function assertErrorBody(
+  res: { statusCode: number; headers: Record<string, unknown>; json(): any },
+  status: number,
+  reason: string,
+) {
+  const body = res.json();
+  assert.equal(res.statusCode, status, JSON.stringify(body));
+  assert.deepEqual(Object.keys(body), ['success', 'error', 'code', 'reason']);
+  assert.equal(body.success, false);
+  assert.equal(body.code, status);
+  assert.equal(body.reason, reason);
+  assert.ok(body.reason in ERROR_REASONS);
+  assert.ok(body.error.length > 10);
+  assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
+  assert.ok(res.headers['x-request-id']);
+  for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-ratelimit-used']) {
+    assert.ok(res.headers[h] !== undefined, `${h} missing on ${status}`);
+  }
+  return body;
+}
