@@ -22,3 +22,19 @@ export function assertErrorBody(
   }
   return body;
 }
+
+/**
+ * Retries an assertion until it holds or 2 s pass. For effects that happen after the response
+ * has been sent (the audit record is written in onResponse).
+ */
+export async function eventually<T>(check: () => Promise<T>, timeoutMs = 2000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() - started > timeoutMs) throw error;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+}
