@@ -124,7 +124,14 @@ export interface ImportOptions {
 /** Imports the file whole or not at all. Throws ImportFailed with every `line N: reason`. */
 export async function importFile(db: Kysely<Database>, path: string, options: ImportOptions): Promise<ImportSummary> {
   const input = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
-  return importLines(db, input, `import ${path}`, options);
+  // Take the iterator now: readline emits lines as soon as the file opens, and lines emitted
+  // before anyone iterates (while the transaction is still starting) would be lost.
+  const lines = input[Symbol.asyncIterator]();
+  try {
+    return await importLines(db, { [Symbol.asyncIterator]: () => lines }, `import ${path}`, options);
+  } finally {
+    input.close();
+  }
 }
 
 class Rollback extends Error {}

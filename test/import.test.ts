@@ -1,0 +1,144 @@
+/** Import (D24) and report lifecycle (D11), on every engine. */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync, createWriteStream, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { ENGINES, type TestDatabase } from './helpers/engines.ts';
+import { companyLine, countries, makeClaimants, makeReport, nextVkn } from './helpers/factories.ts';
+import { fixedClock } from '../src/lib/clock.ts';
+import { importFile, ImportFailed } from '../src/import/import.service.ts';
+import { changeReportStatus } from '../src/reports/reports.service.ts';
+import { listStatusChanges } from '../src/reports/reports.repository.ts';
+import { countCompanies } from '../src/search/companies.repository.ts';
+import { NOON_TR } from './helpers/app.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'risklookup-import-'));
+let fileSeq = 0;
+function writeLines(lines: string[]): string {
+  const path = join(dir, `import-${++fileSeq}.jsonl`);
+  writeFileSync(path, lines.join('\n') + '\n');
+  return path;
+}
+
+for (const engine of ENGINES) {
+  describe(`import [${engine.name}]`, () => {
+    let database: TestDatabase;
+    const clock = fixedClock(NOON_TR);
+
+    before(async () => {
+      database = await engine.create();
+      await makeClaimants(database.engine.db, clock);
+    });
+    after(async () => {
+      await database?.drop();
+    });
+
+    const run = (path: string) => importFile(database.engine.db, path, { countries, clock });
+    const reportByRef = (ref: string) =>
+      database.engine.db.selectFrom('reports').selectAll().where('ref', '=', ref).executeTakeFirstOrThrow();
+
+    test('D24: a bad file writes nothing and lists every bad line', async () => {
+      const before = await countCompanies(database.engine.db);
+      const path = writeLines([
+        companyLine({ company_name: 'Goodline Lojistik A.Ş.' }),
+        '{not json',
+        JSON.stringify({ company_name: 'Badid A.Ş.', tax_id: '1234567891', country: 'TR', city: 'X', reports: [] }),
+        companyLine({ company_name: 'Badtype A.Ş.', reports: [makeReport({ type: 'rumour' })] }),
+        companyLine({ company_name: 'Noreporter A.Ş.', reports: [makeReport({ type: 'unpaid_debt', reported_by: undefined })] }),
+        companyLine({ company_name: 'Unknownmember A.Ş.', reports: [makeReport({ type: 'unpaid_debt', reported_by: 'M-NOBODY' })] }),
+        companyLine({ company_name: 'Badcase A.Ş.', reports: [makeReport({ type: 'bounced_cheque', case: { file_number: '1' } })] }),
+        companyLine({ company_name: 'Badamount A.Ş.', reports: [makeReport({ amount: 10.555, currency: 'TRY' })] }),
+        companyLine({ company_name: 'Serverfield A.Ş.', reports: [makeReport({ report_id: 5, official: true })] }),
+        '',
+        companyLine({ company_name: 'Goodline Two A.Ş.' }),
+      ]);
+      await assert.rejects(run(path), (error: unknown) => {
+        assert.ok(error instanceof ImportFailed);
+        const text = error.problems.join('\n');
+        assert.match(text, /^line 2: not valid JSON/m);
+        assert.match(text, /^line 3: '1234567891' is not a valid TR tax ID/m);
+        assert.match(text, /^line 4: reports\[0\]\.type must be one of/m);
+        assert.match(text, /^line 5: reports\[0\]\.reported_by \(a member ref\) is required for unpaid_debt/m);
+        assert.match(text, /^line 6: reports\[0\]\.reported_by: no member with ref 'M-NOBODY'/m);
+        assert.match(text, /^line 7: reports\[0\]\.case\.file_number is not a field of a bounced_cheque case/m);
+        assert.match(text, /^line 8: reports\[0\]\.amount must have at most 2 decimals/m);
+        assert.match(text, /^line 9: reports\[0\]\.report_id is set by the service/m);
+        assert.doesNotMatch(text, /^line (1|10|11):/m);
+        return true;
+      });
+      assert.equal(await countCompanies(database.engine.db), before, 'nothing written');
+    });
+
+    test('D24: importing the same file twice is idempotent by ref', async () => {
+      const taxId = nextVkn();
+      const lines = [companyLine({ company_name: 'Idempotent Lojistik A.Ş.', tax_id: taxId, reports: [makeReport({ ref: 'IDEM-1' })] })];
+      const first = await run(writeLines(lines));
+      assert.deepEqual([first.companiesAdded, first.reportsAdded], [1, 1]);
+      const second = await run(writeLines(lines));
+      assert.deepEqual([second.companiesAdded, second.companiesUpdated, second.reportsAdded, second.reportsUpdated], [0, 0, 0, 1]);
+      const rows = await database.engine.db.selectFrom('reports').select('id').where('ref', '=', 'IDEM-1').execute();
+      assert.equal(rows.length, 1);
+      // The same company under a differently written tax ID is still the same company.
+      const spaced = `TR ${taxId.slice(0, 5)} ${taxId.slice(5)}`;
+      const third = await run(writeLines([companyLine({ company_name: 'Idempotent Lojistik A.Ş.', tax_id: spaced, reports: [] })]));
+      assert.equal(third.companiesAdded, 0);
+    });
+
+    test('D11/D24: status moves by ref only along the lifecycle; the history is kept', async () => {
+      const taxId = nextVkn();
+      const line = (status: string) =>
+        companyLine({ company_name: 'Lifecycle Lojistik A.Ş.', tax_id: taxId, reports: [makeReport({ ref: 'LIFE-1', status, filed_at: '2026-01-01 10:00:00' })] });
+      await run(writeLines([line('pending')]));
+      await run(writeLines([line('approved')]));
+      await assert.rejects(run(writeLines([line('pending')])), (e: ImportFailed) => {
+        assert.match(e.problems[0]!, /line 1: reports\[0\] \(ref 'LIFE-1'\): a approved report can become withdrawn or deactivated, not pending/);
+        return true;
+      });
+      await run(writeLines([line('withdrawn')]));
+      const report = await reportByRef('LIFE-1');
+      assert.equal(report.status, 'withdrawn');
+      const history = await listStatusChanges(database.engine.db, Number(report.id));
+      assert.deepEqual(history.map((h) => [h.from_status, h.to_status]), [[null, 'pending'], ['pending', 'approved'], ['approved', 'withdrawn']]);
+    });
+
+    test('D11: report status steps; an illegal step fails and changes nothing', async () => {
+      await run(writeLines([companyLine({ company_name: 'Stepper A.Ş.', reports: [makeReport({ ref: 'STEP-1', status: 'pending' })] })]));
+      const change = await changeReportStatus(database.engine.db, clock, 'STEP-1', 'approved', 'test');
+      assert.deepEqual([change.from, change.to], ['pending', 'approved']);
+      await assert.rejects(changeReportStatus(database.engine.db, clock, 'STEP-1', 'rejected', 'test'), /can become withdrawn or deactivated, not rejected/);
+      await assert.rejects(changeReportStatus(database.engine.db, clock, String(change.reportId), 'bogus', 'test'), /unknown status/);
+      await assert.rejects(changeReportStatus(database.engine.db, clock, 'NO-SUCH', 'approved', 'test'), /no report with id or ref/);
+      const byId = await changeReportStatus(database.engine.db, clock, String(change.reportId), 'deactivated', 'test');
+      assert.equal(byId.to, 'deactivated');
+      assert.equal((await reportByRef('STEP-1')).status, 'deactivated');
+    });
+
+    test('D12: the visible count follows status changes (a third claim withdrawn hides all)', async () => {
+      const claims = [1, 2, 3].map((i) => makeReport({ ref: `VIS-${i}`, type: 'unpaid_debt', reported_by: `M-CLAIM-${i}` }));
+      const taxId = nextVkn();
+      await run(writeLines([companyLine({ company_name: 'Visiblecount A.Ş.', tax_id: taxId, reports: claims })]));
+      const count = async () =>
+        Number((await database.engine.db.selectFrom('companies').select('visible_report_count').where('tax_id_norm', '=', taxId).executeTakeFirstOrThrow()).visible_report_count);
+      assert.equal(await count(), 3);
+      await changeReportStatus(database.engine.db, clock, 'VIS-3', 'withdrawn', 'test');
+      assert.equal(await count(), 0);
+    });
+
+    test('D24: a 2 000-line file imports line by line with progress reports', async () => {
+      const path = join(dir, 'large.jsonl');
+      const out = createWriteStream(path);
+      for (let i = 0; i < 2_000; i++) {
+        if (!out.write(`${companyLine({ company_name: `Bulk Şirketi ${i} Lojistik`, reports: [makeReport()] })}\n`)) await once(out, 'drain');
+      }
+      out.end();
+      await once(out, 'finish');
+      let progressCalls = 0;
+      const summary = await importFile(database.engine.db, path, { countries, clock, onProgress: () => progressCalls++ });
+      assert.equal(summary.companiesAdded, 2_000);
+      assert.ok(progressCalls >= 2);
+      rmSync(path);
+    });
+  });
+}
