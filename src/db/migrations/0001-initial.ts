@@ -36,9 +36,10 @@ export async function up(db: Kysely<unknown>, seam: DialectSeam): Promise<void> 
     .addColumn('name_core', 'text', (c) => c.notNull())
     .addColumn('visible_report_count', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
-    .addUniqueConstraint('companies_country_tax_id', ['country', 'tax_id_norm'])
+    // Tax ID first: a tax-ID search uses it with or without a country, and a country filter on
+    // a name search cannot pick it over the name index (most companies share one country).
+    .addUniqueConstraint('companies_tax_id_country', ['tax_id_norm', 'country'])
     .execute();
-  await db.schema.createIndex('companies_tax_id_norm').on('companies').column('tax_id_norm').execute();
   await seam.createNameSearchIndex(db);
 
   await seam
