@@ -3,11 +3,10 @@
  * `catalogue.json` (generated from the `stdnum` package by scripts/generate-country-catalogue.mjs)
  * and the operator's country switch. Validation itself is stdnum's: we write no checksum.
  */
-import { createRequire } from 'node:module';
 import stdnumPkg from 'stdnum';
+import catalogueJson from './catalogue.json' with { type: 'json' };
 
-const require = createRequire(import.meta.url);
-const rawCatalogue = require('./catalogue.json') as CatalogueEntry[];
+const rawCatalogue = catalogueJson as CatalogueEntry[];
 
 interface CatalogueEntry {
   code: string;

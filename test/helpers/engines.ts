@@ -69,6 +69,11 @@ function postgresEngine(adminUrl: string): EngineUnderTest {
   };
 }
 
+if (process.env.CI === 'true' && !process.env.TEST_DATABASE_URL) {
+  // CI must test both engines: a missing setting must not quietly turn into a SQLite-only run.
+  throw new Error('CI=true but TEST_DATABASE_URL is not set: the PostgreSQL suite would be skipped');
+}
+
 export const ENGINES: EngineUnderTest[] = [
   { name: 'sqlite', create: createSqlite },
   ...(process.env.TEST_DATABASE_URL ? [postgresEngine(process.env.TEST_DATABASE_URL)] : []),
