@@ -5,6 +5,8 @@ import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { makeTestApp, search, type TestApp } from './helpers/app.ts';
 import { makeCompanies, makeKeyHolder } from './helpers/factories.ts';
 import { eventually } from './helpers/assertions.ts';
+import { readFileSync } from 'node:fs';
+import { renderOpenApi } from './helpers/openapi.ts';
 
 for (const engine of ENGINES) {
   describe(`countries, OpenAPI and audit [${engine.name}]`, () => {
@@ -105,3 +107,8 @@ for (const engine of ENGINES) {
     });
   });
 }
+
+test('docs/openapi.json is the document the service serves (run `npm run docs` after changing a schema)', async () => {
+  const committed = readFileSync(new URL('../docs/openapi.json', import.meta.url), 'utf8');
+  assert.equal(committed, await renderOpenApi());
+});
