@@ -15,6 +15,10 @@ export interface Config {
   readonly anonDailyLimit: number;
   /** D22: served countries, or 'all'. */
   readonly countries: readonly string[] | 'all';
+  /** PostgreSQL connections per server process. */
+  readonly dbPoolSize: number;
+  /** PostgreSQL statement timeout of the server, milliseconds. */
+  readonly dbStatementTimeoutMs: number;
   /** Characters of `q` kept in the audit log. */
   readonly auditQueryChars: number;
 }
@@ -25,6 +29,8 @@ export interface ConfigInput {
   defaultDailyLimit?: string | number;
   anonDailyLimit?: string | number;
   countries?: string;
+  dbPoolSize?: string | number;
+  dbStatementTimeoutMs?: string | number;
 }
 
 function integer(name: string, raw: string | number | undefined, fallback: number, min: number, max: number, problems: string[]) {
@@ -55,6 +61,8 @@ export function parseConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pr
     defaultDailyLimit: integer('default daily limit (RISKLOOKUP_DAILY_LIMIT)', input.defaultDailyLimit ?? env.RISKLOOKUP_DAILY_LIMIT, 100, 1, 10_000_000, problems),
     anonDailyLimit: integer('anonymous daily limit (RISKLOOKUP_ANON_DAILY_LIMIT)', input.anonDailyLimit ?? env.RISKLOOKUP_ANON_DAILY_LIMIT, 1000, 1, 10_000_000, problems),
     countries,
+    dbPoolSize: integer('database pool size (RISKLOOKUP_DB_POOL_SIZE)', input.dbPoolSize ?? env.RISKLOOKUP_DB_POOL_SIZE, 10, 1, 1000, problems),
+    dbStatementTimeoutMs: integer('statement timeout in ms (RISKLOOKUP_DB_STATEMENT_TIMEOUT_MS)', input.dbStatementTimeoutMs ?? env.RISKLOOKUP_DB_STATEMENT_TIMEOUT_MS, 5000, 100, 600_000, problems),
     auditQueryChars: 200,
   };
   if (problems.length > 0) throw new Error(`invalid configuration:\n  - ${problems.join('\n  - ')}`);

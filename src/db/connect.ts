@@ -23,7 +23,7 @@ export interface Engine {
 export interface EngineOptions {
   /** PostgreSQL pool size. */
   poolSize?: number;
-  /** PostgreSQL statement timeout, milliseconds. */
+  /** PostgreSQL statement timeout, milliseconds; none when absent (operator commands). */
   statementTimeoutMs?: number;
 }
 
@@ -52,11 +52,16 @@ function openSqlite(url: string): Engine {
 }
 
 function openPostgres(url: string, options: EngineOptions): Engine {
+  const statementTimeout = options.statementTimeoutMs;
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
-    statement_timeout: options.statementTimeoutMs ?? 5000,
+    // For the server (not for operators' long imports): the server cancels a slow statement,
+    // and the client gives up too when the server is unreachable and cannot cancel anything.
+    // Neither lets a request hang.
+    ...(statementTimeout ? { statement_timeout: statementTimeout, query_timeout: statementTimeout + 1000 } : {}),
     connectionTimeoutMillis: 5000,
+    keepAlive: true,
   });
   // An idle client that loses its server must not crash the process; the next query reports it.
   pool.on('error', () => {});

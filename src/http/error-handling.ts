@@ -5,6 +5,7 @@
 import type { App } from './app-type.ts';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { AppError, errorBody, type ErrorReason } from '../lib/errors.ts';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE'] as const;
@@ -56,6 +57,12 @@ function handleError(error: FastifyError | AppError | Error, request: FastifyReq
   }
   if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
     return sendError(reply, 'malformed_request', 'malformed request: check the URL, its encoding and the headers');
+  }
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn({ err: error }, 'database unavailable');
+    return sendError(reply, 'service_unavailable', 'the service cannot reach its database right now; try again shortly', {
+      'retry-after': '5',
+    });
   }
   // Anything else is our bug: log it whole, show nothing of it (D2).
   request.log.error({ err: error }, 'unhandled error');

@@ -1,6 +1,6 @@
 /** Listens, and drains in-flight requests on SIGTERM/SIGINT (D23). */
-import type { Engine } from './db/connect.ts';
-import type { App } from './http/app-type.ts';
+import type { Engine } from '../db/connect.ts';
+import type { App } from '../http/app-type.ts';
 
 export interface RunningServer {
   url: string;

@@ -1,0 +1,132 @@
+/**
+ * `risklookup serve`: one process, or a primary with `--workers N` processes sharing the port
+ * (node:cluster). The primary migrates and prepares the demo once, before any worker starts.
+ */
+import cluster from 'node:cluster';
+import { buildApp } from '../app.ts';
+import type { Config } from '../config.ts';
+import { buildCountryCatalogue } from '../countries/catalogue.ts';
+import { openEngine } from '../db/connect.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { prepareDemo, type DemoOutcome } from '../demo/demo.service.ts';
+import { systemClock } from '../lib/clock.ts';
+import { createLogger } from '../lib/logger.ts';
+import type { Output } from '../cli/output.ts';
+import { startServer, waitForShutdownSignal } from './server.ts';
+
+export interface ServeOptions {
+  config: Config;
+  host: string;
+  port: number;
+  workers: number;
+  demo: boolean;
+  logLevel: string;
+}
+
+function openServerEngine(config: Config) {
+  return openEngine(config.databaseUrl, { poolSize: config.dbPoolSize, statementTimeoutMs: config.dbStatementTimeoutMs });
+}
+
+/** Migrates and, with --demo, fills an empty database. Runs once per installation start. */
+async function prepareDatabase(options: ServeOptions): Promise<DemoOutcome> {
+  const engine = openServerEngine(options.config);
+  try {
+    await migrateToLatest(engine);
+    if (!options.demo) return { kind: 'untouched' };
+    return await prepareDemo(engine.db, systemClock, buildCountryCatalogue(options.config.countries), options.config.defaultDailyLimit);
+  } finally {
+    await engine.close();
+  }
+}
+
+/** Serves in this process until SIGTERM/SIGINT; returns the URL through `onListening`. */
+async function serveHere(options: ServeOptions, onListening: (url: string, database: string) => void): Promise<void> {
+  const engine = openServerEngine(options.config);
+  let server;
+  try {
+    const app = await buildApp({
+      config: options.config,
+      engine,
+      logger: createLogger({ level: options.logLevel, destination: process.stderr }),
+    });
+    server = await startServer(app, engine, options.host, options.port);
+  } catch (error) {
+    await engine.close();
+    throw error;
+  }
+  onListening(server.url, engine.description);
+  await waitForShutdownSignal();
+  await server.stop();
+}
+
+function demoLines(demo: DemoOutcome, url: string): string[] {
+  if (demo.kind === 'untouched') return [];
+  const curl = `curl -s -H 'X-API-Key: ${demo.key}' '${url}/api/v1/search.php?q=Anadolu%20Demir&country=TR'`;
+  return [
+    demo.kind === 'created'
+      ? `demo data loaded: ${demo.companies} companies and 7 members`
+      : 'demo data already present; issued a new demo key (the previous demo key is revoked)',
+    `demo API key (shown once): ${demo.key}`,
+    'try:',
+    `  ${curl}`,
+    `  curl -s '${url}/api/v1/countries.php'`,
+    `API reference: ${url}/api/v1/openapi.json`,
+  ];
+}
+
+function announce(out: Output, url: string, database: string, demo: DemoOutcome, workers: number) {
+  out.result(
+    { listening: url, database, workers, ...(demo.kind === 'untouched' ? {} : { demo_key: demo.key }) },
+    [`listening on ${url} (${database}${workers > 1 ? `, ${workers} worker processes` : ''})`, ...demoLines(demo, url)],
+  );
+}
+
+async function runPrimary(options: ServeOptions, out: Output): Promise<void> {
+  const demo = await prepareDatabase(options);
+  let stopping = false;
+  let listening = 0;
+  let announced = false;
+  const exited = new Set<number>();
+  const fork = () => {
+    const worker = cluster.fork({ RISKLOOKUP_WORKER: '1' });
+    worker.on('message', (message: { listening?: string; database?: string }) => {
+      if (message.listening && ++listening === options.workers && !announced) {
+        announced = true;
+        announce(out, message.listening, message.database ?? '', demo, options.workers);
+      }
+    });
+    worker.on('exit', (code, signal) => {
+      exited.add(worker.id);
+      if (!stopping) {
+        out.info(`worker ${worker.process.pid} stopped (${signal ?? code}); starting another`);
+        fork();
+      }
+    });
+  };
+  for (let i = 0; i < options.workers; i++) fork();
+  const signal = await waitForShutdownSignal();
+  stopping = true;
+  out.info(`${signal}: draining in-flight requests in ${options.workers} workers, then stopping`);
+  const workers = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
+  await Promise.all(
+    workers.map(
+      (w) =>
+        new Promise<void>((resolve) => {
+          if (exited.has(w.id)) return resolve();
+          w.once('exit', () => resolve());
+          w.process.kill('SIGTERM');
+        }),
+    ),
+  );
+  out.info('stopped');
+}
+
+export async function runServe(options: ServeOptions, out: Output): Promise<void> {
+  if (options.workers > 1 && cluster.isPrimary) return runPrimary(options, out);
+  if (cluster.isWorker) {
+    return serveHere(options, (url, database) => process.send?.({ listening: url, database }));
+  }
+  const demo = await prepareDatabase(options);
+  await serveHere(options, (url, database) => announce(out, url, database, demo, 1));
+  out.info('stopped');
+}
