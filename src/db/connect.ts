@@ -63,8 +63,11 @@ function openPostgres(url: string, options: EngineOptions): Engine {
     connectionTimeoutMillis: 5000,
     keepAlive: true,
   });
-  // An idle client that loses its server must not crash the process; the next query reports it.
+  // A client that loses its server emits 'error'; with no listener that is an uncaught
+  // exception that ends the process. The query in flight fails on its own (→ 503) and the pool
+  // drops the broken client, so the event itself needs no handling beyond being heard.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const safe = new URL(url);
   safe.password = '';

@@ -124,7 +124,10 @@ async function runPrimary(options: ServeOptions, out: Output): Promise<void> {
 export async function runServe(options: ServeOptions, out: Output): Promise<void> {
   if (options.workers > 1 && cluster.isPrimary) return runPrimary(options, out);
   if (cluster.isWorker) {
-    return serveHere(options, (url, database) => process.send?.({ listening: url, database }));
+    await serveHere(options, (url, database) => process.send?.({ listening: url, database }));
+    // The IPC channel to the primary would keep this process alive; all else is closed.
+    process.disconnect?.();
+    return;
   }
   const demo = await prepareDatabase(options);
   await serveHere(options, (url, database) => announce(out, url, database, demo, 1));

@@ -21,3 +21,39 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Cli
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });
 }
+
+export interface ServeProcess {
+  url: string;
+  stdout(): string;
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Starts `risklookup serve` with the given arguments and waits for its `listening on` line. */
+export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--log-level', 'warn', ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  const started = Date.now();
+  while (!/listening on (http:\/\/\S+)/.test(stdout)) {
+    if (child.exitCode !== null || Date.now() - started > 30_000) {
+      child.kill('SIGKILL');
+      throw new Error(`serve did not start: ${stdout}\n${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    url: /listening on (http:\/\/\S+)/.exec(stdout)![1]!,
+    stdout: () => stdout,
+    stop: async () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
