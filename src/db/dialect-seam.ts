@@ -18,6 +18,8 @@ export interface DialectSeam {
    * `companies.name_key`, written so that the engine answers it from the index.
    */
   nameKeyContainsAll(words: readonly string[]): Expression<SqlBool>;
+  /** After rows were inserted with explicit ids: the next generated id follows the largest. */
+  resetIdSequences(db: Kysely<any>, tables: readonly string[]): Promise<void>;
 }
 
 const sqliteSeam: DialectSeam = {
@@ -40,6 +42,8 @@ const sqliteSeam: DialectSeam = {
     const match = words.map((w) => `"${w}"`).join(' AND ');
     return sql<SqlBool>`companies.id IN (SELECT rowid FROM company_name_fts WHERE company_name_fts MATCH ${match})`;
   },
+  // AUTOINCREMENT already follows the largest id inserted.
+  resetIdSequences: async () => {},
 };
 
 const postgresSeam: DialectSeam = {
@@ -53,6 +57,11 @@ const postgresSeam: DialectSeam = {
     // Keys hold only letters, digits and spaces: no LIKE metacharacter can reach the pattern.
     const parts = words.map((w) => sql<SqlBool>`companies.name_key LIKE ${`%${w}%`}`);
     return sql<SqlBool>`(${sql.join(parts, sql` AND `)})`;
+  },
+  async resetIdSequences(db, tables) {
+    for (const table of tables) {
+      await sql`SELECT setval(pg_get_serial_sequence(${table}, 'id'), COALESCE((SELECT MAX(id) FROM ${sql.table(table)}), 0) + 1, false)`.execute(db);
+    }
   },
 };
 

@@ -1,0 +1,72 @@
+/** `risklookup copy`: a whole installation moves from SQLite to each engine and answers the same. */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ENGINES, type TestDatabase } from './helpers/engines.ts';
+import { makeTestApp, search } from './helpers/app.ts';
+import { runCli } from './helpers/cli.ts';
+import { countries } from './helpers/factories.ts';
+import { countAllTables } from '../src/db/copy.ts';
+import { prepareDemo } from '../src/demo/demo.service.ts';
+import { issueKey } from '../src/keys/keys.service.ts';
+import { changeReportStatus } from '../src/reports/reports.service.ts';
+import { fixedClock } from '../src/lib/clock.ts';
+import { NOON_TR } from './helpers/app.ts';
+
+const sqlite = ENGINES.find((e) => e.name === 'sqlite')!;
+
+for (const engine of ENGINES) {
+  describe(`copy sqlite → ${engine.name}`, () => {
+    let source: TestDatabase;
+    let target: TestDatabase;
+    let key: string;
+
+    before(async () => {
+      source = await sqlite.create();
+      target = await engine.create();
+      const clock = fixedClock(NOON_TR);
+      await prepareDemo(source.engine.db, clock, countries, 100);
+      key = (await issueKey(source.engine.db, clock, 'M-1001', 100)).key;
+      await changeReportStatus(source.engine.db, clock, 'D-26', 'approved', 'test');
+      // Usage and audit rows to carry over.
+      const app = await makeTestApp(source);
+      for (const q of ['q=demir', 'q=Marmara', 'q=ab']) await search(app.app, key, q);
+      await app.close();
+    });
+    after(async () => {
+      await source?.drop();
+      await target?.drop();
+    });
+
+    test('copies every table, verified by counts, and the service answers the same', async () => {
+      const result = await runCli(['copy', '--from', source.url, '--to', target.url, '--json']);
+      assert.equal(result.code, 0, result.stderr);
+      const { counts } = JSON.parse(result.stdout);
+      const expected = await countAllTables(source.engine.db);
+      assert.deepEqual(counts, expected);
+      assert.ok(expected.audit_log >= 3 && expected.usage_counters >= 1 && expected.report_status_changes > 30);
+
+      const before = await makeTestApp(source);
+      const afterCopy = await makeTestApp(target);
+      try {
+        for (const q of ['q=demir', 'q=Marmara', 'q=Karadeniz', 'q=Akdeniz', 'type=tax_id&q=DE136695976']) {
+          const a = (await search(before.app, key, q)).json();
+          const b = (await search(afterCopy.app, key, q)).json();
+          assert.deepEqual(b.results, a.results, q);
+          assert.equal(b.meta.queries_used_today, a.meta.queries_used_today, `${q}: the day's usage came along`);
+        }
+        // New rows get fresh ids after the copied ones.
+        const issued = await issueKey(target.engine.db, fixedClock(NOON_TR), 'M-1002', 100);
+        assert.match(issued.key, /^rlk1/);
+      } finally {
+        await before.close();
+        await afterCopy.close();
+      }
+    });
+
+    test('refuses a target that already holds data', async () => {
+      const result = await runCli(['copy', '--from', source.url, '--to', target.url]);
+      assert.equal(result.code, 1);
+      assert.match(result.stderr, /is not empty .*copy needs a new, empty database/);
+    });
+  });
+}
