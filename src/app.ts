@@ -14,6 +14,7 @@ import type { Engine } from './db/connect.ts';
 import { handleClientError, registerErrorHandling } from './http/error-handling.ts';
 import { parseQueryString } from './http/query-string.ts';
 import { registerRateLimitHooks } from './http/rate-limit-hooks.ts';
+import { registerTransportHooks, serverOptions, type Transport } from './http/transport.ts';
 import { decorateRequests } from './http/request-context.ts';
 import { ERROR_REASONS } from './lib/errors.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
@@ -28,9 +29,11 @@ export interface AppDeps {
   engine: Engine;
   logger?: Logger;
   clock?: Clock;
+  /** D6; plain HTTP (for loopback) when absent. */
+  transport?: Transport;
 }
 
-export async function buildApp({ config, engine, logger, clock = systemClock }: AppDeps): Promise<App> {
+export async function buildApp({ config, engine, logger, clock = systemClock, transport = { kind: 'loopback' } }: AppDeps): Promise<App> {
   const app = Fastify({
     ...(logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger: false }),
     routerOptions: { querystringParser: parseQueryString, ignoreTrailingSlash: false },
@@ -38,6 +41,7 @@ export async function buildApp({ config, engine, logger, clock = systemClock }: 
     bodyLimit: 1024,
     return503OnClosing: true,
     clientErrorHandler: handleClientError,
+    ...serverOptions(transport),
   }).withTypeProvider<TypeBoxTypeProvider>() as App;
 
   const countries = buildCountryCatalogue(config.countries);
@@ -61,11 +65,13 @@ export async function buildApp({ config, engine, logger, clock = systemClock }: 
     ...Object.fromEntries(SEARCH_PATHS.map((p) => [p, ['GET']])),
     ...Object.fromEntries(COUNTRIES_PATHS.map((p) => [p, ['GET', 'HEAD']])),
   });
+  registerTransportHooks(app, transport);
   registerRateLimitHooks(app, { db: engine.db, clock, anonDailyLimit: config.anonDailyLimit }, SEARCH_PATHS);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
+    reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
 

@@ -1,6 +1,6 @@
 /** `risklookup`: the one program (D23). Exit 0 success, 1 failure, 2 usage error. */
 import { Command, CommanderError } from 'commander';
-import { CommandError } from '../lib/errors.ts';
+import { CommandError, UsageError } from '../lib/errors.ts';
 import { ImportFailed } from '../import/import.service.ts';
 import { copyCommand } from './commands/copy.command.ts';
 import { importCommand } from './commands/import.command.ts';
@@ -41,7 +41,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     }
     if (error instanceof CommandError || error instanceof ImportFailed) {
       process.stderr.write(`risklookup: ${error.message}\n`);
-      return 1;
+      return error instanceof UsageError ? 2 : 1;
     }
     process.stderr.write(`risklookup: ${(error as Error).message ?? String(error)}\n`);
     return 1;

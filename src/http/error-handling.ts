@@ -73,7 +73,9 @@ function handleError(error: FastifyError | AppError | Error, request: FastifyReq
 export function registerErrorHandling(app: App, allowedByPath: Record<string, readonly string[]>) {
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) =>
-    sendError(reply, 'not_found', `no such endpoint: ${request.method} ${request.url.split('?')[0]}. ` +
+    !(METHODS as readonly string[]).includes(request.method)
+      ? sendError(reply, 'not_implemented', `the method ${request.method} is not supported; this API answers GET`)
+      : sendError(reply, 'not_found', `no such endpoint: ${request.method} ${request.url.split('?')[0]}. ` +
       'The API has GET /api/v1/search.php and GET /api/v1/countries.php'),
   );
   for (const [url, allowed] of Object.entries(allowedByPath)) {

@@ -11,6 +11,7 @@ export const ERROR_REASONS = {
   unsupported_country: 400,
   key_in_url: 400,
   malformed_request: 400,
+  body_not_allowed: 400,
   api_key_missing: 401,
   api_key_invalid: 401,
   key_revoked: 403,
@@ -18,6 +19,7 @@ export const ERROR_REASONS = {
   member_terminated: 403,
   member_not_full: 403,
   agreement_unsigned: 403,
+  https_required: 403,
   not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,
@@ -64,5 +66,13 @@ export class CommandError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'CommandError';
+  }
+}
+
+/** Flags that do not make sense together or have bad values: exit status 2 (D23). */
+export class UsageError extends CommandError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
   }
 }

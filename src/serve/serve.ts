@@ -12,10 +12,12 @@ import { prepareDemo, type DemoOutcome } from '../demo/demo.service.ts';
 import { systemClock } from '../lib/clock.ts';
 import { createLogger } from '../lib/logger.ts';
 import type { Output } from '../cli/output.ts';
+import { reloadTls, type Transport } from '../http/transport.ts';
 import { startServer, waitForShutdownSignal } from './server.ts';
 
 export interface ServeOptions {
   config: Config;
+  transport: Transport;
   host: string;
   port: number;
   workers: number;
@@ -42,20 +44,28 @@ async function prepareDatabase(options: ServeOptions): Promise<DemoOutcome> {
 /** Serves in this process until SIGTERM/SIGINT; returns the URL through `onListening`. */
 async function serveHere(options: ServeOptions, onListening: (url: string, database: string) => void): Promise<void> {
   const engine = openServerEngine(options.config);
+  const logger = createLogger({ level: options.logLevel, destination: process.stderr });
   let server;
+  let app;
   try {
-    const app = await buildApp({
-      config: options.config,
-      engine,
-      logger: createLogger({ level: options.logLevel, destination: process.stderr }),
-    });
-    server = await startServer(app, engine, options.host, options.port);
+    app = await buildApp({ config: options.config, engine, logger, transport: options.transport });
+    server = await startServer(app, engine, options.host, options.port, options.transport.kind === 'tls' ? 'https' : 'http');
   } catch (error) {
     await engine.close();
     throw error;
   }
+  const onHangup = () => {
+    try {
+      reloadTls(app, options.transport);
+      logger.info('SIGHUP: TLS certificate and key reloaded');
+    } catch (error) {
+      logger.error({ err: error }, 'SIGHUP: could not reload the TLS certificate; keeping the old one');
+    }
+  };
+  process.on('SIGHUP', onHangup);
   onListening(server.url, engine.description);
   await waitForShutdownSignal();
+  process.off('SIGHUP', onHangup);
   await server.stop();
 }
 
@@ -104,7 +114,12 @@ async function runPrimary(options: ServeOptions, out: Output): Promise<void> {
     });
   };
   for (let i = 0; i < options.workers; i++) fork();
+  const forwardHangup = () => {
+    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGHUP');
+  };
+  process.on('SIGHUP', forwardHangup);
   const signal = await waitForShutdownSignal();
+  process.off('SIGHUP', forwardHangup);
   stopping = true;
   out.info(`${signal}: draining in-flight requests in ${options.workers} workers, then stopping`);
   const workers = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);

@@ -12,14 +12,14 @@ export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-export async function startServer(app: App, engine: Engine, host: string, port: number): Promise<RunningServer> {
+export async function startServer(app: App, engine: Engine, host: string, port: number, scheme: 'http' | 'https' = 'http'): Promise<RunningServer> {
   await app.listen({ host, port });
   const address = app.server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   const shownHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
   let stopping: Promise<void> | null = null;
   return {
-    url: `http://${shownHost}:${actualPort}`,
+    url: `${scheme}://${shownHost}:${actualPort}`,
     stop: () => {
       stopping ??= (async () => {
         await app.close();

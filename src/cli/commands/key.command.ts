@@ -1,11 +1,11 @@
 import { Command } from 'commander';
-import { CommandError } from '../../lib/errors.ts';
+import { UsageError } from '../../lib/errors.ts';
 import { issueKey, revokeKey } from '../../keys/keys.service.ts';
 import { withContext } from '../context.ts';
 
 function parseLimit(raw: string): number {
   if (!/^[0-9]+$/.test(raw) || Number(raw) < 1 || Number(raw) > 10_000_000) {
-    throw new CommandError(`--daily-limit must be a whole number from 1 to 10000000, got '${raw}'`);
+    throw new UsageError(`--daily-limit must be a whole number from 1 to 10000000, got '${raw}'`);
   }
   return Number(raw);
 }

@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { CommandError } from '../../lib/errors.ts';
+import { UsageError } from '../../lib/errors.ts';
 import {
   addMember,
   listMemberViews,
@@ -38,7 +38,7 @@ export function memberCommand(): Command {
     .option('--agreement-unsigned', 'the data agreement is not (or no longer) signed')
     .action(async (ref: string, opts: { status?: 'active' | 'suspended' | 'terminated'; tier?: 'full' | 'associate'; agreementSigned?: boolean; agreementUnsigned?: boolean }, cmd: Command) => {
       if (!opts.status && !opts.tier && !opts.agreementSigned && !opts.agreementUnsigned) {
-        throw new CommandError('nothing to change: give --status, --tier, --agreement-signed or --agreement-unsigned');
+        throw new UsageError('nothing to change: give --status, --tier, --agreement-signed or --agreement-unsigned');
       }
       return withContext(cmd, async ({ engine, clock, out }) => {
         const agreementSigned = opts.agreementSigned ? true : opts.agreementUnsigned ? false : undefined;

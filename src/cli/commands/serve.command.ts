@@ -1,9 +1,10 @@
 import { availableParallelism } from 'node:os';
 import { Command } from 'commander';
 import { parseConfig } from '../../config.ts';
-import { CommandError } from '../../lib/errors.ts';
+import { CommandError, UsageError } from '../../lib/errors.ts';
 import { isLoopback } from '../../serve/server.ts';
 import { runServe } from '../../serve/serve.ts';
+import { readTlsFiles, type Transport } from '../../http/transport.ts';
 import { globalOptions } from '../context.ts';
 import { createOutput } from '../output.ts';
 
@@ -18,11 +19,32 @@ interface ServeFlags {
   dbPoolSize?: string;
   dbStatementTimeout?: string;
   logLevel: string;
+  tlsCert?: string;
+  tlsKey?: string;
+  trustProxy?: string | boolean;
+}
+
+function transportOf(flags: ServeFlags): Transport {
+  if (Boolean(flags.tlsCert) !== Boolean(flags.tlsKey)) {
+    throw new UsageError('--tls-cert and --tls-key go together: give both PEM files');
+  }
+  if (flags.tlsCert && flags.trustProxy) {
+    throw new UsageError('choose one: --tls-cert/--tls-key (TLS ends here) or --trust-proxy (TLS ends at the proxy)');
+  }
+  if (flags.tlsCert && flags.tlsKey) {
+    readTlsFiles({ certFile: flags.tlsCert, keyFile: flags.tlsKey });
+    return { kind: 'tls', certFile: flags.tlsCert, keyFile: flags.tlsKey };
+  }
+  if (flags.trustProxy) {
+    const trusted = flags.trustProxy === true ? true : flags.trustProxy.split(',').map((a) => a.trim()).filter(Boolean);
+    return { kind: 'proxy', trusted };
+  }
+  return { kind: 'loopback' };
 }
 
 function wholeNumber(name: string, raw: string, min: number, max: number): number {
   if (!/^[0-9]{1,7}$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new CommandError(`${name} must be a whole number from ${min} to ${max}, got '${raw}'`);
+    throw new UsageError(`${name} must be a whole number from ${min} to ${max}, got '${raw}'`);
   }
   return Number(raw);
 }
@@ -33,6 +55,9 @@ export function serveCommand(): Command {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0: any free port)', '8080')
     .option('--workers <n>', `server processes sharing the port (this machine has ${availableParallelism()} cores)`, '1')
+    .option('--tls-cert <file>', 'PEM certificate: terminate TLS here (re-read on SIGHUP)')
+    .option('--tls-key <file>', 'PEM private key for --tls-cert')
+    .option('--trust-proxy [addresses]', "TLS ends at a reverse proxy: trust its X-Forwarded-Proto/-For (optionally only from these comma-separated addresses or CIDRs)")
     .option('--demo', 'fill an empty database with demo data and print a demo key')
     .option('--max-results <n>', 'companies per response, 1 to 50 (D10)')
     .option('--anon-daily-limit <n>', 'daily requests per address without a known key (D20)')
@@ -44,10 +69,16 @@ export function serveCommand(): Command {
       const { db, json } = globalOptions(cmd);
       const port = wholeNumber('--port', flags.port, 0, 65535);
       const workers = wholeNumber('--workers', flags.workers, 1, 64);
-      if (!isLoopback(flags.host)) {
+      let transport: Transport;
+      try {
+        transport = transportOf(flags);
+      } catch (error) {
+        throw error instanceof CommandError ? error : new CommandError((error as Error).message);
+      }
+      if (transport.kind === 'loopback' && !isLoopback(flags.host)) {
         throw new CommandError(
-          `refusing to serve plain HTTP on ${flags.host}: the API carries keys and must be reached over HTTPS (D6). ` +
-            'Listen on 127.0.0.1 behind a TLS-terminating proxy',
+          `refusing to serve plain HTTP on ${flags.host}: API keys must travel over HTTPS only (D6). ` +
+            'Give --tls-cert and --tls-key, or run behind a TLS-terminating proxy with --trust-proxy, or listen on 127.0.0.1',
         );
       }
       let config;
@@ -63,6 +94,9 @@ export function serveCommand(): Command {
       } catch (error) {
         throw new CommandError((error as Error).message);
       }
-      await runServe({ config, host: flags.host, port, workers, demo: flags.demo === true, logLevel: flags.logLevel }, createOutput(json));
+      await runServe(
+        { config, transport, host: flags.host, port, workers, demo: flags.demo === true, logLevel: flags.logLevel },
+        createOutput(json),
+      );
     });
 }
