@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseQueryString } from '../http/query-string.ts';
 import { normaliseSearchQuery, rejectSecretsInUrl } from './search-params.ts';
+import { generateApiKey } from '../keys/api-key.ts';
 
 const normalise = (qs: string) => normaliseSearchQuery(parseQueryString(qs));
 
@@ -34,4 +35,12 @@ test('D7: a key in the URL is refused whatever its name', () => {
     assert.throws(() => rejectSecretsInUrl(parseQueryString(`q=abc&${name}=secret`)), { reason: 'key_in_url' }, name);
   }
   assert.doesNotThrow(() => rejectSecretsInUrl(parseQueryString('q=abc&keyword=x')));
+});
+
+test('D7: a key pasted into q is refused too, so it is never echoed', () => {
+  const key = generateApiKey();
+  assert.throws(() => rejectSecretsInUrl(parseQueryString(`q=${key}`)), { reason: 'key_in_url', message: /parameter q/ });
+  assert.throws(() => rejectSecretsInUrl(parseQueryString(`q=abc${key}def`)), { reason: 'key_in_url' });
+  // 64 characters that are not a key (wrong checksum) are an ordinary, if odd, query.
+  assert.doesNotThrow(() => rejectSecretsInUrl(parseQueryString(`q=${'a'.repeat(64)}`)));
 });

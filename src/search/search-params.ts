@@ -5,6 +5,7 @@
  */
 import { AppError } from '../lib/errors.ts';
 import { InvalidEncoding, type ParsedQuery, type QueryValue } from '../http/query-string.ts';
+import { isWellFormedApiKey, KEY_LENGTH, KEY_PREFIX } from '../keys/api-key.ts';
 
 /** Parameters that look like a key in the URL (D7). */
 export const SECRET_PARAMETERS = ['api_key', 'apikey', 'key', 'token', 'access_token'] as const;
@@ -15,8 +16,25 @@ export interface NormalisedSearchQuery {
   country?: string;
 }
 
+/** True when a value holds something shaped like one of our keys, checksum included. */
+function holdsApiKey(value: QueryValue): boolean {
+  const values = Array.isArray(value) ? value : [value];
+  return values.some((v) => typeof v === 'string' && [...v.matchAll(/[A-Za-z0-9]{64,}/g)].some((m) => containsWellFormedKey(m[0])));
+}
+
+function containsWellFormedKey(run: string): boolean {
+  for (let i = run.indexOf(KEY_PREFIX); i !== -1 && i + KEY_LENGTH <= run.length; i = run.indexOf(KEY_PREFIX, i + 1)) {
+    if (isWellFormedApiKey(run.slice(i, i + KEY_LENGTH))) return true;
+  }
+  return false;
+}
+
 export function rejectSecretsInUrl(query: ParsedQuery): void {
-  const found = SECRET_PARAMETERS.filter((name) => query[name] !== undefined && query[name] !== '');
+  const found = [
+    ...SECRET_PARAMETERS.filter((name) => query[name] !== undefined && query[name] !== ''),
+    // A key pasted into q (or anywhere else in the URL) is just as exposed, and would be echoed.
+    ...Object.keys(query).filter((name) => !(SECRET_PARAMETERS as readonly string[]).includes(name) && holdsApiKey(query[name]!)),
+  ];
   if (found.length > 0) {
     throw new AppError(
       'key_in_url',
