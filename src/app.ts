@@ -40,6 +40,10 @@ export async function buildApp({ config, engine, logger, clock = systemClock, tr
     genReqId: () => randomUUID(),
     bodyLimit: 1024,
     return503OnClosing: true,
+    // On close, do not destroy "idle" connections: one that has just sent its request is idle
+    // until the request is parsed, and destroying it resets a request the client already made.
+    // Idle keep-alive connections end by themselves within the keep-alive timeout (5 s).
+    forceCloseConnections: false,
     clientErrorHandler: handleClientError,
     ...serverOptions(transport),
   }).withTypeProvider<TypeBoxTypeProvider>() as App;

@@ -19,6 +19,8 @@ export interface Config {
   readonly dbPoolSize: number;
   /** PostgreSQL statement timeout of the server, milliseconds. */
   readonly dbStatementTimeoutMs: number;
+  /** Audit records older than this many days are purged by the server; 0 keeps them forever. */
+  readonly auditRetentionDays: number;
   /** Characters of `q` kept in the audit log. */
   readonly auditQueryChars: number;
 }
@@ -31,6 +33,7 @@ export interface ConfigInput {
   countries?: string;
   dbPoolSize?: string | number;
   dbStatementTimeoutMs?: string | number;
+  auditRetentionDays?: string | number;
 }
 
 function integer(name: string, raw: string | number | undefined, fallback: number, min: number, max: number, problems: string[]) {
@@ -63,6 +66,7 @@ export function parseConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pr
     countries,
     dbPoolSize: integer('database pool size (RISKLOOKUP_DB_POOL_SIZE)', input.dbPoolSize ?? env.RISKLOOKUP_DB_POOL_SIZE, 10, 1, 1000, problems),
     dbStatementTimeoutMs: integer('statement timeout in ms (RISKLOOKUP_DB_STATEMENT_TIMEOUT_MS)', input.dbStatementTimeoutMs ?? env.RISKLOOKUP_DB_STATEMENT_TIMEOUT_MS, 5000, 100, 600_000, problems),
+    auditRetentionDays: integer('audit retention in days (RISKLOOKUP_AUDIT_RETENTION_DAYS)', input.auditRetentionDays ?? env.RISKLOOKUP_AUDIT_RETENTION_DAYS, 365, 0, 36_500, problems),
     auditQueryChars: 200,
   };
   if (problems.length > 0) throw new Error(`invalid configuration:\n  - ${problems.join('\n  - ')}`);

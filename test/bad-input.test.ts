@@ -105,7 +105,7 @@ function requestArb(key: string) {
   });
 }
 
-function render(r: { method: string; path: string; pairs: [string, string][]; keyHeader: string | null; extra: string[] }): Buffer {
+function render(r: { method: string; path: string; pairs: [string, string][]; keyHeader: string | null; extra: readonly string[] }): Buffer {
   const query = r.pairs.map(([n, v]) => `${n}=${v}`).join('&');
   const target = query ? `${r.path}?${query}` : r.path;
   const body = r.extra.includes('') ? r.extra.slice(r.extra.indexOf('') + 1).join('') : '';

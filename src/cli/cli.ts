@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { CommandError, UsageError } from '../lib/errors.ts';
 import { ImportFailed } from '../import/import.service.ts';
+import { auditCommand } from './commands/audit.command.ts';
 import { copyCommand } from './commands/copy.command.ts';
 import { importCommand } from './commands/import.command.ts';
 import { keyCommand } from './commands/key.command.ts';
@@ -19,7 +20,7 @@ export function buildCli(): Command {
     .showHelpAfterError('(add --help for usage)')
     .exitOverride();
   const defaultDailyLimit = Number(process.env.RISKLOOKUP_DAILY_LIMIT ?? 100) || 100;
-  for (const command of [serveCommand(), migrateCommand(), memberCommand(), keyCommand(defaultDailyLimit), importCommand(), reportCommand(), usageCommand(), copyCommand()]) {
+  for (const command of [serveCommand(), migrateCommand(), memberCommand(), keyCommand(defaultDailyLimit), importCommand(), reportCommand(), usageCommand(), auditCommand(), copyCommand()]) {
     program.addCommand(command);
   }
   const exitOverrideAll = (command: Command) => {

@@ -6,7 +6,9 @@ import cluster from 'node:cluster';
 import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
 import { buildCountryCatalogue } from '../countries/catalogue.ts';
-import { openEngine } from '../db/connect.ts';
+import { openEngine, type Engine } from '../db/connect.ts';
+import { DAYS, purgeAudit } from '../audit/audit-retention.ts';
+import type { Logger } from 'pino';
 import { migrateToLatest } from '../db/migrate.ts';
 import { prepareDemo, type DemoOutcome } from '../demo/demo.service.ts';
 import { systemClock } from '../lib/clock.ts';
@@ -63,10 +65,27 @@ async function serveHere(options: ServeOptions, onListening: (url: string, datab
     }
   };
   process.on('SIGHUP', onHangup);
+  const retention = startAuditRetention(engine, options.config, logger);
   onListening(server.url, engine.description);
   await waitForShutdownSignal();
   process.off('SIGHUP', onHangup);
+  clearInterval(retention);
   await server.stop();
+}
+
+const RETENTION_EVERY_MS = 6 * 60 * 60 * 1000;
+
+/** Purges old audit records now and every 6 hours (each process; the deletes are idempotent). */
+function startAuditRetention(engine: Engine, config: Config, logger: Logger): NodeJS.Timeout | undefined {
+  if (config.auditRetentionDays === 0) return undefined;
+  const purge = () =>
+    purgeAudit(engine.db, systemClock, DAYS(config.auditRetentionDays))
+      .then((deleted) => deleted > 0 && logger.info({ deleted }, 'purged old audit records'))
+      .catch((error: unknown) => logger.warn({ err: error }, 'audit purge failed; will try again'));
+  void purge();
+  const timer = setInterval(purge, RETENTION_EVERY_MS);
+  timer.unref();
+  return timer;
 }
 
 function demoLines(demo: DemoOutcome, url: string): string[] {

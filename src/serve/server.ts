@@ -1,12 +1,16 @@
 /** Listens, and drains in-flight requests on SIGTERM/SIGINT (D23). */
+import net from 'node:net';
 import type { Engine } from '../db/connect.ts';
 import type { App } from '../http/app-type.ts';
 
 export interface RunningServer {
   url: string;
-  /** Stops accepting, waits for in-flight requests, closes the database. */
+  /** Stops accepting, answers what was already sent, closes the database. */
   stop(): Promise<void>;
 }
+
+/** Time a just-accepted connection gets for its request to be read before idle ones are closed. */
+const DRAIN_GRACE_MS = 1000;
 
 export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
@@ -17,11 +21,23 @@ export async function startServer(app: App, engine: Engine, host: string, port: 
   const address = app.server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   const shownHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  let closing = false;
+  // Once stopping, every answer tells the client to open a new connection (to another server).
+  app.server.on('request', (_req, res) => {
+    if (closing && !res.headersSent) res.setHeader('connection', 'close');
+  });
   let stopping: Promise<void> | null = null;
   return {
     url: `${scheme}://${shownHost}:${actualPort}`,
     stop: () => {
       stopping ??= (async () => {
+        closing = true;
+        // Stop accepting but keep open connections: http.Server#close would also destroy the
+        // connections it thinks idle, which includes one whose request has arrived but is not
+        // parsed yet — the client would see its request reset.
+        net.Server.prototype.close.call(app.server);
+        await new Promise((resolve) => setTimeout(resolve, DRAIN_GRACE_MS));
+        // Now closes the idle keep-alive connections and waits for requests in flight.
         await app.close();
         await engine.close();
       })();

@@ -25,8 +25,8 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Cli
 export interface ServeProcess {
   url: string;
   stdout(): string;
-  /** SIGTERM, then the exit code. */
-  stop(): Promise<number | null>;
+  /** SIGTERM (or the given signal), then the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
 /** Starts `risklookup serve` with the given arguments and waits for its `listening on` line. */
@@ -51,8 +51,8 @@ export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}): P
   return {
     url: /listening on (http:\/\/\S+)/.exec(stdout)![1]!,
     stdout: () => stdout,
-    stop: async () => {
-      child.kill('SIGTERM');
+    stop: async (signal: NodeJS.Signals = 'SIGTERM') => {
+      child.kill(signal);
       return exited;
     },
   };

@@ -18,6 +18,7 @@ interface ServeFlags {
   countries?: string;
   dbPoolSize?: string;
   dbStatementTimeout?: string;
+  auditRetentionDays?: string;
   logLevel: string;
   tlsCert?: string;
   tlsKey?: string;
@@ -64,6 +65,7 @@ export function serveCommand(): Command {
     .option('--countries <list>', "served countries: 'all' or codes such as TR,DE,IT (D22)")
     .option('--db-pool-size <n>', 'PostgreSQL connections per process (default 10)')
     .option('--db-statement-timeout <ms>', 'PostgreSQL statement timeout (default 5000)')
+    .option('--audit-retention-days <n>', 'purge audit records older than this; 0 keeps them (default 365)')
     .option('--log-level <level>', 'fatal, error, warn, info, debug', process.env.LOG_LEVEL ?? 'info')
     .action(async (flags: ServeFlags, cmd: Command) => {
       const { db, json } = globalOptions(cmd);
@@ -90,6 +92,7 @@ export function serveCommand(): Command {
           countries: flags.countries,
           dbPoolSize: flags.dbPoolSize,
           dbStatementTimeoutMs: flags.dbStatementTimeout,
+          auditRetentionDays: flags.auditRetentionDays,
         });
       } catch (error) {
         throw new CommandError((error as Error).message);

@@ -1,0 +1,30 @@
+/** Audit retention: old audit records are deleted in small batches (D21 keeps, this bounds). */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { Clock } from '../lib/clock.ts';
+import { UsageError } from '../lib/errors.ts';
+
+const DAY_MS = 86_400_000;
+const BATCH = 5000;
+
+/** `365d`, `12h` → milliseconds. */
+export function parseAge(text: string): number {
+  const m = /^([0-9]{1,6})([dh])$/.exec(text.trim());
+  if (!m || Number(m[1]) === 0) throw new UsageError(`--older-than must look like 365d or 48h, got '${text}'`);
+  return Number(m[1]) * (m[2] === 'd' ? DAY_MS : DAY_MS / 24);
+}
+
+/** Deletes audit records older than `ageMs`; returns how many. Small batches keep locks short. */
+export async function purgeAudit(db: Kysely<Database>, clock: Clock, ageMs: number): Promise<number> {
+  const cutoff = clock.now() - ageMs;
+  let total = 0;
+  for (;;) {
+    const batch = db.selectFrom('audit_log').select('id').where('at', '<', cutoff).limit(BATCH);
+    const result = await db.deleteFrom('audit_log').where('id', 'in', batch).executeTakeFirst();
+    const deleted = Number(result.numDeletedRows);
+    total += deleted;
+    if (deleted < BATCH) return total;
+  }
+}
+
+export const DAYS = (n: number) => n * DAY_MS;
