@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { makeTestApp, search, type TestApp } from './helpers/app.ts';
-import { makeCompanies, makeKeyHolder } from './helpers/factories.ts';
+import { makeCompanies, makeKeyHolder, makeReport } from './helpers/factories.ts';
 import { runCli } from './helpers/cli.ts';
 import { assertErrorBody } from './helpers/assertions.ts';
 import { digestApiKey, generateApiKey } from '../src/keys/api-key.ts';
@@ -143,6 +143,23 @@ for (const engine of ENGINES) {
       const revoke = await runCli(['key', 'revoke', 'M-LIVE', '--db', database.url]);
       assert.equal(revoke.code, 0, revoke.stderr);
       await waitFor('key_revoked');
+    });
+
+    test('D11: a report status change made by the CLI shows on the running server', async () => {
+      const key = await makeKeyHolder(database.engine.db, t.clock, { ref: 'M-LIVE2' });
+      await makeCompanies(database.engine.db, t.clock, [
+        { company_name: 'Statuslive Lojistik A.Ş.', reports: [makeReport({ ref: 'LIVE-R1', status: 'pending' })] },
+      ]);
+      if (!t.app.server.listening) await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = t.app.server.address() as { port: number };
+      const count = async () =>
+        (await (await fetch(`http://127.0.0.1:${port}/api/v1/search.php?q=Statuslive`, { headers: { 'x-api-key': key } })).json()).result_count;
+      assert.equal(await count(), 0, 'pending: not shown');
+      const approve = await runCli(['report', 'status', 'LIVE-R1', 'approved', '--db', database.url]);
+      assert.equal(approve.code, 0, approve.stderr);
+      assert.equal(await count(), 1, 'approved: shown on the next request');
+      await runCli(['report', 'status', 'LIVE-R1', 'withdrawn', '--db', database.url]);
+      assert.equal(await count(), 0, 'withdrawn: gone on the next request');
     });
   });
 }

@@ -8,7 +8,10 @@ import { copyFileSync } from 'node:fs';
 import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { assertErrorBody } from './helpers/assertions.ts';
 import { makeCertificate } from './helpers/tls.ts';
-import { runCli } from './helpers/cli.ts';
+import { runCli, startServe } from './helpers/cli.ts';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { buildApp } from '../src/app.ts';
 import { parseConfig } from '../src/config.ts';
 import { reloadTls, type Transport } from '../src/http/transport.ts';
@@ -173,6 +176,37 @@ describe('transport limits and headers', () => {
     assert.match(answer, /^HTTP\/1\.1 408 /);
     assert.match(answer, /"reason":"request_timeout"/);
     assert.ok(elapsed < 8000, `cut after ${elapsed} ms`);
+  });
+});
+
+describe('serve with TLS, as a process (D6)', () => {
+  test('serves HTTPS and re-reads the certificate on SIGHUP without dropping connections', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'risklookup-tls-serve-'));
+    const live = makeCertificate(dir, 'live');
+    const renewed = makeCertificate(dir, 'renewed');
+    const server = await startServe(['--host', '127.0.0.1', '--tls-cert', live.certFile, '--tls-key', live.keyFile, '--db', `sqlite:${join(dir, 'tls.db')}`]);
+    try {
+      assert.match(server.url, /^https:\/\/127\.0\.0\.1:\d+$/);
+      const port = Number(new URL(server.url).port);
+      const keepAlive = new https.Agent({ keepAlive: true, maxSockets: 1 });
+      const first = await httpsGet(port, keepAlive);
+      assert.equal(first.fingerprint, live.fingerprint);
+      copyFileSync(renewed.certFile, live.certFile);
+      copyFileSync(renewed.keyFile, live.keyFile);
+      server.signal('SIGHUP');
+      let fresh = first;
+      for (let i = 0; i < 50 && fresh.fingerprint !== renewed.fingerprint; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        fresh = await httpsGet(port, new https.Agent());
+      }
+      assert.equal(fresh.fingerprint, renewed.fingerprint, 'new connections get the renewed certificate');
+      const again = await httpsGet(port, keepAlive);
+      assert.equal(again.socket, first.socket, 'the open connection was not dropped');
+      assert.equal(again.status, 200);
+      keepAlive.destroy();
+    } finally {
+      assert.equal(await server.stop(), 0);
+    }
   });
 });
 

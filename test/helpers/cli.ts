@@ -25,6 +25,8 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Cli
 export interface ServeProcess {
   url: string;
   stdout(): string;
+  /** Sends a signal and returns at once. */
+  signal(signal: NodeJS.Signals): void;
   /** SIGTERM (or the given signal), then the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -41,7 +43,7 @@ export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}): P
   child.stderr.on('data', (d) => (stderr += d));
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   const started = Date.now();
-  while (!/listening on (http:\/\/\S+)/.test(stdout)) {
+  while (!/listening on (https?:\/\/\S+)/.test(stdout)) {
     if (child.exitCode !== null || Date.now() - started > 30_000) {
       child.kill('SIGKILL');
       throw new Error(`serve did not start: ${stdout}\n${stderr}`);
@@ -49,8 +51,11 @@ export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}): P
     await new Promise((r) => setTimeout(r, 50));
   }
   return {
-    url: /listening on (http:\/\/\S+)/.exec(stdout)![1]!,
+    url: /listening on (https?:\/\/\S+)/.exec(stdout)![1]!,
     stdout: () => stdout,
+    signal: (signal) => {
+      child.kill(signal);
+    },
     stop: async (signal: NodeJS.Signals = 'SIGTERM') => {
       child.kill(signal);
       return exited;
