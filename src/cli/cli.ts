@@ -4,6 +4,7 @@ import { CommandError, UsageError } from '../lib/errors.ts';
 import { ImportFailed } from '../import/import.service.ts';
 import { auditCommand } from './commands/audit.command.ts';
 import { copyCommand } from './commands/copy.command.ts';
+import { generateCommand } from './commands/generate.command.ts';
 import { importCommand } from './commands/import.command.ts';
 import { keyCommand } from './commands/key.command.ts';
 import { memberCommand } from './commands/member.command.ts';
@@ -20,7 +21,7 @@ export function buildCli(): Command {
     .showHelpAfterError('(add --help for usage)')
     .exitOverride();
   const defaultDailyLimit = Number(process.env.RISKLOOKUP_DAILY_LIMIT ?? 100) || 100;
-  for (const command of [serveCommand(), migrateCommand(), memberCommand(), keyCommand(defaultDailyLimit), importCommand(), reportCommand(), usageCommand(), auditCommand(), copyCommand()]) {
+  for (const command of [serveCommand(), migrateCommand(), memberCommand(), keyCommand(defaultDailyLimit), importCommand(), reportCommand(), usageCommand(), auditCommand(), copyCommand(), generateCommand()]) {
     program.addCommand(command);
   }
   const exitOverrideAll = (command: Command) => {

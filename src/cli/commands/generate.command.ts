@@ -1,0 +1,48 @@
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { Command } from 'commander';
+import { UsageError } from '../../lib/errors.ts';
+import { findMemberByRef } from '../../members/members.repository.ts';
+import { addMember } from '../../members/members.service.ts';
+import { generateCompanyLines, generatedMemberRefs } from '../../generate/generate.ts';
+import { withContext } from '../context.ts';
+
+function count(name: string, raw: string, max: number): number {
+  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1 || Number(raw) > max) throw new UsageError(`${name} must be a whole number from 1 to ${max}, got '${raw}'`);
+  return Number(raw);
+}
+
+export function generateCommand(): Command {
+  return new Command('generate')
+    .description('write realistic synthetic companies in the import format (D24); adds the members they name to --db')
+    .requiredOption('--companies <n>', 'how many companies')
+    .requiredOption('--out <file>', 'JSON Lines file to write')
+    .option('--members <n>', 'members that file claims', '500')
+    .option('--seed <n>', 'the same seed gives the same file', '1')
+    .action(async (opts: { companies: string; out: string; members: string; seed: string }, cmd: Command) => {
+      const companies = count('--companies', opts.companies, 100_000_000);
+      const members = count('--members', opts.members, 100_000);
+      const seed = count('--seed', opts.seed, 1_000_000);
+      return withContext(cmd, async ({ engine, clock, out }) => {
+        for (const ref of generatedMemberRefs(members)) {
+          if (!(await findMemberByRef(engine.db, ref))) {
+            await addMember(engine.db, clock, { ref, name: `Generated member ${ref}`, agreementSigned: true });
+          }
+        }
+        const started = Date.now();
+        const file = createWriteStream(opts.out);
+        let written = 0;
+        for (const line of generateCompanyLines({ companies, members, seed })) {
+          if (!file.write(`${line}\n`)) await once(file, 'drain');
+          if (++written % 100_000 === 0 && process.stderr.isTTY) process.stderr.write(`\rgenerated ${written.toLocaleString('en')} companies`);
+        }
+        file.end();
+        await once(file, 'finish');
+        if (process.stderr.isTTY && written >= 100_000) process.stderr.write('\n');
+        out.result(
+          { out: opts.out, companies, members, seed, seconds: (Date.now() - started) / 1000 },
+          `wrote ${companies} companies to ${opts.out} in ${((Date.now() - started) / 1000).toFixed(1)} s; members GM-00001…GM-${String(members).padStart(5, '0')} are in ${engine.description}`,
+        );
+      });
+    });
+}
