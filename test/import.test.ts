@@ -103,6 +103,24 @@ for (const engine of ENGINES) {
       assert.deepEqual(history.map((h) => [h.from_status, h.to_status]), [[null, 'pending'], ['pending', 'approved'], ['approved', 'withdrawn']]);
     });
 
+    test('D24: lines apply in order, even when a company or ref repeats within a file', async () => {
+      const taxId = nextVkn();
+      const claims = [1, 2, 3].map((i) => makeReport({ ref: `ORD-${i}`, type: 'unpaid_debt', reported_by: `M-CLAIM-${i}`, status: 'pending' }));
+      const summary = await run(writeLines([
+        companyLine({ company_name: 'Orderly A.Ş.', tax_id: taxId, reports: claims }),
+        companyLine({ company_name: 'Orderly Renamed A.Ş.', tax_id: taxId, reports: [{ ...claims[0]!, status: 'approved' }] }),
+        companyLine({ company_name: 'Orderly Renamed A.Ş.', tax_id: taxId, reports: [{ ...claims[1]!, status: 'approved' }, { ...claims[2]!, status: 'approved' }] }),
+      ]));
+      assert.deepEqual([summary.companiesAdded, summary.companiesUpdated, summary.reportsAdded, summary.reportsUpdated], [1, 1, 3, 3]);
+      const company = await database.engine.db.selectFrom('companies').selectAll().where('tax_id_norm', '=', taxId).executeTakeFirstOrThrow();
+      assert.equal(company.company_name, 'Orderly Renamed A.Ş.');
+      assert.equal(Number(company.visible_report_count), 3, 'three approved claims from three members are visible');
+      await assert.rejects(
+        run(writeLines([companyLine({ company_name: 'Twice A.Ş.', reports: [makeReport({ ref: 'DUP-1' }), makeReport({ ref: 'DUP-1' })] })])),
+        (e: ImportFailed) => /line 1: report ref 'DUP-1' appears twice in this line/.test(e.problems[0]!),
+      );
+    });
+
     test('D11: report status steps; an illegal step fails and changes nothing', async () => {
       await run(writeLines([companyLine({ company_name: 'Stepper A.Ş.', reports: [makeReport({ ref: 'STEP-1', status: 'pending' })] })]));
       const change = await changeReportStatus(database.engine.db, clock, 'STEP-1', 'approved', 'test');

@@ -32,6 +32,8 @@ export interface IdType {
   pattern: string;
   example: string;
   checksum: boolean;
+  /** `pattern`, compiled once. */
+  shape: RegExp;
   validator: StdnumValidator;
 }
 
@@ -56,7 +58,7 @@ function toCountry(entry: CatalogueEntry): Country {
       const [country, key] = t.module.split('.') as [string, string];
       const validator = modules[country]?.[key];
       if (!validator) throw new Error(`stdnum has no validator ${t.module}; regenerate the catalogue`);
-      return { type: t.type, name: t.name, pattern: t.pattern, example: t.example, checksum: t.checksum, validator };
+      return { type: t.type, name: t.name, pattern: t.pattern, example: t.example, checksum: t.checksum, shape: new RegExp(t.pattern), validator };
     }),
   };
 }

@@ -15,7 +15,7 @@ import {
   REPORT_TYPES,
   type ReportType,
 } from '../reports/report-types.ts';
-import { toCoreKey, toSearchKey } from '../search/name-key.ts';
+import { coreOfKey, toSearchKey } from '../search/name-key.ts';
 import { checkTaxId } from '../search/tax-id.ts';
 
 export interface ImportReport {
@@ -181,7 +181,9 @@ export function parseImportLine(line: string, countries: CountryCatalogue): { co
     if (check.valid) taxIdNorm = check.canonical;
     else problems.push(check.message);
   }
-  if (companyName && toCoreKey(companyName) === '') problems.push('company_name has no letters or digits beyond legal forms');
+  const nameKey = toSearchKey(companyName);
+  const nameCore = coreOfKey(nameKey);
+  if (companyName && nameCore === '') problems.push('company_name has no letters or digits beyond legal forms');
   const reportsRaw = raw.reports ?? [];
   if (!Array.isArray(reportsRaw)) problems.push('reports must be an array');
   const reports = (Array.isArray(reportsRaw) ? reportsRaw : [])
@@ -191,7 +193,7 @@ export function parseImportLine(line: string, countries: CountryCatalogue): { co
   return {
     company: {
       companyName, taxId, taxIdNorm, country: countryCode, city,
-      nameKey: toSearchKey(companyName), nameCore: toCoreKey(companyName), reports,
+      nameKey, nameCore, reports,
     },
     problems,
   };

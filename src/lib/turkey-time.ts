@@ -34,8 +34,8 @@ export function parseTurkeyDateTime(text: string): number | null {
   const local = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/.exec(text);
   if (local) {
     const [, y, mo, d, h, mi, s] = local;
-    const ms = Date.UTC(+y!, +mo! - 1, +d!, +h!, +mi!, +(s ?? 0)) - TURKEY_OFFSET_MS;
-    return formatTurkeyDateTime(ms).startsWith(`${y}-${mo}-${d} ${h}:${mi}`) ? ms : null;
+    if (!isValidDay(+y!, +mo!, +d!) || +h! > 23 || +mi! > 59 || +(s ?? 0) > 59) return null;
+    return Date.UTC(+y!, +mo! - 1, +d!, +h!, +mi!, +(s ?? 0)) - TURKEY_OFFSET_MS;
   }
   if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text)) {
     const ms = Date.parse(text);
@@ -44,9 +44,15 @@ export function parseTurkeyDateTime(text: string): number | null {
   return null;
 }
 
+function isValidDay(year: number, month: number, day: number): boolean {
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
+  return day <= days;
+}
+
 /** True for a real calendar date written `YYYY-MM-DD`. */
 export function isCalendarDate(text: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
-  const ms = Date.parse(`${text}T00:00:00Z`);
-  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === text;
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  return m !== null && isValidDay(+m[1]!, +m[2]!, +m[3]!);
 }

@@ -14,6 +14,19 @@ export async function findCompanyByTaxId(db: Db, country: string, taxIdNorm: str
     .executeTakeFirst();
 }
 
+/** Companies under any of the canonical tax IDs (all countries), for the import's look-up. */
+export async function findCompaniesByTaxIds(db: Db, taxIdNorms: readonly string[]): Promise<CompanyRow[]> {
+  if (taxIdNorms.length === 0) return [];
+  return db.selectFrom('companies').selectAll().where('tax_id_norm', 'in', taxIdNorms).execute();
+}
+
+/** Inserts many companies in one statement; returns each new id with its key. */
+export async function insertCompanies(db: Db, companies: ReadonlyArray<Insertable<CompaniesTable>>) {
+  if (companies.length === 0) return [];
+  const rows = await db.insertInto('companies').values(companies).returning(['id', 'tax_id_norm', 'country']).execute();
+  return rows.map((r) => ({ id: Number(r.id), taxIdNorm: r.tax_id_norm, country: r.country }));
+}
+
 export async function insertCompany(db: Db, company: Insertable<CompaniesTable>): Promise<number> {
   const row = await db.insertInto('companies').values(company).returning('id').executeTakeFirstOrThrow();
   return Number(row.id);

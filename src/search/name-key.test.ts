@@ -46,3 +46,18 @@ test('D8: ranking is whole name, then prefix, then elsewhere', () => {
   assert.equal(rankOf('demir celik', 'demir'), 1);
   assert.equal(rankOf('ozdemir', 'demir'), 2);
 });
+
+test('D8: the fast path agrees with the full Unicode path', async () => {
+  const { toSearchKey: key } = await import('./name-key.ts');
+  const chars = [...Array.from({ length: 128 }, (_, i) => String.fromCharCode(i)), ...'İIıiŞşĞğÇçÖöÜüÂâÎîÛû'];
+  // Every character alone and between letters; NFKD-needing text falls back to the full path.
+  for (const c of chars) {
+    for (const text of [c, `ab${c}cd`, ` ${c} x`, `${c}${c}`]) {
+      const full = text
+        .replace(/[İIıiŞşĞğÇçÖöÜüÂâÎîÛû]/g, (x) => ({ İ: 'i', I: 'i', ı: 'i', i: 'i', Ş: 's', ş: 's', Ğ: 'g', ğ: 'g', Ç: 'c', ç: 'c', Ö: 'o', ö: 'o', Ü: 'u', ü: 'u', Â: 'a', â: 'a', Î: 'i', î: 'i', Û: 'u', û: 'u' })[x] ?? x)
+        .normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+      assert.equal(key(text), full, JSON.stringify(text));
+    }
+  }
+  assert.equal(key('Société Générale'), 'societe generale');
+});

@@ -25,6 +25,10 @@ const TURKISH_FOLD: Record<string, string> = {
  * they can never act as wildcards.
  */
 export function toSearchKey(text: string): string {
+  return toSearchKeyFast(text) ?? toSearchKeyFull(text);
+}
+
+function toSearchKeyFull(text: string): string {
   return text
     .replace(/[İIıiŞşĞğÇçÖöÜüÂâÎîÛû]/g, (c) => TURKISH_FOLD[c] ?? c)
     .normalize('NFKD')
@@ -34,6 +38,33 @@ export function toSearchKey(text: string): string {
     .trim();
 }
 
+/**
+ * The same result as the full path for text made only of ASCII and the Turkish letters — nearly
+ * every name — without Unicode normalisation; null for anything else. (A test compares both
+ * paths on every character in that range.)
+ */
+function toSearchKeyFast(text: string): string | null {
+  let out = '';
+  let pendingSpace = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    let ch: string | undefined;
+    if ((code >= 97 && code <= 122) || (code >= 48 && code <= 57)) ch = text[i];
+    else if (code >= 65 && code <= 90) ch = code === 73 ? 'i' : String.fromCharCode(code + 32);
+    else if (code < 128) {
+      pendingSpace = out !== '';
+      continue;
+    } else {
+      ch = TURKISH_FOLD[text[i]!];
+      if (ch === undefined) return null;
+    }
+    if (pendingSpace) out += ' ';
+    pendingSpace = false;
+    out += ch;
+  }
+  return out;
+}
+
 /** The key's words without legal-form and filler words. */
 export function significantWords(key: string): string[] {
   return key.split(' ').filter((w) => w !== '' && !FILLER_WORDS.has(w));
@@ -41,7 +72,12 @@ export function significantWords(key: string): string[] {
 
 /** The company name's key for ranking: its significant words, in order (`name_core`). */
 export function toCoreKey(name: string): string {
-  return significantWords(toSearchKey(name)).join(' ');
+  return coreOfKey(toSearchKey(name));
+}
+
+/** `name_core` from an already reduced key. */
+export function coreOfKey(key: string): string {
+  return significantWords(key).join(' ');
 }
 
 export type NameQuery =

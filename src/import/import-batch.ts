@@ -1,0 +1,169 @@
+/**
+ * Writes one batch of checked import lines (D24) with a handful of statements: look up the
+ * batch's companies, reports and members at once, insert new rows many at a time, and take
+ * the rare paths (a changed company, a report updated by ref) one row at a time.
+ */
+import type { Insertable } from 'kysely';
+import type { CompaniesTable, ReportsTable } from '../db/schema.ts';
+import type { Db } from '../db/types.ts';
+import type { Clock } from '../lib/clock.ts';
+import { findMemberIdsByRefs } from '../members/members.repository.ts';
+import { checkTransition, type ReportStatus } from '../reports/lifecycle.ts';
+import { findReportsByRefs, insertReports, insertStatusChanges, updateReport, type ReportRow } from '../reports/reports.repository.ts';
+import { applyStatus, refreshVisibleCount } from '../reports/reports.service.ts';
+import { visibleReports } from '../reports/visibility.ts';
+import { findCompaniesByTaxIds, insertCompanies, updateCompany, type CompanyRow } from '../search/companies.repository.ts';
+import type { ImportCompany, ImportReport } from './import-line.ts';
+
+export interface ImportSummary {
+  lines: number;
+  companiesAdded: number;
+  companiesUpdated: number;
+  reportsAdded: number;
+  reportsUpdated: number;
+}
+
+export interface BatchContext {
+  trx: Db;
+  clock: Clock;
+  changedBy: string;
+  /** Member ref → id, filled as refs are met; kept across batches. */
+  memberIds: Map<string, number>;
+  summary: ImportSummary;
+  /** `line N: reason` for every bad line. */
+  problems: string[];
+}
+
+export interface BatchLine {
+  lineNo: number;
+  company: ImportCompany;
+}
+
+/** Rows are sent in chunks that stay under every engine's bound-parameter limit. */
+const CHUNK = 1000;
+
+export const companyKey = (country: string, taxIdNorm: string) => `${country}:${taxIdNorm}`;
+
+async function inChunks<T, R>(items: readonly T[], write: (chunk: T[]) => Promise<R[]>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += CHUNK) out.push(...(await write(items.slice(i, i + CHUNK))));
+  return out;
+}
+
+async function resolveMembers(ctx: BatchContext, batch: readonly BatchLine[]): Promise<void> {
+  const missing = new Set<string>();
+  for (const { company } of batch) {
+    for (const r of company.reports) if (r.reportedBy !== null && !ctx.memberIds.has(r.reportedBy)) missing.add(r.reportedBy);
+  }
+  for (const [ref, id] of await findMemberIdsByRefs(ctx.trx, [...missing])) ctx.memberIds.set(ref, id);
+}
+
+function reportFields(r: ImportReport, reportedBy: number | null) {
+  return {
+    type: r.type, filed_at: r.filedAt, description: r.description, amount_minor: r.amountMinor, currency: r.currency,
+    court_decision_date: r.courtDecisionDate, concordat_start: r.concordatStart, concordat_end: r.concordatEnd,
+    case_json: r.caseJson, reported_by: reportedBy,
+  };
+}
+
+/** A line's problems before anything is written: unknown members, refs that clash or may not step. */
+function checkLine(ctx: BatchContext, line: BatchLine, existingCompany: CompanyRow | undefined, reportsByRef: Map<string, ReportRow>): string[] {
+  const problems: string[] = [];
+  line.company.reports.forEach((r, i) => {
+    if (r.reportedBy !== null && !ctx.memberIds.has(r.reportedBy)) problems.push(`reports[${i}].reported_by: no member with ref '${r.reportedBy}'`);
+    const existing = r.ref === null ? undefined : reportsByRef.get(r.ref);
+    if (!existing) return;
+    if (!existingCompany || Number(existing.company_id) !== Number(existingCompany.id)) {
+      problems.push(`reports[${i}].ref '${r.ref}' belongs to a report on another company`);
+    } else if (existing.status !== r.status) {
+      const refusal = checkTransition(existing.status as ReportStatus, r.status);
+      if (refusal) problems.push(`reports[${i}] (ref '${r.ref}'): ${refusal}`);
+    }
+  });
+  return problems;
+}
+
+/** The visible count of a new company, from its own reports (D12), without a query. */
+function visibleCountOf(ctx: BatchContext, company: ImportCompany): number {
+  return visibleReports(
+    company.reports.map((r) => ({ type: r.type, status: r.status, reportedBy: r.reportedBy === null ? null : ctx.memberIds.get(r.reportedBy)! })),
+  ).length;
+}
+
+async function updateExisting(ctx: BatchContext, row: CompanyRow, line: BatchLine, reportsByRef: Map<string, ReportRow>) {
+  const c = line.company;
+  const now = ctx.clock.now();
+  if (row.company_name !== c.companyName || row.city !== c.city || row.tax_id !== c.taxId) {
+    ctx.summary.companiesUpdated++;
+    await updateCompany(ctx.trx, Number(row.id), {
+      company_name: c.companyName, tax_id: c.taxId, city: c.city, name_key: c.nameKey, name_core: c.nameCore, updated_at: now,
+    });
+  }
+  for (const r of c.reports) {
+    const existing = r.ref === null ? undefined : reportsByRef.get(r.ref);
+    if (!existing) continue;
+    const reportedBy = r.reportedBy === null ? null : ctx.memberIds.get(r.reportedBy)!;
+    await updateReport(ctx.trx, Number(existing.id), { ...reportFields(r, reportedBy), updated_at: now });
+    if (existing.status !== r.status) await applyStatus(ctx.trx, ctx.clock, existing, r.status, ctx.changedBy);
+    ctx.summary.reportsUpdated++;
+  }
+}
+
+export async function writeBatch(ctx: BatchContext, batch: readonly BatchLine[]): Promise<void> {
+  if (batch.length === 0) return;
+  await resolveMembers(ctx, batch);
+  const companies = new Map<string, CompanyRow>();
+  for (const row of await findCompaniesByTaxIds(ctx.trx, [...new Set(batch.map((l) => l.company.taxIdNorm))])) {
+    companies.set(companyKey(row.country, row.tax_id_norm), row);
+  }
+  const refs = batch.flatMap((l) => l.company.reports.map((r) => r.ref).filter((r): r is string => r !== null));
+  const reportsByRef = new Map((await findReportsByRefs(ctx.trx, refs)).map((r) => [r.ref!, r]));
+
+  const now = ctx.clock.now();
+  const newCompanies: Array<Insertable<CompaniesTable>> = [];
+  const newReports: Array<{ key: string; report: ImportReport }> = [];
+  const touched = new Set<number>();
+  for (const line of batch) {
+    const c = line.company;
+    const key = companyKey(c.country, c.taxIdNorm);
+    const existing = companies.get(key);
+    const problems = checkLine(ctx, line, existing, reportsByRef);
+    if (problems.length > 0) {
+      for (const p of problems) ctx.problems.push(`line ${line.lineNo}: ${p}`);
+      continue;
+    }
+    if (existing) {
+      await updateExisting(ctx, existing, line, reportsByRef);
+      touched.add(Number(existing.id));
+    } else {
+      newCompanies.push({
+        company_name: c.companyName, tax_id: c.taxId, tax_id_norm: c.taxIdNorm, country: c.country, city: c.city,
+        name_key: c.nameKey, name_core: c.nameCore, visible_report_count: visibleCountOf(ctx, c), updated_at: now,
+      });
+    }
+    for (const r of c.reports) if (r.ref === null || !reportsByRef.has(r.ref)) newReports.push({ key, report: r });
+  }
+
+  const ids = new Map([...companies].map(([k, row]) => [k, Number(row.id)]));
+  for (const row of await inChunks(newCompanies, (chunk) => insertCompanies(ctx.trx, chunk))) {
+    ids.set(companyKey(row.country, row.taxIdNorm), row.id);
+  }
+  ctx.summary.companiesAdded += newCompanies.length;
+
+  const reportRows: Array<Insertable<ReportsTable>> = newReports.map(({ key, report: r }) => ({
+    ...reportFields(r, r.reportedBy === null ? null : ctx.memberIds.get(r.reportedBy)!),
+    company_id: ids.get(key)!, ref: r.ref, status: r.status, created_at: now, updated_at: now,
+  }));
+  const inserted = await inChunks(reportRows, (chunk) => insertReports(ctx.trx, chunk));
+  await inChunks(inserted, async (chunk) => {
+    await insertStatusChanges(ctx.trx, chunk.map((r) => ({ report_id: r.id, from_status: null, to_status: r.status, changed_at: now, changed_by: ctx.changedBy })));
+    return [];
+  });
+  ctx.summary.reportsAdded += inserted.length;
+  // Companies that existed before: their count depends on reports outside this batch too.
+  for (const { key } of newReports) {
+    const id = ids.get(key)!;
+    if (companies.has(key)) touched.add(id);
+  }
+  for (const id of touched) await refreshVisibleCount(ctx.trx, id);
+}
