@@ -125,7 +125,7 @@ for (const engine of ENGINES) {
       database = await engine.create();
       t = await makeTestApp(database, { anonDailyLimit: 1_000_000 });
       key = await makeKeyHolder(database.engine.db, t.clock, { ref: 'M-FUZZ', dailyLimit: 1_000_000 });
-      await makeCompanies(database.engine.db, t.clock, [{ company_name: "O'Reilly %_ Lojistik A.Ş." }, { company_name: 'İstanbul Nakliyat' }]);
+      await makeCompanies(database.engine, t.clock, [{ company_name: "O'Reilly %_ Lojistik A.Ş." }, { company_name: 'İstanbul Nakliyat' }]);
       await t.app.listen({ host: '127.0.0.1', port: 0 });
       port = (t.app.server.address() as net.AddressInfo).port;
     });

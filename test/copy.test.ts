@@ -24,7 +24,7 @@ for (const engine of ENGINES) {
       source = await sqlite.create();
       target = await engine.create();
       const clock = fixedClock(NOON_TR);
-      await prepareDemo(source.engine.db, clock, countries, 100);
+      await prepareDemo(source.engine, clock, countries, 100);
       key = (await issueKey(source.engine.db, clock, 'M-1001', 100)).key;
       await changeReportStatus(source.engine.db, clock, 'D-26', 'approved', 'test');
       // Usage and audit rows to carry over.

@@ -80,7 +80,7 @@ for (const engine of ENGINES) {
     test('D21: every search request is audited without the key', async () => {
       const db = database.engine.db;
       const key = await makeKeyHolder(db, t.clock, { ref: 'M-AUDIT' });
-      await makeCompanies(db, t.clock, [{ company_name: 'Audittest Lojistik A.Ş.' }]);
+      await makeCompanies(database.engine, t.clock, [{ company_name: 'Audittest Lojistik A.Ş.' }]);
       await search(t.app, key, 'q=Audittest&country=tr');
       await search(t.app, key, 'q=ab');
       await search(t.app, null, 'q=Audittest');

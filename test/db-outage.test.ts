@@ -54,7 +54,7 @@ for (const engine of ENGINES.filter((e) => e.name === 'postgres')) {
     before(async () => {
       database = await engine.create();
       key = await makeKeyHolder(database.engine.db, systemClock, { ref: 'M-OUT' });
-      await makeCompanies(database.engine.db, systemClock, [{ company_name: 'Outage Lojistik A.Ş.' }]);
+      await makeCompanies(database.engine, systemClock, [{ company_name: 'Outage Lojistik A.Ş.' }]);
       const target = new URL(database.url);
       proxy = new TcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
       await proxy.open();

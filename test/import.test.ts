@@ -35,7 +35,7 @@ for (const engine of ENGINES) {
       await database?.drop();
     });
 
-    const run = (path: string) => importFile(database.engine.db, path, { countries, clock });
+    const run = (path: string) => importFile(database.engine, path, { countries, clock });
     const reportByRef = (ref: string) =>
       database.engine.db.selectFrom('reports').selectAll().where('ref', '=', ref).executeTakeFirstOrThrow();
 
@@ -153,7 +153,7 @@ for (const engine of ENGINES) {
       out.end();
       await once(out, 'finish');
       let progressCalls = 0;
-      const summary = await importFile(database.engine.db, path, { countries, clock, onProgress: () => progressCalls++ });
+      const summary = await importFile(database.engine, path, { countries, clock, onProgress: () => progressCalls++ });
       assert.equal(summary.companiesAdded, 2_000);
       assert.ok(progressCalls >= 2);
       rmSync(path);

@@ -29,7 +29,7 @@ for (const engine of ENGINES) {
     test('D18: 300 parallel requests over three processes with 50 left give exactly 50 answers of 200', async () => {
       const db = database.engine.db;
       const key = await makeKeyHolder(db, systemClock, { ref: 'M-MULTI', dailyLimit: 60 });
-      await makeCompanies(db, systemClock, [{ company_name: 'Multiprocess Lojistik A.Ş.' }]);
+      await makeCompanies(database.engine, systemClock, [{ company_name: 'Multiprocess Lojistik A.Ş.' }]);
       // 10 of the 60 are already used today.
       const holder = await db.selectFrom('api_keys').select('id').executeTakeFirstOrThrow();
       await db.insertInto('usage_counters').values({ subject: keySubject(Number(holder.id)), day: quotaDayOf(Date.now()), used: 10 }).execute();

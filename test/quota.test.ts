@@ -16,7 +16,7 @@ for (const engine of ENGINES) {
     before(async () => {
       database = await engine.create();
       t = await makeTestApp(database, { anonDailyLimit: 5 });
-      await makeCompanies(database.engine.db, t.clock, [{ company_name: 'Quotatest Lojistik A.Ş.' }]);
+      await makeCompanies(database.engine, t.clock, [{ company_name: 'Quotatest Lojistik A.Ş.' }]);
     });
     after(async () => {
       await t?.close();

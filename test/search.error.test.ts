@@ -18,7 +18,7 @@ for (const engine of ENGINES) {
       database = await engine.create();
       t = await makeTestApp(database);
       key = await makeKeyHolder(database.engine.db, t.clock, { ref: 'M-1', dailyLimit: 1000 });
-      await makeCompanies(database.engine.db, t.clock, [{ company_name: 'Errortest Lojistik A.Ş.' }]);
+      await makeCompanies(database.engine, t.clock, [{ company_name: 'Errortest Lojistik A.Ş.' }]);
     });
     after(async () => {
       await t?.close();
@@ -113,7 +113,7 @@ for (const engine of ENGINES) {
       const b = await makeTestApp(broken);
       try {
         const brokenKey = await makeKeyHolder(broken.engine.db, b.clock, { ref: 'M-9' });
-        await makeCompanies(broken.engine.db, b.clock, [{ company_name: 'Brokentable Lojistik A.Ş.' }]);
+        await makeCompanies(broken.engine, b.clock, [{ company_name: 'Brokentable Lojistik A.Ş.' }]);
         await sql`DROP TABLE report_status_changes`.execute(broken.engine.db);
         await sql`DROP TABLE reports`.execute(broken.engine.db);
         const res = await search(b.app, brokenKey, 'q=Brokentable');

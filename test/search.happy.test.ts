@@ -21,7 +21,7 @@ for (const engine of ENGINES) {
       const db = database.engine.db;
       key = await makeKeyHolder(db, t.clock, { ref: 'M-1', dailyLimit: 10_000 });
       await makeClaimants(db, t.clock);
-      const taxIds = await makeCompanies(db, t.clock, [
+      const taxIds = await makeCompanies(database.engine, t.clock, [
         {
           company_name: 'Fieldtest Kargo A.Ş.',
           city: 'Bursa',
@@ -62,7 +62,7 @@ for (const engine of ENGINES) {
       ]);
       ['fieldtest', 'two', 'three', 'onemember', 'withdrawn', 'rejected', 'official', 'pending', 'five', 'six', 'istanbul']
         .forEach((name, i) => (ids[name] = taxIds[i]!));
-      for (let i = 0; i < 12; i++) await makeCompanies(db, t.clock, [{ company_name: `Manyhits Transport ${i}` }]);
+      for (let i = 0; i < 12; i++) await makeCompanies(database.engine, t.clock, [{ company_name: `Manyhits Transport ${i}` }]);
     });
     after(async () => {
       await t?.close();

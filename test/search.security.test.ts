@@ -27,7 +27,7 @@ for (const engine of ENGINES) {
       keys.unsigned = await makeKeyHolder(db, t.clock, { ref: 'M-UNSIGNED', agreementSigned: false });
       keys.old = await makeKeyHolder(db, t.clock, { ref: 'M-ROT' });
       keys.rotated = (await issueKey(db, t.clock, 'M-ROT', 100)).key;
-      await makeCompanies(db, t.clock, [{ company_name: 'Authtest Lojistik A.Ş.' }]);
+      await makeCompanies(database.engine, t.clock, [{ company_name: 'Authtest Lojistik A.Ş.' }]);
     });
     after(async () => {
       await t?.close();
@@ -111,7 +111,7 @@ for (const engine of ENGINES) {
     before(async () => {
       database = await engine.create();
       t = await makeTestApp(database);
-      await makeCompanies(database.engine.db, t.clock, [{ company_name: 'Livetest Lojistik A.Ş.' }]);
+      await makeCompanies(database.engine, t.clock, [{ company_name: 'Livetest Lojistik A.Ş.' }]);
     });
     after(async () => {
       await t?.close();
@@ -147,7 +147,7 @@ for (const engine of ENGINES) {
 
     test('D11: a report status change made by the CLI shows on the running server', async () => {
       const key = await makeKeyHolder(database.engine.db, t.clock, { ref: 'M-LIVE2' });
-      await makeCompanies(database.engine.db, t.clock, [
+      await makeCompanies(database.engine, t.clock, [
         { company_name: 'Statuslive Lojistik A.Ş.', reports: [makeReport({ ref: 'LIVE-R1', status: 'pending' })] },
       ]);
       if (!t.app.server.listening) await t.app.listen({ port: 0, host: '127.0.0.1' });

@@ -7,6 +7,7 @@ import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { kyselyBulkWriter, sqliteBulkWriter, type BulkWriter } from './bulk-writer.ts';
 import { seamFor, type DialectSeam } from './dialect-seam.ts';
 import type { Database } from './schema.ts';
 
@@ -15,6 +16,8 @@ export const DEFAULT_DATABASE_URL = 'sqlite:./data/risklookup.db';
 export interface Engine {
   readonly db: Kysely<Database>;
   readonly seam: DialectSeam;
+  /** Many-row inserts for the import (fast path per engine). */
+  readonly bulk: BulkWriter;
   /** Where the data lives, without credentials; for messages. */
   readonly description: string;
   close(): Promise<void>;
@@ -48,7 +51,7 @@ function openSqlite(url: string): Engine {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  return { db, seam: seamFor('sqlite'), description: `SQLite ${path}`, close: () => db.destroy() };
+  return { db, seam: seamFor('sqlite'), bulk: sqliteBulkWriter(database), description: `SQLite ${path}`, close: () => db.destroy() };
 }
 
 function openPostgres(url: string, options: EngineOptions): Engine {
@@ -71,7 +74,7 @@ function openPostgres(url: string, options: EngineOptions): Engine {
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const safe = new URL(url);
   safe.password = '';
-  return { db, seam: seamFor('postgres'), description: `PostgreSQL ${safe.host}${safe.pathname}`, close: () => db.destroy() };
+  return { db, seam: seamFor('postgres'), bulk: kyselyBulkWriter, description: `PostgreSQL ${safe.host}${safe.pathname}`, close: () => db.destroy() };
 }
 
 export function openEngine(url: string, options: EngineOptions = {}): Engine {

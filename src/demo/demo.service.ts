@@ -1,9 +1,7 @@
 /** `serve --demo`: fills an empty database with the demo installation and hands out a key. */
-import type { Kysely } from 'kysely';
 import type { CountryCatalogue } from '../countries/catalogue.ts';
-import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
-import { importLines } from '../import/import.service.ts';
+import { importLines, type ImportEngine } from '../import/import.service.ts';
 import { issueKey } from '../keys/keys.service.ts';
 import { countMembers, findMemberByRef } from '../members/members.repository.ts';
 import { addMember, setMember } from '../members/members.service.ts';
@@ -15,17 +13,18 @@ export type DemoOutcome =
   | { kind: 'untouched' };
 
 export async function prepareDemo(
-  db: Kysely<Database>,
+  engine: ImportEngine,
   clock: Clock,
   countries: CountryCatalogue,
   dailyLimit: number,
 ): Promise<DemoOutcome> {
+  const { db } = engine;
   if ((await countMembers(db)) === 0) {
     for (const m of DEMO_MEMBERS) await addMember(db, clock, { ...m });
     await addMember(db, clock, { ref: 'M-1006', name: 'Sınır Kapısı Lojistik A.Ş.', tier: 'full', agreementSigned: true });
     await setMember(db, clock, 'M-1006', { status: 'suspended' });
     const companies = demoCompanies();
-    await importLines(db, companies.map((c) => JSON.stringify(c)), 'demo data', { countries, clock });
+    await importLines(engine, companies.map((c) => JSON.stringify(c)), 'demo data', { countries, clock });
     const issued = await issueKey(db, clock, DEMO_MEMBER_REF, dailyLimit);
     return { kind: 'created', key: issued.key, companies: companies.length };
   }

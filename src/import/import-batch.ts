@@ -9,10 +9,11 @@ import type { Db } from '../db/types.ts';
 import type { Clock } from '../lib/clock.ts';
 import { findMemberIdsByRefs } from '../members/members.repository.ts';
 import { checkTransition, type ReportStatus } from '../reports/lifecycle.ts';
-import { findReportsByRefs, insertReports, insertStatusChanges, updateReport, type ReportRow } from '../reports/reports.repository.ts';
+import { findReportsByRefs, updateReport, type ReportRow } from '../reports/reports.repository.ts';
 import { applyStatus, refreshVisibleCount } from '../reports/reports.service.ts';
 import { visibleReports } from '../reports/visibility.ts';
-import { findCompaniesByTaxIds, insertCompanies, updateCompany, type CompanyRow } from '../search/companies.repository.ts';
+import { findCompaniesByTaxIds, updateCompany, type CompanyRow } from '../search/companies.repository.ts';
+import type { BulkWriter } from '../db/bulk-writer.ts';
 import type { ImportCompany, ImportReport } from './import-line.ts';
 
 export interface ImportSummary {
@@ -25,6 +26,7 @@ export interface ImportSummary {
 
 export interface BatchContext {
   trx: Db;
+  bulk: BulkWriter;
   clock: Clock;
   changedBy: string;
   /** Member ref → id, filled as refs are met; kept across batches. */
@@ -39,16 +41,7 @@ export interface BatchLine {
   company: ImportCompany;
 }
 
-/** Rows are sent in chunks that stay under every engine's bound-parameter limit. */
-const CHUNK = 1000;
-
 export const companyKey = (country: string, taxIdNorm: string) => `${country}:${taxIdNorm}`;
-
-async function inChunks<T, R>(items: readonly T[], write: (chunk: T[]) => Promise<R[]>): Promise<R[]> {
-  const out: R[] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(...(await write(items.slice(i, i + CHUNK))));
-  return out;
-}
 
 async function resolveMembers(ctx: BatchContext, batch: readonly BatchLine[]): Promise<void> {
   const missing = new Set<string>();
@@ -63,6 +56,16 @@ function reportFields(r: ImportReport, reportedBy: number | null) {
     type: r.type, filed_at: r.filedAt, description: r.description, amount_minor: r.amountMinor, currency: r.currency,
     court_decision_date: r.courtDecisionDate, concordat_start: r.concordatStart, concordat_end: r.concordatEnd,
     case_json: r.caseJson, reported_by: reportedBy,
+  };
+}
+
+/** A whole new report row, written out rather than spread: this runs once per imported report. */
+function newReportRow(r: ImportReport, companyId: number, reportedBy: number | null, now: number): Insertable<ReportsTable> {
+  return {
+    company_id: companyId, ref: r.ref, type: r.type, status: r.status, filed_at: r.filedAt, description: r.description,
+    amount_minor: r.amountMinor, currency: r.currency, court_decision_date: r.courtDecisionDate,
+    concordat_start: r.concordatStart, concordat_end: r.concordatEnd, case_json: r.caseJson, reported_by: reportedBy,
+    created_at: now, updated_at: now,
   };
 }
 
@@ -145,20 +148,19 @@ export async function writeBatch(ctx: BatchContext, batch: readonly BatchLine[])
   }
 
   const ids = new Map([...companies].map(([k, row]) => [k, Number(row.id)]));
-  for (const row of await inChunks(newCompanies, (chunk) => insertCompanies(ctx.trx, chunk))) {
+  for (const row of await ctx.bulk.insertCompanies(ctx.trx, newCompanies)) {
     ids.set(companyKey(row.country, row.taxIdNorm), row.id);
   }
   ctx.summary.companiesAdded += newCompanies.length;
 
-  const reportRows: Array<Insertable<ReportsTable>> = newReports.map(({ key, report: r }) => ({
-    ...reportFields(r, r.reportedBy === null ? null : ctx.memberIds.get(r.reportedBy)!),
-    company_id: ids.get(key)!, ref: r.ref, status: r.status, created_at: now, updated_at: now,
-  }));
-  const inserted = await inChunks(reportRows, (chunk) => insertReports(ctx.trx, chunk));
-  await inChunks(inserted, async (chunk) => {
-    await insertStatusChanges(ctx.trx, chunk.map((r) => ({ report_id: r.id, from_status: null, to_status: r.status, changed_at: now, changed_by: ctx.changedBy })));
-    return [];
-  });
+  const reportRows = newReports.map(({ key, report: r }) =>
+    newReportRow(r, ids.get(key)!, r.reportedBy === null ? null : ctx.memberIds.get(r.reportedBy)!, now),
+  );
+  const inserted = await ctx.bulk.insertReports(ctx.trx, reportRows);
+  await ctx.bulk.insertStatusChanges(
+    ctx.trx,
+    inserted.map((r) => ({ report_id: r.id, from_status: null, to_status: r.status, changed_at: now, changed_by: ctx.changedBy })),
+  );
   ctx.summary.reportsAdded += inserted.length;
   // Companies that existed before: their count depends on reports outside this batch too.
   for (const { key } of newReports) {

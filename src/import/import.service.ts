@@ -5,14 +5,16 @@
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { Kysely } from 'kysely';
 import type { CountryCatalogue } from '../countries/catalogue.ts';
-import type { Database } from '../db/schema.ts';
+import type { Engine } from '../db/connect.ts';
 import type { Clock } from '../lib/clock.ts';
 import { companyKey, writeBatch, type BatchContext, type BatchLine, type ImportSummary } from './import-batch.ts';
 import { parseImportLine } from './import-line.ts';
 
 export type { ImportSummary } from './import-batch.ts';
+
+/** What the import needs of an engine. */
+export type ImportEngine = Pick<Engine, 'db' | 'bulk'>;
 
 /** Lines per batch: large enough to amortise statements, small enough to keep memory flat. */
 const BATCH_LINES = 500;
@@ -32,13 +34,13 @@ export interface ImportOptions {
 }
 
 /** Imports the file whole or not at all. Throws ImportFailed with every `line N: reason`. */
-export async function importFile(db: Kysely<Database>, path: string, options: ImportOptions): Promise<ImportSummary> {
+export async function importFile(engine: ImportEngine, path: string, options: ImportOptions): Promise<ImportSummary> {
   const input = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
   // Take the iterator now: readline emits lines as soon as the file opens, and lines emitted
   // before anyone iterates (while the transaction is still starting) would be lost.
   const lines = input[Symbol.asyncIterator]();
   try {
-    return await importLines(db, { [Symbol.asyncIterator]: () => lines }, `import ${path}`, options);
+    return await importLines(engine, { [Symbol.asyncIterator]: () => lines }, `import ${path}`, options);
   } finally {
     input.close();
   }
@@ -78,7 +80,7 @@ function duplicateRefs(refs: Array<string | null>): string[] {
 
 /** The import of any sequence of lines (a file, or the demo data), in one transaction. */
 export async function importLines(
-  db: Kysely<Database>,
+  engine: ImportEngine,
   lines: AsyncIterable<string> | Iterable<string>,
   changedBy: string,
   options: ImportOptions,
@@ -86,8 +88,8 @@ export async function importLines(
   const summary: ImportSummary = { lines: 0, companiesAdded: 0, companiesUpdated: 0, reportsAdded: 0, reportsUpdated: 0 };
   const problems: string[] = [];
   try {
-    await db.transaction().execute(async (trx) => {
-      const batcher = new Batcher({ trx, clock: options.clock, changedBy, memberIds: new Map(), summary, problems });
+    await engine.db.transaction().execute(async (trx) => {
+      const batcher = new Batcher({ trx, bulk: engine.bulk, clock: options.clock, changedBy, memberIds: new Map(), summary, problems });
       let lineNo = 0;
       for await (const line of lines) {
         lineNo++;

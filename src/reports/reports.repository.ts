@@ -13,17 +13,6 @@ export async function updateReport(db: Db, id: number, changes: Updateable<Repor
   await db.updateTable('reports').set(changes).where('id', '=', id).execute();
 }
 
-/** Inserts many reports in one statement; returns each new id with its status. */
-export async function insertReports(db: Db, reports: ReadonlyArray<Insertable<ReportsTable>>) {
-  if (reports.length === 0) return [];
-  const rows = await db.insertInto('reports').values(reports).returning(['id', 'status']).execute();
-  return rows.map((r) => ({ id: Number(r.id), status: r.status }));
-}
-
-export async function insertStatusChanges(db: Db, changes: ReadonlyArray<Insertable<ReportStatusChangesTable>>): Promise<void> {
-  if (changes.length > 0) await db.insertInto('report_status_changes').values(changes).execute();
-}
-
 export async function findReportsByRefs(db: Db, refs: readonly string[]): Promise<ReportRow[]> {
   if (refs.length === 0) return [];
   return db.selectFrom('reports').selectAll().where('ref', 'in', refs).execute();

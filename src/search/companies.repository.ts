@@ -20,13 +20,6 @@ export async function findCompaniesByTaxIds(db: Db, taxIdNorms: readonly string[
   return db.selectFrom('companies').selectAll().where('tax_id_norm', 'in', taxIdNorms).execute();
 }
 
-/** Inserts many companies in one statement; returns each new id with its key. */
-export async function insertCompanies(db: Db, companies: ReadonlyArray<Insertable<CompaniesTable>>) {
-  if (companies.length === 0) return [];
-  const rows = await db.insertInto('companies').values(companies).returning(['id', 'tax_id_norm', 'country']).execute();
-  return rows.map((r) => ({ id: Number(r.id), taxIdNorm: r.tax_id_norm, country: r.country }));
-}
-
 export async function insertCompany(db: Db, company: Insertable<CompaniesTable>): Promise<number> {
   const row = await db.insertInto('companies').values(company).returning('id').executeTakeFirstOrThrow();
   return Number(row.id);

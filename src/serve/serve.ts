@@ -37,7 +37,7 @@ async function prepareDatabase(options: ServeOptions): Promise<DemoOutcome> {
   try {
     await migrateToLatest(engine);
     if (!options.demo) return { kind: 'untouched' };
-    return await prepareDemo(engine.db, systemClock, buildCountryCatalogue(options.config.countries), options.config.defaultDailyLimit);
+    return await prepareDemo(engine, systemClock, buildCountryCatalogue(options.config.countries), options.config.defaultDailyLimit);
   } finally {
     await engine.close();
   }

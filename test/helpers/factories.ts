@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import { buildCountryCatalogue } from '../../src/countries/catalogue.ts';
 import type { Database } from '../../src/db/schema.ts';
 import { vkn } from '../../src/demo/valid-ids.ts';
-import { importLines } from '../../src/import/import.service.ts';
+import { importLines, type ImportEngine } from '../../src/import/import.service.ts';
 import { issueKey } from '../../src/keys/keys.service.ts';
 import type { Clock } from '../../src/lib/clock.ts';
 import { addMember, setMember, type MemberStatus, type Tier } from '../../src/members/members.service.ts';
@@ -81,9 +81,9 @@ export function companyLine(spec: CompanySpec): string {
 }
 
 /** Imports companies (D24 objects); returns their tax IDs. */
-export async function makeCompanies(db: Kysely<Database>, clock: Clock, specs: CompanySpec[]): Promise<string[]> {
+export async function makeCompanies(engine: ImportEngine, clock: Clock, specs: CompanySpec[]): Promise<string[]> {
   const lines = specs.map(companyLine);
-  await importLines(db, lines, 'test', { countries, clock });
+  await importLines(engine, lines, 'test', { countries, clock });
   return lines.map((l) => (JSON.parse(l) as { tax_id: string }).tax_id);
 }
 

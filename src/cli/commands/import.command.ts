@@ -33,7 +33,7 @@ export function importCommand(): Command {
         const progress = progressReporter(process.stderr.isTTY === true && !out.json);
         const started = Date.now();
         try {
-          const summary = await importFile(engine.db, file, { countries: buildCountryCatalogue(), clock, onProgress: progress.update });
+          const summary = await importFile(engine, file, { countries: buildCountryCatalogue(), clock, onProgress: progress.update });
           progress.done();
           const seconds = (Date.now() - started) / 1000;
           out.result({ ok: true, ...summary, seconds }, [

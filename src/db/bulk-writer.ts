@@ -1,0 +1,104 @@
+/**
+ * Many-row inserts for the import, behind the dialect seam. PostgreSQL takes multi-row INSERTs
+ * through Kysely. On SQLite, one prepared statement per table, run once per row on the same
+ * connection, is several times faster than compiling a large INSERT for every chunk; it runs
+ * inside the caller's Kysely transaction because better-sqlite3 has one connection.
+ */
+import type Sqlite from 'better-sqlite3';
+import type { Insertable } from 'kysely';
+import type { CompaniesTable, ReportsTable, ReportStatusChangesTable } from './schema.ts';
+import type { Db } from './types.ts';
+
+export interface BulkWriter {
+  insertCompanies(db: Db, rows: ReadonlyArray<Insertable<CompaniesTable>>): Promise<Array<{ id: number; taxIdNorm: string; country: string }>>;
+  insertReports(db: Db, rows: ReadonlyArray<Insertable<ReportsTable>>): Promise<Array<{ id: number; status: string }>>;
+  insertStatusChanges(db: Db, rows: ReadonlyArray<Insertable<ReportStatusChangesTable>>): Promise<void>;
+}
+
+/** Rows per statement, under every engine's bound-parameter limit. */
+const CHUNK = 1000;
+
+async function inChunks<T, R>(rows: readonly T[], write: (chunk: T[]) => Promise<R[]>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < rows.length; i += CHUNK) out.push(...(await write(rows.slice(i, i + CHUNK))));
+  return out;
+}
+
+export const kyselyBulkWriter: BulkWriter = {
+  insertCompanies: (db, rows) =>
+    inChunks(rows, async (chunk) =>
+      (await db.insertInto('companies').values(chunk).returning(['id', 'tax_id_norm', 'country']).execute()).map((r) => ({
+        id: Number(r.id),
+        taxIdNorm: r.tax_id_norm,
+        country: r.country,
+      })),
+    ),
+  insertReports: (db, rows) =>
+    inChunks(rows, async (chunk) =>
+      (await db.insertInto('reports').values(chunk).returning(['id', 'status']).execute()).map((r) => ({ id: Number(r.id), status: r.status })),
+    ),
+  insertStatusChanges: async (db, rows) => {
+    await inChunks(rows, async (chunk) => {
+      await db.insertInto('report_status_changes').values(chunk).execute();
+      return [];
+    });
+  },
+};
+
+const COMPANY_COLUMNS = ['company_name', 'tax_id', 'tax_id_norm', 'country', 'city', 'name_key', 'name_core', 'visible_report_count', 'updated_at'] as const;
+const REPORT_COLUMNS = [
+  'company_id', 'ref', 'type', 'status', 'filed_at', 'description', 'amount_minor', 'currency', 'court_decision_date',
+  'concordat_start', 'concordat_end', 'case_json', 'reported_by', 'created_at', 'updated_at',
+] as const;
+const CHANGE_COLUMNS = ['report_id', 'from_status', 'to_status', 'changed_at', 'changed_by'] as const;
+
+function insertSql(table: string, columns: readonly string[]): string {
+  return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+}
+
+export function sqliteBulkWriter(database: Sqlite.Database): BulkWriter {
+  type Statements = Record<'company' | 'report' | 'change' | 'bulkOn' | 'bulkOff' | 'index', Sqlite.Statement>;
+  let statements: Statements | null = null;
+  // Prepared on first use: the tables exist only after the migrations.
+  const prepared = () =>
+    (statements ??= {
+      company: database.prepare(insertSql('companies', COMPANY_COLUMNS)),
+      report: database.prepare(insertSql('reports', REPORT_COLUMNS)),
+      change: database.prepare(insertSql('report_status_changes', CHANGE_COLUMNS)),
+      bulkOn: database.prepare('INSERT INTO fts_bulk_load (active) VALUES (1)'),
+      bulkOff: database.prepare('DELETE FROM fts_bulk_load'),
+      index: database.prepare('INSERT INTO company_name_fts (rowid, name_key) SELECT id, name_key FROM companies WHERE id BETWEEN ? AND ?'),
+    });
+  const values = <T>(row: T, columns: readonly (keyof T)[]) => columns.map((c) => row[c] ?? null);
+  return {
+    insertCompanies: async (_db, rows) => {
+      if (rows.length === 0) return [];
+      const s = prepared();
+      // The name index is filled once for the whole chunk (see the trigger in dialect-seam.ts).
+      s.bulkOn.run();
+      try {
+        const inserted = rows.map((row) => ({
+          id: Number(s.company.run(values(row, COMPANY_COLUMNS)).lastInsertRowid),
+          taxIdNorm: row.tax_id_norm,
+          country: row.country,
+        }));
+        const first = inserted[0]!.id;
+        const last = inserted[inserted.length - 1]!.id;
+        // One writer inside one transaction: the ids of a chunk are consecutive.
+        if (last - first + 1 !== inserted.length) throw new Error(`company ids ${first}..${last} are not consecutive`);
+        s.index.run(first, last);
+        return inserted;
+      } finally {
+        s.bulkOff.run();
+      }
+    },
+    insertReports: async (_db, rows) => {
+      const { report } = prepared();
+      return rows.map((row) => ({ id: Number(report.run(values(row, REPORT_COLUMNS)).lastInsertRowid), status: row.status }));
+    },
+    insertStatusChanges: async (_db, rows) => {
+      const { change } = prepared();
+      for (const row of rows) change.run(values(row, CHANGE_COLUMNS));
+    },
+  };
+}
