@@ -1,0 +1,160 @@
+// `npm run bench`: builds a database of N companies per engine (reused when present), starts
+// the real server, and drives it from a separate process (autocannon) with five scenarios, next
+// to a bare node:http server that answers with the byte-identical response of a real hit (the
+// ceiling). Prints req/s, p50, p99 and the ratio to the ceiling; writes docs/benchmarks.md.
+//
+//   npm run bench -- [--companies 1000000] [--engines sqlite,postgres] [--duration 10] [--connections 10] [--no-write]
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { openEngine } from '../../src/db/connect.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
+import { vknCheckDigit } from '../../src/generate/check-digits.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    companies: { type: 'string', default: '1000000' },
+    engines: { type: 'string', default: process.env.TEST_DATABASE_URL || process.env.BENCH_PG_URL ? 'sqlite,postgres' : 'sqlite' },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '10' },
+    'no-write': { type: 'boolean', default: false },
+  },
+});
+const N = Number(args.companies);
+const ROOT = new URL('../../', import.meta.url).pathname;
+const WORK = `${ROOT}.bench`;
+const BIN = `${ROOT}bin/risklookup.js`;
+const PG_ADMIN = process.env.BENCH_PG_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+mkdirSync(WORK, { recursive: true });
+
+function cli(args: string[]): string {
+  return execFileSync(process.execPath, [BIN, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 26 });
+}
+
+async function databaseUrl(engine: string): Promise<string> {
+  if (engine === 'sqlite') return `sqlite:${WORK}/bench-${N}.db`;
+  const name = `risklookup_bench_${N}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN });
+  await admin.connect();
+  const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount;
+  if (!exists) await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(PG_ADMIN);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Generates and imports N companies unless the database already holds them. */
+async function ensureData(url: string): Promise<{ importSeconds: number | null }> {
+  const engine = openEngine(url);
+  await migrateToLatest(engine);
+  const count = Number((await engine.db.selectFrom('companies').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  await engine.close();
+  if (count === N) return { importSeconds: null };
+  if (count !== 0) throw new Error(`${url} holds ${count} companies, not ${N}: drop it and run again`);
+  const file = `${WORK}/companies-${N}.jsonl`;
+  if (!existsSync(file)) cli(['generate', '--companies', String(N), '--out', file, '--db', url]);
+  else cli(['generate', '--companies', '1', '--out', `${WORK}/members-only.jsonl`, '--db', url]); // adds the members
+  const started = Date.now();
+  cli(['import', file, '--db', url]);
+  return { importSeconds: (Date.now() - started) / 1000 };
+}
+
+async function pickQueries(url: string) {
+  const engine = openEngine(url);
+  const hit = await engine.db.selectFrom('companies').select(['tax_id_norm', 'name_core']).where('visible_report_count', '>=', 3).orderBy('id').limit(1).executeTakeFirstOrThrow();
+  let miss = '';
+  for (let stem = 999_999_999; ; stem -= 7) {
+    miss = String(stem) + vknCheckDigit(String(stem));
+    if (!(await engine.db.selectFrom('companies').select('id').where('tax_id_norm', '=', miss).executeTakeFirst())) break;
+  }
+  await engine.close();
+  return [
+    { name: 'tax-ID hit', path: `/api/v1/search.php?type=tax_id&country=TR&q=${hit.tax_id_norm}` },
+    { name: 'tax-ID miss', path: `/api/v1/search.php?type=tax_id&country=TR&q=${miss}` },
+    { name: 'name, distinctive', path: `/api/v1/search.php?q=${encodeURIComponent(hit.name_core)}` },
+    { name: 'name, common word', path: '/api/v1/search.php?q=lojistik' },
+    { name: 'countries', path: '/api/v1/countries.php' },
+  ];
+}
+
+function start(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve({ child, url: m[1]! });
+    });
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`)));
+  });
+}
+
+interface Result { rps: number; p50: number; p99: number; errors: number; non2xx: number }
+
+function autocannon(url: string, headers: Record<string, string>, seconds: number): Result {
+  const flags = Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]);
+  const json = execFileSync(process.execPath, [`${ROOT}node_modules/autocannon/autocannon.js`, '-c', args.connections!, '-d', String(seconds), '-j', ...flags, url], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+    maxBuffer: 1 << 26,
+  });
+  const r = JSON.parse(json);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
+}
+
+async function benchEngine(engine: string) {
+  const url = await databaseUrl(engine);
+  const { importSeconds } = await ensureData(url);
+  const key = JSON.parse(cli(['key', 'issue', 'GM-00001', '--daily-limit', '10000000', '--json', '--db', url])).key as string;
+  const queries = await pickQueries(url);
+  const server = await start(process.execPath, [BIN, 'serve', '--port', '0', '--log-level', 'warn', '--db', url, '--anon-daily-limit', '10000000']);
+  const headers = { 'x-api-key': key };
+  const seconds = Number(args.duration);
+  try {
+    // The ceiling answers with the bytes of a real tax-ID hit.
+    const real = await fetch(server.url + queries[0]!.path, { headers });
+    const sample = { status: real.status, headers: { 'content-type': real.headers.get('content-type') }, body: Buffer.from(await real.arrayBuffer()).toString('base64') };
+    writeFileSync(`${WORK}/ceiling-response.json`, JSON.stringify(sample));
+    const ceilingServer = await start(process.execPath, [`${ROOT}scripts/bench/ceiling-server.mjs`, `${WORK}/ceiling-response.json`]);
+    autocannon(ceilingServer.url, {}, 2); // warm-up
+    const ceiling = autocannon(ceilingServer.url, {}, seconds);
+    ceilingServer.child.kill('SIGTERM');
+    autocannon(server.url + queries[0]!.path, headers, 2); // warm-up
+    const rows = queries.map((q) => ({ name: q.name, ...autocannon(server.url + q.path, headers, seconds) }));
+    return { engine, importSeconds, ceiling, rows, rss: rssMb(server.child.pid!) };
+  } finally {
+    server.child.kill('SIGTERM');
+  }
+}
+
+const fmt = (n: number, d = 0) => n.toLocaleString('en', { maximumFractionDigits: d, minimumFractionDigits: d });
+
+const results = [];
+for (const engine of args.engines!.split(',')) results.push(await benchEngine(engine));
+
+const lines = [
+  `# Benchmarks`,
+  '',
+  `Generated by \`npm run bench -- --companies ${N}\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} × ${cpus()[0]?.model.trim()}, ${fmt(totalmem() / 2 ** 30)} GiB, Node ${process.version}.`,
+  `One server process, ${args.connections} connections, ${args.duration} s a scenario, driven by autocannon from a separate process. The ceiling is a bare \`node:http\` server answering with the byte-identical response of a real tax-ID hit.`,
+  '',
+];
+for (const r of results) {
+  lines.push(`## ${r.engine}, ${fmt(N)} companies${r.importSeconds === null ? '' : ` (imported in ${fmt(r.importSeconds, 1)} s)`}`, '');
+  lines.push('| scenario | req/s | p50 ms | p99 ms | × ceiling | errors / non-2xx |', '|---|---|---|---|---|---|');
+  lines.push(`| ceiling (node:http, same bytes) | ${fmt(r.ceiling.rps)} | ${r.ceiling.p50} | ${r.ceiling.p99} | 1.00 | ${r.ceiling.errors} / ${r.ceiling.non2xx} |`);
+  for (const row of r.rows) lines.push(`| ${row.name} | ${fmt(row.rps)} | ${row.p50} | ${row.p99} | ${fmt(row.rps / r.ceiling.rps, 2)} | ${row.errors} / ${row.non2xx} |`);
+  lines.push('', `Server RSS after the run: ${r.rss} MB.`, '');
+}
+const text = lines.join('\n');
+console.log(text);
+if (!args['no-write']) writeFileSync(`${ROOT}docs/benchmarks.md`, `${text}\n`);
