@@ -19,6 +19,7 @@ import { decorateRequests } from './http/request-context.ts';
 import { ERROR_REASONS } from './lib/errors.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { registerSearchRoutes } from './search/search.route.ts';
+import { createAuditWriter } from './audit/audit-writer.ts';
 
 export const SEARCH_PATHS = ['/api/v1/search.php', '/api/v1/search'] as const;
 export const COUNTRIES_PATHS = ['/api/v1/countries.php', '/api/v1/countries'] as const;
@@ -79,7 +80,10 @@ export async function buildApp({ config, engine, logger, clock = systemClock, tr
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
 
-  registerSearchRoutes(app, { db: engine.db, seam: engine.seam, clock, config, countries }, SEARCH_PATHS);
+  const audit = createAuditWriter(engine.db, (error, lost) => app.log.error({ err: error, lost }, 'could not write audit records'));
+  // After the last request is answered (Fastify closes the server first), store what is buffered.
+  app.addHook('onClose', async () => audit.close());
+  registerSearchRoutes(app, { db: engine.db, audit, seam: engine.seam, clock, config, countries }, SEARCH_PATHS);
   registerCountriesRoutes(app, countries, COUNTRIES_PATHS);
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
 

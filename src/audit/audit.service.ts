@@ -1,25 +1,22 @@
 /** The audit record of every search request (D21). Never the key, never its digest. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
-import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { redactSecrets } from '../lib/redact.ts';
-import { insertAuditEntry } from './audit.repository.ts';
+import type { AuditWriter } from './audit-writer.ts';
 
 function text(value: unknown, max: number): string | null {
   if (typeof value !== 'string' || value === '') return null;
   return redactSecrets(value).slice(0, max);
 }
 
-export async function recordSearch(
-  deps: { db: Kysely<Database>; clock: Clock; config: Config },
+export function recordSearch(
+  deps: { audit: AuditWriter; clock: Clock; config: Config },
   request: FastifyRequest,
   reply: FastifyReply,
-): Promise<void> {
+): void {
   const query = (request.query ?? {}) as Record<string, unknown>;
-  try {
-    await insertAuditEntry(deps.db, {
+  deps.audit.write({
       at: deps.clock.now(),
       key_id: request.keyHolder?.keyId ?? null,
       member_id: request.keyHolder?.memberId ?? null,
@@ -29,9 +26,6 @@ export async function recordSearch(
       status: reply.statusCode,
       result_count: request.resultCount,
       response_ms: Math.round(reply.elapsedTime),
-      client_address: request.ip,
-    });
-  } catch (error) {
-    request.log.error({ err: error }, 'could not write the audit record');
-  }
+    client_address: request.ip,
+  });
 }

@@ -42,6 +42,29 @@ export function sqlitePathOf(url: string): string {
 // below 2^53 (epoch milliseconds, counters), so numbers are exact.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query anew; preparing costs more than running a small query. The
+ * service runs a few dozen distinct statements, so keep them prepared (SQLite re-prepares a
+ * cached statement by itself after a schema change).
+ */
+function withStatementCache(database: SQLite.Database) {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(sql: string) {
+      let stmt = cache.get(sql);
+      if (!stmt) {
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.clear();
+        stmt = database.prepare(sql);
+        cache.set(sql, stmt);
+      }
+      return stmt;
+    },
+  };
+}
+
 function openSqlite(url: string): Engine {
   const path = sqlitePathOf(url);
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -50,7 +73,7 @@ function openSqlite(url: string): Engine {
   database.pragma('busy_timeout = 10000');
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   return { db, seam: seamFor('sqlite'), bulk: sqliteBulkWriter(database), description: `SQLite ${path}`, close: () => db.destroy() };
 }
 

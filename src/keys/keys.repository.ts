@@ -2,6 +2,7 @@ import type { Insertable, Selectable } from 'kysely';
 import type { ApiKeysTable } from '../db/schema.ts';
 import type { Db } from '../db/types.ts';
 import type { KeyHolder } from './auth-rules.ts';
+import { preparedQuery } from '../db/prepared.ts';
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 
@@ -41,9 +42,8 @@ export async function listKeyIdsOfMember(db: Db, memberId: number): Promise<numb
   return rows.map((r) => Number(r.id));
 }
 
-/** The key and its member in one look-up, for D17's checks. */
-export async function findKeyHolderByDigest(db: Db, digest: string): Promise<KeyHolderRow | undefined> {
-  const row = await db
+const keyHolderQuery = preparedQuery((db, p) =>
+  db
     .selectFrom('api_keys')
     .innerJoin('members', 'members.id', 'api_keys.member_id')
     .select([
@@ -56,8 +56,12 @@ export async function findKeyHolderByDigest(db: Db, digest: string): Promise<Key
       'members.tier as memberTier',
       'members.agreement_signed_on as agreementSignedOn',
     ])
-    .where('api_keys.digest', '=', digest)
-    .executeTakeFirst();
+    .where('api_keys.digest', '=', p(0)),
+);
+
+/** The key and its member in one look-up, for D17's checks (every search: kept compiled). */
+export async function findKeyHolderByDigest(db: Db, digest: string): Promise<KeyHolderRow | undefined> {
+  const [row] = await keyHolderQuery(db, [digest]);
   if (!row) return undefined;
   return {
     ...row,

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/types.ts';
+import { preparedQuery } from '../db/prepared.ts';
 
 /**
  * The atomic check-and-increment (D18): one statement that adds 1 only while `used < limit`.
@@ -8,19 +9,26 @@ import type { Db } from '../db/types.ts';
  */
 export async function consumeUsage(db: Db, subject: string, day: string, limit: number): Promise<number | null> {
   if (limit <= 0) return null;
-  const row = await db
+  const [row] = await consumeQuery(db, [subject, day, limit]);
+  return row ? Number(row.used) : null;
+}
+
+const consumeQuery = preparedQuery((db, p) =>
+  db
     .insertInto('usage_counters')
-    .values({ subject, day, used: 1 })
+    .values({ subject: p(0), day: p(1), used: 1 })
     .onConflict((oc) =>
       oc
         .columns(['subject', 'day'])
         .doUpdateSet({ used: sql`usage_counters.used + 1` })
-        .where('usage_counters.used', '<', limit),
+        .where('usage_counters.used', '<', p(2)),
     )
-    .returning('used')
-    .executeTakeFirst();
-  return row ? Number(row.used) : null;
-}
+    .returning('used'),
+);
+
+const readQuery = preparedQuery((db, p) =>
+  db.selectFrom('usage_counters').select('used').where('subject', '=', p(0)).where('day', '=', p(1)),
+);
 
 /** Gives back one unit taken by `consumeUsage` when the request it paid for failed. */
 export async function refundUsage(db: Db, subject: string, day: string): Promise<void> {
@@ -34,12 +42,7 @@ export async function refundUsage(db: Db, subject: string, day: string): Promise
 }
 
 export async function readUsage(db: Db, subject: string, day: string): Promise<number> {
-  const row = await db
-    .selectFrom('usage_counters')
-    .select('used')
-    .where('subject', '=', subject)
-    .where('day', '=', day)
-    .executeTakeFirst();
+  const [row] = await readQuery(db, [subject, day]);
   return row ? Number(row.used) : 0;
 }
 

@@ -1,6 +1,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { ReportsTable, ReportStatusChangesTable } from '../db/schema.ts';
 import type { Db } from '../db/types.ts';
+import { preparedQuery } from '../db/prepared.ts';
 
 export type ReportRow = Selectable<ReportsTable>;
 
@@ -36,17 +37,22 @@ export async function listReportFacts(db: Db, companyId: number) {
   return rows.map((r) => ({ type: r.type, status: r.status, reportedBy: r.reported_by === null ? null : Number(r.reported_by) }));
 }
 
-/** Active reports of the given companies, newest first (D13's order). */
+const activeReportsQuery = preparedQuery(
+  (db, p, count: number) =>
+    db
+      .selectFrom('reports')
+      .selectAll()
+      .where('company_id', 'in', Array.from({ length: count }, (_, i) => p(i)))
+      .where('status', '=', 'approved')
+      .orderBy('filed_at', 'desc')
+      .orderBy('id', 'desc'),
+  (count) => String(count),
+);
+
+/** Active reports of the given companies, newest first (D13's order). Every search: kept compiled. */
 export async function listActiveReports(db: Db, companyIds: readonly number[]): Promise<ReportRow[]> {
   if (companyIds.length === 0) return [];
-  return db
-    .selectFrom('reports')
-    .selectAll()
-    .where('company_id', 'in', companyIds)
-    .where('status', '=', 'approved')
-    .orderBy('filed_at', 'desc')
-    .orderBy('id', 'desc')
-    .execute();
+  return activeReportsQuery(db, companyIds, companyIds.length);
 }
 
 export async function insertStatusChange(db: Db, change: Insertable<ReportStatusChangesTable>): Promise<void> {

@@ -2,6 +2,7 @@ import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { DialectSeam } from '../db/dialect-seam.ts';
 import type { CompaniesTable } from '../db/schema.ts';
 import type { Db } from '../db/types.ts';
+import { preparedQuery } from '../db/prepared.ts';
 
 export type CompanyRow = Selectable<CompaniesTable>;
 
@@ -74,28 +75,36 @@ export async function findCompaniesByName(db: Db, seam: DialectSeam, search: Nam
   return nameSearchQuery(db, seam, search).execute();
 }
 
-/** Companies with a visible report under any of the given canonical IDs (D9). */
-export async function findCompaniesByTaxId(
-  db: Db,
-  candidates: ReadonlyArray<{ taxId: string; country: string | null }>,
-  limit: number,
-): Promise<CompanyRow[]> {
-  return db
-    .selectFrom('companies')
-    .selectAll()
-    .where((eb) =>
-      eb.or(
-        candidates.map((c) =>
-          c.country === null
-            ? eb('tax_id_norm', '=', c.taxId)
-            : eb.and([eb('tax_id_norm', '=', c.taxId), eb('country', '=', c.country)]),
+type TaxIdCandidate = { taxId: string; country: string | null };
+
+/** Values: limit, then each candidate's tax ID and (when it has one) country. Shape: 'n'/'c' per candidate. */
+const taxIdQuery = preparedQuery(
+  (db, p, shape: string) => {
+    let next = 1;
+    const candidates = [...shape].map((kind) => ({ country: kind === 'c' ? '' : null }));
+    return db
+      .selectFrom('companies')
+      .selectAll()
+      .where((eb) =>
+        eb.or(
+          candidates.map((c) =>
+            c.country === null
+              ? eb('tax_id_norm', '=', p(next++))
+              : eb.and([eb('tax_id_norm', '=', p(next++)), eb('country', '=', p(next++))]),
+          ),
         ),
-      ),
-    )
-    .where('visible_report_count', '>', 0)
-    .orderBy('visible_report_count', 'desc')
-    .orderBy('name_core')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
+      )
+      .where('visible_report_count', '>', 0)
+      .orderBy('visible_report_count', 'desc')
+      .orderBy('name_core')
+      .orderBy('id')
+      .limit(p(0));
+  },
+  (shape) => shape,
+);
+
+/** Companies with a visible report under any of the given canonical IDs (D9). */
+export async function findCompaniesByTaxId(db: Db, candidates: readonly TaxIdCandidate[], limit: number): Promise<CompanyRow[]> {
+  const values = [limit, ...candidates.flatMap((c) => (c.country === null ? [c.taxId] : [c.taxId, c.country]))];
+  return taxIdQuery(db, values, candidates.map((c) => (c.country === null ? 'n' : 'c')).join(''));
 }

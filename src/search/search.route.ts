@@ -18,11 +18,13 @@ import { identifyKeyHolder } from '../keys/auth.service.ts';
 import { checkKeyHolder } from '../keys/auth-rules.ts';
 import { chargeAllowance, keySubject, peekAllowance, remainingOf } from '../quota/allowance.ts';
 import { recordSearch } from '../audit/audit.service.ts';
+import type { AuditWriter } from '../audit/audit-writer.ts';
 import { normaliseSearchQuery, rejectSecretsInUrl } from './search-params.ts';
 import { planSearch, runSearch, type SearchInput } from './search.service.ts';
 
 export interface SearchRouteDeps {
   db: Kysely<Database>;
+  audit: AuditWriter;
   seam: DialectSeam;
   clock: Clock;
   config: Config;
