@@ -28,15 +28,6 @@ export async function revokeActiveKeys(db: Db, memberId: number, at: number): Pr
   return Number(result.numUpdatedRows);
 }
 
-export async function findActiveKey(db: Db, memberId: number): Promise<ApiKeyRow | undefined> {
-  return db
-    .selectFrom('api_keys')
-    .selectAll()
-    .where('member_id', '=', memberId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-}
-
 export async function listKeyIdsOfMember(db: Db, memberId: number): Promise<number[]> {
   const rows = await db.selectFrom('api_keys').select('id').where('member_id', '=', memberId).execute();
   return rows.map((r) => Number(r.id));

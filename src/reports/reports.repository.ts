@@ -5,11 +5,6 @@ import { preparedQuery } from '../db/prepared.ts';
 
 export type ReportRow = Selectable<ReportsTable>;
 
-export async function insertReport(db: Db, report: Insertable<ReportsTable>): Promise<number> {
-  const row = await db.insertInto('reports').values(report).returning('id').executeTakeFirstOrThrow();
-  return Number(row.id);
-}
-
 export async function updateReport(db: Db, id: number, changes: Updateable<ReportsTable>): Promise<void> {
   await db.updateTable('reports').set(changes).where('id', '=', id).execute();
 }

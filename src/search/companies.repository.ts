@@ -6,24 +6,10 @@ import { preparedQuery } from '../db/prepared.ts';
 
 export type CompanyRow = Selectable<CompaniesTable>;
 
-export async function findCompanyByTaxId(db: Db, country: string, taxIdNorm: string): Promise<CompanyRow | undefined> {
-  return db
-    .selectFrom('companies')
-    .selectAll()
-    .where('country', '=', country)
-    .where('tax_id_norm', '=', taxIdNorm)
-    .executeTakeFirst();
-}
-
 /** Companies under any of the canonical tax IDs (all countries), for the import's look-up. */
 export async function findCompaniesByTaxIds(db: Db, taxIdNorms: readonly string[]): Promise<CompanyRow[]> {
   if (taxIdNorms.length === 0) return [];
   return db.selectFrom('companies').selectAll().where('tax_id_norm', 'in', taxIdNorms).execute();
-}
-
-export async function insertCompany(db: Db, company: Insertable<CompaniesTable>): Promise<number> {
-  const row = await db.insertInto('companies').values(company).returning('id').executeTakeFirstOrThrow();
-  return Number(row.id);
 }
 
 export async function updateCompany(db: Db, id: number, changes: Updateable<CompaniesTable>): Promise<void> {

@@ -98,13 +98,3 @@ export function parseNameQuery(q: string): NameQuery {
   return { ok: true, words, core: significantWords(toSearchKey(q)).join(' ') };
 }
 
-/** 0 whole-name match, 1 name starts with the query, 2 the query's words occur elsewhere. */
-export function rankOf(companyCore: string, queryCore: string): 0 | 1 | 2 {
-  if (companyCore === queryCore) return 0;
-  return companyCore.startsWith(queryCore) ? 1 : 2;
-}
-
-/** D8's matching rule, for tests and for engines without a substring index. */
-export function matchesName(companyKey: string, words: readonly string[]): boolean {
-  return words.every((w) => companyKey.includes(w));
-}
