@@ -180,3 +180,9 @@ if (!args['no-write']) {
   const after = rest!.slice(rest!.indexOf(END) + END.length);
   writeFileSync(path, `${before}${START}\n${text}\n${END}${after}`);
 }
+// A benchmark of failing requests measures nothing: fail loudly (this is what CI's smoke checks).
+const broken = results.flatMap((r) => r.rows.filter((row) => row.errors > 0 || row.non2xx > 0 || row.rps === 0).map((row) => `${r.engine} ${row.name}`));
+if (broken.length > 0) {
+  console.error(`bench: errors or non-2xx answers in: ${broken.join(', ')}`);
+  process.exitCode = 1;
+}
