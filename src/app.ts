@@ -41,9 +41,9 @@ export async function buildApp({ config, engine, logger, clock = systemClock, tr
     genReqId: () => randomUUID(),
     bodyLimit: 1024,
     return503OnClosing: true,
-    // On close, do not destroy "idle" connections: one that has just sent its request is idle
-    // until the request is parsed, and destroying it resets a request the client already made.
-    // Idle keep-alive connections end by themselves within the keep-alive timeout (5 s).
+    // Fastify must not destroy connections on close: one that has just sent its request looks
+    // idle until the request is parsed. serve/server.ts stops listening first, gives such
+    // requests a grace period, and only then closes (ending idle keep-alive connections).
     forceCloseConnections: false,
     clientErrorHandler: handleClientError,
     ...serverOptions(transport),
