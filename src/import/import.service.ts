@@ -29,8 +29,8 @@ export class ImportFailed extends Error {
 export interface ImportOptions {
   countries: CountryCatalogue;
   clock: Clock;
-  /** Called now and then with the number of lines read so far. */
-  onProgress?: (lines: number) => void;
+  /** Called now and then with the lines and bytes read so far (bytes: 0 when not from a file). */
+  onProgress?: (lines: number, bytes: number) => void;
 }
 
 /** Imports the file whole or not at all. Throws ImportFailed with every `line N: reason`. */
@@ -39,8 +39,19 @@ export async function importFile(engine: ImportEngine, path: string, options: Im
   // Take the iterator now: readline emits lines as soon as the file opens, and lines emitted
   // before anyone iterates (while the transaction is still starting) would be lost.
   const lines = input[Symbol.asyncIterator]();
+  let bytes = 0;
+  const counted: AsyncIterator<string> = {
+    next: async () => {
+      const item = await lines.next();
+      if (!item.done) bytes += Buffer.byteLength(item.value) + 1;
+      return item;
+    },
+  };
   try {
-    return await importLines(engine, { [Symbol.asyncIterator]: () => lines }, `import ${path}`, options);
+    return await importLines(engine, { [Symbol.asyncIterator]: () => counted }, `import ${path}`, {
+      ...options,
+      onProgress: options.onProgress && ((n) => options.onProgress!(n, bytes)),
+    });
   } finally {
     input.close();
   }
@@ -93,7 +104,7 @@ export async function importLines(
       let lineNo = 0;
       for await (const line of lines) {
         lineNo++;
-        if (lineNo % 1000 === 0) options.onProgress?.(lineNo);
+        if (lineNo % 1000 === 0) options.onProgress?.(lineNo, 0);
         if (line.trim() === '') continue;
         summary.lines++;
         const { company, problems: lineProblems } = parseImportLine(line, options.countries);
@@ -104,7 +115,7 @@ export async function importLines(
         for (const p of lineProblems) problems.push(`line ${lineNo}: ${p}`);
       }
       await batcher.flush();
-      options.onProgress?.(lineNo);
+      options.onProgress?.(lineNo, 0);
       if (problems.length > 0) throw new Rollback();
     });
   } catch (error) {

@@ -1,21 +1,28 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { Command } from 'commander';
 import { buildCountryCatalogue } from '../../countries/catalogue.ts';
 import { CommandError } from '../../lib/errors.ts';
 import { importFile, ImportFailed } from '../../import/import.service.ts';
 import { withContext } from '../context.ts';
 
-/** A progress line with the rate, redrawn in place on a terminal. */
-function progressReporter(enabled: boolean) {
+/** A progress bar with percent, rate and ETA, redrawn in place on a terminal. */
+function progressReporter(enabled: boolean, totalBytes: number) {
   const started = Date.now();
   let last = 0;
   return {
-    update(lines: number) {
+    update(lines: number, bytes: number) {
       const now = Date.now();
       if (!enabled || now - last < 250) return;
       last = now;
-      const rate = Math.round(lines / Math.max(0.001, (now - started) / 1000));
-      process.stderr.write(`\rimporting: ${lines.toLocaleString('en')} lines, ${rate.toLocaleString('en')} lines/s   `);
+      const seconds = Math.max(0.001, (now - started) / 1000);
+      const rate = Math.round(lines / seconds);
+      const share = totalBytes > 0 ? Math.min(1, bytes / totalBytes) : 0;
+      const bar = '#'.repeat(Math.round(share * 20)).padEnd(20, '.');
+      const eta = share > 0 ? Math.round(seconds / share - seconds) : NaN;
+      process.stderr.write(
+        `\rimporting [${bar}] ${(share * 100).toFixed(0).padStart(3)}%  ${lines.toLocaleString('en')} lines  ` +
+          `${rate.toLocaleString('en')} lines/s  ETA ${Number.isNaN(eta) ? '?' : `${eta} s`}   `,
+      );
     },
     done() {
       if (enabled && last > 0) process.stderr.write('\n');
@@ -30,7 +37,7 @@ export function importCommand(): Command {
     .action(async (file: string, _opts: unknown, cmd: Command) => {
       if (!existsSync(file)) throw new CommandError(`no such file: ${file}`);
       return withContext(cmd, async ({ engine, clock, out }) => {
-        const progress = progressReporter(process.stderr.isTTY === true && !out.json);
+        const progress = progressReporter(process.stderr.isTTY === true && !out.json, statSync(file).size);
         const started = Date.now();
         try {
           const summary = await importFile(engine, file, { countries: buildCountryCatalogue(), clock, onProgress: progress.update });
