@@ -16,7 +16,7 @@ import { chargeAnonymous } from '../http/rate-limit-hooks.ts';
 import { errorResponses, SearchQuerySchema, SearchResponseSchema } from '../http/schemas.ts';
 import { identifyKeyHolder } from '../keys/auth.service.ts';
 import { checkKeyHolder } from '../keys/auth-rules.ts';
-import { chargeAllowance, keySubject, peekAllowance, remainingOf } from '../quota/allowance.ts';
+import { chargeAllowance, keySubject, remainingOf } from '../quota/allowance.ts';
 import { recordSearch } from '../audit/audit.service.ts';
 import type { AuditWriter } from '../audit/audit-writer.ts';
 import { normaliseSearchQuery, rejectSecretsInUrl } from './search-params.ts';
@@ -41,9 +41,9 @@ async function authenticate(deps: SearchRouteDeps, request: FastifyRequest) {
     if (error instanceof AppError) await chargeAnonymous({ ...deps, anonDailyLimit: deps.config.anonDailyLimit }, request);
     throw error;
   }
-  const holder = request.keyHolder;
-  request.allowance = await peekAllowance(deps.db, deps.clock, keySubject(holder.keyId), holder.dailyLimit);
-  checkKeyHolder(holder);
+  // The key's allowance is read for the headers only if the request ends before it is charged
+  // (rate-limit-hooks.ts): an answered search reads it once, in the charge itself.
+  checkKeyHolder(request.keyHolder);
 }
 
 export function registerSearchRoutes(app: App, deps: SearchRouteDeps, paths: readonly string[]) {
