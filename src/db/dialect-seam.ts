@@ -2,7 +2,7 @@
  * Everything that differs between SQLite and PostgreSQL, in one small seam (STYLE: "two engines,
  * one code path"): the id column type, the name-search index and how a name query uses it.
  */
-import { sql, type CreateTableBuilder, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { sql, type CreateTableBuilder, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from './schema.ts';
 
 export type EngineKind = 'sqlite' | 'postgres';
@@ -18,6 +18,25 @@ export interface DialectSeam {
    * `companies.name_key`, written so that the engine answers it from the index.
    */
   nameKeyContainsAll(words: readonly string[]): Expression<SqlBool>;
+  /**
+   * Ids of up to `limit` companies (visible or not) whose `name_key` holds every word, straight
+   * from the substring index: how many there are decides the name search's strategy.
+   */
+  nameCandidateIds(words: readonly string[], limit: number): RawBuilder<{ id: number }>;
+  /** A condition that holds when `companies.id` is one of `ids` (one parameter, any count). */
+  idIn(ids: readonly number[]): Expression<SqlBool>;
+  /** Creates the indexes for ranked name search (D8): by `name_core` prefix, and in rank order. */
+  createNameRankIndexes(db: Kysely<unknown>): Promise<void>;
+  /**
+   * A condition that holds when `companies.name_core` starts with `core` (keys hold only
+   * letters, digits and single spaces), answered from the prefix index.
+   */
+  nameCoreStartsWith(core: string): Expression<SqlBool>;
+  /**
+   * The indexes on `tables` that no constraint needs, each with the statement that creates it
+   * again exactly (a fresh import drops them and builds them once at the end).
+   */
+  secondaryIndexes(db: Kysely<any>, tables: readonly string[]): Promise<Array<{ name: string; sql: string }>>;
   /** After rows were inserted with explicit ids: the next generated id follows the largest. */
   resetIdSequences(db: Kysely<any>, tables: readonly string[]): Promise<void>;
 }
@@ -46,6 +65,28 @@ const sqliteSeam: DialectSeam = {
     const match = words.map((w) => `"${w}"`).join(' AND ');
     return sql<SqlBool>`companies.id IN (SELECT rowid FROM company_name_fts WHERE company_name_fts MATCH ${match})`;
   },
+  nameCandidateIds(words, limit) {
+    const match = words.map((w) => `"${w}"`).join(' AND ');
+    return sql`SELECT rowid AS id FROM company_name_fts WHERE company_name_fts MATCH ${match} LIMIT ${limit}`;
+  },
+  idIn: (ids) => sql<SqlBool>`companies.id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
+  async createNameRankIndexes(db) {
+    // Partial (only companies that can be shown) and covering (the words are checked in the
+    // index, the table row is read only for a result).
+    await sql`CREATE INDEX companies_name_core_visible ON companies (name_core, visible_report_count, id, name_key, country) WHERE visible_report_count > 0`.execute(db);
+    await sql`CREATE INDEX companies_rank_visible ON companies (visible_report_count DESC, name_core, id, name_key, country) WHERE visible_report_count > 0`.execute(db);
+  },
+  nameCoreStartsWith(core) {
+    // A range the index answers (SQLite's LIKE folds case, so it cannot), then the exact test;
+    // U+10FFFF is the largest code point, so the range holds every key that starts with core.
+    return sql<SqlBool>`(companies.name_core >= ${core} AND companies.name_core < ${`${core}\u{10FFFF}`} AND substr(companies.name_core, 1, ${[...core].length}) = ${core})`;
+  },
+  async secondaryIndexes(db, tables) {
+    // sql is NULL for the indexes behind UNIQUE and PRIMARY KEY constraints.
+    const { rows } = await sql<{ name: string; sql: string }>`SELECT name, sql FROM sqlite_master
+      WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (${sql.join(tables)}) ORDER BY name`.execute(db);
+    return rows;
+  },
   // AUTOINCREMENT already follows the largest id inserted.
   resetIdSequences: async () => {},
 };
@@ -61,6 +102,25 @@ const postgresSeam: DialectSeam = {
     // Keys hold only letters, digits and spaces: no LIKE metacharacter can reach the pattern.
     const parts = words.map((w) => sql<SqlBool>`companies.name_key LIKE ${`%${w}%`}`);
     return sql<SqlBool>`(${sql.join(parts, sql` AND `)})`;
+  },
+  nameCandidateIds(words, limit) {
+    const parts = words.map((w) => sql<SqlBool>`name_key LIKE ${`%${w}%`}`);
+    return sql`SELECT id FROM companies WHERE ${sql.join(parts, sql` AND `)} LIMIT ${limit}`;
+  },
+  idIn: (ids) => sql<SqlBool>`companies.id = ANY(${ids}::bigint[])`,
+  async createNameRankIndexes(db) {
+    // text_pattern_ops: a LIKE 'prefix%' uses the index whatever the database's collation.
+    await sql`CREATE INDEX companies_name_core_visible ON companies (name_core text_pattern_ops) INCLUDE (visible_report_count, name_key, country) WHERE visible_report_count > 0`.execute(db);
+    await sql`CREATE INDEX companies_rank_visible ON companies (visible_report_count DESC, name_core, id) INCLUDE (name_key, country) WHERE visible_report_count > 0`.execute(db);
+  },
+  // Keys hold no LIKE metacharacter.
+  nameCoreStartsWith: (core) => sql<SqlBool>`companies.name_core LIKE ${`${core}%`}`,
+  async secondaryIndexes(db, tables) {
+    const { rows } = await sql<{ name: string; sql: string }>`SELECT i.indexname AS name, i.indexdef AS sql FROM pg_indexes i
+      WHERE i.schemaname = current_schema() AND i.tablename IN (${sql.join(tables)})
+        AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = format('%I.%I', i.schemaname, i.indexname)::regclass)
+      ORDER BY i.indexname`.execute(db);
+    return rows;
   },
   async resetIdSequences(db, tables) {
     for (const table of tables) {

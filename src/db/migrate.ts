@@ -2,10 +2,12 @@
 import { Migrator, type Migration } from 'kysely';
 import type { Engine } from './connect.ts';
 import * as initial from './migrations/0001-initial.ts';
+import * as nameRankIndexes from './migrations/0002-name-rank-indexes.ts';
 
 function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
     '0001-initial': { up: (db) => initial.up(db, engine.seam) },
+    '0002-name-rank-indexes': { up: (db) => nameRankIndexes.up(db, engine.seam) },
   };
 }
 

@@ -1,6 +1,6 @@
-import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type SelectQueryBuilder, type Updateable } from 'kysely';
 import type { DialectSeam } from '../db/dialect-seam.ts';
-import type { CompaniesTable } from '../db/schema.ts';
+import type { CompaniesTable, Database } from '../db/schema.ts';
 import type { Db } from '../db/types.ts';
 import { preparedQuery } from '../db/prepared.ts';
 
@@ -33,32 +33,114 @@ export interface NameSearch {
 }
 
 /**
- * The D8 name query, best first (D8, D10), as a builder so that tests can EXPLAIN exactly what
- * runs. Only companies with a visible report are candidates.
+ * The D8 name query that ranks every match, best first (D8, D10): the reference answer, and
+ * the last resort of `findCompaniesByName`. Only companies with a visible report are candidates.
  */
 export function nameSearchQuery(db: Db, seam: DialectSeam, search: NameSearch) {
-  const coreLength = [...search.core].length;
-  let query = db
-    .selectFrom('companies')
-    .selectAll()
-    .where(seam.nameKeyContainsAll(search.indexedWords))
-    .where('visible_report_count', '>', 0);
-  for (const word of search.otherWords) query = query.where('name_key', 'like', `%${word}%`);
+  return rankedQuery(
+    matchesAll(db, search).selectAll().where(VISIBLE_NOT_FROM_INDEX).where(seam.nameKeyContainsAll(search.indexedWords)),
+    search.core,
+  ).limit(search.limit);
+}
+
+export interface NameSearchTuning {
+  /**
+   * Fewer candidates than this: rank them all. More: the matches are dense enough that the
+   * first ones in rank order turn up within a short walk of the rank index.
+   */
+  candidateCap: number;
+  /** How far the rank-order walk goes (index entries) before the exact query takes over. */
+  walkWindow: number;
+}
+
+/** Measured at 10^6 companies (docs/benchmarks.md): each path stays within a few ms. */
+export const NAME_SEARCH_TUNING: NameSearchTuning = { candidateCap: 2000, walkWindow: 30_000 };
+
+/** The conditions every result meets: all words (D8) and the country filter. */
+function matchesAll(db: Db, search: NameSearch) {
+  let query = db.selectFrom('companies');
+  for (const word of [...search.indexedWords, ...search.otherWords]) query = query.where('name_key', 'like', `%${word}%`);
   // `country || ''` keeps both planners from answering the filter from an index on country:
   // nearly all companies share one country, so the name index must lead (checked in a test).
   if (search.country) query = query.where(sql<string>`country || ''`, '=', search.country);
-  return query
-    .orderBy(
-      sql`CASE WHEN name_core = ${search.core} THEN 0 WHEN substr(name_core, 1, ${coreLength}) = ${search.core} THEN 1 ELSE 2 END`,
-    )
+  return query;
+}
+
+/**
+ * Shown at all (D12), written so that no planner answers it from the partial indexes (they
+ * hold every visible company, most of the table) instead of the name index or the ids given.
+ */
+const VISIBLE_NOT_FROM_INDEX = sql<boolean>`visible_report_count + 0 > 0`;
+
+const RANK_CLASS = (core: string) =>
+  sql`CASE WHEN name_core = ${core} THEN 0 WHEN substr(name_core, 1, ${[...core].length}) = ${core} THEN 1 ELSE 2 END`;
+
+/**
+ * The D8 name search, best first (D8, D10), without ranking every match of a common word:
+ * 1. few candidates in the substring index → rank them all;
+ * 2. many → whole-name and prefix matches from the `name_core` index, then the other matches
+ *    in rank order from the rank index, walking at most `walkWindow` entries;
+ * 3. a walk that ends short (matches nearly all prefixes, or hidden) → the exact query.
+ * Every path returns the same rows as `nameSearchQuery`; tests compare them.
+ */
+export async function findCompaniesByName(
+  db: Db,
+  seam: DialectSeam,
+  search: NameSearch,
+  tuning: NameSearchTuning = NAME_SEARCH_TUNING,
+): Promise<CompanyRow[]> {
+  const { rows: candidates } = await seam.nameCandidateIds(search.indexedWords, tuning.candidateCap + 1).execute(db);
+  if (candidates.length <= tuning.candidateCap) {
+    if (candidates.length === 0) return [];
+    return rankedQuery(matchesAll(db, search).selectAll().where(VISIBLE_NOT_FROM_INDEX).where(seam.idIn(candidates.map((r) => Number(r.id)))), search.core)
+      .limit(search.limit)
+      .execute();
+  }
+  const head = await prefixMatchesQuery(db, seam, search).execute();
+  const wanted = search.limit - head.length;
+  if (wanted === 0) return head;
+  const tailIds = await rankWalkQuery(db, seam, search, wanted, tuning.walkWindow).execute();
+  if (tailIds.length < wanted) return nameSearchQuery(db, seam, search).execute();
+  const tail = await rankedQuery(db.selectFrom('companies').selectAll().where(seam.idIn(tailIds.map((r) => Number(r.id)))), null).execute();
+  return [...head, ...tail];
+}
+
+/** D8 order: whole name, then prefix (when `core` is given), then report count, name, id. */
+function rankedQuery<Q extends SelectQueryBuilder<Database, 'companies', CompanyRow>>(query: Q, core: string | null): Q {
+  const ranked = core === null ? query : query.orderBy(RANK_CLASS(core));
+  return ranked.orderBy('visible_report_count', 'desc').orderBy('name_core').orderBy('id') as Q;
+}
+
+/** Whole-name and prefix matches, best first, from the `name_core` prefix index. */
+export function prefixMatchesQuery(db: Db, seam: DialectSeam, search: NameSearch) {
+  return rankedQuery(
+    matchesAll(db, search).selectAll().where('visible_report_count', '>', 0).where(seam.nameCoreStartsWith(search.core)),
+    search.core,
+  ).limit(search.limit);
+}
+
+/**
+ * The first `wanted` other matches in rank order, from a walk of at most `window` entries of
+ * the rank index (the words are checked in the index; no table row is read).
+ */
+export function rankWalkQuery(db: Db, seam: DialectSeam, search: NameSearch, wanted: number, window: number) {
+  const walk = db
+    .selectFrom('companies')
+    .select(['id', 'name_key', 'name_core', 'country', 'visible_report_count'])
+    .where('visible_report_count', '>', 0)
     .orderBy('visible_report_count', 'desc')
     .orderBy('name_core')
     .orderBy('id')
-    .limit(search.limit);
-}
-
-export async function findCompaniesByName(db: Db, seam: DialectSeam, search: NameSearch): Promise<CompanyRow[]> {
-  return nameSearchQuery(db, seam, search).execute();
+    .limit(window);
+  let rest = db.selectFrom(walk.as('companies')).select('id');
+  for (const word of [...search.indexedWords, ...search.otherWords]) rest = rest.where('name_key', 'like', `%${word}%`);
+  if (search.country) rest = rest.where('country', '=', search.country);
+  return rest
+    .where(sql<boolean>`NOT ${seam.nameCoreStartsWith(search.core)}`)
+    .orderBy('visible_report_count', 'desc')
+    .orderBy('name_core')
+    .orderBy('id')
+    .limit(wanted);
 }
 
 type TaxIdCandidate = { taxId: string; country: string | null };

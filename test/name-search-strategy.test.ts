@@ -1,0 +1,93 @@
+/**
+ * Name search at scale takes shortcuts (few candidates → rank them all; many → prefix matches,
+ * then a bounded walk in rank order; a short walk → the exact query). Whatever path runs, the
+ * answer must be exactly the D8/D10 answer: the same companies in the same order as the one
+ * query that ranks every match. Each tuning below forces one path on every query.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { ENGINES, type TestDatabase } from './helpers/engines.ts';
+import {
+  findCompaniesByName,
+  nameSearchQuery,
+  NAME_SEARCH_TUNING,
+  type NameSearch,
+  type NameSearchTuning,
+} from '../src/search/companies.repository.ts';
+import { parseNameQuery } from '../src/search/name-key.ts';
+
+const WORDS = ['anadolu', 'lojistik', 'tekstil', 'gida', 'demir', 'celik', 'nakliyat', 'ambalaj', 'ege', 'yilmaz', 'yilmazlar', 'ab'];
+
+/** A small deterministic generator (the data must be the same on every run). */
+function random(seed: number) {
+  return () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+}
+
+const TUNINGS: Record<string, NameSearchTuning> = {
+  'rank every candidate': { candidateCap: 1_000_000, walkWindow: 1 },
+  'prefix + full walk': { candidateCap: 0, walkWindow: 1_000_000 },
+  'prefix + short walk, then the exact query': { candidateCap: 0, walkWindow: 3 },
+  'production tuning': NAME_SEARCH_TUNING,
+};
+
+const QUERIES = ['anadolu', 'lojistik', 'anadolu lojistik', 'lojistik anadolu', 'yilmaz', 'yilmazlar', 'ege ab', 'demir celik', 'celik', 'gida nakliyat ege', 'zzz', 'ambalaj anadolu ab'];
+
+for (const engine of ENGINES) {
+  describe(`name search shortcuts give the exact answer [${engine.name}]`, () => {
+    let database: TestDatabase;
+    before(async () => {
+      database = await engine.create();
+      const next = random(42);
+      const pick = () => WORDS[Math.floor(next() * WORDS.length)]!;
+      const rows = Array.from({ length: 1500 }, (_, i) => {
+        const words = Array.from({ length: 1 + Math.floor(next() * 3) }, pick);
+        // Many companies share a name, so ties on name and report count are decided by id.
+        const core = i % 7 === 0 ? 'anadolu lojistik' : words.join(' ');
+        const key = i % 3 === 0 ? `${core} ltd sti` : core;
+        return {
+          company_name: key, tax_id: String(2_000_000_000 + i), tax_id_norm: String(2_000_000_000 + i),
+          country: i % 5 === 0 ? 'DE' : 'TR', city: 'X', name_key: key, name_core: core,
+          // A quarter hidden (no visible report), the rest with 1–4.
+          visible_report_count: Math.floor(next() * 5), updated_at: 0,
+        };
+      });
+      for (let i = 0; i < rows.length; i += 300) await database.engine.db.insertInto('companies').values(rows.slice(i, i + 300)).execute();
+      await sql`ANALYZE`.execute(database.engine.db);
+    });
+    after(async () => {
+      await database?.drop();
+    });
+
+    for (const [name, tuning] of Object.entries(TUNINGS)) {
+      test(name, async () => {
+        const { db, seam } = database.engine;
+        let nonEmpty = 0;
+        for (const q of QUERIES) {
+          for (const country of [null, 'TR', 'DE']) {
+            for (const limit of [1, 11, 50]) {
+              const parsed = parseNameQuery(q);
+              assert.ok(parsed.ok);
+              const search: NameSearch = {
+                indexedWords: parsed.words.filter((w) => w.length >= 3),
+                otherWords: parsed.words.filter((w) => w.length < 3),
+                core: parsed.core,
+                country,
+                limit,
+              };
+              const exact = (await nameSearchQuery(db, seam, search).execute()).map((r) => Number(r.id));
+              const fast = (await findCompaniesByName(db, seam, search, tuning)).map((r) => Number(r.id));
+              assert.deepEqual(fast, exact, `q=${q} country=${country} limit=${limit}`);
+              if (exact.length > 0) nonEmpty++;
+            }
+          }
+        }
+        // The comparison means something only if most queries find companies.
+        assert.ok(nonEmpty >= 80, `only ${nonEmpty} non-empty answers`);
+      });
+    }
+  });
+}
