@@ -9,12 +9,13 @@ import type { CountryCatalogue } from '../countries/catalogue.ts';
 import type { Engine } from '../db/connect.ts';
 import type { Clock } from '../lib/clock.ts';
 import { companyKey, writeBatch, type BatchContext, type BatchLine, type ImportSummary } from './import-batch.ts';
+import { deferIndexes, isEmptyDatabase } from './fresh-load.ts';
 import { parseImportLine } from './import-line.ts';
 
 export type { ImportSummary } from './import-batch.ts';
 
 /** What the import needs of an engine. */
-export type ImportEngine = Pick<Engine, 'db' | 'bulk'>;
+export type ImportEngine = Pick<Engine, 'db' | 'bulk' | 'seam'>;
 
 /** Lines per batch: large enough to amortise statements, small enough to keep memory flat. */
 const BATCH_LINES = 500;
@@ -98,8 +99,10 @@ export async function importLines(
 ): Promise<ImportSummary> {
   const summary: ImportSummary = { lines: 0, companiesAdded: 0, companiesUpdated: 0, reportsAdded: 0, reportsUpdated: 0 };
   const problems: string[] = [];
+  engine.bulk.prepareForImport();
   try {
     await engine.db.transaction().execute(async (trx) => {
+      const rebuildIndexes = (await isEmptyDatabase(trx)) ? await deferIndexes(engine, trx) : null;
       const batcher = new Batcher({ trx, bulk: engine.bulk, clock: options.clock, changedBy, memberIds: new Map(), summary, problems });
       let lineNo = 0;
       for await (const line of lines) {
@@ -117,6 +120,7 @@ export async function importLines(
       await batcher.flush();
       options.onProgress?.(lineNo, 0);
       if (problems.length > 0) throw new Rollback();
+      await rebuildIndexes?.();
     });
   } catch (error) {
     if (error instanceof Rollback) throw new ImportFailed(sortByLine(problems), summary.lines);
