@@ -164,7 +164,8 @@ for (const engine of ENGINES) {
       const approve = await runCli(['report', 'status', 'LIVE-R1', 'approved', '--db', database.url]);
       assert.equal(approve.code, 0, approve.stderr);
       assert.equal(await count(), 1, 'approved: shown on the next request');
-      await runCli(['report', 'status', 'LIVE-R1', 'withdrawn', '--db', database.url]);
+      const withdraw = await runCli(['report', 'status', 'LIVE-R1', 'withdrawn', '--db', database.url]);
+      assert.equal(withdraw.code, 0, withdraw.stderr);
       assert.equal(await count(), 0, 'withdrawn: gone on the next request');
     });
   });

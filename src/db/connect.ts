@@ -54,6 +54,11 @@ function withStatementCache(database: SQLite.Database) {
   return {
     close: () => database.close(),
     prepare(sql: string) {
+      // Kysely opens transactions with a plain (deferred) BEGIN: a transaction that reads and
+      // then writes fails at once with SQLITE_BUSY when another process (a server's quota and
+      // audit writes) committed in between, whatever the busy timeout. IMMEDIATE takes the
+      // write lock first, waiting for it up to the busy timeout.
+      if (/^begin$/i.test(sql)) sql = 'begin immediate';
       let stmt = cache.get(sql);
       if (!stmt) {
         if (cache.size >= STATEMENT_CACHE_SIZE) cache.clear();
