@@ -35,11 +35,12 @@ for (const engine of ENGINES) {
       await database?.drop();
     });
 
-    const run = (path: string) => importFile(database.engine, path, { countries, clock });
+    const run = (path: string, checkInWorker?: boolean) => importFile(database.engine, path, { countries, clock, checkInWorker });
     const reportByRef = (ref: string) =>
       database.engine.db.selectFrom('reports').selectAll().where('ref', '=', ref).executeTakeFirstOrThrow();
 
-    test('D24: a bad file writes nothing and lists every bad line', async () => {
+    for (const checkInWorker of [false, true])
+    test(`D24: a bad file writes nothing and lists every bad line (lines checked ${checkInWorker ? 'on a worker thread' : 'inline'})`, async () => {
       const before = await countCompanies(database.engine.db);
       const path = writeLines([
         companyLine({ company_name: 'Goodline Lojistik A.Ş.' }),
@@ -54,7 +55,7 @@ for (const engine of ENGINES) {
         '',
         companyLine({ company_name: 'Goodline Two A.Ş.' }),
       ]);
-      await assert.rejects(run(path), (error: unknown) => {
+      await assert.rejects(run(path, checkInWorker), (error: unknown) => {
         assert.ok(error instanceof ImportFailed);
         const text = error.problems.join('\n');
         assert.match(text, /^line 2: not valid JSON/m);
@@ -69,6 +70,19 @@ for (const engine of ENGINES) {
         return true;
       });
       assert.equal(await countCompanies(database.engine.db), before, 'nothing written');
+    });
+
+    test('D24: on a worker thread, lines of many chunks apply in file order', async () => {
+      // 2 500 lines = 3 chunks; the last line changes a report that the first line made.
+      const taxId = nextVkn();
+      const first = companyLine({ company_name: 'Chunkorder A.Ş.', tax_id: taxId, reports: [makeReport({ ref: 'CHUNK-1', status: 'approved' })] });
+      const filler = Array.from({ length: 2498 }, (_, i) => companyLine({ company_name: `Chunkfiller ${i} A.Ş.` }));
+      const last = companyLine({ company_name: 'Chunkorder A.Ş.', tax_id: taxId, reports: [makeReport({ ref: 'CHUNK-1', status: 'withdrawn' })] });
+      const summary = await run(writeLines([first, ...filler, last]), true);
+      assert.equal(summary.lines, 2500);
+      assert.equal(summary.companiesAdded, 2499);
+      assert.equal(summary.reportsUpdated, 1);
+      assert.equal((await reportByRef('CHUNK-1')).status, 'withdrawn');
     });
 
     test('D24: importing the same file twice is idempotent by ref', async () => {

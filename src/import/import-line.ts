@@ -197,3 +197,24 @@ export function parseImportLine(line: string, countries: CountryCatalogue): { co
     problems,
   };
 }
+
+function duplicateRefs(refs: Array<string | null>): string[] {
+  const seen = new Set<string>();
+  return refs.filter((r): r is string => r !== null && (seen.has(r) || !seen.add(r)));
+}
+
+/** A line as the import sees it: blank (skipped), or parsed with every problem of its own. */
+export interface CheckedLine {
+  lineNo: number;
+  blank: boolean;
+  company: ImportCompany | null;
+  problems: string[];
+}
+
+/** Everything that can be said about one line without the database. */
+export function checkImportLine(line: string, lineNo: number, countries: CountryCatalogue): CheckedLine {
+  if (line.trim() === '') return { lineNo, blank: true, company: null, problems: [] };
+  const { company, problems } = parseImportLine(line, countries);
+  for (const ref of duplicateRefs(company?.reports.map((r) => r.ref) ?? [])) problems.push(`report ref '${ref}' appears twice in this line`);
+  return { lineNo, blank: false, company: problems.length === 0 ? company : null, problems };
+}

@@ -3,19 +3,22 @@
  * batches inside one transaction, and commits only when every line is good; otherwise it rolls
  * back and lists every bad line.
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { CountryCatalogue } from '../countries/catalogue.ts';
 import type { Engine } from '../db/connect.ts';
 import type { Clock } from '../lib/clock.ts';
 import { companyKey, writeBatch, type BatchContext, type BatchLine, type ImportSummary } from './import-batch.ts';
 import { deferIndexes, isEmptyDatabase } from './fresh-load.ts';
-import { parseImportLine } from './import-line.ts';
+import { checkLinesInline, checkLinesInWorker } from './line-checker.ts';
 
 export type { ImportSummary } from './import-batch.ts';
 
 /** What the import needs of an engine. */
 export type ImportEngine = Pick<Engine, 'db' | 'bulk' | 'seam'>;
+
+/** From this file size on, lines are checked on a second thread (~1 100 companies). */
+const WORKER_MIN_BYTES = 1 << 20;
 
 /** Lines per batch: large enough to amortise statements, small enough to keep memory flat. */
 const BATCH_LINES = 500;
@@ -29,6 +32,11 @@ export class ImportFailed extends Error {
 
 export interface ImportOptions {
   countries: CountryCatalogue;
+  /**
+   * Check lines on a worker thread while this one writes (line-checker.ts). Default for a file:
+   * when it is large enough to pay for the thread's start.
+   */
+  checkInWorker?: boolean;
   clock: Clock;
   /** Called now and then with the lines and bytes read so far (bytes: 0 when not from a file). */
   onProgress?: (lines: number, bytes: number) => void;
@@ -51,6 +59,7 @@ export async function importFile(engine: ImportEngine, path: string, options: Im
   try {
     return await importLines(engine, { [Symbol.asyncIterator]: () => counted }, `import ${path}`, {
       ...options,
+      checkInWorker: options.checkInWorker ?? statSync(path).size >= WORKER_MIN_BYTES,
       onProgress: options.onProgress && ((n) => options.onProgress!(n, bytes)),
     });
   } finally {
@@ -85,11 +94,6 @@ class Batcher {
   }
 }
 
-function duplicateRefs(refs: Array<string | null>): string[] {
-  const seen = new Set<string>();
-  return refs.filter((r): r is string => r !== null && (seen.has(r) || !seen.add(r)));
-}
-
 /** The import of any sequence of lines (a file, or the demo data), in one transaction. */
 export async function importLines(
   engine: ImportEngine,
@@ -104,18 +108,15 @@ export async function importLines(
     await engine.db.transaction().execute(async (trx) => {
       const rebuildIndexes = (await isEmptyDatabase(trx)) ? await deferIndexes(engine, trx) : null;
       const batcher = new Batcher({ trx, bulk: engine.bulk, clock: options.clock, changedBy, memberIds: new Map(), summary, problems });
+      const checked = options.checkInWorker ? checkLinesInWorker(lines, options.countries) : checkLinesInline(lines, options.countries);
       let lineNo = 0;
-      for await (const line of lines) {
-        lineNo++;
+      for await (const line of checked) {
+        lineNo = line.lineNo;
         if (lineNo % 1000 === 0) options.onProgress?.(lineNo, 0);
-        if (line.trim() === '') continue;
+        if (line.blank) continue;
         summary.lines++;
-        const { company, problems: lineProblems } = parseImportLine(line, options.countries);
-        for (const ref of duplicateRefs(company?.reports.map((r) => r.ref) ?? [])) {
-          lineProblems.push(`report ref '${ref}' appears twice in this line`);
-        }
-        if (company && lineProblems.length === 0) await batcher.add({ lineNo, company });
-        for (const p of lineProblems) problems.push(`line ${lineNo}: ${p}`);
+        if (line.company) await batcher.add({ lineNo, company: line.company });
+        for (const p of line.problems) problems.push(`line ${lineNo}: ${p}`);
       }
       await batcher.flush();
       options.onProgress?.(lineNo, 0);

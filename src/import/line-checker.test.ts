@@ -1,0 +1,45 @@
+/** The worker thread answers exactly what the inline check answers, in line order. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildCountryCatalogue } from '../countries/catalogue.ts';
+import { vkn } from '../demo/valid-ids.ts';
+import { checkLinesInline, checkLinesInWorker } from './line-checker.ts';
+
+const countries = buildCountryCatalogue(['TR', 'DE']);
+
+function lines(): string[] {
+  return Array.from({ length: 2300 }, (_, i) => {
+    if (i % 500 === 7) return '{broken json';
+    if (i % 700 === 3) return '';
+    const report = { ref: `LC-${i}`, type: 'enforcement_plain', status: 'approved', filed_at: '2026-01-02 10:00:00', description: 'x' };
+    // FR is switched off in this catalogue: the worker must use the caller's countries.
+    const country = i % 900 === 5 ? 'FR' : 'TR';
+    return JSON.stringify({ company_name: `Firma ${i} A.Ş.`, tax_id: vkn(String(300_000_000 + i)), country, city: 'Ankara', reports: [report, ...(i % 400 === 1 ? [report] : [])] });
+  });
+}
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
+test('worker and inline checks agree line by line', async () => {
+  const input = lines();
+  const inline = await collect(checkLinesInline(input, countries));
+  const worker = await collect(checkLinesInWorker(input, countries));
+  assert.equal(worker.length, input.length);
+  assert.deepEqual(worker, inline);
+  assert.deepEqual(worker.map((l) => l.lineNo), input.map((_, i) => i + 1));
+  // The input does hold every kind of line.
+  assert.ok(worker.some((l) => l.blank));
+  assert.ok(worker.some((l) => l.problems.some((p) => p.startsWith('not valid JSON'))));
+  assert.ok(worker.some((l) => l.problems.some((p) => p.includes('appears twice'))));
+  assert.ok(worker.some((l) => l.problems.some((p) => p.includes('"FR"'))));
+  assert.ok(worker.filter((l) => l.company !== null).length > 2000);
+});
+
+test('stopping early ends the worker thread', async () => {
+  for await (const line of checkLinesInWorker(lines(), countries)) if (line.lineNo === 1500) break;
+  // Reaching here without hanging is the test: the generator's finally terminated the thread.
+});
