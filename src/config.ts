@@ -21,6 +21,8 @@ export interface Config {
   readonly dbStatementTimeoutMs: number;
   /** Audit records older than this many days are purged by the server; 0 keeps them forever. */
   readonly auditRetentionDays: number;
+  /** Search answers kept per server process until the data changes (search-cache.ts); 0 = none. */
+  readonly searchCacheEntries: number;
   /** Characters of `q` kept in the audit log. */
   readonly auditQueryChars: number;
 }
@@ -34,6 +36,7 @@ export interface ConfigInput {
   dbPoolSize?: string | number;
   dbStatementTimeoutMs?: string | number;
   auditRetentionDays?: string | number;
+  searchCacheEntries?: string | number;
 }
 
 function integer(name: string, raw: string | number | undefined, fallback: number, min: number, max: number, problems: string[]) {
@@ -67,6 +70,7 @@ export function parseConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pr
     dbPoolSize: integer('database pool size (RISKLOOKUP_DB_POOL_SIZE)', input.dbPoolSize ?? env.RISKLOOKUP_DB_POOL_SIZE, 10, 1, 1000, problems),
     dbStatementTimeoutMs: integer('statement timeout in ms (RISKLOOKUP_DB_STATEMENT_TIMEOUT_MS)', input.dbStatementTimeoutMs ?? env.RISKLOOKUP_DB_STATEMENT_TIMEOUT_MS, 5000, 100, 600_000, problems),
     auditRetentionDays: integer('audit retention in days (RISKLOOKUP_AUDIT_RETENTION_DAYS)', input.auditRetentionDays ?? env.RISKLOOKUP_AUDIT_RETENTION_DAYS, 365, 0, 36_500, problems),
+    searchCacheEntries: integer('search cache entries (RISKLOOKUP_SEARCH_CACHE_ENTRIES)', input.searchCacheEntries ?? env.RISKLOOKUP_SEARCH_CACHE_ENTRIES, 1000, 0, 1_000_000, problems),
     auditQueryChars: 200,
   };
   if (problems.length > 0) throw new Error(`invalid configuration:\n  - ${problems.join('\n  - ')}`);

@@ -120,8 +120,16 @@ export function sqliteBulkWriter(database: Sqlite.Database): BulkWriter {
       }
     },
     insertReports: async (_db, rows) => {
-      const { report } = prepared();
-      return rows.map((row) => ({ id: Number(report.run(values(row, REPORT_COLUMNS)).lastInsertRowid), status: row.status }));
+      const s = prepared();
+      const insert = () => rows.map((row) => ({ id: Number(s.report.run(values(row, REPORT_COLUMNS)).lastInsertRowid), status: row.status }));
+      if (deferred) return insert();
+      // No per-row data_version trigger: the import bumps the version once.
+      s.bulkOn.run();
+      try {
+        return insert();
+      } finally {
+        s.bulkOff.run();
+      }
     },
     insertStatusChanges: async (_db, rows) => {
       const { change } = prepared();

@@ -37,6 +37,12 @@ export interface DialectSeam {
    * again exactly (a fresh import drops them and builds them once at the end).
    */
   secondaryIndexes(db: Kysely<any>, tables: readonly string[]): Promise<Array<{ name: string; sql: string }>>;
+  /**
+   * Triggers that bump `data_version` on any change to the tables search answers come from.
+   * SQLite's are per row, so they stay quiet while a bulk writer is active (fts_bulk_load);
+   * the import bumps the version itself.
+   */
+  createDataVersionTriggers(db: Kysely<unknown>, tables: readonly string[]): Promise<void>;
   /** After rows were inserted with explicit ids: the next generated id follows the largest. */
   resetIdSequences(db: Kysely<any>, tables: readonly string[]): Promise<void>;
 }
@@ -87,6 +93,15 @@ const sqliteSeam: DialectSeam = {
       WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (${sql.join(tables)}) ORDER BY name`.execute(db);
     return rows;
   },
+  async createDataVersionTriggers(db, tables) {
+    for (const table of tables) {
+      for (const op of ['INSERT', 'UPDATE', 'DELETE']) {
+        await sql.raw(`CREATE TRIGGER ${table}_${op.toLowerCase()}_data_version AFTER ${op} ON ${table}
+          WHEN NOT EXISTS (SELECT 1 FROM fts_bulk_load)
+          BEGIN UPDATE data_version SET version = version + 1 WHERE id = 1; END`).execute(db);
+      }
+    }
+  },
   // AUTOINCREMENT already follows the largest id inserted.
   resetIdSequences: async () => {},
 };
@@ -121,6 +136,15 @@ const postgresSeam: DialectSeam = {
         AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = format('%I.%I', i.schemaname, i.indexname)::regclass)
       ORDER BY i.indexname`.execute(db);
     return rows;
+  },
+  async createDataVersionTriggers(db, tables) {
+    await sql`CREATE FUNCTION bump_data_version() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN UPDATE data_version SET version = version + 1 WHERE id = 1; RETURN NULL; END $$`.execute(db);
+    for (const table of tables) {
+      // Once per statement: a 1 000-row insert bumps once.
+      await sql.raw(`CREATE TRIGGER ${table}_data_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${table}
+        FOR EACH STATEMENT EXECUTE FUNCTION bump_data_version()`).execute(db);
+    }
   },
   async resetIdSequences(db, tables) {
     for (const table of tables) {

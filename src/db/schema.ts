@@ -92,6 +92,12 @@ export interface AuditLogTable {
   client_address: string;
 }
 
+/** One row: bumped by every change to companies or reports (migration 0003), for the search cache. */
+export interface DataVersionTable {
+  id: number;
+  version: number;
+}
+
 export interface Database {
   members: MembersTable;
   api_keys: ApiKeysTable;
@@ -100,4 +106,5 @@ export interface Database {
   report_status_changes: ReportStatusChangesTable;
   usage_counters: UsageCountersTable;
   audit_log: AuditLogTable;
+  data_version: DataVersionTable;
 }

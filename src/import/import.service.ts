@@ -9,6 +9,7 @@ import type { CountryCatalogue } from '../countries/catalogue.ts';
 import type { Engine } from '../db/connect.ts';
 import type { Clock } from '../lib/clock.ts';
 import { companyKey, writeBatch, type BatchContext, type BatchLine, type ImportSummary } from './import-batch.ts';
+import { bumpDataVersion } from '../search/data-version.repository.ts';
 import { deferIndexes, isEmptyDatabase } from './fresh-load.ts';
 import { checkLinesInline, checkLinesInWorker } from './line-checker.ts';
 
@@ -122,6 +123,8 @@ export async function importLines(
       options.onProgress?.(lineNo, 0);
       if (problems.length > 0) throw new Rollback();
       await rebuildIndexes?.();
+      // Bulk writes skip the per-row triggers: cached search answers must see the new data.
+      await bumpDataVersion(trx);
     });
   } catch (error) {
     if (error instanceof Rollback) throw new ImportFailed(sortByLine(problems), summary.lines);

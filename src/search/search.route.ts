@@ -20,7 +20,8 @@ import { chargeAllowance, keySubject, remainingOf } from '../quota/allowance.ts'
 import { recordSearch } from '../audit/audit.service.ts';
 import type { AuditWriter } from '../audit/audit-writer.ts';
 import { normaliseSearchQuery, rejectSecretsInUrl } from './search-params.ts';
-import { planSearch, runSearch, type SearchInput } from './search.service.ts';
+import { SearchCache } from './search-cache.ts';
+import { planSearch, runSearch, type SearchInput, type SearchOutcome } from './search.service.ts';
 
 export interface SearchRouteDeps {
   db: Kysely<Database>;
@@ -48,6 +49,7 @@ async function authenticate(deps: SearchRouteDeps, request: FastifyRequest) {
 
 export function registerSearchRoutes(app: App, deps: SearchRouteDeps, paths: readonly string[]) {
   const searchDeps = { db: deps.db, seam: deps.seam, maxResults: deps.config.maxResults };
+  const cache = new SearchCache<SearchOutcome>(deps.config.searchCacheEntries);
   for (const url of paths) {
     app.get(url, {
       exposeHeadRoute: false,
@@ -81,7 +83,7 @@ export function registerSearchRoutes(app: App, deps: SearchRouteDeps, paths: rea
         request.allowance = charge.allowance;
         let outcome;
         try {
-          outcome = await runSearch(searchDeps, plan);
+          outcome = await cache.get(deps.db, JSON.stringify(plan), () => runSearch(searchDeps, plan));
         } catch (error) {
           // Only an answered search counts (D18).
           await charge.refund();

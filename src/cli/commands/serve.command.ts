@@ -19,6 +19,7 @@ interface ServeFlags {
   dbPoolSize?: string;
   dbStatementTimeout?: string;
   auditRetentionDays?: string;
+  searchCacheEntries?: string;
   logLevel: string;
   tlsCert?: string;
   tlsKey?: string;
@@ -65,6 +66,7 @@ export function serveCommand(): Command {
     .option('--countries <list>', "served countries: 'all' or codes such as TR,DE,IT (D22)")
     .option('--db-pool-size <n>', 'PostgreSQL connections per process (default 10)')
     .option('--db-statement-timeout <ms>', 'PostgreSQL statement timeout (default 5000)')
+    .option('--search-cache-entries <n>', 'search answers kept until the data changes; 0 turns the cache off (default 1000)')
     .option('--audit-retention-days <n>', 'purge audit records older than this; 0 keeps them (default 365)')
     .option('--log-level <level>', 'fatal, error, warn, info, debug', process.env.LOG_LEVEL ?? 'info')
     .action(async (flags: ServeFlags, cmd: Command) => {
@@ -93,6 +95,7 @@ export function serveCommand(): Command {
           dbPoolSize: flags.dbPoolSize,
           dbStatementTimeoutMs: flags.dbStatementTimeout,
           auditRetentionDays: flags.auditRetentionDays,
+          searchCacheEntries: flags.searchCacheEntries,
         });
       } catch (error) {
         throw new CommandError((error as Error).message);
