@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import { kyselyBulkWriter, sqliteBulkWriter, type BulkWriter } from './bulk-writer.ts';
+import { postgresBulkWriter, sqliteBulkWriter, type BulkWriter } from './bulk-writer.ts';
 import { seamFor, type DialectSeam } from './dialect-seam.ts';
 import type { Database } from './schema.ts';
 
@@ -102,7 +102,7 @@ function openPostgres(url: string, options: EngineOptions): Engine {
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const safe = new URL(url);
   safe.password = '';
-  return { db, seam: seamFor('postgres'), bulk: kyselyBulkWriter, description: `PostgreSQL ${safe.host}${safe.pathname}`, close: () => db.destroy() };
+  return { db, seam: seamFor('postgres'), bulk: postgresBulkWriter, description: `PostgreSQL ${safe.host}${safe.pathname}`, close: () => db.destroy() };
 }
 
 export function openEngine(url: string, options: EngineOptions = {}): Engine {
