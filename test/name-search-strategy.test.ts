@@ -16,6 +16,7 @@ import {
   type NameSearchTuning,
 } from '../src/search/companies.repository.ts';
 import { parseNameQuery } from '../src/search/name-key.ts';
+import { NameSample, trigramsOf } from '../src/search/name-sample.ts';
 
 const WORDS = ['anadolu', 'lojistik', 'tekstil', 'gida', 'demir', 'celik', 'nakliyat', 'ambalaj', 'ege', 'yilmaz', 'yilmazlar', 'ab'];
 
@@ -32,6 +33,9 @@ const TUNINGS: Record<string, NameSearchTuning> = {
   'prefix + full walk': { candidateCap: 0, walkWindow: 1_000_000 },
   'prefix + short walk, then the exact query': { candidateCap: 0, walkWindow: 3 },
   'production tuning': NAME_SEARCH_TUNING,
+  // Looking up only part of each word selects a superset; the words are checked after.
+  'first trigram of each word': { ...NAME_SEARCH_TUNING, indexTerm: (w) => trigramsOf(w)[0]! },
+  'first trigram, a tiny cap (whole words on retry, then the walk)': { candidateCap: 3, walkWindow: 1_000_000, indexTerm: (w) => trigramsOf(w)[0]! },
 };
 
 const QUERIES = ['anadolu', 'lojistik', 'anadolu lojistik', 'lojistik anadolu', 'yilmaz', 'yilmazlar', 'ege ab', 'demir celik', 'celik', 'gida nakliyat ege', 'zzz', 'ambalaj anadolu ab'];
@@ -62,8 +66,34 @@ for (const engine of ENGINES) {
       await database?.drop();
     });
 
-    for (const [name, tuning] of Object.entries(TUNINGS)) {
+    const sample = new NameSample();
+    const tunings = (): Record<string, NameSearchTuning> => ({
+      ...TUNINGS,
+      'rarest sampled trigram of each word, sampled estimates': {
+        ...NAME_SEARCH_TUNING,
+        indexTerm: sample.rarest,
+        estimatedMatches: sample.estimatedMatches,
+        estimatedPrefixMatches: sample.estimatedPrefixMatches,
+      },
+      'estimated many, whatever the truth': { ...NAME_SEARCH_TUNING, estimatedMatches: () => Infinity, estimatedPrefixMatches: () => Infinity },
+      'estimated many, short walks': { candidateCap: 2000, walkWindow: 3, estimatedMatches: () => Infinity, estimatedPrefixMatches: () => Infinity },
+    });
+
+    test('the trigram sample sees the names', async () => {
+      await sample.refresh(database.engine.db);
+      // 'lojistik' is in many names, 'yilmazlar' in few: its rarest trigram is one 'yilmaz' lacks.
+      assert.notEqual(sample.rarest('lojistik'), sample.rarest('yilmazlar'));
+      assert.ok(['azl', 'zla', 'lar'].includes(sample.rarest('yilmazlar')), sample.rarest('yilmazlar'));
+      assert.equal(sample.rarest('qqq'), 'qqq');
+      // 1 500 companies, one in seven named 'anadolu lojistik' (and others contain the words).
+      const estimate = sample.estimatedMatches(['anadolu', 'lojistik']);
+      assert.ok(estimate >= 150 && estimate <= 600, String(estimate));
+      assert.equal(sample.estimatedMatches(['zzzz']), 0);
+    });
+
+    for (const name of Object.keys(tunings())) {
       test(name, async () => {
+        const tuning = tunings()[name]!;
         const { db, seam } = database.engine;
         let nonEmpty = 0;
         for (const q of QUERIES) {

@@ -20,9 +20,11 @@ export interface DialectSeam {
   nameKeyContainsAll(words: readonly string[]): Expression<SqlBool>;
   /**
    * Ids of up to `limit` companies (visible or not) whose `name_key` holds every word, straight
-   * from the substring index: how many there are decides the name search's strategy.
+   * from the substring index: how many there are decides the name search's strategy. With
+   * `indexTerm` (SQLite), only that part of each word (a rare trigram) is looked up: a superset
+   * of the matches, which the caller checks against the whole words.
    */
-  nameCandidateIds(words: readonly string[], limit: number): RawBuilder<{ id: number }>;
+  nameCandidateIds(words: readonly string[], limit: number, indexTerm?: (word: string) => string): RawBuilder<{ id: number }>;
   /** A condition that holds when `companies.id` is one of `ids` (one parameter, any count). */
   idIn(ids: readonly number[]): Expression<SqlBool>;
   /** Creates the indexes for ranked name search (D8): by `name_core` prefix, and in rank order. */
@@ -71,8 +73,8 @@ const sqliteSeam: DialectSeam = {
     const match = words.map((w) => `"${w}"`).join(' AND ');
     return sql<SqlBool>`companies.id IN (SELECT rowid FROM company_name_fts WHERE company_name_fts MATCH ${match})`;
   },
-  nameCandidateIds(words, limit) {
-    const match = words.map((w) => `"${w}"`).join(' AND ');
+  nameCandidateIds(words, limit, indexTerm = (w) => w) {
+    const match = words.map((w) => `"${indexTerm(w)}"`).join(' AND ');
     return sql`SELECT rowid AS id FROM company_name_fts WHERE company_name_fts MATCH ${match} LIMIT ${limit}`;
   },
   idIn: (ids) => sql<SqlBool>`companies.id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,

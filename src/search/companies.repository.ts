@@ -51,6 +51,12 @@ export interface NameSearchTuning {
   candidateCap: number;
   /** How far the rank-order walk goes (index entries) before the exact query takes over. */
   walkWindow: number;
+  /** The part of a word to look up in the substring index (see name-sample.ts); all of it when absent. */
+  indexTerm?: (word: string) => string;
+  /** Companies matching every word, estimated; far above the cap skips straight to step 2. */
+  estimatedMatches?: (words: readonly string[]) => number;
+  /** Companies whose name starts with the query, estimated; far above the cap walks for them too. */
+  estimatedPrefixMatches?: (core: string) => number;
 }
 
 /** Measured at 10^6 companies (docs/benchmarks.md): each path stays within a few ms. */
@@ -77,8 +83,8 @@ const RANK_CLASS = (core: string) =>
 
 /**
  * The D8 name search, best first (D8, D10), without ranking every match of a common word:
- * 1. few candidates in the substring index → rank them all;
- * 2. many → whole-name and prefix matches from the `name_core` index, then the other matches
+ * 1. few candidates in the substring index → check and rank them all;
+ * 2. many (or surely many, by the name sample's estimate) → whole-name and prefix matches from the `name_core` index, then the other matches
  *    in rank order from the rank index, walking at most `walkWindow` entries;
  * 3. a walk that ends short (matches nearly all prefixes, or hidden) → the exact query.
  * Every path returns the same rows as `nameSearchQuery`; tests compare them.
@@ -89,20 +95,50 @@ export async function findCompaniesByName(
   search: NameSearch,
   tuning: NameSearchTuning = NAME_SEARCH_TUNING,
 ): Promise<CompanyRow[]> {
-  const { rows: candidates } = await seam.nameCandidateIds(search.indexedWords, tuning.candidateCap + 1).execute(db);
-  if (candidates.length <= tuning.candidateCap) {
+  const words = [...search.indexedWords, ...search.otherWords];
+  const surelyMany = (tuning.estimatedMatches?.(words) ?? 0) > 4 * tuning.candidateCap;
+  let candidates: Array<{ id: number }> = [];
+  if (!surelyMany) {
+    ({ rows: candidates } = await seam.nameCandidateIds(search.indexedWords, tuning.candidateCap + 1, tuning.indexTerm).execute(db));
+    // Rare trigrams over-select; when that crosses the cap, the whole words may still be few.
+    if (candidates.length > tuning.candidateCap && tuning.indexTerm) {
+      ({ rows: candidates } = await seam.nameCandidateIds(search.indexedWords, tuning.candidateCap + 1).execute(db));
+    }
+  }
+  if (!surelyMany && candidates.length <= tuning.candidateCap) {
     if (candidates.length === 0) return [];
     return rankedQuery(matchesAll(db, search).selectAll().where(VISIBLE_NOT_FROM_INDEX).where(seam.idIn(candidates.map((r) => Number(r.id)))), search.core)
       .limit(search.limit)
       .execute();
   }
-  const head = await prefixMatchesQuery(db, seam, search).execute();
+  const head = await headMatches(db, seam, search, tuning);
   const wanted = search.limit - head.length;
   if (wanted === 0) return head;
-  const tailIds = await rankWalkQuery(db, seam, search, wanted, tuning.walkWindow).execute();
-  if (tailIds.length < wanted) return nameSearchQuery(db, seam, search).execute();
-  const tail = await rankedQuery(db.selectFrom('companies').selectAll().where(seam.idIn(tailIds.map((r) => Number(r.id)))), null).execute();
-  return [...head, ...tail];
+  const tail = await walkFor(db, seam, search, 'rest', wanted, tuning.walkWindow);
+  return tail ? [...head, ...tail] : nameSearchQuery(db, seam, search).execute();
+}
+
+/**
+ * Whole-name and prefix matches, best first. Thousands of names share a prefix like
+ * `anadolu` (ranking them all took 13 ms at 10^7): then the whole-name matches come from the
+ * index by equality and the prefix matches from a walk in rank order.
+ */
+async function headMatches(db: Db, seam: DialectSeam, search: NameSearch, tuning: NameSearchTuning): Promise<CompanyRow[]> {
+  if ((tuning.estimatedPrefixMatches?.(search.core) ?? 0) <= 4 * tuning.candidateCap) return prefixMatchesQuery(db, seam, search).execute();
+  const whole = await rankedQuery(matchesAll(db, search).selectAll().where('visible_report_count', '>', 0).where('name_core', '=', search.core), null)
+    .limit(search.limit)
+    .execute();
+  const wanted = search.limit - whole.length;
+  if (wanted === 0) return whole;
+  const prefixed = await walkFor(db, seam, search, 'prefix', wanted, tuning.walkWindow);
+  return prefixed ? [...whole, ...prefixed] : prefixMatchesQuery(db, seam, search).execute();
+}
+
+/** The walk's rows, best first; null when the walk ended before finding `wanted`. */
+async function walkFor(db: Db, seam: DialectSeam, search: NameSearch, part: WalkPart, wanted: number, window: number): Promise<CompanyRow[] | null> {
+  const ids = await rankWalkQuery(db, seam, search, wanted, window, part).execute();
+  if (ids.length < wanted) return null;
+  return rankedQuery(db.selectFrom('companies').selectAll().where(seam.idIn(ids.map((r) => Number(r.id)))), null).execute();
 }
 
 /** D8 order: whole name, then prefix (when `core` is given), then report count, name, id. */
@@ -119,11 +155,14 @@ export function prefixMatchesQuery(db: Db, seam: DialectSeam, search: NameSearch
   ).limit(search.limit);
 }
 
+/** What a walk looks for: names that start with the query but are not it, or the rest. */
+type WalkPart = 'prefix' | 'rest';
+
 /**
- * The first `wanted` other matches in rank order, from a walk of at most `window` entries of
- * the rank index (the words are checked in the index; no table row is read).
+ * The first `wanted` matches of one rank class in rank order, from a walk of at most `window`
+ * entries of the rank index (the words are checked in the index; no table row is read).
  */
-export function rankWalkQuery(db: Db, seam: DialectSeam, search: NameSearch, wanted: number, window: number) {
+export function rankWalkQuery(db: Db, seam: DialectSeam, search: NameSearch, wanted: number, window: number, part: WalkPart = 'rest') {
   const walk = db
     .selectFrom('companies')
     .select(['id', 'name_key', 'name_core', 'country', 'visible_report_count'])
@@ -135,8 +174,11 @@ export function rankWalkQuery(db: Db, seam: DialectSeam, search: NameSearch, wan
   let rest = db.selectFrom(walk.as('companies')).select('id');
   for (const word of [...search.indexedWords, ...search.otherWords]) rest = rest.where('name_key', 'like', `%${word}%`);
   if (search.country) rest = rest.where('country', '=', search.country);
+  rest =
+    part === 'rest'
+      ? rest.where(sql<boolean>`NOT ${seam.nameCoreStartsWith(search.core)}`)
+      : rest.where(seam.nameCoreStartsWith(search.core)).where('name_core', '<>', search.core);
   return rest
-    .where(sql<boolean>`NOT ${seam.nameCoreStartsWith(search.core)}`)
     .orderBy('visible_report_count', 'desc')
     .orderBy('name_core')
     .orderBy('id')

@@ -10,7 +10,8 @@ import { listActiveReports, type ReportRow } from '../reports/reports.repository
 import type { ReportStatus } from '../reports/lifecycle.ts';
 import type { ReportType } from '../reports/report-types.ts';
 import { threatLevelOf, visibleReports, type ThreatLevel } from '../reports/visibility.ts';
-import { findCompaniesByName, findCompaniesByTaxId, type CompanyRow } from './companies.repository.ts';
+import { findCompaniesByName, findCompaniesByTaxId, NAME_SEARCH_TUNING, type CompanyRow } from './companies.repository.ts';
+import type { NameSample } from './name-sample.ts';
 import { parseNameQuery } from './name-key.ts';
 import { checkTaxId, taxIdCandidates } from './tax-id.ts';
 
@@ -40,6 +41,8 @@ export interface SearchDeps {
   db: Kysely<Database>;
   seam: DialectSeam;
   maxResults: number;
+  /** Estimates that plan a name search (SQLite; see name-sample.ts); null = plan without. */
+  names: NameSample | null;
 }
 
 /** A search checked and ready to run: everything that can make it a 400 has been decided. */
@@ -71,10 +74,12 @@ export function planSearch(countries: CountryCatalogue, input: SearchInput): Sea
   };
 }
 
-function findCandidates(deps: SearchDeps, plan: SearchPlan, limit: number): Promise<CompanyRow[]> {
-  return plan.kind === 'tax_id'
-    ? findCompaniesByTaxId(deps.db, plan.candidates, limit)
-    : findCompaniesByName(deps.db, deps.seam, { ...plan, limit });
+async function findCandidates(deps: SearchDeps, plan: SearchPlan, limit: number): Promise<CompanyRow[]> {
+  if (plan.kind === 'tax_id') return findCompaniesByTaxId(deps.db, plan.candidates, limit);
+  if (!deps.names) return findCompaniesByName(deps.db, deps.seam, { ...plan, limit });
+  await deps.names.refresh(deps.db);
+  const { rarest, estimatedMatches, estimatedPrefixMatches } = deps.names;
+  return findCompaniesByName(deps.db, deps.seam, { ...plan, limit }, { ...NAME_SEARCH_TUNING, indexTerm: rarest, estimatedMatches, estimatedPrefixMatches });
 }
 
 function toCompanyResult(company: CompanyRow, activeReports: ReportRow[]): CompanyResult | null {
