@@ -21,13 +21,13 @@ export async function isEmptyDatabase(db: Db): Promise<boolean> {
   return row === undefined;
 }
 
-/** Drops the secondary indexes and defers the name index; returns the step that builds them again. */
+/** Drops the secondary indexes and defers the per-row work; returns the step that builds them again. */
 export async function deferIndexes(engine: Pick<Engine, 'seam' | 'bulk'>, trx: Db): Promise<() => Promise<void>> {
   const indexes = await engine.seam.secondaryIndexes(trx, DEFERRED_TABLES);
   for (const index of indexes) await sql`DROP INDEX ${sql.ref(index.name)}`.execute(trx);
-  const finishNameIndex = await engine.bulk.deferNameIndex(trx);
+  const finishLoad = await engine.bulk.beginFreshLoad(trx);
   return async () => {
     for (const index of indexes) await sql.raw(index.sql).execute(trx);
-    await finishNameIndex();
+    await finishLoad();
   };
 }

@@ -10,6 +10,8 @@ import { checkImportLine, type CheckedLine } from './import-line.ts';
 /** Lines per message, and messages the worker may hold ahead of the writer. */
 const CHUNK_LINES = 1000;
 const AHEAD = 4;
+/** The checker holds a few chunks at a time; a small heap keeps the import's peak memory down. */
+const WORKER_LIMITS = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 };
 
 /** The same checks in the calling thread: for small inputs, where a thread costs more than it saves. */
 export async function* checkLinesInline(lines: AsyncIterable<string> | Iterable<string>, countries: CountryCatalogue): AsyncGenerator<CheckedLine> {
@@ -20,36 +22,36 @@ export async function* checkLinesInline(lines: AsyncIterable<string> | Iterable<
 function startWorker(workerData: unknown): Worker {
   // The built program runs dist/*.js. Under tsx (tests, scripts) the sources are .ts, and a
   // worker thread does not inherit tsx's loader: it registers it first.
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./line-checker.worker.js', import.meta.url), { workerData });
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./line-checker.worker.js', import.meta.url), { workerData, resourceLimits: WORKER_LIMITS });
   const tsx = import.meta.resolve('tsx/esm/api');
   const source = new URL('./line-checker.worker.ts', import.meta.url).href;
   const boot = `import(${JSON.stringify(tsx)}).then((api) => api.register()).then(() => import(${JSON.stringify(source)}))`;
-  return new Worker(boot, { eval: true, workerData });
+  return new Worker(boot, { eval: true, workerData, resourceLimits: WORKER_LIMITS });
 }
 
 export async function* checkLinesInWorker(lines: AsyncIterable<string> | Iterable<string>, countries: CountryCatalogue): AsyncGenerator<CheckedLine> {
   const worker = startWorker({ countryCodes: countries.list().map((c) => c.code) });
-  const waiting = new Map<number, { resolve: (json: string) => void; reject: (error: Error) => void }>();
+  const waiting = new Map<number, { resolve: (lines: CheckedLine[]) => void; reject: (error: Error) => void }>();
   let failure: Error | null = null;
   const fail = (error: Error) => {
     failure ??= error;
     for (const w of waiting.values()) w.reject(failure);
     waiting.clear();
   };
-  worker.on('message', (m: { id: number; json: string }) => {
-    waiting.get(m.id)?.resolve(m.json);
+  worker.on('message', (m: { id: number; lines: CheckedLine[] }) => {
+    waiting.get(m.id)?.resolve(m.lines);
     waiting.delete(m.id);
   });
   worker.on('error', fail);
   worker.on('exit', (code) => fail(new Error(`the import's line checker stopped (exit code ${code})`)));
 
-  const pending: Array<Promise<string>> = [];
+  const pending: Array<Promise<CheckedLine[]>> = [];
   let nextId = 0;
   let lineNo = 0;
   const send = (chunk: string[]) => {
     const id = nextId++;
     pending.push(
-      new Promise<string>((resolve, reject) => {
+      new Promise<CheckedLine[]>((resolve, reject) => {
         if (failure) return reject(failure);
         waiting.set(id, { resolve, reject });
         worker.postMessage({ id, firstLineNo: lineNo - chunk.length + 1, lines: chunk });
@@ -57,7 +59,7 @@ export async function* checkLinesInWorker(lines: AsyncIterable<string> | Iterabl
     );
   };
   // A failed chunk rejects only when awaited; until then it must not count as unhandled.
-  const settle = (p: Promise<string>) => (p.catch(() => {}), p);
+  const settle = (p: Promise<CheckedLine[]>) => (p.catch(() => {}), p);
   try {
     let chunk: string[] = [];
     for await (const line of lines) {
@@ -67,11 +69,11 @@ export async function* checkLinesInWorker(lines: AsyncIterable<string> | Iterabl
         send(chunk);
         chunk = [];
         settle(pending[pending.length - 1]!);
-        if (pending.length > AHEAD) yield* JSON.parse(await pending.shift()!) as CheckedLine[];
+        if (pending.length > AHEAD) yield* await pending.shift()!;
       }
     }
     if (chunk.length > 0) send(chunk);
-    while (pending.length > 0) yield* JSON.parse(await settle(pending.shift()!)) as CheckedLine[];
+    while (pending.length > 0) yield* await settle(pending.shift()!);
   } finally {
     worker.removeAllListeners('exit');
     await worker.terminate();
