@@ -84,9 +84,10 @@ const RANK_CLASS = (core: string) =>
 /**
  * The D8 name search, best first (D8, D10), without ranking every match of a common word:
  * 1. few candidates in the substring index → check and rank them all;
- * 2. many (or surely many, by the name sample's estimate) → whole-name and prefix matches from the `name_core` index, then the other matches
- *    in rank order from the rank index, walking at most `walkWindow` entries;
- * 3. a walk that ends short (matches nearly all prefixes, or hidden) → the exact query.
+ * 2. many (or surely many, by the name sample's estimate) → whole-name and prefix matches
+ *    (headMatches), then the other matches in rank order from the rank index, walking at most
+ *    `walkWindow` entries;
+ * 3. a walk that ends short (the matches are mostly prefixes, or hidden) → the exact query.
  * Every path returns the same rows as `nameSearchQuery`; tests compare them.
  */
 export async function findCompaniesByName(
