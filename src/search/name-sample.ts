@@ -15,6 +15,7 @@ import type { Db } from '../db/types.ts';
 const RUNS = 20;
 const RUN_LENGTH = 250;
 const REFRESH_MS = 30 * 60_000;
+const MAX_ESTIMATES = 10_000;
 
 /** The trigrams of a word, by code point (as FTS5's trigram tokenizer cuts them). */
 export function trigramsOf(word: string): string[] {
@@ -27,15 +28,16 @@ export class NameSample {
   private counts = new Map<string, number>();
   private companies = 0;
   private sampledAt = -Infinity;
+  private estimates = new Map<string, number>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
   /** Samples names when it has none or they are old (~5 000 names, a few ms warm). */
   async refresh(db: Db): Promise<void> {
     if (this.now() - this.sampledAt < REFRESH_MS) return;
-    const range = await db.selectFrom('companies').select((eb) => [eb.fn.min<number>('id').as('lo'), eb.fn.max<number>('id').as('hi')]).executeTakeFirst();
-    const lo = Number(range?.lo ?? 0);
-    const hi = Number(range?.hi ?? 0);
+    // Two look-ups at the ends of the primary key (min and max in one SELECT scan the table).
+    const lo = Number((await db.selectFrom('companies').select('id').orderBy('id').limit(1).executeTakeFirst())?.id ?? 0);
+    const hi = Number((await db.selectFrom('companies').select('id').orderBy('id', 'desc').limit(1).executeTakeFirst())?.id ?? 0);
     const names: string[] = [];
     if (hi > 0) {
       for (let run = 0; run < RUNS; run++) {
@@ -50,6 +52,7 @@ export class NameSample {
     }
     this.names = names;
     this.counts = counts;
+    this.estimates.clear();
     this.sampledAt = this.now();
     this.companies = hi > 0 ? hi - lo + 1 : 0;
   }
@@ -66,15 +69,21 @@ export class NameSample {
   };
 
   /** Companies whose key starts with `core`, extrapolated from the sample (0 when nothing sampled). */
-  readonly estimatedPrefixMatches = (core: string): number => {
-    if (this.names.length === 0) return 0;
-    return (this.names.filter((name) => name.startsWith(core)).length / this.names.length) * this.companies;
-  };
+  readonly estimatedPrefixMatches = (core: string): number =>
+    this.estimate(`prefix ${core}`, (name) => name.startsWith(core));
 
   /** Companies whose key holds every word, extrapolated from the sample (0 when nothing sampled). */
-  readonly estimatedMatches = (words: readonly string[]): number => {
-    if (this.names.length === 0) return 0;
-    const hits = this.names.filter((name) => words.every((w) => name.includes(w))).length;
-    return (hits / this.names.length) * this.companies;
-  };
+  readonly estimatedMatches = (words: readonly string[]): number =>
+    this.estimate(`words ${words.join(' ')}`, (name) => words.every((w) => name.includes(w)));
+
+  /** Scanning the sample costs ~0.15 ms (6 % of a fresh name search): remember the answers. */
+  private estimate(key: string, matches: (name: string) => boolean): number {
+    let estimate = this.estimates.get(key);
+    if (estimate === undefined) {
+      estimate = this.names.length === 0 ? 0 : (this.names.filter(matches).length / this.names.length) * this.companies;
+      if (this.estimates.size >= MAX_ESTIMATES) this.estimates.clear();
+      this.estimates.set(key, estimate);
+    }
+    return estimate;
+  }
 }

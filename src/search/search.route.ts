@@ -52,8 +52,8 @@ export function registerSearchRoutes(app: App, deps: SearchRouteDeps, paths: rea
   // PostgreSQL's trigram index keeps no positions and intersects trigrams itself; SQLite's FTS5
   // phrases read every trigram's positions, so it looks up one rare trigram per word.
   const names = deps.seam.kind === 'sqlite' ? new NameSample() : null;
-  // Sampled before the first request rather than during it (~0.1 s at 10^6 companies, ~0.8 s
-  // at 10^7 with a cold page cache); a failure here only leaves the first search to sample.
+  // Sampled before the first request rather than during it (65 ms at 10^7 companies); a
+  // failure here only leaves the first search to sample.
   app.addHook('onReady', async () => {
     await names?.refresh(deps.db).catch((error: unknown) => app.log.warn({ err: error }, 'could not sample company names'));
   });
