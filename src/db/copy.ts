@@ -9,7 +9,21 @@ import type { Engine } from './connect.ts';
 import type { Database } from './schema.ts';
 
 /** In dependency order: a row's references are copied before it. */
-export const TABLES_WITH_ID = ['members', 'api_keys', 'companies', 'reports', 'report_status_changes', 'audit_log'] as const;
+export const TABLES_WITH_ID = [
+  'members',
+  'users',
+  'api_keys',
+  'companies',
+  'reports',
+  'report_status_changes',
+  'report_attachments',
+  'audit_log',
+  'user_tokens',
+  'sessions',
+  'sign_in_failures',
+  'agreement_signatures',
+  'operator_log',
+] as const;
 export const ALL_TABLES = [...TABLES_WITH_ID, 'usage_counters'] as const;
 type TableName = (typeof ALL_TABLES)[number];
 

@@ -4,12 +4,14 @@ import type { Engine } from './connect.ts';
 import * as initial from './migrations/0001-initial.ts';
 import * as nameRankIndexes from './migrations/0002-name-rank-indexes.ts';
 import * as dataVersion from './migrations/0003-data-version.ts';
+import * as portal from './migrations/0004-portal.ts';
 
 function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
     '0001-initial': { up: (db) => initial.up(db, engine.seam) },
     '0002-name-rank-indexes': { up: (db) => nameRankIndexes.up(db, engine.seam) },
     '0003-data-version': { up: (db) => dataVersion.up(db, engine.seam) },
+    '0004-portal': { up: (db) => portal.up(db, engine.seam) },
   };
 }
 

@@ -9,6 +9,8 @@ export interface MembersTable {
   status: 'active' | 'suspended' | 'terminated';
   /** `YYYY-MM-DD`, or null while the data agreement is unsigned (D15). */
   agreement_signed_on: string | null;
+  /** Daily limit given to the member's next key (D30); null = the server's default. */
+  key_daily_limit: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -57,6 +59,10 @@ export interface ReportsTable {
   /** JSON object of the D14 `case` fields, or null. */
   case_json: string | null;
   reported_by: number | null;
+  /** The portal user who filed it (D29); null for imported reports. */
+  filed_by_user_id: number | null;
+  /** `YYYY-MM-DD` of the underlying event (D29); null for imported reports. */
+  event_date: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -68,6 +74,9 @@ export interface ReportStatusChangesTable {
   to_status: string;
   changed_at: number;
   changed_by: string;
+  /** Why (required to reject or deactivate, asked for on withdrawal; D29). */
+  reason: string | null;
+  changed_by_user_id: number | null;
 }
 
 export interface UsageCountersTable {
@@ -90,12 +99,101 @@ export interface AuditLogTable {
   result_count: number | null;
   response_ms: number;
   client_address: string;
+  /** `api`, `portal` (a user's search, D28) or `cli` (support staff). */
+  channel: Generated<string>;
+  user_id: number | null;
+  /** Who ran a CLI search (the operator's name), null otherwise. */
+  actor: string | null;
 }
 
 /** One row: bumped by every change to companies or reports (migration 0003), for the search cache. */
 export interface DataVersionTable {
   id: number;
   version: number;
+}
+
+export type UserRole = 'member_admin' | 'member_user' | 'operator';
+export type UserStatus = 'invited' | 'active' | 'disabled';
+
+/** People who sign in to the portal (D27). */
+export interface UsersTable {
+  id: Generated<number>;
+  email: string;
+  /** Case-folded email; unique. */
+  email_norm: string;
+  name: string;
+  role: UserRole;
+  /** The member of a member_admin or member_user; null for operators. */
+  member_id: number | null;
+  status: UserStatus;
+  password_hash: string | null;
+  totp_secret: string | null;
+  totp_last_step: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One-time invitation and reset links (D27); only a digest is kept. */
+export interface UserTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  purpose: 'invite' | 'reset';
+  digest: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+  created_by: string;
+}
+
+/** Server-side sessions (D27); only a digest of the id is kept. */
+export interface SessionsTable {
+  id: Generated<number>;
+  digest: string;
+  user_id: number;
+  csrf_token: string;
+  locale: string | null;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+  ended_at: number | null;
+}
+
+export interface SignInFailuresTable {
+  id: Generated<number>;
+  /** `email:<norm>` or `addr:<ip>`. */
+  subject: string;
+  at: number;
+}
+
+export interface AgreementSignaturesTable {
+  id: Generated<number>;
+  member_id: number;
+  user_id: number | null;
+  version: string;
+  signed_at: number;
+}
+
+export interface ReportAttachmentsTable {
+  id: Generated<number>;
+  report_id: number;
+  file_name: string;
+  content_type: string;
+  size_bytes: number;
+  sha256: string;
+  content: Buffer;
+  created_at: number;
+}
+
+/** Append-only (the database refuses updates and deletes): every operator action (D30). */
+export interface OperatorLogTable {
+  id: Generated<number>;
+  at: number;
+  user_id: number | null;
+  actor: string;
+  action: string;
+  target: string;
+  before_json: string | null;
+  after_json: string | null;
 }
 
 export interface Database {
@@ -107,4 +205,11 @@ export interface Database {
   usage_counters: UsageCountersTable;
   audit_log: AuditLogTable;
   data_version: DataVersionTable;
+  users: UsersTable;
+  user_tokens: UserTokensTable;
+  sessions: SessionsTable;
+  sign_in_failures: SignInFailuresTable;
+  agreement_signatures: AgreementSignaturesTable;
+  report_attachments: ReportAttachmentsTable;
+  operator_log: OperatorLogTable;
 }
