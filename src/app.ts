@@ -19,6 +19,7 @@ import { decorateRequests } from './http/request-context.ts';
 import { ERROR_REASONS } from './lib/errors.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { registerSearchRoutes } from './search/search.route.ts';
+import { registerSharedSchemas } from './http/schemas.ts';
 import { createAuditWriter } from './audit/audit-writer.ts';
 
 export const SEARCH_PATHS = ['/api/v1/search.php', '/api/v1/search'] as const;
@@ -52,7 +53,10 @@ export async function buildApp({ config, engine, logger, clock = systemClock, tr
   const countries = buildCountryCatalogue(config.countries);
   decorateRequests(app);
 
+  registerSharedSchemas(app);
   await app.register(swagger, {
+    // Named schemas keep their names under components.schemas (the default is def-0, def-1...).
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     openapi: {
       openapi: '3.0.3',
       info: {

@@ -145,7 +145,7 @@ for (const engine of ENGINES) {
           assert.ok(res.status < 500 || (res.status === 501 && r.method !== 'GET'), `status ${res.status}: ${res.body}`);
           if (res.status >= 400 && r.method !== 'HEAD') {
             const body = JSON.parse(res.body);
-            assert.deepEqual(Object.keys(body), ['success', 'error', 'code', 'reason']);
+            assert.deepEqual(Object.keys(body), ['success', 'error', 'code', 'reason', 'docs']);
             assert.equal(body.success, false);
             assert.equal(body.code, res.status);
             assert.match(res.headers['content-type'] ?? '', /^application\/json; charset=utf-8$/);

@@ -70,10 +70,10 @@ for (const engine of ENGINES) {
       assert.deepEqual(params.q.schema.maxLength, 100);
       assert.equal(params.q.required, true);
       assert.deepEqual(params.country.schema.enum, ['DE', 'IT', 'TR']);
-      const ok = op.responses['200'].content['application/json'].schema;
-      assert.ok(ok.properties.results.items.properties.reports.items.properties.case);
-      const err = op.responses['429'].content['application/json'].schema;
-      assert.deepEqual(Object.keys(err.properties), ['success', 'error', 'code', 'reason']);
+      assert.deepEqual(op.responses['200'].content['application/json'].schema, { $ref: '#/components/schemas/SearchResponse' });
+      assert.deepEqual(op.responses['429'].content['application/json'].schema, { $ref: '#/components/schemas/ErrorBody' });
+      const err = doc.components.schemas.ErrorBody;
+      assert.deepEqual(Object.keys(err.properties), ['success', 'error', 'code', 'reason', 'docs']);
       assert.ok(doc.components.securitySchemes.apiKey);
     });
 

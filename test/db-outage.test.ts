@@ -86,6 +86,7 @@ for (const engine of ENGINES.filter((e) => e.name === 'postgres')) {
         error: 'the service cannot reach its database right now; try again shortly',
         code: 503,
         reason: 'service_unavailable',
+        docs: '/api/v1/docs/errors#reason-service_unavailable',
       });
       assert.equal(down.headers['retry-after'], '5');
       assert.ok(elapsed < 6000, `answered after ${elapsed} ms`);

@@ -144,7 +144,10 @@ for (const engine of ENGINES) {
         const answer = await raw(request);
         assert.match(answer, /^HTTP\/1\.1 400 /);
         const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
-        assert.deepEqual(body, { success: false, error: 'malformed HTTP request', code: 400, reason: 'malformed_request' });
+        assert.deepEqual(body, {
+          success: false, error: 'malformed HTTP request', code: 400, reason: 'malformed_request',
+          docs: '/api/v1/docs/errors#reason-malformed_request',
+        });
       }
       const huge = await raw(`GET /api/v1/countries HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
       assert.match(huge, /^HTTP\/1\.1 431 /);

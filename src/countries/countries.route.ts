@@ -2,7 +2,7 @@
 import type { App } from '../http/app-type.ts';
 import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
-import { CountriesResponseSchema, errorResponses } from '../http/schemas.ts';
+import { errorResponses, okResponse } from '../http/schemas.ts';
 import type { CountryCatalogue } from './catalogue.ts';
 
 export function registerCountriesRoutes(app: App, catalogue: CountryCatalogue, paths: readonly string[]) {
@@ -20,10 +20,12 @@ export function registerCountriesRoutes(app: App, catalogue: CountryCatalogue, p
   for (const url of paths) {
     app.get(url, {
       schema: {
+        // One operation id for the documented path; the alias without `.php` is the same operation.
+        ...(url === paths[0] ? { operationId: 'listCountries' } : {}),
         summary: 'Supported countries and their tax-ID formats',
         description: 'No authentication. Cacheable for an hour; honours If-None-Match.',
         tags: ['countries'],
-        response: { 200: CountriesResponseSchema, ...errorResponses([429]) },
+        response: { 200: okResponse('CountriesResponse', 'The supported countries'), ...errorResponses([429, 503]) },
       },
       onSend: async (_request, reply) => {
         reply.header('access-control-allow-origin', '*');

@@ -35,6 +35,14 @@ export const ERROR_REASONS = {
 
 export type ErrorReason = keyof typeof ERROR_REASONS;
 
+/** The page that explains every reason (lib/error-docs.ts); a stable path, see docs/api.md. */
+export const ERROR_DOCS_PATH = '/api/v1/docs/errors';
+
+/** The link an error body carries: a path on this server, to resolve against the URL called. */
+export function reasonDocsLink(reason: ErrorReason): string {
+  return `${ERROR_DOCS_PATH}#reason-${reason}`;
+}
+
 export class AppError extends Error {
   readonly reason: ErrorReason;
   readonly statusCode: number;
@@ -55,10 +63,12 @@ export interface ErrorBody {
   error: string;
   code: number;
   reason: ErrorReason;
+  /** Where the reason is explained (what it means, what to do). */
+  docs: string;
 }
 
 export function errorBody(reason: ErrorReason, message: string): ErrorBody {
-  return { success: false, error: message, code: ERROR_REASONS[reason], reason };
+  return { success: false, error: message, code: ERROR_REASONS[reason], reason, docs: reasonDocsLink(reason) };
 }
 
 /** A failure an operator's command reports with exit status 1 (not a bug). */

@@ -28,14 +28,26 @@ export function remainingOf(a: Allowance): number {
   return Math.max(0, a.limit - a.used);
 }
 
+/** Length of the quota window (one quota day, D19) in seconds, for `RateLimit-Policy`. */
+const QUOTA_WINDOW_SECONDS = 86_400;
+
+/**
+ * The D3 headers, and beside them the standard fields of the IETF httpapi draft
+ * (draft-ietf-httpapi-ratelimit-headers-10): `RateLimit-Policy: "daily";q=100;w=86400` and
+ * `RateLimit: "daily";r=57;t=3600` (remaining, seconds until the reset).
+ */
 export function rateLimitHeaders(a: Allowance, nowMs: number): Record<string, string> {
+  const remaining = remainingOf(a);
+  const secondsToReset = Math.max(0, Math.ceil(a.resetAt - nowMs / 1000));
   const headers: Record<string, string> = {
     'x-ratelimit-limit': String(a.limit),
-    'x-ratelimit-remaining': String(remainingOf(a)),
+    'x-ratelimit-remaining': String(remaining),
     'x-ratelimit-reset': String(a.resetAt),
     'x-ratelimit-used': String(Math.min(a.used, a.limit)),
+    'ratelimit-policy': `"daily";q=${a.limit};w=${QUOTA_WINDOW_SECONDS}`,
+    ratelimit: `"daily";r=${remaining};t=${secondsToReset}`,
   };
-  if (remainingOf(a) === 0) headers['retry-after'] = String(Math.max(1, Math.ceil(a.resetAt - nowMs / 1000)));
+  if (remaining === 0) headers['retry-after'] = String(Math.max(1, secondsToReset));
   return headers;
 }
 

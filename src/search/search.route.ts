@@ -13,7 +13,7 @@ import { AppError } from '../lib/errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { ParsedQuery } from '../http/query-string.ts';
 import { chargeAnonymous } from '../http/rate-limit-hooks.ts';
-import { errorResponses, SearchQuerySchema, SearchResponseSchema } from '../http/schemas.ts';
+import { errorResponses, okResponse, SearchQuerySchema } from '../http/schemas.ts';
 import { identifyKeyHolder } from '../keys/auth.service.ts';
 import { checkKeyHolder } from '../keys/auth-rules.ts';
 import { chargeAllowance, keySubject, remainingOf } from '../quota/allowance.ts';
@@ -63,6 +63,8 @@ export function registerSearchRoutes(app: App, deps: SearchRouteDeps, paths: rea
     app.get(url, {
       exposeHeadRoute: false,
       schema: {
+        // One operation id for the documented path; the alias without `.php` is the same operation.
+        ...(url === paths[0] ? { operationId: 'search' } : {}),
         summary: 'Look up one company by name or tax ID',
         description:
           'Returns the visible active risk reports of every matching company (at most 10). ' +
@@ -70,7 +72,10 @@ export function registerSearchRoutes(app: App, deps: SearchRouteDeps, paths: rea
         tags: ['search'],
         security: [{ apiKey: [] }],
         querystring: SearchQuerySchema(deps.countries.list().map((c) => c.code)),
-        response: { 200: SearchResponseSchema, ...errorResponses([400, 401, 403, 429, 500]) },
+        response: {
+          200: okResponse('SearchResponse', 'The matching companies (maybe none) and, for a name search, near matches'),
+          ...errorResponses([400, 401, 403, 429, 500, 503]),
+        },
       },
       onRequest: async (request) => authenticate(deps, request),
       preValidation: async (request) => {
