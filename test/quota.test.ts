@@ -53,12 +53,19 @@ for (const engine of ENGINES) {
       // Test clock: 2026-11-21 12:00 Turkey time; the next reset is 2026-11-21 21:00:00 UTC.
       const reset = Date.UTC(2026, 10, 21, 21, 0, 0) / 1000;
       assert.equal(first.headers['x-ratelimit-reset'], String(reset));
-      assert.equal((await search(t.app, key, 'q=Quotatest')).json().meta.remaining_today, 0);
+      // The IETF draft fields beside them: the same quota, 1 left, 12 hours to the reset.
+      assert.equal(first.headers['ratelimit-policy'], '"daily";q=2;w=86400');
+      assert.equal(first.headers.ratelimit, `"daily";r=1;t=${12 * 3600}`);
+      t.clock.advance(1500);
+      const second = await search(t.app, key, 'q=Quotatest');
+      assert.equal(second.json().meta.remaining_today, 0);
+      assert.equal(second.headers.ratelimit, `"daily";r=0;t=${12 * 3600 - 1}`);
       const refused = await search(t.app, key, 'q=Quotatest');
       const body = assertErrorBody(refused, 429, 'rate_limited');
       assert.match(body.error, /used up/);
       assert.equal(refused.headers['x-ratelimit-remaining'], '0');
-      assert.equal(refused.headers['retry-after'], String(12 * 3600));
+      assert.equal(refused.headers['retry-after'], String(12 * 3600 - 1));
+      assert.equal(refused.headers.ratelimit, `"daily";r=0;t=${12 * 3600 - 1}`);
     });
 
     test('D18: 400, 403 and 429 do not count against the key', async () => {
@@ -96,6 +103,8 @@ for (const engine of ENGINES) {
       const countries = await t.app.inject({ url: '/api/v1/countries.php' });
       assert.equal(countries.headers['x-ratelimit-limit'], '5');
       assert.equal(countries.headers['x-ratelimit-remaining'], '4');
+      assert.equal(countries.headers['ratelimit-policy'], '"daily";q=5;w=86400');
+      assert.equal(countries.headers.ratelimit, `"daily";r=4;t=${12 * 3600}`);
       assertErrorBody(await search(t.app, null, 'q=abc'), 401, 'api_key_missing');
       assertErrorBody(await search(t.app, 'x'.repeat(64), 'q=abc'), 401, 'api_key_invalid');
       assertErrorBody(await t.app.inject({ url: '/nowhere' }), 404, 'not_found');

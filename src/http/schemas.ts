@@ -84,7 +84,10 @@ export const NearMatchSchema = Type.Object(
       'A company with a visible report whose name is close to the query without matching it (D25): a word with one or ' +
       'two letters wrong, missing, extra or swapped, two words run together, or one split. Not the company asked for ' +
       'until a tax-ID search confirms it; no reports are shown.',
-    example: { ...COMPANY_EXAMPLE, report_count: 2, similarity: 0.91 },
+    example: {
+      company_name: 'Anadolu Demir Çelik Sanayi ve Ticaret A.Ş.', tax_id: '0680123456', country: 'TR', city: 'İstanbul',
+      threat_level: 'normal', report_count: 2, similarity: 0.91,
+    },
     additionalProperties: false,
   },
 );
