@@ -16,15 +16,31 @@ import { parseQueryString } from './http/query-string.ts';
 import { registerRateLimitHooks } from './http/rate-limit-hooks.ts';
 import { registerTransportHooks, serverOptions, type Transport } from './http/transport.ts';
 import { decorateRequests } from './http/request-context.ts';
-import { ERROR_REASONS } from './lib/errors.ts';
+import { ERROR_DOCS_PATH, ERROR_REASONS } from './lib/errors.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { registerSearchRoutes } from './search/search.route.ts';
 import { registerSharedSchemas } from './http/schemas.ts';
+import { DOCS_ROUTE_PATHS, registerDocsRoutes } from './docs/docs.route.ts';
 import { createAuditWriter } from './audit/audit-writer.ts';
 
 export const SEARCH_PATHS = ['/api/v1/search.php', '/api/v1/search'] as const;
 export const COUNTRIES_PATHS = ['/api/v1/countries.php', '/api/v1/countries'] as const;
 export const OPENAPI_PATH = '/api/v1/openapi.json';
+/** The API reference page and the error-reason page: stable URLs, linked from the README and the portal. */
+export { DOCS_PATH } from './docs/docs-pages.ts';
+export { ERROR_DOCS_PATH } from './lib/errors.ts';
+
+const API_DESCRIPTION = [
+  'One company per request: its visible risk reports, a count and a threat level.',
+  '',
+  '- **Key**: send it in the `X-API-Key` header, never in the URL. Only a search answered 200 counts against its daily quota.',
+  '- **Quota**: every response carries `X-RateLimit-Limit`, `-Remaining`, `-Reset`, `-Used` and the standard ' +
+    '`RateLimit-Policy` / `RateLimit` fields; a 429 or 503 carries `Retry-After`.',
+  '- **Errors**: every non-2xx body is `ErrorBody`. Branch on `reason` (one of ' +
+    `${Object.keys(ERROR_REASONS).length} stable identifiers), follow \`docs\` to [what it means and what to do](${ERROR_DOCS_PATH}).`,
+  '- **Near matches**: a name search that finds nothing lists close names in `near_matches`; confirm one with a `type=tax_id` search.',
+  '- **Times** are Turkey time (UTC+3); dates `YYYY-MM-DD`.',
+].join('\n');
 
 export interface AppDeps {
   config: Config;
@@ -62,10 +78,12 @@ export async function buildApp({ config, engine, logger, clock = systemClock, tr
       info: {
         title: 'Company Risk Lookup Service',
         version: '1.0.0',
-        description:
-          'One company per request: its visible risk reports, a count and a threat level. ' +
-          `Every error has the body {success:false, error, code, reason}; reasons: ${Object.keys(ERROR_REASONS).join(', ')}.`,
+        description: API_DESCRIPTION,
       },
+      tags: [
+        { name: 'search', description: 'Look up one company (X-API-Key; a 200 counts against the daily quota)' },
+        { name: 'countries', description: 'Supported countries and tax-ID formats (no key)' },
+      ],
       components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
     },
   });
@@ -73,6 +91,7 @@ export async function buildApp({ config, engine, logger, clock = systemClock, tr
   registerErrorHandling(app, {
     ...Object.fromEntries(SEARCH_PATHS.map((p) => [p, ['GET']])),
     ...Object.fromEntries(COUNTRIES_PATHS.map((p) => [p, ['GET', 'HEAD']])),
+    ...Object.fromEntries(DOCS_ROUTE_PATHS.map((p) => [p, ['GET', 'HEAD']])),
   });
   registerTransportHooks(app, transport);
   registerRateLimitHooks(app, { db: engine.db, clock, anonDailyLimit: config.anonDailyLimit }, SEARCH_PATHS);
@@ -80,7 +99,8 @@ export async function buildApp({ config, engine, logger, clock = systemClock, tr
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
-    reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
+    // The docs pages set their own, wider policy (docs/docs.route.ts); everything else gets none.
+    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
 
@@ -90,6 +110,7 @@ export async function buildApp({ config, engine, logger, clock = systemClock, tr
   registerSearchRoutes(app, { db: engine.db, audit, seam: engine.seam, clock, config, countries }, SEARCH_PATHS);
   registerCountriesRoutes(app, countries, COUNTRIES_PATHS);
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
+  registerDocsRoutes(app, OPENAPI_PATH);
 
   await app.ready();
   return app;

@@ -76,7 +76,7 @@ export function registerErrorHandling(app: App, allowedByPath: Record<string, re
     !(METHODS as readonly string[]).includes(request.method)
       ? sendError(reply, 'not_implemented', `the method ${request.method} is not supported; this API answers GET`)
       : sendError(reply, 'not_found', `no such endpoint: ${request.method} ${request.url.split('?')[0]}. ` +
-      'The API has GET /api/v1/search.php and GET /api/v1/countries.php'),
+      'The API has GET /api/v1/search.php and GET /api/v1/countries.php; its reference is at /api/v1/docs'),
   );
   for (const [url, allowed] of Object.entries(allowedByPath)) {
     const others = METHODS.filter((m) => !allowed.includes(m));
@@ -84,6 +84,8 @@ export function registerErrorHandling(app: App, allowedByPath: Record<string, re
       method: others,
       url,
       exposeHeadRoute: false,
+      // Not operations of the API: kept out of the OpenAPI document.
+      schema: { hide: true },
       handler: async (request) => {
         throw new AppError('method_not_allowed', `${request.method} is not allowed here; use ${allowed.join(' or ')}`, {
           allow: allowed.join(', '),

@@ -4,13 +4,8 @@
  */
 import { Type, type TSchema } from 'typebox';
 import { ERROR_REASONS, reasonDocsLink, type ErrorReason } from '../lib/errors.ts';
-import { listReasonDocs } from '../lib/error-docs.ts';
+import { renderReasonsMarkdown } from '../lib/error-docs.ts';
 import { RESPONSE_HEADERS, RETRY_AFTER_HEADER } from './response-headers.ts';
-
-function reasonTable(): string {
-  const rows = listReasonDocs().map(({ reason, status, doc }) => `| \`${reason}\` | ${status} | ${doc.means.replace(/\|/g, '\\|')} |`);
-  return ['| reason | status | means |', '|---|---|---|', ...rows].join('\n');
-}
 
 export const ErrorBodySchema = Type.Object(
   {
@@ -29,7 +24,7 @@ export const ErrorBodySchema = Type.Object(
   },
   {
     $id: 'ErrorBody',
-    description: `The body of every non-2xx answer (spec 2.7, D2). Branch on \`reason\`, never on \`error\`.\n\n${reasonTable()}`,
+    description: `The body of every non-2xx answer (spec 2.7, D2). Branch on \`reason\`, never on \`error\`.\n\n${renderReasonsMarkdown()}`,
     example: {
       success: false,
       error: 'This API key has been revoked; use the current key or ask your administrator for a new one',
