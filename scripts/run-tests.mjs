@@ -1,4 +1,4 @@
-// `npm test`: every *.test.ts under src/ (fast unit tests) and test/ (HTTP, storage, CLI),
+// `npm test`: every *.test.ts under src/ (fast unit tests), test/ (HTTP, storage, CLI) and clients/,
 // with Node's own runner. The storage and HTTP suites run once per engine: SQLite always,
 // PostgreSQL too when TEST_DATABASE_URL is set (CI sets it).
 import { readdirSync, statSync } from 'node:fs';
@@ -13,7 +13,8 @@ function find(dir) {
   });
 }
 
-const files = [...find('src'), ...find('test')].sort();
+// clients/: the typed client's tests run against a real server too.
+const files = [...find('src'), ...find('test'), ...find('clients')].sort();
 const result = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-concurrency=1', ...process.argv.slice(2), ...files],

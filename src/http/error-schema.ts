@@ -14,7 +14,7 @@ export const ErrorBodySchema = Type.Object(
     code: Type.Integer({ description: 'Same as the HTTP status' }),
     reason: Type.Union(
       Object.keys(ERROR_REASONS).map((r) => Type.Literal(r)),
-      { description: 'Stable identifier for programs to branch on (D2); the table above lists them' },
+      { description: 'Stable identifier for programs to branch on (D2); what each means is in the description of ErrorBody and at /api/v1/docs/errors' },
     ),
     docs: Type.String({
       description:
@@ -27,7 +27,7 @@ export const ErrorBodySchema = Type.Object(
     description: `The body of every non-2xx answer (spec 2.7, D2). Branch on \`reason\`, never on \`error\`.\n\n${renderReasonsMarkdown()}`,
     example: {
       success: false,
-      error: 'This API key has been revoked; use the current key or ask your administrator for a new one',
+      error: 'API key revoked: generate a new key in the API section of your member dashboard',
       code: 403,
       reason: 'key_revoked',
       docs: reasonDocsLink('key_revoked'),
