@@ -22,6 +22,7 @@ function validationMessage(error: FastifyError, countriesPath: string): { reason
       return { reason: 'invalid_parameter', message: 'q must be at most 100 characters: search for one company at a time' };
     case 'type:anyOf':
     case 'type:const':
+    case 'type:enum':
       return { reason: 'invalid_parameter', message: "type must be 'name' or 'tax_id' (or left out for 'name')" };
     case 'country:enum':
     case 'country:type':

@@ -99,7 +99,8 @@ export const SearchQuerySchema = (countryCodes: readonly string[]) =>
       maxLength: 100,
       description: 'Company name or tax ID; trimmed, inner spaces collapsed; 3 to 100 characters',
     }),
-    type: Type.Optional(SearchType),
+    // An enum rather than a union of literals: one list that every OpenAPI viewer and generator shows whole.
+    type: Type.Optional(Type.String({ enum: ['name', 'tax_id'], description: '`name` (the default) or `tax_id`' })),
     country: Type.Optional(
       Type.String({ enum: [...countryCodes], description: '2-letter code of a supported country (any case)' }),
     ),

@@ -99,7 +99,7 @@ function demoLines(demo: DemoOutcome, url: string): string[] {
     'try:',
     `  ${curl}`,
     `  curl -s '${url}/api/v1/countries.php'`,
-    `API reference: ${url}/api/v1/openapi.json`,
+    `API reference: ${url}/api/v1/docs (OpenAPI document: ${url}/api/v1/openapi.json)`,
   ];
 }
 

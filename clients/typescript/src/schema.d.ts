@@ -40,6 +40,7 @@ export interface paths {
                 query: {
                     /** @description Company name or tax ID; trimmed, inner spaces collapsed; 3 to 100 characters */
                     q: string;
+                    /** @description `name` (the default) or `tax_id` */
                     type?: "name" | "tax_id";
                     /** @description 2-letter code of a supported country (any case) */
                     country?: "AL" | "AR" | "AT" | "AU" | "AZ" | "BE" | "BG" | "BR" | "BY" | "BZ" | "CA" | "CH" | "CL" | "CN" | "CO" | "CR" | "CY" | "CZ" | "DE" | "DK" | "DO" | "EC" | "EE" | "FI" | "FR" | "GB" | "GR" | "GT" | "HU" | "ID" | "IE" | "IL" | "IN" | "IS" | "IT" | "JP" | "KR" | "LI" | "LT" | "LU" | "LV" | "MA" | "MC" | "MD" | "MT" | "MX" | "MZ" | "NL" | "NO" | "NZ" | "PE" | "PK" | "PL" | "PY" | "RS" | "RU" | "SE" | "SG" | "SI" | "SK" | "SM" | "SV" | "TR" | "TW" | "US" | "UY" | "VN" | "ZA";
@@ -992,6 +993,7 @@ export interface operations {
             query: {
                 /** @description Company name or tax ID; trimmed, inner spaces collapsed; 3 to 100 characters */
                 q: string;
+                /** @description `name` (the default) or `tax_id` */
                 type?: "name" | "tax_id";
                 /** @description 2-letter code of a supported country (any case) */
                 country?: "AL" | "AR" | "AT" | "AU" | "AZ" | "BE" | "BG" | "BR" | "BY" | "BZ" | "CA" | "CH" | "CL" | "CN" | "CO" | "CR" | "CY" | "CZ" | "DE" | "DK" | "DO" | "EC" | "EE" | "FI" | "FR" | "GB" | "GR" | "GT" | "HU" | "ID" | "IE" | "IL" | "IN" | "IS" | "IT" | "JP" | "KR" | "LI" | "LT" | "LU" | "LV" | "MA" | "MC" | "MD" | "MT" | "MX" | "MZ" | "NL" | "NO" | "NZ" | "PE" | "PK" | "PL" | "PY" | "RS" | "RU" | "SE" | "SG" | "SI" | "SK" | "SM" | "SV" | "TR" | "TW" | "US" | "UY" | "VN" | "ZA";
