@@ -15,9 +15,5 @@ function find(dir) {
 
 // clients/: the typed client's tests run against a real server too.
 const files = [...find('src'), ...find('test'), ...find('clients')].sort();
-const result = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=1', ...process.argv.slice(2), ...files],
-  { stdio: 'inherit' },
-);
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...process.argv.slice(2), ...files], { stdio: 'inherit' });
 process.exit(result.status ?? 1);

@@ -34,7 +34,9 @@ function rawRequest(port: number, request: Buffer): Promise<RawResponse | null> 
     socket.on('error', () => resolve(null));
     socket.on('close', () => {
       // Skip interim 1xx answers (Expect: 100-continue).
-      const text = Buffer.concat(chunks).toString('utf8').replace(/^(HTTP\/1\.1 1\d\d [^\r]*\r\n(?:[^\r]+\r\n)*\r\n)+/, '');
+      const text = Buffer.concat(chunks)
+        .toString('utf8')
+        .replace(/^(HTTP\/1\.1 1\d\d [^\r]*\r\n(?:[^\r]+\r\n)*\r\n)+/, '');
       const split = text.indexOf('\r\n\r\n');
       if (split === -1) return resolve(null);
       const [statusLine, ...lines] = text.slice(0, split).split('\r\n');
@@ -49,8 +51,30 @@ function rawRequest(port: number, request: Buffer): Promise<RawResponse | null> 
 }
 
 const NASTY = [
-  "' OR 1=1 --", '%', '_', '%%', '\\', ';DROP TABLE companies;', '*', '?', '"', '`', '$1', 'NULL', '\u202eevil', '\u200f\u200e',
-  'İIıi', 'ﬁ ligature', '💥', 'a'.repeat(101), 'x'.repeat(3000), ' ', '', '..', '__proto__', 'constructor',
+  "' OR 1=1 --",
+  '%',
+  '_',
+  '%%',
+  '\\',
+  ';DROP TABLE companies;',
+  '*',
+  '?',
+  '"',
+  '`',
+  '$1',
+  'NULL',
+  '\u202eevil',
+  '\u200f\u200e',
+  'İIıi',
+  'ﬁ ligature',
+  '💥',
+  'a'.repeat(101),
+  'x'.repeat(3000),
+  ' ',
+  '',
+  '..',
+  '__proto__',
+  'constructor',
 ];
 /** Already percent-encoded forms, some invalid on purpose. */
 const RAW_ENCODED = ['%ff', '%c3%28', '%', '%zz', '%ed%a0%80', '%00', '%0a', '%e2%80%ae', '%25', '+', '%2B', '%C4%B0stanbul', '%F0%9F%92%A5'];
@@ -93,8 +117,17 @@ function requestArb(key: string) {
     fc.string({ maxLength: 80 }),
   );
   const extraHeaderArb = fc.constantFrom(
-    [], [], ['X-Forwarded-For: 1.2.3.4'], ['Content-Length: 5', '', 'hello'], ['Transfer-Encoding: chunked'], ['If-None-Match: *'],
-    ['Content-Type: application/json'], ['X-Api-Key: second'], ['Host: evil.example'], ['Accept: text/html'], ['Expect: 100-continue'],
+    [],
+    [],
+    ['X-Forwarded-For: 1.2.3.4'],
+    ['Content-Length: 5', '', 'hello'],
+    ['Transfer-Encoding: chunked'],
+    ['If-None-Match: *'],
+    ['Content-Type: application/json'],
+    ['X-Api-Key: second'],
+    ['Host: evil.example'],
+    ['Accept: text/html'],
+    ['Expect: 100-continue'],
   );
   return fc.record({
     method: methodArb,

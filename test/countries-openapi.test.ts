@@ -28,11 +28,18 @@ for (const engine of ENGINES) {
       const body = res.json();
       assert.equal(body.success, true);
       assert.equal(body.country_count, 3);
-      assert.deepEqual(body.countries.map((c: { code: string }) => c.code), ['DE', 'IT', 'TR']);
+      assert.deepEqual(
+        body.countries.map((c: { code: string }) => c.code),
+        ['DE', 'IT', 'TR'],
+      );
       const tr = body.countries[2];
       assert.equal(tr.name, 'Türkiye');
       assert.deepEqual(tr.id_types[0], {
-        type: 'VKN', name: 'Turkish Tax Identification Number', pattern: '^[0-9]{10}$', example: '4540536920', checksum: true,
+        type: 'VKN',
+        name: 'Turkish Tax Identification Number',
+        pattern: '^[0-9]{10}$',
+        example: '4540536920',
+        checksum: true,
       });
       assert.equal(tr.id_types[1].type, 'TCKN');
     });

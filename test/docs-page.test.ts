@@ -58,7 +58,10 @@ for (const engine of ENGINES) {
       await page.close();
       assert.deepEqual(problems, []);
       // Everything came from this server: no CDN, no validator badge.
-      assert.deepEqual(requested.filter((u) => !u.startsWith(base)), []);
+      assert.deepEqual(
+        requested.filter((u) => !u.startsWith(base)),
+        [],
+      );
       assert.ok(requested.includes(`${base}/api/v1/openapi.json`));
     });
 
@@ -90,7 +93,9 @@ for (const engine of ENGINES) {
     });
 
     test('assets: Swagger UI from our swagger-ui-dist, gzip when asked, ETag and 304; unknown files are 404', async () => {
-      const dist = createRequire(import.meta.url).resolve('swagger-ui-dist/package.json').replace(/package\.json$/, '');
+      const dist = createRequire(import.meta.url)
+        .resolve('swagger-ui-dist/package.json')
+        .replace(/package\.json$/, '');
       const bundle = await t.app.inject({ url: '/api/v1/docs/assets/swagger-ui-bundle.js', headers: { 'accept-encoding': 'gzip, br' } });
       assert.equal(bundle.statusCode, 200);
       assert.equal(bundle.headers['content-encoding'], 'gzip');

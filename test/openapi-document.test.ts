@@ -38,7 +38,10 @@ test('the models are named under components.schemas, each with a description and
     assert.ok(validate(schema.example), `${name}'s example: ${JSON.stringify(validate.errors)}`);
   }
   // No leftover anonymous definitions (def-0, def-1...).
-  assert.deepEqual(Object.keys(schemas).filter((n) => n.startsWith('def-')), []);
+  assert.deepEqual(
+    Object.keys(schemas).filter((n) => n.startsWith('def-')),
+    [],
+  );
 });
 
 test('Report is discriminated by type, each type with its own fields and case', () => {
@@ -62,10 +65,15 @@ test('SearchResponse has the optional near_matches of NearMatch (D25) and the re
   assert.deepEqual(search.properties.near_matches.items, { $ref: '#/components/schemas/NearMatch' });
   assert.ok(!search.required.includes('near_matches'));
   assert.match(search.properties.near_matches.description, /absent on tax-ID searches/);
-  assert.deepEqual(
-    Object.keys(doc.components.schemas.NearMatch.properties),
-    ['company_name', 'tax_id', 'country', 'city', 'threat_level', 'report_count', 'similarity'],
-  );
+  assert.deepEqual(Object.keys(doc.components.schemas.NearMatch.properties), [
+    'company_name',
+    'tax_id',
+    'country',
+    'city',
+    'threat_level',
+    'report_count',
+    'similarity',
+  ]);
   const reason = doc.components.schemas.ErrorBody.properties.reason;
   const listed = reason.anyOf ? reason.anyOf.flatMap((s: { enum: string[] }) => s.enum) : reason.enum;
   assert.deepEqual(listed, Object.keys(ERROR_REASONS));

@@ -41,7 +41,10 @@ for (const engine of ENGINES) {
       assert.equal(answers.filter((a) => a.status === 429).length, 43);
       // Every 200 saw a different count: no two requests shared a unit.
       const used = ok.map((a) => a.body.meta.queries_used_today).sort((a, b) => a - b);
-      assert.deepEqual(used, Array.from({ length: 17 }, (_, i) => i + 4));
+      assert.deepEqual(
+        used,
+        Array.from({ length: 17 }, (_, i) => i + 4),
+      );
     });
 
     test('D18/D19: 429 when used up, with Retry-After and the reset at midnight UTC+3', async () => {

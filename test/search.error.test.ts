@@ -122,7 +122,10 @@ for (const engine of ENGINES) {
         assert.doesNotMatch(res.body, /reports|SELECT|sqlite|postgres|\/work|\.ts|at /i);
         // The failed search did not count (D18).
         assert.equal(res.headers['x-ratelimit-used'], '0');
-        assert.ok(b.logs.some((l) => l.includes('unhandled error')), 'the 500 is logged with its cause');
+        assert.ok(
+          b.logs.some((l) => l.includes('unhandled error')),
+          'the 500 is logged with its cause',
+        );
       } finally {
         await b.close();
         await broken.drop();
@@ -145,7 +148,10 @@ for (const engine of ENGINES) {
         assert.match(answer, /^HTTP\/1\.1 400 /);
         const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
         assert.deepEqual(body, {
-          success: false, error: 'malformed HTTP request', code: 400, reason: 'malformed_request',
+          success: false,
+          error: 'malformed HTTP request',
+          code: 400,
+          reason: 'malformed_request',
           docs: '/api/v1/docs/errors#reason-malformed_request',
         });
       }

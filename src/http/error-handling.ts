@@ -76,8 +76,12 @@ export function registerErrorHandling(app: App, allowedByPath: Record<string, re
   app.setNotFoundHandler((request, reply) =>
     !(METHODS as readonly string[]).includes(request.method)
       ? sendError(reply, 'not_implemented', `the method ${request.method} is not supported; this API answers GET`)
-      : sendError(reply, 'not_found', `no such endpoint: ${request.method} ${request.url.split('?')[0]}. ` +
-      'The API has GET /api/v1/search.php and GET /api/v1/countries.php; its reference is at /api/v1/docs'),
+      : sendError(
+          reply,
+          'not_found',
+          `no such endpoint: ${request.method} ${request.url.split('?')[0]}. ` +
+            'The API has GET /api/v1/search.php and GET /api/v1/countries.php; its reference is at /api/v1/docs',
+        ),
   );
   for (const [url, allowed] of Object.entries(allowedByPath)) {
     const others = METHODS.filter((m) => !allowed.includes(m));

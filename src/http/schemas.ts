@@ -29,13 +29,17 @@ const COMPANY_EXAMPLE = {
 const META_EXAMPLE = { queries_used_today: 43, daily_limit: 100, remaining_today: 57, response_ms: 11, truncated: false };
 const RESULT_EXAMPLE = { ...COMPANY_EXAMPLE, reports: [reportExample('bounced_cheque')] };
 const ID_TYPE_EXAMPLE = {
-  type: 'VKN', name: 'Turkish Tax Identification Number', pattern: '^[0-9]{10}$', example: '4540536920', checksum: true,
+  type: 'VKN',
+  name: 'Turkish Tax Identification Number',
+  pattern: '^[0-9]{10}$',
+  example: '4540536920',
+  checksum: true,
 };
 const COUNTRY_EXAMPLE = { code: 'TR', name: 'Türkiye', id_types: [ID_TYPE_EXAMPLE] };
 
 export const MetaSchema = Type.Object(
   {
-    queries_used_today: Type.Integer({ description: "Answered searches counted against the key today, this one included (D18)" }),
+    queries_used_today: Type.Integer({ description: 'Answered searches counted against the key today, this one included (D18)' }),
     daily_limit: Type.Integer({ description: "The key's daily quota" }),
     remaining_today: Type.Integer({ description: 'Searches left today; the quota resets at midnight Turkey time (D19)' }),
     response_ms: Type.Integer({ description: 'Time the server took, in milliseconds' }),
@@ -85,8 +89,13 @@ export const NearMatchSchema = Type.Object(
       'two letters wrong, missing, extra or swapped, two words run together, or one split. Not the company asked for ' +
       'until a tax-ID search confirms it; no reports are shown.',
     example: {
-      company_name: 'Anadolu Demir Çelik Sanayi ve Ticaret A.Ş.', tax_id: '0680123456', country: 'TR', city: 'İstanbul',
-      threat_level: 'normal', report_count: 2, similarity: 0.91,
+      company_name: 'Anadolu Demir Çelik Sanayi ve Ticaret A.Ş.',
+      tax_id: '0680123456',
+      country: 'TR',
+      city: 'İstanbul',
+      threat_level: 'normal',
+      report_count: 2,
+      similarity: 0.91,
     },
     additionalProperties: false,
   },
@@ -101,9 +110,7 @@ export const SearchQuerySchema = (countryCodes: readonly string[]) =>
     }),
     // An enum rather than a union of literals: one list that every OpenAPI viewer and generator shows whole.
     type: Type.Optional(Type.String({ enum: ['name', 'tax_id'], description: '`name` (the default) or `tax_id`' })),
-    country: Type.Optional(
-      Type.String({ enum: [...countryCodes], description: '2-letter code of a supported country (any case)' }),
-    ),
+    country: Type.Optional(Type.String({ enum: [...countryCodes], description: '2-letter code of a supported country (any case)' })),
   });
 
 export const SearchResponseSchema = Type.Object(

@@ -91,8 +91,6 @@ export function listReasonDocs(): { reason: ErrorReason; status: number; doc: Re
 /** The reasons as a Markdown table (docs/api.md, the ErrorBody schema's description). */
 export function renderReasonsMarkdown(): string {
   const cell = (text: string) => text.replace(/\|/g, '\\|');
-  const rows = listReasonDocs().map(
-    ({ reason, status, doc }) => `| \`${reason}\` | ${status} | ${cell(doc.means)} | ${cell(doc.todo)} |`,
-  );
+  const rows = listReasonDocs().map(({ reason, status, doc }) => `| \`${reason}\` | ${status} | ${cell(doc.means)} | ${cell(doc.todo)} |`);
   return ['| reason | status | what it means | what to do |', '|---|---|---|---|', ...rows].join('\n');
 }

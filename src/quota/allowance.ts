@@ -67,13 +67,7 @@ export interface Charge {
  * Uses one unit of the allowance, or throws 429 with the figures when none is left. The day is
  * fixed at the start so that a refund hits the same day's counter.
  */
-export async function chargeAllowance(
-  db: Db,
-  clock: Clock,
-  subject: string,
-  limit: number,
-  whatRanOut: string,
-): Promise<Charge> {
+export async function chargeAllowance(db: Db, clock: Clock, subject: string, limit: number, whatRanOut: string): Promise<Charge> {
   const now = clock.now();
   const day = quotaDayOf(now);
   const resetAt = nextQuotaResetSeconds(now);
@@ -83,8 +77,7 @@ export async function chargeAllowance(
     const resetText = new Date(resetAt * 1000).toISOString().replace('.000Z', 'Z');
     throw new AppError(
       'rate_limited',
-      `${whatRanOut} of ${limit} requests is used up; it resets at midnight Turkey time (${resetText}). ` +
-        'For a higher limit, contact the association',
+      `${whatRanOut} of ${limit} requests is used up; it resets at midnight Turkey time (${resetText}). ` + 'For a higher limit, contact the association',
       rateLimitHeaders(allowance, now),
     );
   }

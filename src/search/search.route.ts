@@ -68,7 +68,7 @@ export function registerSearchRoutes(app: App, deps: SearchRouteDeps, paths: rea
         summary: 'Look up one company by name or tax ID',
         description:
           'Returns the visible active risk reports of every matching company (at most 10). ' +
-          'Authenticated with X-API-Key; a 200 counts against the key\'s daily quota.',
+          "Authenticated with X-API-Key; a 200 counts against the key's daily quota.",
         tags: ['search'],
         security: [{ apiKey: [] }],
         querystring: SearchQuerySchema(deps.countries.list().map((c) => c.code)),
@@ -87,13 +87,7 @@ export function registerSearchRoutes(app: App, deps: SearchRouteDeps, paths: rea
         const input: SearchInput = { q: query.q, type: query.type ?? 'name', country: query.country ?? null };
         const plan = planSearch(deps.countries, input);
         const holder = request.keyHolder!;
-        const charge = await chargeAllowance(
-          deps.db,
-          deps.clock,
-          keySubject(holder.keyId),
-          holder.dailyLimit,
-          `This API key's daily quota`,
-        );
+        const charge = await chargeAllowance(deps.db, deps.clock, keySubject(holder.keyId), holder.dailyLimit, `This API key's daily quota`);
         request.allowance = charge.allowance;
         let outcome;
         try {

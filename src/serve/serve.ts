@@ -104,10 +104,10 @@ function demoLines(demo: DemoOutcome, url: string): string[] {
 }
 
 function announce(out: Output, url: string, database: string, demo: DemoOutcome, workers: number) {
-  out.result(
-    { listening: url, database, workers, ...(demo.kind === 'untouched' ? {} : { demo_key: demo.key }) },
-    [`listening on ${url} (${database}${workers > 1 ? `, ${workers} worker processes` : ''})`, ...demoLines(demo, url)],
-  );
+  out.result({ listening: url, database, workers, ...(demo.kind === 'untouched' ? {} : { demo_key: demo.key }) }, [
+    `listening on ${url} (${database}${workers > 1 ? `, ${workers} worker processes` : ''})`,
+    ...demoLines(demo, url),
+  ]);
 }
 
 async function runPrimary(options: ServeOptions, out: Output): Promise<void> {

@@ -2,11 +2,7 @@ import assert from 'node:assert/strict';
 import { ERROR_REASONS } from '../../src/lib/errors.ts';
 
 /** Asserts the D2 body and headers of an error response; returns the body. */
-export function assertErrorBody(
-  res: { statusCode: number; headers: Record<string, unknown>; json(): any },
-  status: number,
-  reason: string,
-) {
+export function assertErrorBody(res: { statusCode: number; headers: Record<string, unknown>; json(): any }, status: number, reason: string) {
   const body = res.json();
   assert.equal(res.statusCode, status, JSON.stringify(body));
   assert.deepEqual(Object.keys(body), ['success', 'error', 'code', 'reason', 'docs']);

@@ -60,7 +60,13 @@ export interface RateLimit {
  */
 export function readRateLimit(response: Response): RateLimit | undefined {
   const params = (field: string | null) =>
-    new Map((field ?? '').split(',')[0]!.split(';').slice(1).map((p) => p.trim().split('=') as [string, string]));
+    new Map(
+      (field ?? '')
+        .split(',')[0]!
+        .split(';')
+        .slice(1)
+        .map((p) => p.trim().split('=') as [string, string]),
+    );
   const policy = params(response.headers.get('RateLimit-Policy'));
   const current = params(response.headers.get('RateLimit'));
   const [limit, remaining, reset] = [policy.get('q'), current.get('r'), current.get('t')].map(Number);

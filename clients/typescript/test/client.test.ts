@@ -14,18 +14,12 @@ import { startServe, type ServeProcess } from '../../../test/helpers/cli.ts';
 import { makeClaimants, makeCompanies, makeKeyHolder, makeReport, nextVkn } from '../../../test/helpers/factories.ts';
 import { revokeKey } from '../../../src/keys/keys.service.ts';
 import { systemClock } from '../../../src/lib/clock.ts';
-import {
-  createRiskLookupClient,
-  errorDocsUrl,
-  readRateLimit,
-  searchCompany,
-  type ErrorBody,
-  type ErrorReason,
-  type Report,
-} from '../src/index.ts';
+import { createRiskLookupClient, errorDocsUrl, readRateLimit, searchCompany, type ErrorBody, type ErrorReason, type Report } from '../src/index.ts';
 
 const SCHEMA_FILE = new URL('../src/schema.d.ts', import.meta.url);
-const OPENAPI_TYPESCRIPT = createRequire(import.meta.url).resolve('openapi-typescript/package.json').replace(/package\.json$/, 'bin/cli.js');
+const OPENAPI_TYPESCRIPT = createRequire(import.meta.url)
+  .resolve('openapi-typescript/package.json')
+  .replace(/package\.json$/, 'bin/cli.js');
 
 /** What a caller would do with a report: the generated union narrows on `type`. */
 function caseLine(report: Report): string {
@@ -57,7 +51,12 @@ for (const engine of ENGINES) {
         {
           company_name: 'Clienttest Lojistik Ticaret A.Ş.',
           reports: [
-            makeReport({ type: 'bounced_cheque', amount: 72000.5, currency: 'TRY', case: { prosecutor_office: 'İstanbul Cumhuriyet Başsavcılığı', investigation_number: '2025/48213' } }),
+            makeReport({
+              type: 'bounced_cheque',
+              amount: 72000.5,
+              currency: 'TRY',
+              case: { prosecutor_office: 'İstanbul Cumhuriyet Başsavcılığı', investigation_number: '2025/48213' },
+            }),
             makeReport({ type: 'enforcement_plain', case: { enforcement_office: 'Ankara 3. İcra Dairesi', file_number: '2026/1' } }),
             makeReport({ type: 'concordat' }),
           ],
