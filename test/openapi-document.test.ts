@@ -80,8 +80,12 @@ test('SearchResponse has the optional near_matches of NearMatch (D25) and the re
 });
 
 test('every operation refers to the named models and documents the rate-limit headers', () => {
-  for (const [path, item] of Object.entries<Record<string, { responses: Record<string, any> }>>(doc.paths)) {
-    for (const [status, response] of Object.entries(item.get!.responses)) {
+  interface Response {
+    content: { 'application/json': { schema: { $ref: string } } };
+    headers: Record<string, unknown>;
+  }
+  for (const [path, item] of Object.entries<{ get: { responses: Record<string, Response> } }>(doc.paths)) {
+    for (const [status, response] of Object.entries(item.get.responses)) {
       const ref = response.content['application/json'].schema.$ref;
       assert.match(ref, status === '200' ? /^#\/components\/schemas\/(SearchResponse|CountriesResponse)$/ : /ErrorBody$/, `${path} ${status}`);
       for (const h of ['X-RateLimit-Limit', 'RateLimit-Policy', 'RateLimit', 'X-Request-Id']) assert.ok(response.headers[h], `${path} ${status} ${h}`);

@@ -54,7 +54,7 @@ function errorResponse(status: number): TSchema {
     description: `${STATUS_TEXT[status] ?? 'Error'}: \`reason\` is ${reasons.map((r) => `\`${r}\``).join(', ')}`,
     headers: retry ? { ...RESPONSE_HEADERS, ...RETRY_AFTER_HEADER } : RESPONSE_HEADERS,
     content: { 'application/json': { schema: Type.Ref('ErrorBody') } },
-  } as unknown as TSchema;
+  };
 }
 
 /** Error responses of an operation, by status. */

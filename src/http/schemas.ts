@@ -123,6 +123,7 @@ export const SearchResponseSchema = Type.Object(
     results: Type.Array(Type.Ref('CompanyResult'), { description: 'The matching companies, at most 10 by default (D10)' }),
     near_matches: Type.Optional(
       Type.Array(Type.Ref('NearMatch'), {
+        maxItems: 5,
         description:
           'Name searches only (D25): on every 200 answer of a name search, absent on tax-ID searches. Up to 5 ' +
           'companies whose names are close to the query, best first, when `results` is empty; `[]` otherwise.',
@@ -214,5 +215,5 @@ export function okResponse(name: string, description: string): TSchema {
     description,
     headers: RESPONSE_HEADERS,
     content: { 'application/json': { schema: Type.Ref(name) } },
-  } as unknown as TSchema;
+  };
 }

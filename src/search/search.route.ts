@@ -79,7 +79,7 @@ export function registerSearchRoutes(app: App, deps: SearchRouteDeps, paths: rea
       },
       onRequest: async (request) => authenticate(deps, request),
       preValidation: async (request) => {
-        (request as { query: unknown }).query = normaliseSearchQuery(request.query as unknown as ParsedQuery);
+        (request as { query: unknown }).query = normaliseSearchQuery(request.query);
       },
       onResponse: async (request, reply) => recordSearch(deps, request, reply),
       handler: async (request, reply) => {

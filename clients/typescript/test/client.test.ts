@@ -148,8 +148,8 @@ for (const engine of ENGINES) {
       if (data.near_matches !== undefined) {
         const [best] = data.near_matches;
         assert.equal(best?.tax_id, taxId);
-        assert.ok(best!.similarity > 0 && best!.similarity <= 1);
-        assert.equal('reports' in best!, false);
+        assert.ok(best.similarity > 0 && best.similarity <= 1);
+        assert.equal('reports' in best, false);
       }
     });
 
@@ -184,7 +184,7 @@ for (const engine of ENGINES) {
           await locker.query('ROLLBACK');
           await locker.end();
         }
-        await assertDocsEntry(unavailable!.error, unavailable!.response);
+        await assertDocsEntry(unavailable.error, unavailable.response);
         assert.ok((await searchCompany(client(keys.ok), { q: 'Clienttest' })).data, 'answers again once the lock is gone');
       });
     }
