@@ -55,6 +55,9 @@ for (const engine of ENGINES) {
       const body = page.locator('.opblock-body').first();
       await body.locator('text=X-RateLimit-Remaining').first().waitFor({ timeout: 10_000 });
       assert.match(await body.innerText(), /SearchResponse|near_matches/);
+      // No key is typed into this page (D5): neither "Try it out" nor "Authorize".
+      assert.equal(await page.locator('.try-out__btn').count(), 0);
+      assert.equal(await page.locator('.btn.authorize').isVisible(), false);
       await page.close();
       assert.deepEqual(problems, []);
       // Everything came from this server: no CDN, no validator badge.

@@ -106,6 +106,8 @@ export const DOCS_STYLESHEET = `body { margin: 0; font-family: system-ui, sans-s
 .rl-nav { display: flex; gap: 1.25rem; align-items: baseline; padding: 0.75rem 1.5rem; background: #1f2933; color: #fff; }
 .rl-nav a { color: #cfe3ff; }
 .rl-loading { padding: 1.5rem; }
+/* No key is typed into a browser page (D5): "Try it out" is off, so is "Authorize". */
+.swagger-ui .auth-wrapper, .swagger-ui .authorization__btn { display: none; }
 .rl-errors { max-width: 60rem; padding: 0 1.5rem 3rem; }
 .rl-errors section { border-top: 1px solid #d9e2ec; padding: 0.25rem 0; }
 .rl-errors section:target { background: #fff8e1; }
