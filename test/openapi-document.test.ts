@@ -75,8 +75,11 @@ test('SearchResponse has the optional near_matches of NearMatch (D25) and the re
     'similarity',
   ]);
   const reason = doc.components.schemas.ErrorBody.properties.reason;
-  const listed = reason.anyOf ? reason.anyOf.flatMap((s: { enum: string[] }) => s.enum) : reason.enum;
-  assert.deepEqual(listed, Object.keys(ERROR_REASONS));
+  assert.deepEqual(reason, { ...reason, type: 'string', enum: Object.keys(ERROR_REASONS) });
+  // Closed lists are one enum each, never a union of one-value alternatives.
+  assert.deepEqual(doc.components.schemas.CompanyResult.properties.threat_level.enum, ['normal', 'high']);
+  assert.deepEqual(doc.components.schemas.SearchResponse.properties.type.enum, ['name', 'tax_id']);
+  assert.doesNotMatch(JSON.stringify(doc.components.schemas), /"anyOf":\[\{"type":"string","enum":\["[^"]+"\]\}/);
 });
 
 test('every operation refers to the named models and documents the rate-limit headers', () => {

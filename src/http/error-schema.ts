@@ -6,16 +6,16 @@ import { Type, type TSchema } from 'typebox';
 import { ERROR_REASONS, reasonDocsLink, type ErrorReason } from '../lib/errors.ts';
 import { renderReasonsMarkdown } from '../lib/error-docs.ts';
 import { RESPONSE_HEADERS, RETRY_AFTER_HEADER } from './response-headers.ts';
+import { stringEnum } from './string-enum.ts';
 
 export const ErrorBodySchema = Type.Object(
   {
     success: Type.Literal(false),
     error: Type.String({ description: 'What went wrong and how to fix it, for a person to read; may change between versions' }),
     code: Type.Integer({ description: 'Same as the HTTP status' }),
-    reason: Type.Union(
-      Object.keys(ERROR_REASONS).map((r) => Type.Literal(r)),
-      { description: 'Stable identifier for programs to branch on (D2); what each means is in the description of ErrorBody and at /api/v1/docs/errors' },
-    ),
+    reason: stringEnum(Object.keys(ERROR_REASONS) as ErrorReason[], {
+      description: 'Stable identifier for programs to branch on (D2); what each means is in the description of ErrorBody and at /api/v1/docs/errors',
+    }),
     docs: Type.String({
       description:
         'Path of the explanation of `reason` on this server (what it means, what to do): ' +

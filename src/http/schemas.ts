@@ -9,13 +9,12 @@ import type { App } from './app-type.ts';
 import { ErrorBodySchema } from './error-schema.ts';
 import { CASE_SCHEMAS, DATETIME, REPORT_BRANCH_SCHEMAS, reportExample, ReportSchema } from './report-schemas.ts';
 import { RESPONSE_HEADERS } from './response-headers.ts';
+import { stringEnum } from './string-enum.ts';
 
 export { errorResponses } from './error-schema.ts';
 
-const SearchType = Type.Union([Type.Literal('name'), Type.Literal('tax_id')]);
-const ThreatLevel = Type.Union([Type.Literal('normal'), Type.Literal('high')], {
-  description: '`normal` for 1–5 visible reports, `high` for 6 or more (spec 3.2, D13)',
-});
+const SearchType = stringEnum(['name', 'tax_id'], { description: '`name` (the default) or `tax_id`' });
+const ThreatLevel = stringEnum(['normal', 'high'], { description: '`normal` for 1–5 visible reports, `high` for 6 or more (spec 3.2, D13)' });
 
 const COMPANY_EXAMPLE = {
   company_name: 'Anadolu Demir Çelik Sanayi ve Ticaret A.Ş.',
@@ -108,8 +107,7 @@ export const SearchQuerySchema = (countryCodes: readonly string[]) =>
       maxLength: 100,
       description: 'Company name or tax ID; trimmed, inner spaces collapsed; 3 to 100 characters',
     }),
-    // An enum rather than a union of literals: one list that every OpenAPI viewer and generator shows whole.
-    type: Type.Optional(Type.String({ enum: ['name', 'tax_id'], description: '`name` (the default) or `tax_id`' })),
+    type: Type.Optional(SearchType),
     country: Type.Optional(Type.String({ enum: [...countryCodes], description: '2-letter code of a supported country (any case)' })),
   });
 

@@ -400,7 +400,10 @@ export interface components {
             error: string;
             /** @description Same as the HTTP status */
             code: number;
-            /** @description Stable identifier for programs to branch on (D2); what each means is in the description of ErrorBody and at /api/v1/docs/errors */
+            /**
+             * @description Stable identifier for programs to branch on (D2); what each means is in the description of ErrorBody and at /api/v1/docs/errors
+             * @enum {string}
+             */
             reason: "invalid_parameter" | "duplicate_parameter" | "query_too_generic" | "invalid_tax_id" | "unsupported_country" | "key_in_url" | "malformed_request" | "body_not_allowed" | "api_key_missing" | "api_key_invalid" | "key_revoked" | "member_suspended" | "member_terminated" | "member_not_full" | "agreement_unsigned" | "https_required" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "rate_limited" | "header_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
             /** @description Path of the explanation of `reason` on this server (what it means, what to do): `/api/v1/docs/errors#reason-<reason>`; resolve it against the URL you called */
             docs: string;
@@ -812,7 +815,10 @@ export interface components {
             /** @description 2-letter country code */
             country: string;
             city: string;
-            /** @description `normal` for 1–5 visible reports, `high` for 6 or more (spec 3.2, D13) */
+            /**
+             * @description `normal` for 1–5 visible reports, `high` for 6 or more (spec 3.2, D13)
+             * @enum {string}
+             */
             threat_level: "normal" | "high";
             /** @description Number of visible active reports = length of `reports` */
             report_count: number;
@@ -840,7 +846,10 @@ export interface components {
             /** @description 2-letter country code */
             country: string;
             city: string;
-            /** @description `normal` for 1–5 visible reports, `high` for 6 or more (spec 3.2, D13) */
+            /**
+             * @description `normal` for 1–5 visible reports, `high` for 6 or more (spec 3.2, D13)
+             * @enum {string}
+             */
             threat_level: "normal" | "high";
             /** @description Number of visible active reports */
             report_count: number;
@@ -896,6 +905,10 @@ export interface components {
             success: true;
             /** @description The query as searched: trimmed, inner spaces collapsed */
             query: string;
+            /**
+             * @description `name` (the default) or `tax_id`
+             * @enum {string}
+             */
             type: "name" | "tax_id";
             /** @description The country filter in upper case, or null */
             country: string | null;
