@@ -129,6 +129,14 @@ for (const engine of ENGINES) {
       assert.ok(rateLimit.resetSeconds > 0 && rateLimit.resetSeconds <= 86_400);
     });
 
+    test('countries: the typed list with its tax-ID formats, no key needed', async () => {
+      const { data } = await client().GET('/api/v1/countries.php');
+      assert.ok(data);
+      const tr = data.countries.find((c) => c.code === 'TR');
+      assert.equal(tr?.id_types[0]?.type, 'VKN');
+      assert.equal(data.country_count, data.countries.length);
+    });
+
     test('a miss: 200 with no results; a tax-ID search has no near_matches', async () => {
       const { data } = await searchCompany(client(keys.ok), { q: 'Zzyzx Qwvbn Kargo' });
       assert.ok(data);
