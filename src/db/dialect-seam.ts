@@ -25,6 +25,12 @@ export interface DialectSeam {
    * of the matches, which the caller checks against the whole words.
    */
   nameCandidateIds(words: readonly string[], limit: number, indexTerm?: (word: string) => string): RawBuilder<{ id: number }>;
+  /**
+   * A condition on `companies` that holds when, for at least one alternative, every piece of it
+   * (each 3+ characters, letters and digits only) occurs in `name_key`, answered from the
+   * substring index: the candidates of near matches (D25).
+   */
+  nameKeyContainsAny(alternatives: readonly (readonly string[])[]): Expression<SqlBool>;
   /** A condition that holds when `companies.id` is one of `ids` (one parameter, any count). */
   idIn(ids: readonly number[]): Expression<SqlBool>;
   /** Creates the indexes for ranked name search (D8): by `name_core` prefix, and in rank order. */
@@ -77,6 +83,10 @@ const sqliteSeam: DialectSeam = {
     const match = words.map((w) => `"${indexTerm(w)}"`).join(' AND ');
     return sql`SELECT rowid AS id FROM company_name_fts WHERE company_name_fts MATCH ${match} LIMIT ${limit}`;
   },
+  nameKeyContainsAny(alternatives) {
+    const match = alternatives.map((pieces) => `(${pieces.map((p) => `"${p}"`).join(' AND ')})`).join(' OR ');
+    return sql<SqlBool>`companies.id IN (SELECT rowid FROM company_name_fts WHERE company_name_fts MATCH ${match})`;
+  },
   idIn: (ids) => sql<SqlBool>`companies.id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
   async createNameRankIndexes(db) {
     // Partial (only companies that can be shown) and covering (the words are checked in the
@@ -123,6 +133,10 @@ const postgresSeam: DialectSeam = {
   nameCandidateIds(words, limit) {
     const parts = words.map((w) => sql<SqlBool>`name_key LIKE ${`%${w}%`}`);
     return sql`SELECT id FROM companies WHERE ${sql.join(parts, sql` AND `)} LIMIT ${limit}`;
+  },
+  nameKeyContainsAny(alternatives) {
+    const each = alternatives.map((pieces) => sql<SqlBool>`(${sql.join(pieces.map((p) => sql`companies.name_key LIKE ${`%${p}%`}`), sql` AND `)})`);
+    return sql<SqlBool>`(${sql.join(each, sql` OR `)})`;
   },
   idIn: (ids) => sql<SqlBool>`companies.id = ANY(${ids}::bigint[])`,
   async createNameRankIndexes(db) {

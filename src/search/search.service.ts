@@ -13,6 +13,8 @@ import { threatLevelOf, visibleReports, type ThreatLevel } from '../reports/visi
 import { findCompaniesByName, findCompaniesByTaxId, NAME_SEARCH_TUNING, type CompanyRow } from './companies.repository.ts';
 import type { NameSample } from './name-sample.ts';
 import { parseNameQuery } from './name-key.ts';
+import { DEFAULT_NEAR_MATCH_THRESHOLD, nearMatchAlternatives, nearQueryWords, scoreNearMatch, shownSimilarity } from './near-match-score.ts';
+import { nearMatchCandidatesQuery } from './near-matches.repository.ts';
 import { checkTaxId, taxIdCandidates } from './tax-id.ts';
 
 export interface SearchInput {
@@ -32,9 +34,23 @@ export interface CompanyResult {
   reports: ReportView[];
 }
 
+/** A company close to a name query that matched nothing (D25): no reports, only who it is. */
+export interface NearMatch {
+  company_name: string;
+  tax_id: string;
+  country: string;
+  city: string;
+  threat_level: ThreatLevel;
+  report_count: number;
+  /** 0–1, two decimals, below 1 (near-match-score.ts). */
+  similarity: number;
+}
+
 export interface SearchOutcome {
   results: CompanyResult[];
   truncated: boolean;
+  /** Name searches: `[]` when there are results or nothing is close. Tax-ID searches: null. */
+  nearMatches: NearMatch[] | null;
 }
 
 export interface SearchDeps {
@@ -43,12 +59,14 @@ export interface SearchDeps {
   maxResults: number;
   /** Estimates that plan a name search (SQLite; see name-sample.ts); null = plan without. */
   names: NameSample | null;
+  /** Near matches scoring below this are not shown (D25); DEFAULT_NEAR_MATCH_THRESHOLD when absent. */
+  nearMatchThreshold?: number;
 }
 
 /** A search checked and ready to run: everything that can make it a 400 has been decided. */
 export type SearchPlan =
   | { kind: 'tax_id'; candidates: Array<{ taxId: string; country: string | null }> }
-  | { kind: 'name'; indexedWords: string[]; otherWords: string[]; core: string; country: string | null };
+  | { kind: 'name'; indexedWords: string[]; otherWords: string[]; core: string; country: string | null; nearWords: string[] };
 
 /**
  * Decides how to search, or throws the 400 for a query that cannot be answered truthfully
@@ -71,6 +89,7 @@ export function planSearch(countries: CountryCatalogue, input: SearchInput): Sea
     otherWords: query.words.filter((w) => w.length < 3),
     core: query.core,
     country: input.country,
+    nearWords: nearQueryWords(input.q),
   };
 }
 
@@ -106,19 +125,53 @@ function toCompanyResult(company: CompanyRow, activeReports: ReportRow[]): Compa
   };
 }
 
-/** Finds the companies of a planned search and their visible reports (D10, D12, D13). */
-export async function runSearch(deps: SearchDeps, plan: SearchPlan): Promise<SearchOutcome> {
-  const companies = await findCandidates(deps, plan, deps.maxResults + 1);
-  const shown = companies.slice(0, deps.maxResults);
-  const reports = await listActiveReports(deps.db, shown.map((c) => Number(c.id)));
+/** The companies' visible reports, by company id. */
+async function reportsByCompany(deps: SearchDeps, companies: readonly CompanyRow[]): Promise<Map<number, ReportRow[]>> {
+  const reports = await listActiveReports(deps.db, companies.map((c) => Number(c.id)));
   const byCompany = new Map<number, ReportRow[]>();
   for (const r of reports) {
     const list = byCompany.get(Number(r.company_id)) ?? [];
     list.push(r);
     byCompany.set(Number(r.company_id), list);
   }
+  return byCompany;
+}
+
+/** Finds the companies of a planned search and their visible reports (D10, D12, D13, D25). */
+export async function runSearch(deps: SearchDeps, plan: SearchPlan): Promise<SearchOutcome> {
+  const companies = await findCandidates(deps, plan, deps.maxResults + 1);
+  const shown = companies.slice(0, deps.maxResults);
+  const byCompany = await reportsByCompany(deps, shown);
   const results = shown
     .map((c) => toCompanyResult(c, byCompany.get(Number(c.id)) ?? []))
     .filter((r): r is CompanyResult => r !== null);
-  return { results, truncated: companies.length > deps.maxResults };
+  const nearMatches = plan.kind === 'tax_id' ? null : results.length > 0 ? [] : await findNearMatches(deps, plan);
+  return { results, truncated: companies.length > deps.maxResults, nearMatches };
+}
+
+/** Candidates scored per near-match search: enough for any realistic query, bounded in time. */
+const NEAR_MATCH_CANDIDATES = 2000;
+const MAX_NEAR_MATCHES = 5;
+
+/** Up to 5 companies close to a name query that matched nothing, best first (D25). */
+async function findNearMatches(deps: SearchDeps, plan: Extract<SearchPlan, { kind: 'name' }>): Promise<NearMatch[]> {
+  const alternatives = nearMatchAlternatives(plan.nearWords);
+  if (alternatives.length === 0) return [];
+  const candidates = await nearMatchCandidatesQuery(deps.db, deps.seam, { alternatives, country: plan.country, limit: NEAR_MATCH_CANDIDATES }).execute();
+  const threshold = deps.nearMatchThreshold ?? DEFAULT_NEAR_MATCH_THRESHOLD;
+  const scored = candidates
+    .map((company) => ({ company, score: scoreNearMatch(plan.nearWords, company.name_core) }))
+    .filter((c): c is { company: CompanyRow; score: number } => c.score !== null && c.score >= threshold)
+    .sort((a, b) => b.score - a.score || Number(b.company.visible_report_count) - Number(a.company.visible_report_count) ||
+      (a.company.name_core < b.company.name_core ? -1 : a.company.name_core > b.company.name_core ? 1 : Number(a.company.id) - Number(b.company.id)))
+    .slice(0, 2 * MAX_NEAR_MATCHES);
+  const byCompany = await reportsByCompany(deps, scored.map((c) => c.company));
+  const shown: NearMatch[] = [];
+  for (const { company, score } of scored) {
+    const result = toCompanyResult(company, byCompany.get(Number(company.id)) ?? []);
+    if (result === null || shown.length === MAX_NEAR_MATCHES) continue;
+    const { company_name, tax_id, country, city, threat_level, report_count } = result;
+    shown.push({ company_name, tax_id, country, city, threat_level, report_count, similarity: shownSimilarity(score) });
+  }
+  return shown;
 }

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Command } from 'commander';
 import { parseConfig } from '../../config.ts';
+import { DEFAULT_NEAR_MATCH_THRESHOLD } from '../../search/near-match-score.ts';
 import { CommandError, UsageError } from '../../lib/errors.ts';
 import { isLoopback } from '../../serve/server.ts';
 import { runServe } from '../../serve/serve.ts';
@@ -20,6 +21,7 @@ interface ServeFlags {
   dbStatementTimeout?: string;
   auditRetentionDays?: string;
   searchCacheEntries?: string;
+  nearMatchThreshold?: string;
   logLevel: string;
   tlsCert?: string;
   tlsKey?: string;
@@ -67,6 +69,7 @@ export function serveCommand(): Command {
     .option('--db-pool-size <n>', 'PostgreSQL connections per process (default 10)')
     .option('--db-statement-timeout <ms>', 'PostgreSQL statement timeout (default 5000)')
     .option('--search-cache-entries <n>', 'search answers kept until the data changes; 0 turns the cache off (default 1000)')
+    .option('--near-match-threshold <x>', `near matches (D25) scoring below this, 0 to 1, are not shown (default ${DEFAULT_NEAR_MATCH_THRESHOLD})`)
     .option('--audit-retention-days <n>', 'purge audit records older than this; 0 keeps them (default 365)')
     .option('--log-level <level>', 'fatal, error, warn, info, debug', process.env.LOG_LEVEL ?? 'info')
     .action(async (flags: ServeFlags, cmd: Command) => {
@@ -96,6 +99,7 @@ export function serveCommand(): Command {
           dbStatementTimeoutMs: flags.dbStatementTimeout,
           auditRetentionDays: flags.auditRetentionDays,
           searchCacheEntries: flags.searchCacheEntries,
+          nearMatchThreshold: flags.nearMatchThreshold,
         });
       } catch (error) {
         throw new CommandError((error as Error).message);

@@ -1,0 +1,41 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { nearMatchAlternatives, nearQueryWords, scoreNearMatch, shownSimilarity, substringEditDistance } from './near-match-score.ts';
+
+const distance = (word: string, text: string) => substringEditDistance([...word], [...text]);
+
+test('edits against the best substring: substitution, deletion, insertion, swap, run-together', () => {
+  assert.equal(distance('ozturk', 'yilmaz ozturk lojistik'), 0);
+  assert.equal(distance('ozturq', 'ozturk lojistik'), 1);
+  assert.equal(distance('oztrk', 'ozturk lojistik'), 1);
+  assert.equal(distance('ozturkk', 'ozturk lojistik'), 1);
+  assert.equal(distance('oztruk', 'ozturk lojistik'), 1);
+  assert.equal(distance('ozturklojistik', 'ozturk lojistik'), 1);
+});
+
+test('a ? is kept as a letter that most likely was a Turkish one', () => {
+  assert.deepEqual(nearQueryWords('BA?ARAN Ltd. Şti.'), ['baǂaran']);
+  assert.ok(distance('baǂaran', 'basaran') < 1);
+  assert.equal(distance('baǂaran', 'bataran'), 1);
+});
+
+test('every way of damaging one word leaves some alternative whole in the name', () => {
+  const name = 'karadeniz lojistik';
+  for (const q of ['karadenz lojistik', 'karadeniiz lojistik', 'kardaeniz lojistik', 'karadeniz lojstik', 'xaradeniz lojistik', 'karadenizlojistik']) {
+    const alternatives = nearMatchAlternatives(nearQueryWords(q));
+    assert.ok(alternatives.some((pieces) => pieces.every((p) => name.includes(p))), q);
+  }
+});
+
+test('scores: the name in full above longer names, never a D8 match, never on a sector word alone', () => {
+  const words = nearQueryWords('Öztrk Lojistik');
+  const full = scoreNearMatch(words, 'ozturk lojistik')!;
+  const longer = scoreNearMatch(words, 'ozturk lojistik gida')!;
+  assert.ok(full > longer && longer > 0.7, `${full} ${longer}`);
+  assert.equal(scoreNearMatch(nearQueryWords('Öztürk Lojistik'), 'ozturk lojistik'), null);
+  assert.equal(scoreNearMatch(nearQueryWords('Kılıçaslan Lojistik'), 'yilmaz lojistik'), null);
+  // A typo in the distinctive word costs more than one in the generic word.
+  assert.ok(scoreNearMatch(nearQueryWords('Oztrk Lojistik'), 'ozturk lojistik')! < scoreNearMatch(nearQueryWords('Ozturk Lojstik'), 'ozturk lojistik')!);
+  assert.equal(shownSimilarity(0.999), 0.99);
+  assert.equal(shownSimilarity(0.8149), 0.81);
+});

@@ -1,0 +1,139 @@
+/**
+ * Near matches (D25), the pure part: which substrings a company name must hold to be worth
+ * scoring, and how close a name is to a query that matched nothing. No I/O.
+ *
+ * The score is a fuzzy form of D8's own rule: D8 wants every query word as a substring of the
+ * name; a near match wants every query word as a substring *up to a letter or two* (restricted
+ * Damerau-Levenshtein against the best substring: one letter wrong, missing, extra or two
+ * swapped; a missing space, for words run together, is one missing letter). Two failure modes
+ * of token scores are designed out:
+ * - generic words (LOJİSTİK, NAKLİYAT, İNŞAAT…) weigh less, and every word must stay within
+ *   its edit budget, so a name that shares only its sector word with the query never scores;
+ * - saturation: a near match is never a D8 match, so it always has an edit and is shown at
+ *   most 0.99, never 1.00.
+ */
+import { significantWords, toSearchKey } from './name-key.ts';
+
+/** Near matches scoring below this are not shown; measured with `npm run bench:quality` (docs/benchmarks.md). */
+export const DEFAULT_NEAR_MATCH_THRESHOLD = 0.7;
+
+/** Stands for a `?` in the query (an ERP export's lost Turkish letter): a letter of its own. */
+export const LOST_LETTER = 'ǂ';
+/** What a lost letter most likely was, after folding (ç ğ ı/i ö ş ü → c g i o s u). */
+const FOLDED_TURKISH = new Set(['c', 'g', 'i', 'o', 's', 'u']);
+const LOST_LETTER_COST = 0.2;
+
+/** Sector and trade words many companies share: a match on them says little (weight below). */
+export const GENERIC_WORDS: ReadonlySet<string> = new Set([
+  'lojistik', 'nakliyat', 'nakliye', 'tasimacilik', 'insaat', 'taahhut', 'gida', 'tekstil', 'otomotiv', 'turizm',
+  'enerji', 'elektrik', 'elektronik', 'makina', 'makine', 'metal', 'demir', 'celik', 'plastik', 'kimya', 'mobilya',
+  'tarim', 'hayvancilik', 'madencilik', 'maden', 'petrol', 'akaryakit', 'yapi', 'malzemeleri', 'malzeme', 'emlak',
+  'pazarlama', 'dis', 'ic', 'danismanlik', 'hizmetleri', 'hizmet', 'yatirim', 'holding', 'grup', 'group',
+  'ambalaj', 'kagit', 'matbaa', 'medikal', 'saglik', 'ilac', 'kozmetik', 'bilisim', 'yazilim', 'teknoloji',
+  'muhendislik', 'mimarlik', 'dekorasyon', 'cam', 'seramik', 'orman', 'urunleri', 'uretim', 'dagitim', 'tekstil',
+  'konfeksiyon', 'hali', 'deri', 'ayakkabi', 'kuyumculuk', 'mucevherat', 'sigorta', 'finans', 'egitim', 'reklam',
+  'organizasyon', 'guvenlik', 'temizlik', 'catering', 'yemek', 'unlu', 'mamulleri', 'sut', 'et', 'tavukculuk',
+]);
+const GENERIC_WEIGHT = 0.4;
+
+/** The query's words for near matching: D8's key and filler rule, but a `?` kept as a letter. */
+export function nearQueryWords(q: string): string[] {
+  return [...new Set(significantWords(toSearchKey(q.replaceAll('?', LOST_LETTER))))];
+}
+
+/** Edits a query word may carry and still count as found (D25: one or two letters). */
+export function editBudget(word: string): number {
+  const length = [...word].length;
+  return length < 4 ? 0 : length < 8 ? 1 : 2;
+}
+
+/**
+ * Which substrings a name must hold to be scored: alternatives (any one suffices), each a list
+ * of substrings that must all occur. One alternative per way the query can be damaged: a word
+ * with one edit at position p keeps `word[0,p)` and `word[p+2,n)` intact (substitution,
+ * insertion, deletion or a swap), the other words stay whole. Pieces under 3 letters cannot be
+ * looked up in a trigram index and are left out (an alternative with no piece at all is too).
+ */
+export function nearMatchAlternatives(words: readonly string[]): string[][] {
+  const intact = words.map(intactPieces);
+  const alternatives = new Map<string, string[]>();
+  const add = (pieces: string[]) => {
+    const unique = [...new Set(pieces)].sort();
+    if (unique.length > 0) alternatives.set(unique.join(' '), unique);
+  };
+  if (words.some((w) => w.includes(LOST_LETTER))) add(intact.flat());
+  words.forEach((word, i) => {
+    if (word.includes(LOST_LETTER)) return;
+    const others = intact.filter((_, j) => j !== i).flat();
+    const chars = [...word];
+    for (let p = 0; p + 1 < chars.length; p++) {
+      add([...others, ...[chars.slice(0, p).join(''), chars.slice(p + 2).join('')].filter((s) => [...s].length >= 3)]);
+    }
+  });
+  return [...alternatives.values()];
+}
+
+/** A word as it must occur when undamaged: itself, or the runs between its lost letters. */
+function intactPieces(word: string): string[] {
+  return word.split(LOST_LETTER).filter((s) => [...s].length >= 3);
+}
+
+function substitutionCost(queryChar: string, nameChar: string): number {
+  if (queryChar === nameChar) return 0;
+  return queryChar === LOST_LETTER && FOLDED_TURKISH.has(nameChar) ? LOST_LETTER_COST : 1;
+}
+
+/**
+ * The fewest edits that turn `word` into some substring of `text` (restricted
+ * Damerau-Levenshtein, free start and end in `text`).
+ */
+export function substringEditDistance(word: readonly string[], text: readonly string[]): number {
+  const m = word.length;
+  const n = text.length;
+  let prev2 = new Array<number>(n + 1).fill(0);
+  let prev = new Array<number>(n + 1).fill(0);
+  for (let i = 1; i <= m; i++) {
+    const row = new Array<number>(n + 1);
+    row[0] = i;
+    for (let j = 1; j <= n; j++) {
+      let best = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + substitutionCost(word[i - 1]!, text[j - 1]!));
+      if (i > 1 && j > 1 && word[i - 1] === text[j - 2] && word[i - 2] === text[j - 1]) best = Math.min(best, prev2[j - 2]! + 1);
+      row[j] = best;
+    }
+    prev2 = prev;
+    prev = row;
+  }
+  return Math.min(...prev);
+}
+
+/**
+ * How close `nameCore` (a company's `name_core`) is to the query words, 0–1, or null when some
+ * word is beyond its edit budget (or none has an edit: that is a D8 match, not a near match).
+ * Mostly how well the name holds the query's words (generic words weigh less), a little how
+ * much of the name the query covers, so the company named in full ranks above longer names.
+ */
+export function scoreNearMatch(words: readonly string[], nameCore: string): number | null {
+  const text = [...nameCore];
+  let weighted = 0;
+  let weights = 0;
+  let edits = 0;
+  let letters = 0;
+  for (const word of words) {
+    const chars = [...word];
+    const distance = substringEditDistance(chars, text);
+    if (distance > editBudget(word)) return null;
+    const weight = chars.length * (GENERIC_WORDS.has(word) ? GENERIC_WEIGHT : 1);
+    weighted += weight * (1 - distance / chars.length);
+    weights += weight;
+    edits += distance;
+    letters += chars.length;
+  }
+  if (edits === 0 || weights === 0) return null;
+  const coverage = Math.min(1, letters / Math.max(1, text.filter((c) => c !== ' ').length));
+  return (weighted / weights) * (0.8 + 0.2 * coverage);
+}
+
+/** The similarity as shown: two decimals, and never 1.00 for a name that is not a match. */
+export function shownSimilarity(score: number): number {
+  return Math.min(0.99, Math.round(score * 100) / 100);
+}

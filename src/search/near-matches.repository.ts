@@ -1,0 +1,27 @@
+import { sql } from 'kysely';
+import type { DialectSeam } from '../db/dialect-seam.ts';
+import type { Db } from '../db/types.ts';
+
+export interface NearMatchCandidateSearch {
+  /** Any one alternative's pieces all in the name (near-match-score.ts). */
+  alternatives: string[][];
+  country: string | null;
+  /** At most this many candidates are scored. */
+  limit: number;
+}
+
+/**
+ * Companies with a visible report (D12) whose name holds the pieces of some alternative: the
+ * names worth scoring for near matches (D25), from the substring index. Unordered: with more
+ * than `limit` candidates, which ones are scored is the engine's choice.
+ */
+export function nearMatchCandidatesQuery(db: Db, seam: DialectSeam, search: NearMatchCandidateSearch) {
+  let query = db
+    .selectFrom('companies')
+    .selectAll()
+    .where(seam.nameKeyContainsAny(search.alternatives))
+    // As in the name search: neither the partial indexes nor the country index may lead.
+    .where(sql<boolean>`visible_report_count + 0 > 0`);
+  if (search.country) query = query.where(sql<string>`country || ''`, '=', search.country);
+  return query.limit(search.limit);
+}
