@@ -78,8 +78,32 @@ function matchesAll(db: Db, search: NameSearch) {
  */
 const VISIBLE_NOT_FROM_INDEX = sql<boolean>`visible_report_count + 0 > 0`;
 
-const RANK_CLASS = (core: string) =>
-  sql`CASE WHEN name_core = ${core} THEN 0 WHEN substr(name_core, 1, ${[...core].length}) = ${core} THEN 1 ELSE 2 END`;
+/** D8 rank class: 0 the whole name, 1 the same words in another order, 2 a prefix, 3 the rest. */
+const RANK_CLASS = (core: string) => {
+  const reordered = reorderedCondition(core);
+  return sql`CASE WHEN name_core = ${core} THEN 0 ${reordered ? sql`WHEN ${reordered} THEN 1 ` : sql``}WHEN substr(name_core, 1, ${[...core].length}) = ${core} THEN 2 ELSE 3 END`;
+};
+
+/**
+ * Holds when `name_core` is made of the query's words in another order (D8); null when the
+ * query has one word, or a word twice (then only the whole name ranks above prefixes). With
+ * distinct words, the same length and every word whole in the name leave room for nothing else.
+ */
+function reorderedCondition(core: string) {
+  const words = core.split(' ');
+  if (words.length < 2 || new Set(words).size < words.length) return null;
+  const parts = words.map((w) => sql`(' ' || name_core || ' ') LIKE ${`% ${w} %`}`);
+  return sql<boolean>`(length(name_core) = ${[...core].length} AND ${sql.join(parts, sql` AND `)})`;
+}
+
+/** Every order of the query's words but its own (rank class 1); null beyond 5 words (720 orders). */
+function otherOrders(core: string): string[] | null {
+  const words = core.split(' ');
+  if (words.length < 2 || new Set(words).size < words.length) return [];
+  if (words.length > 5) return null;
+  const orders = (rest: string[]): string[][] => (rest.length <= 1 ? [rest] : rest.flatMap((w, i) => orders(rest.filter((_, j) => j !== i)).map((o) => [w, ...o])));
+  return orders(words).map((o) => o.join(' ')).filter((o) => o !== core);
+}
 
 /**
  * The D8 name search, best first (D8, D10), without ranking every match of a common word:
@@ -113,6 +137,7 @@ export async function findCompaniesByName(
       .execute();
   }
   const head = await headMatches(db, seam, search, tuning);
+  if (head === null) return nameSearchQuery(db, seam, search).execute();
   const wanted = search.limit - head.length;
   if (wanted === 0) return head;
   const tail = await walkFor(db, seam, search, 'rest', wanted, tuning.walkWindow);
@@ -120,19 +145,32 @@ export async function findCompaniesByName(
 }
 
 /**
- * Whole-name and prefix matches, best first. Thousands of names share a prefix like
- * `anadolu` (ranking them all took 13 ms at 10^7): then the whole-name matches come from the
- * index by equality and the prefix matches from a walk in rank order.
+ * Whole-name, other-order and prefix matches, best first; null when the other orders are too
+ * many to look up. Thousands of names share a prefix like `anadolu` (ranking them all took
+ * 13 ms at 10^7): then the whole-name and other-order matches come from the index by
+ * equality and the prefix matches from a walk in rank order.
  */
-async function headMatches(db: Db, seam: DialectSeam, search: NameSearch, tuning: NameSearchTuning): Promise<CompanyRow[]> {
-  if ((tuning.estimatedPrefixMatches?.(search.core) ?? 0) <= 4 * tuning.candidateCap) return prefixMatchesQuery(db, seam, search).execute();
+async function headMatches(db: Db, seam: DialectSeam, search: NameSearch, tuning: NameSearchTuning): Promise<CompanyRow[] | null> {
+  const orders = otherOrders(search.core);
+  if (orders === null) return null;
+  const reordered = orders.length === 0 ? [] : await rankedQuery(matchesAll(db, search).selectAll().where('visible_report_count', '>', 0).where('name_core', 'in', orders), null).limit(search.limit).execute();
+  const withPrefixes = async () => withReordered(await prefixMatchesQuery(db, seam, search).execute(), reordered, search);
+  if ((tuning.estimatedPrefixMatches?.(search.core) ?? 0) <= 4 * tuning.candidateCap) return withPrefixes();
   const whole = await rankedQuery(matchesAll(db, search).selectAll().where('visible_report_count', '>', 0).where('name_core', '=', search.core), null)
     .limit(search.limit)
     .execute();
-  const wanted = search.limit - whole.length;
-  if (wanted === 0) return whole;
+  const head = [...whole, ...reordered].slice(0, search.limit);
+  const wanted = search.limit - head.length;
+  if (wanted === 0) return head;
   const prefixed = await walkFor(db, seam, search, 'prefix', wanted, tuning.walkWindow);
-  return prefixed ? [...whole, ...prefixed] : prefixMatchesQuery(db, seam, search).execute();
+  return prefixed ? [...head, ...prefixed] : withPrefixes();
+}
+
+/** Whole-name and prefix matches (rank classes 0 and 2) with the other-order ones between. */
+function withReordered(prefixMatches: CompanyRow[], reordered: CompanyRow[], search: NameSearch): CompanyRow[] {
+  const whole = prefixMatches.filter((r) => r.name_core === search.core);
+  const prefixed = prefixMatches.filter((r) => r.name_core !== search.core);
+  return [...whole, ...reordered, ...prefixed].slice(0, search.limit);
 }
 
 /** The walk's rows, best first; null when the walk ended before finding `wanted`. */
@@ -142,7 +180,7 @@ async function walkFor(db: Db, seam: DialectSeam, search: NameSearch, part: Walk
   return rankedQuery(db.selectFrom('companies').selectAll().where(seam.idIn(ids.map((r) => Number(r.id)))), null).execute();
 }
 
-/** D8 order: whole name, then prefix (when `core` is given), then report count, name, id. */
+/** D8 order: whole name, other order, prefix (when `core` is given), then report count, name, id. */
 function rankedQuery<Q extends SelectQueryBuilder<Database, 'companies', CompanyRow>>(query: Q, core: string | null): Q {
   const ranked = core === null ? query : query.orderBy(RANK_CLASS(core));
   return ranked.orderBy('visible_report_count', 'desc').orderBy('name_core').orderBy('id') as Q;
@@ -175,10 +213,13 @@ export function rankWalkQuery(db: Db, seam: DialectSeam, search: NameSearch, wan
   let rest = db.selectFrom(walk.as('companies')).select('id');
   for (const word of [...search.indexedWords, ...search.otherWords]) rest = rest.where('name_key', 'like', `%${word}%`);
   if (search.country) rest = rest.where('country', '=', search.country);
-  rest =
-    part === 'rest'
-      ? rest.where(sql<boolean>`NOT ${seam.nameCoreStartsWith(search.core)}`)
-      : rest.where(seam.nameCoreStartsWith(search.core)).where('name_core', '<>', search.core);
+  const reordered = reorderedCondition(search.core);
+  if (part === 'rest') {
+    rest = rest.where(sql<boolean>`NOT ${seam.nameCoreStartsWith(search.core)}`);
+    if (reordered) rest = rest.where(sql<boolean>`NOT ${reordered}`);
+  } else {
+    rest = rest.where(seam.nameCoreStartsWith(search.core)).where('name_core', '<>', search.core);
+  }
   return rest
     .orderBy('visible_report_count', 'desc')
     .orderBy('name_core')
