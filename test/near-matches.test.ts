@@ -24,7 +24,8 @@ for (const engine of ENGINES) {
       await makeCompanies(database.engine, clock, [
         { company_name: 'Öztürk Lojistik Ltd. Şti.', city: 'Bursa', reports: [makeReport(), makeReport()] },
         { company_name: 'Öztürk Lojistik Gıda A.Ş.', reports: [makeReport()] },
-        { company_name: 'Öztürkler Lojistik A.Ş.', country: 'DE', tax_id: 'DE123456788', reports: [makeReport()] },
+        { company_name: 'Öztürkler Lojistik A.Ş.', reports: [makeReport()] },
+        { company_name: 'Öztürk Lojistik GmbH', country: 'DE', tax_id: 'DE123456788', reports: [makeReport()] },
         { company_name: 'Yılmaz Lojistik A.Ş.' },
         { company_name: 'Anadolu Demir Çelik San. ve Tic. A.Ş.' },
         // Hidden: its only report is pending (D12), so it is never a near match either.
@@ -52,6 +53,8 @@ for (const engine of ENGINES) {
       // The longer names that hold the same words follow, less similar.
       assert.ok(rest.length >= 1 && rest.every((m) => m.similarity <= best.similarity));
       assert.ok(rest.some((m) => m.company_name === 'Öztürk Lojistik Gıda A.Ş.'));
+      // A misspelt word is compared with whole words: `öztrk` is not `öztürkler`.
+      assert.ok(!outcome.nearMatches!.some((m) => m.company_name.startsWith('Öztürkler')));
     });
 
     test('swapped letters, an extra letter, words run together', async () => {
@@ -70,7 +73,7 @@ for (const engine of ENGINES) {
 
     test('the country filter applies', async () => {
       const de = await search('Öztrk Lojistik', 'DE');
-      assert.deepEqual(de.nearMatches!.map((m) => m.company_name), ['Öztürkler Lojistik A.Ş.']);
+      assert.deepEqual(de.nearMatches!.map((m) => m.company_name), ['Öztürk Lojistik GmbH']);
     });
 
     test('at most 5; [] when there are results; null for a tax-ID search', async () => {

@@ -11,6 +11,10 @@ test('edits against the best substring: substitution, deletion, insertion, swap,
   assert.equal(distance('ozturkk', 'ozturk lojistik'), 1);
   assert.equal(distance('oztruk', 'ozturk lojistik'), 1);
   assert.equal(distance('ozturklojistik', 'ozturk lojistik'), 1);
+  // Against whole words only: inside `yalcinler` there is `cinler`, one letter from `canler`.
+  assert.equal(distance('canler', 'yalcinler pamuk'), 1);
+  assert.equal(substringEditDistance([...'canler'], [...'yalcinler pamuk'], true), 4);
+  assert.equal(substringEditDistance([...'ozturklojistik'], [...'ozturk lojistik gida'], true), 1);
 });
 
 test('a ? is kept as a letter that most likely was a Turkish one', () => {
@@ -34,6 +38,10 @@ test('scores: the name in full above longer names, never a D8 match, never on a 
   assert.ok(full > longer && longer > 0.7, `${full} ${longer}`);
   assert.equal(scoreNearMatch(nearQueryWords('Öztürk Lojistik'), 'ozturk lojistik'), null);
   assert.equal(scoreNearMatch(nearQueryWords('Kılıçaslan Lojistik'), 'yilmaz lojistik'), null);
+  // One misspelt word at most; none in a short word; a generic word one edit at most.
+  assert.equal(scoreNearMatch(nearQueryWords('Oztrk Lojstik'), 'ozturk lojistik'), null);
+  assert.equal(scoreNearMatch(nearQueryWords('Kaya Gemi'), 'kara gemi'), null);
+  assert.equal(scoreNearMatch(nearQueryWords('Özdemir Elektronik'), 'ozdemir elektrik'), null);
   // A typo in the distinctive word costs more than one in the generic word.
   assert.ok(scoreNearMatch(nearQueryWords('Oztrk Lojistik'), 'ozturk lojistik')! < scoreNearMatch(nearQueryWords('Ozturk Lojstik'), 'ozturk lojistik')!);
   assert.equal(shownSimilarity(0.999), 0.99);

@@ -33,6 +33,9 @@ export const GENERIC_WORDS: ReadonlySet<string> = new Set([
   'muhendislik', 'mimarlik', 'dekorasyon', 'cam', 'seramik', 'orman', 'urunleri', 'uretim', 'dagitim', 'tekstil',
   'konfeksiyon', 'hali', 'deri', 'ayakkabi', 'kuyumculuk', 'mucevherat', 'sigorta', 'finans', 'egitim', 'reklam',
   'organizasyon', 'guvenlik', 'temizlik', 'catering', 'yemek', 'unlu', 'mamulleri', 'sut', 'et', 'tavukculuk',
+  'depolama', 'gumruk', 'mermer', 'aluminyum', 'dokum', 'boya', 'kargo', 'kurye', 'gemi', 'denizcilik', 'havacilik',
+  'global', 'uluslararasi', 'endustri', 'sistemleri', 'proje', 'soguk', 'zincir', 'hazir', 'giyim', 'pamuk', 'iplik',
+  'kereste', 'hirdavat', 'kirtasiye', 'zeytinyagi', 'kuruyemis', 'yem', 'un', 'su', 'tur', 'ticaret', 'pazarlama',
 ]);
 const GENERIC_WEIGHT = 0.4;
 
@@ -41,10 +44,15 @@ export function nearQueryWords(q: string): string[] {
   return [...new Set(significantWords(toSearchKey(q.replaceAll('?', LOST_LETTER))))];
 }
 
-/** Edits a query word may carry and still count as found (D25: one or two letters). */
+/**
+ * Edits a query word may carry and still count as found (D25: one or two letters). A short word
+ * with an edit matches too much by chance (`deri` ~ `leri` in `ürünleri`), and a generic word two
+ * edits away is often another word (`elektronik`, `elektrik`).
+ */
 export function editBudget(word: string): number {
   const length = [...word].length;
-  return length < 4 ? 0 : length < 8 ? 1 : 2;
+  const budget = length < 5 ? 0 : length < 9 ? 1 : 2;
+  return GENERIC_WORDS.has(word) ? Math.min(1, budget) : budget;
 }
 
 /**
@@ -85,13 +93,15 @@ function substitutionCost(queryChar: string, nameChar: string): number {
 
 /**
  * The fewest edits that turn `word` into some substring of `text` (restricted
- * Damerau-Levenshtein, free start and end in `text`).
+ * Damerau-Levenshtein); the substring starts and ends anywhere, or with `wholeWords` only where
+ * words of `text` start and end.
  */
-export function substringEditDistance(word: readonly string[], text: readonly string[]): number {
+export function substringEditDistance(word: readonly string[], text: readonly string[], wholeWords = false): number {
   const m = word.length;
   const n = text.length;
-  let prev2 = new Array<number>(n + 1).fill(0);
-  let prev = new Array<number>(n + 1).fill(0);
+  const start = Array.from({ length: n + 1 }, (_, j) => (!wholeWords || j === 0 || text[j - 1] === ' ' ? 0 : Infinity));
+  let prev2 = start;
+  let prev = start;
   for (let i = 1; i <= m; i++) {
     const row = new Array<number>(n + 1);
     row[0] = i;
@@ -103,12 +113,22 @@ export function substringEditDistance(word: readonly string[], text: readonly st
     prev2 = prev;
     prev = row;
   }
-  return Math.min(...prev);
+  return wholeWords ? Math.min(...prev.filter((_, j) => j === n || text[j] === ' ')) : Math.min(...prev);
+}
+
+/**
+ * A query word's edits against the name: none when it occurs as it is (D8 would match it);
+ * otherwise against whole name words, so that a misspelt word is not found by chance inside
+ * another (`canler` in `yalçınler`, `karaca` in `karataş`).
+ */
+function wordDistance(word: readonly string[], text: readonly string[]): number {
+  return substringEditDistance(word, text) === 0 ? 0 : substringEditDistance(word, text, true);
 }
 
 /**
  * How close `nameCore` (a company's `name_core`) is to the query words, 0–1, or null when some
- * word is beyond its edit budget (or none has an edit: that is a D8 match, not a near match).
+ * word is beyond its edit budget, more than one word is misspelt, or none has an edit (that is a
+ * D8 match, not a near match).
  * Mostly how well the name holds the query's words (generic words weigh less), a little how
  * much of the name the query covers, so the company named in full ranks above longer names.
  */
@@ -117,11 +137,14 @@ export function scoreNearMatch(words: readonly string[], nameCore: string): numb
   let weighted = 0;
   let weights = 0;
   let edits = 0;
+  let damagedWords = 0;
   let letters = 0;
   for (const word of words) {
     const chars = [...word];
-    const distance = substringEditDistance(chars, text);
+    const distance = wordDistance(chars, text);
     if (distance > editBudget(word)) return null;
+    // One misspelt word (D25); lost letters (`?`) alone do not make a word misspelt.
+    if (distance >= 1 && ++damagedWords > 1) return null;
     const weight = chars.length * (GENERIC_WORDS.has(word) ? GENERIC_WEIGHT : 1);
     weighted += weight * (1 - distance / chars.length);
     weights += weight;
