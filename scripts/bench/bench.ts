@@ -3,7 +3,7 @@
 // to a bare node:http server that answers with the byte-identical response of a real hit (the
 // ceiling). Prints req/s, p50, p99 and the ratio to the ceiling; writes docs/benchmarks.md.
 //
-//   npm run bench -- [--companies 1000000] [--engines sqlite,postgres] [--duration 10] [--connections 10] [--no-write]
+//   npm run bench -- [--companies 1000000] [--engines sqlite,postgres] [--duration 10] [--connections 10] [--no-write] [--pg-prefix risklookup_bench]
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -20,6 +20,8 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '10' },
     'no-write': { type: 'boolean', default: false },
+    // PostgreSQL databases are shared by every checkout on the server: a name of one's own.
+    'pg-prefix': { type: 'string', default: 'risklookup_bench' },
   },
 });
 const N = Number(args.companies);
@@ -38,7 +40,7 @@ async function databaseUrl(engine: string, fresh = false): Promise<string> {
     if (fresh) for (const suffix of ['', '-wal', '-shm']) rmSync(`${WORK}/bench-${N}.db${suffix}`, { force: true });
     return `sqlite:${WORK}/bench-${N}.db`;
   }
-  const name = `risklookup_bench_${N}`;
+  const name = `${args['pg-prefix']}_${N}`;
   const admin = new pg.Client({ connectionString: PG_ADMIN });
   await admin.connect();
   if (fresh) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

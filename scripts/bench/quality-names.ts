@@ -120,9 +120,9 @@ function otherLetter(r: Random, letter: string): string {
   return r.pick(choices);
 }
 
-/** One letter changed in one word of 5+ letters (shorter words are rarely mistyped alone). */
+/** One letter changed in one significant word of 5+ letters (shorter words are rarely mistyped alone). */
 function typo(c: QualityCompany, r: Random, change: (word: string, at: number) => string | null): string | null {
-  const candidates = c.words.map((w, i) => ({ w, i })).filter(({ w }) => [...w].length >= 5);
+  const candidates = c.words.map((w, i) => ({ w, i })).filter(({ w }) => [...w].length >= 5 && !FILLER_WORDS.has(toSearchKey(w)));
   if (candidates.length === 0) return null;
   const { w, i } = r.pick(candidates);
   const chars = [...w];

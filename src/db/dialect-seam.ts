@@ -4,6 +4,7 @@
  */
 import { sql, type CreateTableBuilder, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from './schema.ts';
+import type { NearMatchGroup } from '../search/near-match-score.ts';
 
 export type EngineKind = 'sqlite' | 'postgres';
 
@@ -26,11 +27,12 @@ export interface DialectSeam {
    */
   nameCandidateIds(words: readonly string[], limit: number, indexTerm?: (word: string) => string): RawBuilder<{ id: number }>;
   /**
-   * A condition on `companies` that holds when, for at least one alternative, every piece of it
-   * (each 3+ characters, letters and digits only) occurs in `name_key`, answered from the
-   * substring index: the candidates of near matches (D25).
+   * A condition on `companies` that holds when, for at least one group, `name_key` holds every
+   * piece of `all` and every piece of one list in `any` (pieces: 3+ letters or digits), answered
+   * from the substring index: the candidates of near matches (D25). With `indexTerm` (SQLite),
+   * only that part of each piece is looked up: a superset, which the caller scores anyway.
    */
-  nameKeyContainsAny(alternatives: readonly (readonly string[])[]): Expression<SqlBool>;
+  nameKeyContainsAny(groups: readonly NearMatchGroup[], indexTerm?: (piece: string) => string): Expression<SqlBool>;
   /** A condition that holds when `companies.id` is one of `ids` (one parameter, any count). */
   idIn(ids: readonly number[]): Expression<SqlBool>;
   /** Creates the indexes for ranked name search (D8): by `name_core` prefix, and in rank order. */
@@ -83,8 +85,12 @@ const sqliteSeam: DialectSeam = {
     const match = words.map((w) => `"${indexTerm(w)}"`).join(' AND ');
     return sql`SELECT rowid AS id FROM company_name_fts WHERE company_name_fts MATCH ${match} LIMIT ${limit}`;
   },
-  nameKeyContainsAny(alternatives) {
-    const match = alternatives.map((pieces) => `(${pieces.map((p) => `"${p}"`).join(' AND ')})`).join(' OR ');
+  nameKeyContainsAny(groups, indexTerm = (p) => p) {
+    const and = (parts: string[]) => `(${parts.join(' AND ')})`;
+    const phrase = (p: string) => `"${indexTerm(p)}"`;
+    const match = groups
+      .map((g) => and([...g.all.map(phrase), ...(g.any.length ? [`(${g.any.map((l) => and(l.map(phrase))).join(' OR ')})`] : [])]))
+      .join(' OR ');
     return sql<SqlBool>`companies.id IN (SELECT rowid FROM company_name_fts WHERE company_name_fts MATCH ${match})`;
   },
   idIn: (ids) => sql<SqlBool>`companies.id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
@@ -134,8 +140,12 @@ const postgresSeam: DialectSeam = {
     const parts = words.map((w) => sql<SqlBool>`name_key LIKE ${`%${w}%`}`);
     return sql`SELECT id FROM companies WHERE ${sql.join(parts, sql` AND `)} LIMIT ${limit}`;
   },
-  nameKeyContainsAny(alternatives) {
-    const each = alternatives.map((pieces) => sql<SqlBool>`(${sql.join(pieces.map((p) => sql`companies.name_key LIKE ${`%${p}%`}`), sql` AND `)})`);
+  nameKeyContainsAny(groups) {
+    const like = (p: string) => sql<SqlBool>`companies.name_key LIKE ${`%${p}%`}`;
+    const and = (parts: RawBuilder<SqlBool>[]) => sql<SqlBool>`(${sql.join(parts, sql` AND `)})`;
+    const each = groups.map((g) =>
+      and([...g.all.map(like), ...(g.any.length ? [sql<SqlBool>`(${sql.join(g.any.map((l) => and(l.map(like))), sql` OR `)})`] : [])]),
+    );
     return sql<SqlBool>`(${sql.join(each, sql` OR `)})`;
   },
   idIn: (ids) => sql<SqlBool>`companies.id = ANY(${ids}::bigint[])`,

@@ -45,40 +45,57 @@ export function nearQueryWords(q: string): string[] {
 }
 
 /**
- * Edits a query word may carry and still count as found (D25: one or two letters). A short word
- * with an edit matches too much by chance (`deri` ~ `leri` in `ürünleri`), and a generic word two
- * edits away is often another word (`elektronik`, `elektrik`).
+ * Edits a query word may carry and still count as found (D25: one or two letters). A word of 3
+ * letters with an edit is any other word, and a generic word two edits away is often another
+ * word (`elektronik`, `elektrik`).
  */
 export function editBudget(word: string): number {
   const length = [...word].length;
-  const budget = length < 5 ? 0 : length < 9 ? 1 : 2;
+  const budget = length < 4 ? 0 : length < 9 ? 1 : 2;
   return GENERIC_WORDS.has(word) ? Math.min(1, budget) : budget;
 }
 
 /**
- * Which substrings a name must hold to be scored: alternatives (any one suffices), each a list
- * of substrings that must all occur. One alternative per way the query can be damaged: a word
- * with one edit at position p keeps `word[0,p)` and `word[p+2,n)` intact (substitution,
- * insertion, deletion or a swap), the other words stay whole. Pieces under 3 letters cannot be
- * looked up in a trigram index and are left out (an alternative with no piece at all is too).
+ * Which substrings a name must hold to be scored, for one way of damaging the query: every
+ * piece of `all`, and the pieces of at least one list in `any` (none: `all` alone).
  */
-export function nearMatchAlternatives(words: readonly string[]): string[][] {
+export interface NearMatchGroup {
+  all: string[];
+  any: string[][];
+}
+
+/**
+ * The candidates' pieces when the word at `misspelt` is the one damaged (D25: one word), or any
+ * word when `misspelt` is null. A word with one edit at position p keeps `word[0,p)` and
+ * `word[p+2,n)` intact (substitution, insertion, deletion or a swap); the other words stay
+ * whole. Pieces under 3 letters cannot be looked up in a trigram index and are left out.
+ */
+export function nearMatchGroups(words: readonly string[], misspelt: number | null = null): NearMatchGroup[] {
   const intact = words.map(intactPieces);
-  const alternatives = new Map<string, string[]>();
-  const add = (pieces: string[]) => {
-    const unique = [...new Set(pieces)].sort();
-    if (unique.length > 0) alternatives.set(unique.join(' '), unique);
-  };
-  if (words.some((w) => w.includes(LOST_LETTER))) add(intact.flat());
+  const groups: NearMatchGroup[] = [];
+  if (words.some((w) => w.includes(LOST_LETTER))) groups.push({ all: unique(intact.flat()), any: [] });
   words.forEach((word, i) => {
-    if (word.includes(LOST_LETTER)) return;
-    const others = intact.filter((_, j) => j !== i).flat();
+    if (word.includes(LOST_LETTER) || (misspelt !== null && i !== misspelt) || editBudget(word) === 0) return;
     const chars = [...word];
+    const any = new Map<string, string[]>();
+    let bare = false;
     for (let p = 0; p + 1 < chars.length; p++) {
-      add([...others, ...[chars.slice(0, p).join(''), chars.slice(p + 2).join('')].filter((s) => [...s].length >= 3)]);
+      const pieces = unique([chars.slice(0, p).join(''), chars.slice(p + 2).join('')].filter((s) => [...s].length >= 3));
+      if (pieces.length > 0) any.set(pieces.join(' '), pieces);
+      else bare = true;
     }
+    // An edit that leaves no piece of 3 letters (mid-word in a short word): the others alone.
+    groups.push({ all: unique(intact.filter((_, j) => j !== i).flat()), any: bare ? [] : dropImplied([...any.values()]) });
   });
-  return [...alternatives.values()];
+  return groups.filter((g) => g.all.length > 0 || g.any.length > 0);
+}
+
+const unique = (pieces: string[]) => [...new Set(pieces)].sort();
+
+/** Lists that hold another list's every piece as a substring add no candidate: dropped. */
+function dropImplied(lists: string[][]): string[][] {
+  const implies = (a: string[], b: string[]) => b.every((piece) => a.some((x) => x.includes(piece)));
+  return lists.filter((a, i) => !lists.some((b, j) => j !== i && implies(a, b) && (!implies(b, a) || j < i)));
 }
 
 /** A word as it must occur when undamaged: itself, or the runs between its lost letters. */
@@ -99,21 +116,25 @@ function substitutionCost(queryChar: string, nameChar: string): number {
 export function substringEditDistance(word: readonly string[], text: readonly string[], wholeWords = false): number {
   const m = word.length;
   const n = text.length;
-  const start = Array.from({ length: n + 1 }, (_, j) => (!wholeWords || j === 0 || text[j - 1] === ' ' ? 0 : Infinity));
-  let prev2 = start;
-  let prev = start;
+  let prev2 = new Float64Array(n + 1);
+  let prev = new Float64Array(n + 1);
+  let row = new Float64Array(n + 1);
+  for (let j = 1; j <= n; j++) prev[j] = !wholeWords || text[j - 1] === ' ' ? 0 : Infinity;
+  prev2.set(prev);
   for (let i = 1; i <= m; i++) {
-    const row = new Array<number>(n + 1);
     row[0] = i;
+    const q = word[i - 1]!;
     for (let j = 1; j <= n; j++) {
-      let best = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + substitutionCost(word[i - 1]!, text[j - 1]!));
-      if (i > 1 && j > 1 && word[i - 1] === text[j - 2] && word[i - 2] === text[j - 1]) best = Math.min(best, prev2[j - 2]! + 1);
+      const t = text[j - 1]!;
+      let best = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (q === t ? 0 : substitutionCost(q, t)));
+      if (i > 1 && j > 1 && q === text[j - 2] && word[i - 2] === t && prev2[j - 2]! + 1 < best) best = prev2[j - 2]! + 1;
       row[j] = best;
     }
-    prev2 = prev;
-    prev = row;
+    [prev2, prev, row] = [prev, row, prev2];
   }
-  return wholeWords ? Math.min(...prev.filter((_, j) => j === n || text[j] === ' ')) : Math.min(...prev);
+  let best = Infinity;
+  for (let j = 0; j <= n; j++) if ((!wholeWords || j === n || text[j] === ' ') && prev[j]! < best) best = prev[j]!;
+  return best;
 }
 
 /**

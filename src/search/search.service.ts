@@ -13,7 +13,15 @@ import { threatLevelOf, visibleReports, type ThreatLevel } from '../reports/visi
 import { findCompaniesByName, findCompaniesByTaxId, NAME_SEARCH_TUNING, type CompanyRow } from './companies.repository.ts';
 import type { NameSample } from './name-sample.ts';
 import { parseNameQuery } from './name-key.ts';
-import { DEFAULT_NEAR_MATCH_THRESHOLD, nearMatchAlternatives, nearQueryWords, scoreNearMatch, shownSimilarity } from './near-match-score.ts';
+import {
+  DEFAULT_NEAR_MATCH_THRESHOLD,
+  LOST_LETTER,
+  nearMatchGroups,
+  nearQueryWords,
+  scoreNearMatch,
+  shownSimilarity,
+  type NearMatchGroup,
+} from './near-match-score.ts';
 import { nearMatchCandidatesQuery } from './near-matches.repository.ts';
 import { checkTaxId, taxIdCandidates } from './tax-id.ts';
 
@@ -150,20 +158,20 @@ export async function runSearch(deps: SearchDeps, plan: SearchPlan): Promise<Sea
 }
 
 /** Candidates scored per near-match search: enough for any realistic query, bounded in time. */
-const NEAR_MATCH_CANDIDATES = 2000;
+const NEAR_MATCH_CANDIDATES = 1000;
 const MAX_NEAR_MATCHES = 5;
 
 /** Up to 5 companies close to a name query that matched nothing, best first (D25). */
 async function findNearMatches(deps: SearchDeps, plan: Extract<SearchPlan, { kind: 'name' }>): Promise<NearMatch[]> {
-  const alternatives = nearMatchAlternatives(plan.nearWords);
-  if (alternatives.length === 0) return [];
-  const candidates = await nearMatchCandidatesQuery(deps.db, deps.seam, { alternatives, country: plan.country, limit: NEAR_MATCH_CANDIDATES }).execute();
+  const groups = await nearMatchCandidateGroups(deps, plan.nearWords);
+  if (groups.length === 0) return [];
+  const indexTerm = deps.names?.rarest;
+  const candidates = await nearMatchCandidatesQuery(deps.db, deps.seam, { groups, country: plan.country, limit: NEAR_MATCH_CANDIDATES, indexTerm }).execute();
   const threshold = deps.nearMatchThreshold ?? DEFAULT_NEAR_MATCH_THRESHOLD;
   const scored = candidates
     .map((company) => ({ company, score: scoreNearMatch(plan.nearWords, company.name_core) }))
     .filter((c): c is { company: CompanyRow; score: number } => c.score !== null && c.score >= threshold)
-    .sort((a, b) => b.score - a.score || Number(b.company.visible_report_count) - Number(a.company.visible_report_count) ||
-      (a.company.name_core < b.company.name_core ? -1 : a.company.name_core > b.company.name_core ? 1 : Number(a.company.id) - Number(b.company.id)))
+    .sort((a, b) => b.score - a.score || Number(b.company.visible_report_count) - Number(a.company.visible_report_count) || byName(a.company, b.company))
     .slice(0, 2 * MAX_NEAR_MATCHES);
   const byCompany = await reportsByCompany(deps, scored.map((c) => c.company));
   const shown: NearMatch[] = [];
@@ -174,4 +182,27 @@ async function findNearMatches(deps: SearchDeps, plan: Extract<SearchPlan, { kin
     shown.push({ company_name, tax_id, country, city, threat_level, report_count, similarity: shownSimilarity(score) });
   }
   return shown;
+}
+
+const byName = (a: CompanyRow, b: CompanyRow) => (a.name_core < b.name_core ? -1 : a.name_core > b.name_core ? 1 : Number(a.id) - Number(b.id));
+
+/**
+ * The substrings that near-match candidates must hold. A query word that no company name holds
+ * at all is the misspelt one (D25 allows one): only its damage is looked for, next to the
+ * others whole. Two such words: nothing is close. None (a typo that made another real word,
+ * words run together into one that exists): any word may be the misspelt one.
+ */
+async function nearMatchCandidateGroups(deps: SearchDeps, words: readonly string[]): Promise<NearMatchGroup[]> {
+  const absent: number[] = [];
+  for (const [i, word] of words.entries()) {
+    if (word.includes(LOST_LETTER) || [...word].length < 3) continue;
+    // The word's rarest trigram (SQLite) is absent only if the word is; present, the word may not be.
+    const { rows } = await deps.seam.nameCandidateIds([word], 1, deps.names?.rarest).execute(deps.db);
+    if (rows.length === 0) absent.push(i);
+  }
+  if (absent.length > 1) return [];
+  // A misspelt word too short to leave a piece to look up leaves the other words alone: worth
+  // scoring only when few names hold them (the name sample's estimate, where there is one).
+  const tooMany = (g: NearMatchGroup) => g.any.length === 0 && (deps.names?.estimatedMatches(g.all) ?? 0) > NEAR_MATCH_CANDIDATES;
+  return nearMatchGroups(words, absent[0] ?? null).filter((g) => !tooMany(g));
 }
