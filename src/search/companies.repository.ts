@@ -81,8 +81,21 @@ const VISIBLE_NOT_FROM_INDEX = sql<boolean>`visible_report_count + 0 > 0`;
 /** D8 rank class: 0 the whole name, 1 the same words in another order, 2 a prefix, 3 the rest. */
 const RANK_CLASS = (core: string) => {
   const reordered = reorderedCondition(core);
-  return sql`CASE WHEN name_core = ${core} THEN 0 ${reordered ? sql`WHEN ${reordered} THEN 1 ` : sql``}WHEN substr(name_core, 1, ${[...core].length}) = ${core} THEN 2 ELSE 3 END`;
+  return sql`CASE WHEN name_core IN (${sql.join(wholeNameForms(core))}) THEN 0 ${reordered ? sql`WHEN ${reordered} THEN 1 ` : sql``}WHEN substr(name_core, 1, ${[...core].length}) = ${core} THEN 2 ELSE 3 END`;
 };
+
+/**
+ * The names that count as the whole name (D8 rank class 0): the query's words, with any of the
+ * spaces between them left out (`yük sel otomotiv` is `yüksel otomotiv`: a word split in two
+ * when typed). Up to 6 words (32 forms); beyond, the query itself.
+ */
+export function wholeNameForms(core: string): string[] {
+  const words = core.split(' ');
+  if (words.length > 6) return [core];
+  let forms = [words[0]!];
+  for (const word of words.slice(1)) forms = forms.flatMap((f) => [`${f} ${word}`, `${f}${word}`]);
+  return forms;
+}
 
 /**
  * Holds when `name_core` is made of the query's words in another order (D8); null when the
@@ -146,31 +159,26 @@ export async function findCompaniesByName(
 
 /**
  * Whole-name, other-order and prefix matches, best first; null when the other orders are too
- * many to look up. Thousands of names share a prefix like `anadolu` (ranking them all took
- * 13 ms at 10^7): then the whole-name and other-order matches come from the index by
- * equality and the prefix matches from a walk in rank order.
+ * many to look up. The whole-name and other-order matches come from the index by equality.
+ * Thousands of names share a prefix like `anadolu` (ranking them all took 13 ms at 10^7): then
+ * the prefix matches come from a walk in rank order.
  */
 async function headMatches(db: Db, seam: DialectSeam, search: NameSearch, tuning: NameSearchTuning): Promise<CompanyRow[] | null> {
   const orders = otherOrders(search.core);
   if (orders === null) return null;
-  const reordered = orders.length === 0 ? [] : await rankedQuery(matchesAll(db, search).selectAll().where('visible_report_count', '>', 0).where('name_core', 'in', orders), null).limit(search.limit).execute();
-  const withPrefixes = async () => withReordered(await prefixMatchesQuery(db, seam, search).execute(), reordered, search);
-  if ((tuning.estimatedPrefixMatches?.(search.core) ?? 0) <= 4 * tuning.candidateCap) return withPrefixes();
-  const whole = await rankedQuery(matchesAll(db, search).selectAll().where('visible_report_count', '>', 0).where('name_core', '=', search.core), null)
-    .limit(search.limit)
-    .execute();
+  const visible = () => matchesAll(db, search).selectAll().where('visible_report_count', '>', 0);
+  const whole = await rankedQuery(visible().where('name_core', 'in', wholeNameForms(search.core)), null).limit(search.limit).execute();
+  const reordered = orders.length === 0 ? [] : await rankedQuery(visible().where('name_core', 'in', orders), null).limit(search.limit).execute();
   const head = [...whole, ...reordered].slice(0, search.limit);
+  const withPrefixes = async () => {
+    const prefixed = (await prefixMatchesQuery(db, seam, search).execute()).filter((r) => r.name_core !== search.core);
+    return [...head, ...prefixed].slice(0, search.limit);
+  };
+  if ((tuning.estimatedPrefixMatches?.(search.core) ?? 0) <= 4 * tuning.candidateCap) return withPrefixes();
   const wanted = search.limit - head.length;
   if (wanted === 0) return head;
   const prefixed = await walkFor(db, seam, search, 'prefix', wanted, tuning.walkWindow);
   return prefixed ? [...head, ...prefixed] : withPrefixes();
-}
-
-/** Whole-name and prefix matches (rank classes 0 and 2) with the other-order ones between. */
-function withReordered(prefixMatches: CompanyRow[], reordered: CompanyRow[], search: NameSearch): CompanyRow[] {
-  const whole = prefixMatches.filter((r) => r.name_core === search.core);
-  const prefixed = prefixMatches.filter((r) => r.name_core !== search.core);
-  return [...whole, ...reordered, ...prefixed].slice(0, search.limit);
 }
 
 /** The walk's rows, best first; null when the walk ended before finding `wanted`. */
@@ -215,7 +223,7 @@ export function rankWalkQuery(db: Db, seam: DialectSeam, search: NameSearch, wan
   if (search.country) rest = rest.where('country', '=', search.country);
   const reordered = reorderedCondition(search.core);
   if (part === 'rest') {
-    rest = rest.where(sql<boolean>`NOT ${seam.nameCoreStartsWith(search.core)}`);
+    rest = rest.where(sql<boolean>`NOT ${seam.nameCoreStartsWith(search.core)}`).where('name_core', 'not in', wholeNameForms(search.core));
     if (reordered) rest = rest.where(sql<boolean>`NOT ${reordered}`);
   } else {
     rest = rest.where(seam.nameCoreStartsWith(search.core)).where('name_core', '<>', search.core);
