@@ -34,7 +34,7 @@ const { values: args } = parseArgs({
   },
 });
 const ROOT = new URL('../../', import.meta.url).pathname;
-const PG_ADMIN = process.env.BENCH_PG_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const PG_ADMIN = process.env.BENCH_PG_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const countries = buildCountryCatalogue();
 const THRESHOLDS = [0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9];
 
@@ -169,6 +169,7 @@ for (const kind of args.engines!.split(',')) {
   const { answers, msPerQuery } = await runEngine(kind);
   out.push(`### ${kind} (${msPerQuery.toFixed(2)} ms a query)`, '', ...table(answers, DEFAULT_NEAR_MATCH_THRESHOLD), '');
   out.push(absentSummary(answers, DEFAULT_NEAR_MATCH_THRESHOLD), '', 'The threshold, measured:', '', ...sweep(answers), '');
+  console.error(`${kind} done`);
 }
 const text = out.join('\n');
 console.log(text);
