@@ -113,7 +113,7 @@ function substitutionCost(queryChar: string, nameChar: string): number {
  * Damerau-Levenshtein); the substring starts and ends anywhere, or with `wholeWords` only where
  * words of `text` start and end.
  */
-export function substringEditDistance(word: readonly string[], text: readonly string[], wholeWords = false): number {
+export function substringEditDistance(word: readonly string[], text: readonly string[], wholeWords = false, cutoff = Infinity): number {
   const m = word.length;
   const n = text.length;
   let prev2 = new Float64Array(n + 1);
@@ -124,12 +124,16 @@ export function substringEditDistance(word: readonly string[], text: readonly st
   for (let i = 1; i <= m; i++) {
     row[0] = i;
     const q = word[i - 1]!;
+    let rowBest = row[0]!;
     for (let j = 1; j <= n; j++) {
       const t = text[j - 1]!;
       let best = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (q === t ? 0 : substitutionCost(q, t)));
       if (i > 1 && j > 1 && q === text[j - 2] && word[i - 2] === t && prev2[j - 2]! + 1 < best) best = prev2[j - 2]! + 1;
       row[j] = best;
+      if (best < rowBest) rowBest = best;
     }
+    // Two rows above the cutoff: no later row can come back under it (a swap reaches back two).
+    if (rowBest > cutoff && i > 1 && Math.min(...prev) > cutoff) return Infinity;
     [prev2, prev, row] = [prev, row, prev2];
   }
   let best = Infinity;
@@ -142,8 +146,8 @@ export function substringEditDistance(word: readonly string[], text: readonly st
  * otherwise against whole name words, so that a misspelt word is not found by chance inside
  * another (`canler` in `yalçınler`, `karaca` in `karataş`).
  */
-function wordDistance(word: readonly string[], text: readonly string[]): number {
-  return substringEditDistance(word, text) === 0 ? 0 : substringEditDistance(word, text, true);
+function wordDistance(word: string, nameCore: string, text: readonly string[], budget: number): number {
+  return nameCore.includes(word) ? 0 : substringEditDistance([...word], text, true, budget);
 }
 
 /**
@@ -162,8 +166,9 @@ export function scoreNearMatch(words: readonly string[], nameCore: string): numb
   let letters = 0;
   for (const word of words) {
     const chars = [...word];
-    const distance = wordDistance(chars, text);
-    if (distance > editBudget(word)) return null;
+    const budget = editBudget(word);
+    const distance = wordDistance(word, nameCore, text, budget);
+    if (distance > budget) return null;
     // One misspelt word (D25); lost letters (`?`) alone do not make a word misspelt.
     if (distance >= 1 && ++damagedWords > 1) return null;
     const weight = chars.length * (GENERIC_WORDS.has(word) ? GENERIC_WEIGHT : 1);

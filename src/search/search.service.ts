@@ -198,8 +198,7 @@ async function nearMatchCandidateGroups(deps: SearchDeps, words: readonly string
     if (word.includes(LOST_LETTER) || [...word].length < 3) continue;
     // A word in the name sample is in some name: no look-up (a common word's costs most).
     if ((deps.names?.estimatedMatches([word]) ?? 0) > 0) continue;
-    // The word's rarest trigram (SQLite) is absent only if the word is; present, the word may not be.
-    const { rows } = await deps.seam.nameCandidateIds([word], 1, deps.names?.rarest).execute(deps.db);
+    const { rows } = await deps.seam.nameCandidateIds([word], 1).execute(deps.db);
     if (rows.length === 0) absent.push(i);
   }
   if (absent.length > 1) return [];
