@@ -10,6 +10,7 @@ import { keyCommand } from './commands/key.command.ts';
 import { memberCommand } from './commands/member.command.ts';
 import { migrateCommand } from './commands/migrate.command.ts';
 import { reportCommand } from './commands/report.command.ts';
+import { searchCommand } from './commands/search.command.ts';
 import { serveCommand } from './commands/serve.command.ts';
 import { usageCommand } from './commands/usage.command.ts';
 
@@ -21,7 +22,7 @@ export function buildCli(): Command {
     .showHelpAfterError('(add --help for usage)')
     .exitOverride();
   const defaultDailyLimit = Number(process.env.RISKLOOKUP_DAILY_LIMIT ?? 100) || 100;
-  for (const command of [serveCommand(), migrateCommand(), memberCommand(), keyCommand(defaultDailyLimit), importCommand(), reportCommand(), usageCommand(), auditCommand(), copyCommand(), generateCommand()]) {
+  for (const command of [serveCommand(), migrateCommand(), memberCommand(), keyCommand(defaultDailyLimit), importCommand(), reportCommand(), usageCommand(), searchCommand(), auditCommand(), copyCommand(), generateCommand()]) {
     program.addCommand(command);
   }
   const exitOverrideAll = (command: Command) => {

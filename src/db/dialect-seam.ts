@@ -10,6 +10,12 @@ export type EngineKind = 'sqlite' | 'postgres';
 
 export interface DialectSeam {
   readonly kind: EngineKind;
+  /**
+   * Whether name searches are planned from a sample of names (search/name-sample.ts): SQLite's
+   * FTS5 phrases read every trigram's positions, so it looks up one rare trigram per word;
+   * PostgreSQL's trigram index keeps no positions and intersects trigrams itself.
+   */
+  readonly plansNamesFromSample: boolean;
   /** Adds an auto-incrementing integer primary key named `id`. */
   addIdColumn<T extends string>(table: CreateTableBuilder<T, never>): CreateTableBuilder<T, 'id'>;
   /** Creates the substring index that D8 name search runs on. */
@@ -65,6 +71,7 @@ export interface DialectSeam {
 
 const sqliteSeam: DialectSeam = {
   kind: 'sqlite',
+  plansNamesFromSample: true,
   addIdColumn: (table) => table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()),
   async createNameSearchIndex(db) {
     // FTS5 with the trigram tokenizer gives substring search over the application-made key
@@ -134,6 +141,7 @@ const sqliteSeam: DialectSeam = {
 
 const postgresSeam: DialectSeam = {
   kind: 'postgres',
+  plansNamesFromSample: false,
   addIdColumn: (table) => table.addColumn('id', 'bigserial', (c) => c.primaryKey()),
   async createNameSearchIndex(db) {
     await sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`.execute(db);

@@ -80,7 +80,7 @@ export type SearchPlan =
  * Decides how to search, or throws the 400 for a query that cannot be answered truthfully
  * (D8 too generic, D9 mistyped ID). Pure, so a refused query costs no quota and no I/O.
  */
-export function planSearch(countries: CountryCatalogue, input: SearchInput): SearchPlan {
+export function planSearch(countries: Pick<CountryCatalogue, 'get'>, input: SearchInput): SearchPlan {
   if (input.type === 'tax_id') {
     if (input.country) {
       const check = checkTaxId(input.q, countries.get(input.country)!);
