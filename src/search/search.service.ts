@@ -65,7 +65,10 @@ export interface SearchDeps {
   db: Kysely<Database>;
   seam: DialectSeam;
   maxResults: number;
-  /** Estimates that plan a name search (SQLite; see name-sample.ts); null = plan without. */
+  /**
+   * Estimates that plan a name search (see name-sample.ts); null = plan without. Its rarest
+   * trigrams are looked up only where the seam plans from them (SQLite).
+   */
   names: NameSample | null;
   /** Near matches scoring below this are not shown (D25); DEFAULT_NEAR_MATCH_THRESHOLD when absent. */
   nearMatchThreshold?: number;
@@ -101,12 +104,14 @@ export function planSearch(countries: Pick<CountryCatalogue, 'get'>, input: Sear
   };
 }
 
+const rarestOf = (deps: SearchDeps) => (deps.seam.plansNamesFromSample ? deps.names?.rarest : undefined);
+
 async function findCandidates(deps: SearchDeps, plan: SearchPlan, limit: number): Promise<CompanyRow[]> {
   if (plan.kind === 'tax_id') return findCompaniesByTaxId(deps.db, plan.candidates, limit);
   if (!deps.names) return findCompaniesByName(deps.db, deps.seam, { ...plan, limit });
   await deps.names.refresh(deps.db);
-  const { rarest, estimatedMatches, estimatedPrefixMatches } = deps.names;
-  return findCompaniesByName(deps.db, deps.seam, { ...plan, limit }, { ...NAME_SEARCH_TUNING, indexTerm: rarest, estimatedMatches, estimatedPrefixMatches });
+  const { estimatedMatches, estimatedPrefixMatches } = deps.names;
+  return findCompaniesByName(deps.db, deps.seam, { ...plan, limit }, { ...NAME_SEARCH_TUNING, indexTerm: rarestOf(deps), estimatedMatches, estimatedPrefixMatches });
 }
 
 function toCompanyResult(company: CompanyRow, activeReports: ReportRow[]): CompanyResult | null {
@@ -165,7 +170,7 @@ const MAX_NEAR_MATCHES = 5;
 async function findNearMatches(deps: SearchDeps, plan: Extract<SearchPlan, { kind: 'name' }>): Promise<NearMatch[]> {
   const groups = await nearMatchCandidateGroups(deps, plan.nearWords);
   if (groups.length === 0) return [];
-  const indexTerm = deps.names?.rarest;
+  const indexTerm = rarestOf(deps);
   const candidates = await nearMatchCandidatesQuery(deps.db, deps.seam, { groups, country: plan.country, limit: NEAR_MATCH_CANDIDATES, indexTerm }).execute();
   const threshold = deps.nearMatchThreshold ?? DEFAULT_NEAR_MATCH_THRESHOLD;
   const scored = candidates
