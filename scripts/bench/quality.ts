@@ -105,7 +105,7 @@ async function runEngine(kind: string) {
       }),
     );
     await importLines(engine, lines, 'quality', { countries, clock: fixedClock(Date.UTC(2026, 5, 1)) });
-    const names = kind === 'sqlite' ? new NameSample() : null;
+    const names = new NameSample(); // as the server does (company-search.ts)
     const deps: SearchDeps = { db: engine.db, seam: engine.seam, maxResults: 10, names, nearMatchThreshold: 0 };
     const started = Date.now();
     const all = queries();
