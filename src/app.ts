@@ -119,7 +119,13 @@ export async function buildApp({ config, engine, logger, clock = systemClock, tr
   const audit = createAuditWriter(engine.db, (error, lost) => app.log.error({ err: error, lost }, 'could not write audit records'));
   // After the last request is answered (Fastify closes the server first), store what is buffered.
   app.addHook('onClose', async () => audit.close());
-  const companySearch = createCompanySearch({ db: engine.db, seam: engine.seam, maxResults: config.maxResults, cacheEntries: config.searchCacheEntries });
+  const companySearch = createCompanySearch({
+    db: engine.db,
+    seam: engine.seam,
+    maxResults: config.maxResults,
+    cacheEntries: config.searchCacheEntries,
+    nearMatchThreshold: config.nearMatchThreshold,
+  });
   // Before the first request rather than during it; a failure only leaves the first search to do it.
   app.addHook('onReady', async () => {
     await companySearch.warmUp().catch((error: unknown) => app.log.warn({ err: error }, 'could not sample company names'));

@@ -4,6 +4,7 @@
  */
 import { ALL_COUNTRY_CODES } from './countries/catalogue.ts';
 import { DEFAULT_DATABASE_URL } from './db/connect.ts';
+import { DEFAULT_NEAR_MATCH_THRESHOLD } from './search/near-match-score.ts';
 
 /**
  * D26 defaults, measured (docs/benchmarks.md "Bursts"; docs/operations.md says how to size them):
@@ -32,6 +33,8 @@ export interface Config {
   readonly auditRetentionDays: number;
   /** Search answers kept per server process until the data changes (search-cache.ts); 0 = none. */
   readonly searchCacheEntries: number;
+  /** D25: near matches scoring below this (0–1) are not shown. */
+  readonly nearMatchThreshold: number;
   /** D26 admission (http/admission-gate.ts): requests in work at once in one process. */
   readonly maxActive: number;
   /** … of which from one key (or one address without a key). */
@@ -57,6 +60,7 @@ export interface ConfigInput {
   dbStatementTimeoutMs?: string | number;
   auditRetentionDays?: string | number;
   searchCacheEntries?: string | number;
+  nearMatchThreshold?: string | number;
   maxActive?: string | number;
   maxActivePerKey?: string | number;
   maxQueued?: string | number;
@@ -70,6 +74,16 @@ function integer(name: string, raw: string | number | undefined, fallback: numbe
   const n = typeof raw === 'number' ? raw : /^-?[0-9]+$/.test(raw.trim()) ? Number(raw) : NaN;
   if (!Number.isInteger(n) || n < min || n > max) {
     problems.push(`${name} must be a whole number from ${min} to ${max}, got '${raw}'`);
+    return fallback;
+  }
+  return n;
+}
+
+function fraction(name: string, raw: string | number | undefined, fallback: number, problems: string[]) {
+  if (raw === undefined || raw === '') return fallback;
+  const n = typeof raw === 'number' ? raw : /^(0|1)?(\.[0-9]+)?$/.test(raw.trim()) && raw.trim() !== '.' ? Number(raw) : NaN;
+  if (!Number.isFinite(n) || n < 0 || n > 1) {
+    problems.push(`${name} must be a number from 0 to 1 such as 0.75, got '${raw}'`);
     return fallback;
   }
   return n;
@@ -97,6 +111,7 @@ export function parseConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pr
     dbStatementTimeoutMs: integer('statement timeout in ms (RISKLOOKUP_DB_STATEMENT_TIMEOUT_MS)', input.dbStatementTimeoutMs ?? env.RISKLOOKUP_DB_STATEMENT_TIMEOUT_MS, 5000, 100, 600_000, problems),
     auditRetentionDays: integer('audit retention in days (RISKLOOKUP_AUDIT_RETENTION_DAYS)', input.auditRetentionDays ?? env.RISKLOOKUP_AUDIT_RETENTION_DAYS, 365, 0, 36_500, problems),
     searchCacheEntries: integer('search cache entries (RISKLOOKUP_SEARCH_CACHE_ENTRIES)', input.searchCacheEntries ?? env.RISKLOOKUP_SEARCH_CACHE_ENTRIES, 1000, 0, 1_000_000, problems),
+    nearMatchThreshold: fraction('near-match threshold (RISKLOOKUP_NEAR_MATCH_THRESHOLD)', input.nearMatchThreshold ?? env.RISKLOOKUP_NEAR_MATCH_THRESHOLD, DEFAULT_NEAR_MATCH_THRESHOLD, problems),
     maxActive: integer('requests in work at once (RISKLOOKUP_MAX_ACTIVE)', input.maxActive ?? env.RISKLOOKUP_MAX_ACTIVE, DEFAULT_ADMISSION.maxActive, 1, 10_000, problems),
     maxActivePerKey: integer('requests in work at once per key (RISKLOOKUP_MAX_ACTIVE_PER_KEY)', input.maxActivePerKey ?? env.RISKLOOKUP_MAX_ACTIVE_PER_KEY, DEFAULT_ADMISSION.maxActivePerKey, 1, 10_000, problems),
     maxQueued: integer('requests waiting (RISKLOOKUP_MAX_QUEUED)', input.maxQueued ?? env.RISKLOOKUP_MAX_QUEUED, DEFAULT_ADMISSION.maxQueued, 0, 1_000_000, problems),

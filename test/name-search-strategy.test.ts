@@ -38,7 +38,13 @@ const TUNINGS: Record<string, NameSearchTuning> = {
   'first trigram, a tiny cap (whole words on retry, then the walk)': { candidateCap: 3, walkWindow: 1_000_000, indexTerm: (w) => trigramsOf(w)[0]! },
 };
 
-const QUERIES = ['anadolu', 'lojistik', 'anadolu lojistik', 'lojistik anadolu', 'yilmaz', 'yilmazlar', 'ege ab', 'demir celik', 'celik', 'gida nakliyat ege', 'zzz', 'ambalaj anadolu ab'];
+// Other orders of names that exist (D8 rank class 1), a word twice (no such class), six words,
+// words split in two (the whole name when joined, rank class 0).
+const QUERIES = [
+  'ana dolu', 'ana dolu lojistik', 'yil maz lar', 'lojis tik anadolu', 'demir ce lik',
+  'anadolu', 'lojistik', 'anadolu lojistik', 'lojistik anadolu', 'yilmaz', 'yilmazlar', 'ege ab', 'demir celik', 'celik', 'gida nakliyat ege',
+  'zzz', 'ambalaj anadolu ab', 'celik demir', 'ab ege', 'nakliyat gida', 'lojistik lojistik', 'ege gida demir celik lojistik anadolu',
+];
 
 for (const engine of ENGINES) {
   describe(`name search shortcuts give the exact answer [${engine.name}]`, () => {
@@ -89,6 +95,28 @@ for (const engine of ENGINES) {
       const estimate = sample.estimatedMatches(['anadolu', 'lojistik']);
       assert.ok(estimate >= 150 && estimate <= 600, String(estimate));
       assert.equal(sample.estimatedMatches(['zzzz']), 0);
+    });
+
+    test('the same words in another order rank above prefixes and the rest (D8)', async () => {
+      const { db, seam } = database.engine;
+      const search: NameSearch = { indexedWords: ['lojistik', 'anadolu'], otherWords: [], core: 'lojistik anadolu', country: null, limit: 1000 };
+      const all = (await nameSearchQuery(db, seam, search).execute()).map((r) => r.name_core);
+      // The whole name first (random names hold it too), then the other order.
+      const cores = all.slice(all.findIndex((c) => c !== 'lojistik anadolu'));
+      assert.ok(all.slice(0, all.length - cores.length).every((c) => c === 'lojistik anadolu'));
+      const firstOther = cores.findIndex((c) => c !== 'anadolu lojistik');
+      assert.ok(firstOther > 10, `only ${firstOther} names in the other order first`);
+      assert.ok(cores.slice(firstOther).every((c) => c !== 'anadolu lojistik'));
+      // Then the names that start with the query (the test data has some), then the rest.
+      const prefixed = cores.slice(firstOther).filter((c) => c.startsWith('lojistik anadolu'));
+      assert.deepEqual(cores.slice(firstOther, firstOther + prefixed.length), prefixed);
+    });
+
+    test('a word split in two still finds the whole name first (D8)', async () => {
+      const { db, seam } = database.engine;
+      const search: NameSearch = { indexedWords: ['ana', 'dolu', 'lojistik'], otherWords: [], core: 'ana dolu lojistik', country: null, limit: 20 };
+      const cores = (await nameSearchQuery(db, seam, search).execute()).map((r) => r.name_core);
+      assert.deepEqual(cores, Array(20).fill('anadolu lojistik'));
     });
 
     for (const name of Object.keys(tunings())) {

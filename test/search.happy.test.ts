@@ -77,7 +77,9 @@ for (const engine of ENGINES) {
 
     test('spec 2.1-2.4: every envelope, company and report field, with D14 type-specific fields', async () => {
       const body = await ok('q=Fieldtest');
-      assert.deepEqual(Object.keys(body), ['success', 'query', 'type', 'country', 'result_count', 'results', 'meta']);
+      assert.deepEqual(Object.keys(body), ['success', 'query', 'type', 'country', 'result_count', 'results', 'meta', 'near_matches']);
+      // D25: on every name search; [] when there are results.
+      assert.deepEqual(body.near_matches, []);
       assert.equal(body.success, true);
       assert.equal(body.result_count, 1);
       const company = body.results[0];

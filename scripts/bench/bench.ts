@@ -1,9 +1,10 @@
 // `npm run bench`: builds a database of N companies per engine (reused when present), starts
-// the real server, and drives it from a separate process (autocannon) with five scenarios, next
+// the real server, and drives it from a separate process (autocannon) with six scenarios, next
 // to a bare node:http server that answers with the byte-identical response of a real hit (the
 // ceiling). Prints req/s, p50, p99 and the ratio to the ceiling; writes docs/benchmarks.md.
 //
 //   npm run bench -- [--companies 1000000] [--engines sqlite,postgres] [--duration 10] [--connections 10] [--no-write] [--bin other/bin/risklookup.js]
+//                    [--pg-prefix risklookup_bench]
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -20,6 +21,8 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '10' },
     'no-write': { type: 'boolean', default: false },
+    // PostgreSQL databases are shared by every checkout on the server: a name of one's own.
+    'pg-prefix': { type: 'string', default: 'risklookup_bench' },
     // Another checkout's program, for a before/after comparison under the same conditions.
     bin: { type: 'string' },
   },
@@ -40,7 +43,7 @@ async function databaseUrl(engine: string, fresh = false): Promise<string> {
     if (fresh) for (const suffix of ['', '-wal', '-shm']) rmSync(`${WORK}/bench-${N}.db${suffix}`, { force: true });
     return `sqlite:${WORK}/bench-${N}.db`;
   }
-  const name = `risklookup_bench_${N}`;
+  const name = `${args['pg-prefix']}_${N}`;
   const admin = new pg.Client({ connectionString: PG_ADMIN });
   await admin.connect();
   if (fresh) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -94,8 +97,17 @@ async function pickQueries(url: string) {
     { name: 'tax-ID miss', path: `/api/v1/search.php?type=tax_id&country=TR&q=${miss}` },
     { name: 'name, distinctive', path: `/api/v1/search.php?q=${encodeURIComponent(hit.name_core)}` },
     { name: 'name, common word', path: '/api/v1/search.php?q=lojistik' },
+    { name: 'name, misspelt (near matches)', path: `/api/v1/search.php?q=${encodeURIComponent(misspelt(hit.name_core))}` },
     { name: 'countries', path: '/api/v1/countries.php' },
   ];
+}
+
+/** The name with a letter dropped from the middle of its longest word: no result, near matches (D25). */
+function misspelt(core: string): string {
+  const words = core.split(' ');
+  const longest = words.reduce((a, b) => (b.length > a.length ? b : a));
+  const cut = Math.floor(longest.length / 2);
+  return words.map((w) => (w === longest ? w.slice(0, cut) + w.slice(cut + 1) : w)).join(' ');
 }
 
 function start(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; url: string }> {
@@ -142,6 +154,10 @@ async function benchEngine(engine: string) {
     const real = await fetch(server.url + queries[0]!.path, { headers });
     const sample = { status: real.status, headers: { 'content-type': real.headers.get('content-type') }, body: Buffer.from(await real.arrayBuffer()).toString('base64') };
     writeFileSync(`${WORK}/ceiling-response.json`, JSON.stringify(sample));
+    const near = queries.find((q) => q.name.startsWith('name, misspelt'))!;
+    const nearBody = (await (await fetch(server.url + near.path, { headers })).json()) as { result_count: number; near_matches?: unknown[] };
+    console.error(`${engine}: ${decodeURIComponent(near.path)} → ${nearBody.result_count} results, ${nearBody.near_matches?.length ?? 'no'} near matches`);
+
     const ceilingServer = await start(process.execPath, [`${ROOT}scripts/bench/ceiling-server.mjs`, `${WORK}/ceiling-response.json`]);
     autocannon(ceilingServer.url, {}, 2); // warm-up
     const ceiling = autocannon(ceilingServer.url, {}, seconds);

@@ -130,8 +130,12 @@ export async function importLines(
     if (error instanceof Rollback) throw new ImportFailed(sortByLine(problems), summary.lines);
     throw error;
   }
+  if (summary.companiesAdded + summary.reportsAdded >= STATISTICS_AFTER_ROWS) await engine.seam.refreshStatistics(engine.db, ['companies', 'reports']);
   return summary;
 }
+
+/** Rows added by one import from which the planner's statistics are refreshed (dialect-seam.ts). */
+const STATISTICS_AFTER_ROWS = 10_000;
 
 /** Problems found when a batch is written come after later lines' own; report in line order. */
 function sortByLine(problems: string[]): string[] {

@@ -27,7 +27,7 @@ function memoryQuota(left: number) {
   return { quota, steps, used: () => used };
 }
 
-const EMPTY: SearchOutcome = { results: [], truncated: false };
+const EMPTY: SearchOutcome = { results: [], truncated: false, nearMatches: [] };
 
 function deps(quota: Quota, find: SearchUseCaseDeps['search']['find']): SearchUseCaseDeps {
   return { countries: buildCountryCatalogue(), search: { find }, quota, clock: fixedClock(Date.UTC(2026, 10, 21, 9)) };

@@ -3,6 +3,7 @@ import type { DialectSeam } from '../db/dialect-seam.ts';
 import type { CompaniesTable, Database } from '../db/schema.ts';
 import type { Db } from '../db/types.ts';
 import { preparedQuery } from '../db/prepared.ts';
+import { otherOrders, RANK_CLASS, reorderedCondition, wholeNameForms } from './name-rank.ts';
 
 export type CompanyRow = Selectable<CompaniesTable>;
 
@@ -78,9 +79,6 @@ function matchesAll(db: Db, search: NameSearch) {
  */
 const VISIBLE_NOT_FROM_INDEX = sql<boolean>`visible_report_count + 0 > 0`;
 
-const RANK_CLASS = (core: string) =>
-  sql`CASE WHEN name_core = ${core} THEN 0 WHEN substr(name_core, 1, ${[...core].length}) = ${core} THEN 1 ELSE 2 END`;
-
 /**
  * The D8 name search, best first (D8, D10), without ranking every match of a common word:
  * 1. few candidates in the substring index → check and rank them all;
@@ -113,6 +111,7 @@ export async function findCompaniesByName(
       .execute();
   }
   const head = await headMatches(db, seam, search, tuning);
+  if (head === null) return nameSearchQuery(db, seam, search).execute();
   const wanted = search.limit - head.length;
   if (wanted === 0) return head;
   const tail = await walkFor(db, seam, search, 'rest', wanted, tuning.walkWindow);
@@ -120,19 +119,27 @@ export async function findCompaniesByName(
 }
 
 /**
- * Whole-name and prefix matches, best first. Thousands of names share a prefix like
- * `anadolu` (ranking them all took 13 ms at 10^7): then the whole-name matches come from the
- * index by equality and the prefix matches from a walk in rank order.
+ * Whole-name, other-order and prefix matches, best first; null when the other orders are too
+ * many to look up. The whole-name and other-order matches come from the index by equality.
+ * Thousands of names share a prefix like `anadolu` (ranking them all took 13 ms at 10^7): then
+ * the prefix matches come from a walk in rank order.
  */
-async function headMatches(db: Db, seam: DialectSeam, search: NameSearch, tuning: NameSearchTuning): Promise<CompanyRow[]> {
-  if ((tuning.estimatedPrefixMatches?.(search.core) ?? 0) <= 4 * tuning.candidateCap) return prefixMatchesQuery(db, seam, search).execute();
-  const whole = await rankedQuery(matchesAll(db, search).selectAll().where('visible_report_count', '>', 0).where('name_core', '=', search.core), null)
-    .limit(search.limit)
-    .execute();
-  const wanted = search.limit - whole.length;
-  if (wanted === 0) return whole;
+async function headMatches(db: Db, seam: DialectSeam, search: NameSearch, tuning: NameSearchTuning): Promise<CompanyRow[] | null> {
+  const orders = otherOrders(search.core);
+  if (orders === null) return null;
+  const visible = () => matchesAll(db, search).selectAll().where('visible_report_count', '>', 0);
+  const whole = await rankedQuery(visible().where('name_core', 'in', wholeNameForms(search.core)), null).limit(search.limit).execute();
+  const reordered = orders.length === 0 ? [] : await rankedQuery(visible().where('name_core', 'in', orders), null).limit(search.limit).execute();
+  const head = [...whole, ...reordered].slice(0, search.limit);
+  const withPrefixes = async () => {
+    const prefixed = (await prefixMatchesQuery(db, seam, search).execute()).filter((r) => r.name_core !== search.core);
+    return [...head, ...prefixed].slice(0, search.limit);
+  };
+  if ((tuning.estimatedPrefixMatches?.(search.core) ?? 0) <= 4 * tuning.candidateCap) return withPrefixes();
+  const wanted = search.limit - head.length;
+  if (wanted === 0) return head;
   const prefixed = await walkFor(db, seam, search, 'prefix', wanted, tuning.walkWindow);
-  return prefixed ? [...whole, ...prefixed] : prefixMatchesQuery(db, seam, search).execute();
+  return prefixed ? [...head, ...prefixed] : withPrefixes();
 }
 
 /** The walk's rows, best first; null when the walk ended before finding `wanted`. */
@@ -142,7 +149,7 @@ async function walkFor(db: Db, seam: DialectSeam, search: NameSearch, part: Walk
   return rankedQuery(db.selectFrom('companies').selectAll().where(seam.idIn(ids.map((r) => Number(r.id)))), null).execute();
 }
 
-/** D8 order: whole name, then prefix (when `core` is given), then report count, name, id. */
+/** D8 order: whole name, other order, prefix (when `core` is given), then report count, name, id. */
 function rankedQuery<Q extends SelectQueryBuilder<Database, 'companies', CompanyRow>>(query: Q, core: string | null): Q {
   const ranked = core === null ? query : query.orderBy(RANK_CLASS(core));
   return ranked.orderBy('visible_report_count', 'desc').orderBy('name_core').orderBy('id') as Q;
@@ -175,10 +182,13 @@ export function rankWalkQuery(db: Db, seam: DialectSeam, search: NameSearch, wan
   let rest = db.selectFrom(walk.as('companies')).select('id');
   for (const word of [...search.indexedWords, ...search.otherWords]) rest = rest.where('name_key', 'like', `%${word}%`);
   if (search.country) rest = rest.where('country', '=', search.country);
-  rest =
-    part === 'rest'
-      ? rest.where(sql<boolean>`NOT ${seam.nameCoreStartsWith(search.core)}`)
-      : rest.where(seam.nameCoreStartsWith(search.core)).where('name_core', '<>', search.core);
+  const reordered = reorderedCondition(search.core);
+  if (part === 'rest') {
+    rest = rest.where(sql<boolean>`NOT ${seam.nameCoreStartsWith(search.core)}`).where('name_core', 'not in', wholeNameForms(search.core));
+    if (reordered) rest = rest.where(sql<boolean>`NOT ${reordered}`);
+  } else {
+    rest = rest.where(seam.nameCoreStartsWith(search.core)).where('name_core', '<>', search.core);
+  }
   return rest
     .orderBy('visible_report_count', 'desc')
     .orderBy('name_core')

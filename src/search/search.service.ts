@@ -13,6 +13,16 @@ import { threatLevelOf, visibleReports, type ThreatLevel } from '../reports/visi
 import { findCompaniesByName, findCompaniesByTaxId, NAME_SEARCH_TUNING, type CompanyRow } from './companies.repository.ts';
 import type { NameSample } from './name-sample.ts';
 import { parseNameQuery } from './name-key.ts';
+import {
+  DEFAULT_NEAR_MATCH_THRESHOLD,
+  LOST_LETTER,
+  nearMatchGroups,
+  nearQueryWords,
+  scoreNearMatch,
+  shownSimilarity,
+  type NearMatchGroup,
+} from './near-match-score.ts';
+import { nearMatchCandidatesQuery } from './near-matches.repository.ts';
 import { checkTaxId, taxIdCandidates } from './tax-id.ts';
 
 export interface SearchInput {
@@ -32,7 +42,7 @@ export interface CompanyResult {
   reports: ReportView[];
 }
 
-/** A company close to a name that matched nothing (D25): no reports, confirm by tax ID. */
+/** A company close to a name query that matched nothing (D25): no reports, only who it is. */
 export interface NearMatch {
   company_name: string;
   tax_id: string;
@@ -40,28 +50,34 @@ export interface NearMatch {
   city: string;
   threat_level: ThreatLevel;
   report_count: number;
+  /** 0–1, two decimals, below 1 (near-match-score.ts). */
   similarity: number;
 }
 
 export interface SearchOutcome {
   results: CompanyResult[];
   truncated: boolean;
-  /** Name searches only (D25); absent until near matches are computed. */
-  nearMatches?: NearMatch[] | null;
+  /** Name searches: `[]` when there are results or nothing is close. Tax-ID searches: null. */
+  nearMatches: NearMatch[] | null;
 }
 
 export interface SearchDeps {
   db: Kysely<Database>;
   seam: DialectSeam;
   maxResults: number;
-  /** Estimates that plan a name search (SQLite; see name-sample.ts); null = plan without. */
+  /**
+   * Estimates that plan a name search (see name-sample.ts); null = plan without. Its rarest
+   * trigrams are looked up only where the seam plans from them (SQLite).
+   */
   names: NameSample | null;
+  /** Near matches scoring below this are not shown (D25); DEFAULT_NEAR_MATCH_THRESHOLD when absent. */
+  nearMatchThreshold?: number;
 }
 
 /** A search checked and ready to run: everything that can make it a 400 has been decided. */
 export type SearchPlan =
   | { kind: 'tax_id'; candidates: Array<{ taxId: string; country: string | null }> }
-  | { kind: 'name'; indexedWords: string[]; otherWords: string[]; core: string; country: string | null };
+  | { kind: 'name'; indexedWords: string[]; otherWords: string[]; core: string; country: string | null; nearWords: string[] };
 
 /**
  * Decides how to search, or throws the 400 for a query that cannot be answered truthfully
@@ -84,15 +100,18 @@ export function planSearch(countries: Pick<CountryCatalogue, 'get'>, input: Sear
     otherWords: query.words.filter((w) => w.length < 3),
     core: query.core,
     country: input.country,
+    nearWords: nearQueryWords(input.q),
   };
 }
+
+const rarestOf = (deps: SearchDeps) => (deps.seam.plansNamesFromSample ? deps.names?.rarest : undefined);
 
 async function findCandidates(deps: SearchDeps, plan: SearchPlan, limit: number): Promise<CompanyRow[]> {
   if (plan.kind === 'tax_id') return findCompaniesByTaxId(deps.db, plan.candidates, limit);
   if (!deps.names) return findCompaniesByName(deps.db, deps.seam, { ...plan, limit });
   await deps.names.refresh(deps.db);
-  const { rarest, estimatedMatches, estimatedPrefixMatches } = deps.names;
-  return findCompaniesByName(deps.db, deps.seam, { ...plan, limit }, { ...NAME_SEARCH_TUNING, indexTerm: rarest, estimatedMatches, estimatedPrefixMatches });
+  const { estimatedMatches, estimatedPrefixMatches } = deps.names;
+  return findCompaniesByName(deps.db, deps.seam, { ...plan, limit }, { ...NAME_SEARCH_TUNING, indexTerm: rarestOf(deps), estimatedMatches, estimatedPrefixMatches });
 }
 
 function toCompanyResult(company: CompanyRow, activeReports: ReportRow[]): CompanyResult | null {
@@ -119,19 +138,77 @@ function toCompanyResult(company: CompanyRow, activeReports: ReportRow[]): Compa
   };
 }
 
-/** Finds the companies of a planned search and their visible reports (D10, D12, D13). */
-export async function runSearch(deps: SearchDeps, plan: SearchPlan): Promise<SearchOutcome> {
-  const companies = await findCandidates(deps, plan, deps.maxResults + 1);
-  const shown = companies.slice(0, deps.maxResults);
-  const reports = await listActiveReports(deps.db, shown.map((c) => Number(c.id)));
+/** The companies' visible reports, by company id. */
+async function reportsByCompany(deps: SearchDeps, companies: readonly CompanyRow[]): Promise<Map<number, ReportRow[]>> {
+  const reports = await listActiveReports(deps.db, companies.map((c) => Number(c.id)));
   const byCompany = new Map<number, ReportRow[]>();
   for (const r of reports) {
     const list = byCompany.get(Number(r.company_id)) ?? [];
     list.push(r);
     byCompany.set(Number(r.company_id), list);
   }
+  return byCompany;
+}
+
+/** Finds the companies of a planned search and their visible reports (D10, D12, D13, D25). */
+export async function runSearch(deps: SearchDeps, plan: SearchPlan): Promise<SearchOutcome> {
+  const companies = await findCandidates(deps, plan, deps.maxResults + 1);
+  const shown = companies.slice(0, deps.maxResults);
+  const byCompany = await reportsByCompany(deps, shown);
   const results = shown
     .map((c) => toCompanyResult(c, byCompany.get(Number(c.id)) ?? []))
     .filter((r): r is CompanyResult => r !== null);
-  return { results, truncated: companies.length > deps.maxResults };
+  const nearMatches = plan.kind === 'tax_id' ? null : results.length > 0 ? [] : await findNearMatches(deps, plan);
+  return { results, truncated: companies.length > deps.maxResults, nearMatches };
+}
+
+/** Candidates scored per near-match search: enough for any realistic query, bounded in time. */
+const NEAR_MATCH_CANDIDATES = 1000;
+const MAX_NEAR_MATCHES = 5;
+
+/** Up to 5 companies close to a name query that matched nothing, best first (D25). */
+async function findNearMatches(deps: SearchDeps, plan: Extract<SearchPlan, { kind: 'name' }>): Promise<NearMatch[]> {
+  const groups = await nearMatchCandidateGroups(deps, plan.nearWords);
+  if (groups.length === 0) return [];
+  const indexTerm = rarestOf(deps);
+  const candidates = await nearMatchCandidatesQuery(deps.db, deps.seam, { groups, country: plan.country, limit: NEAR_MATCH_CANDIDATES, indexTerm }).execute();
+  const threshold = deps.nearMatchThreshold ?? DEFAULT_NEAR_MATCH_THRESHOLD;
+  const scored = candidates
+    .map((company) => ({ company, score: scoreNearMatch(plan.nearWords, company.name_core) }))
+    .filter((c): c is { company: CompanyRow; score: number } => c.score !== null && c.score >= threshold)
+    .sort((a, b) => b.score - a.score || Number(b.company.visible_report_count) - Number(a.company.visible_report_count) || byName(a.company, b.company))
+    .slice(0, 2 * MAX_NEAR_MATCHES);
+  const byCompany = await reportsByCompany(deps, scored.map((c) => c.company));
+  const shown: NearMatch[] = [];
+  for (const { company, score } of scored) {
+    const result = toCompanyResult(company, byCompany.get(Number(company.id)) ?? []);
+    if (result === null || shown.length === MAX_NEAR_MATCHES) continue;
+    const { company_name, tax_id, country, city, threat_level, report_count } = result;
+    shown.push({ company_name, tax_id, country, city, threat_level, report_count, similarity: shownSimilarity(score) });
+  }
+  return shown;
+}
+
+const byName = (a: CompanyRow, b: CompanyRow) => (a.name_core < b.name_core ? -1 : a.name_core > b.name_core ? 1 : Number(a.id) - Number(b.id));
+
+/**
+ * The substrings that near-match candidates must hold. A query word that no company name holds
+ * at all is the misspelt one (D25 allows one): only its damage is looked for, next to the
+ * others whole. Two such words: nothing is close. None (a typo that made another real word,
+ * words run together into one that exists): any word may be the misspelt one.
+ */
+async function nearMatchCandidateGroups(deps: SearchDeps, words: readonly string[]): Promise<NearMatchGroup[]> {
+  const absent: number[] = [];
+  for (const [i, word] of words.entries()) {
+    if (word.includes(LOST_LETTER) || [...word].length < 3) continue;
+    // A word in the name sample is in some name: no look-up (a common word's costs most).
+    if ((deps.names?.estimatedMatches([word]) ?? 0) > 0) continue;
+    const { rows } = await deps.seam.nameCandidateIds([word], 1).execute(deps.db);
+    if (rows.length === 0) absent.push(i);
+  }
+  if (absent.length > 1) return [];
+  // A misspelt word too short to leave a piece to look up leaves the other words alone: worth
+  // scoring only when few names hold them (the name sample's estimate, where there is one).
+  const tooMany = (g: NearMatchGroup) => g.any.length === 0 && (deps.names?.estimatedMatches(g.all) ?? 0) > NEAR_MATCH_CANDIDATES;
+  return nearMatchGroups(words, absent[0] ?? null).filter((g) => !tooMany(g));
 }

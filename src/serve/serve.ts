@@ -106,6 +106,8 @@ function demoLines(demo: DemoOutcome, url: string): string[] {
     `demo API key (shown once): ${demo.key}`,
     'try:',
     `  ${curl}`,
+    '  a misspelt name finds no company, and lists the close ones in near_matches (D25):',
+    `  ${curl.replace('q=Anadolu%20Demir', 'q=Anadolu%20Demri')}`,
     `  curl -s '${url}/api/v1/countries.php'`,
     `API reference: ${url}/api/v1/docs (OpenAPI document: ${url}/api/v1/openapi.json)`,
   ];

@@ -142,23 +142,24 @@ for (const engine of ENGINES) {
       assert.ok(data);
       assert.deepEqual(data.results, []);
       assert.equal(data.result_count, 0);
+      assert.deepEqual(data.near_matches, []);
       const byId = await searchCompany(client(keys.ok), { q: nextVkn(), type: 'tax_id', country: 'TR' });
       assert.ok(byId.data);
       assert.deepEqual(byId.data.results, []);
       assert.equal(byId.data.near_matches, undefined);
     });
 
-    test('a near match (D25): a misspelt name finds no result; near_matches, when the server has them, names the company', async () => {
+    test('a near match (D25): a misspelt name finds no result; near_matches names the company', async () => {
       const { data } = await searchCompany(client(keys.ok), { q: 'Clienttets Lojistik', country: 'TR' });
       assert.ok(data);
       assert.deepEqual(data.results, []);
-      // near_matches is optional in the document until every server has it (D25, issue 11).
-      if (data.near_matches !== undefined) {
-        const [best] = data.near_matches;
-        assert.equal(best?.tax_id, taxId);
-        assert.ok(best.similarity > 0 && best.similarity <= 1);
-        assert.equal('reports' in best, false);
-      }
+      assert.equal(data.result_count, 0);
+      assert.ok(data.near_matches, 'a name search always carries near_matches');
+      const [best] = data.near_matches;
+      assert.ok(best, 'the misspelt company is a near match');
+      assert.equal(best.tax_id, taxId);
+      assert.ok(best.similarity > 0 && best.similarity < 1, String(best.similarity));
+      assert.equal('reports' in best, false);
     });
 
     test('400, 401 and 403: the reason, typed, with its docs link', async () => {

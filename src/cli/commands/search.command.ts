@@ -62,7 +62,7 @@ export function searchCommand(): Command {
         const config = parseConfig({}, process.env);
         const countries = buildCountryCatalogue(config.countries);
         const input = searchInputOf(q, flags, (code) => countries.get(code) !== undefined);
-        const search = createCompanySearch({ db: engine.db, seam: engine.seam, maxResults: config.maxResults, cacheEntries: 0 });
+        const search = createCompanySearch({ db: engine.db, seam: engine.seam, maxResults: config.maxResults, cacheEntries: 0, nearMatchThreshold: config.nearMatchThreshold });
         const startedAt = performance.now();
         const record = (status: number, resultCount: number | null) =>
           engine.db

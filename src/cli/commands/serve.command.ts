@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Command } from 'commander';
 import { parseConfig } from '../../config.ts';
+import { DEFAULT_NEAR_MATCH_THRESHOLD } from '../../search/near-match-score.ts';
 import { CommandError, UsageError } from '../../lib/errors.ts';
 import { isLoopback } from '../../serve/server.ts';
 import { runServe } from '../../serve/serve.ts';
@@ -20,6 +21,7 @@ interface ServeFlags {
   dbStatementTimeout?: string;
   auditRetentionDays?: string;
   searchCacheEntries?: string;
+  nearMatchThreshold?: string;
   maxActive?: string;
   maxActivePerKey?: string;
   maxQueued?: string;
@@ -73,6 +75,7 @@ export function serveCommand(): Command {
     .option('--db-pool-size <n>', 'PostgreSQL connections per process (default 10)')
     .option('--db-statement-timeout <ms>', 'PostgreSQL statement timeout (default 5000)')
     .option('--search-cache-entries <n>', 'search answers kept until the data changes; 0 turns the cache off (default 1000)')
+    .option('--near-match-threshold <x>', `near matches (D25) scoring below this, 0 to 1, are not shown (default ${DEFAULT_NEAR_MATCH_THRESHOLD})`)
     .option('--max-active <n>', 'requests in work at once per process; beyond, they wait (D26, default 16)')
     .option('--max-active-per-key <n>', 'of those, from one key or keyless address (default 4)')
     .option('--max-queued <n>', 'requests waiting for a turn per process; beyond, 503 overloaded (default 2000)')
@@ -108,6 +111,7 @@ export function serveCommand(): Command {
           dbStatementTimeoutMs: flags.dbStatementTimeout,
           auditRetentionDays: flags.auditRetentionDays,
           searchCacheEntries: flags.searchCacheEntries,
+          nearMatchThreshold: flags.nearMatchThreshold,
           maxActive: flags.maxActive,
           maxActivePerKey: flags.maxActivePerKey,
           maxQueued: flags.maxQueued,

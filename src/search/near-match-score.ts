@@ -1,0 +1,188 @@
+/**
+ * Near matches (D25), the pure part: which substrings a company name must hold to be worth
+ * scoring, and how close a name is to a query that matched nothing. No I/O.
+ *
+ * The score is a fuzzy form of D8's own rule: D8 wants every query word as a substring of the
+ * name; a near match wants every query word as a substring *up to a letter or two* (restricted
+ * Damerau-Levenshtein against the best substring: one letter wrong, missing, extra or two
+ * swapped; a missing space, for words run together, is one missing letter). Two failure modes
+ * of token scores are designed out:
+ * - generic words (LOJİSTİK, NAKLİYAT, İNŞAAT…) weigh less, and every word must stay within
+ *   its edit budget, so a name that shares only its sector word with the query never scores;
+ * - saturation: a near match is never a D8 match, so it always has an edit and is shown at
+ *   most 0.99, never 1.00.
+ */
+import { significantWords, toSearchKey } from './name-key.ts';
+
+/** Near matches scoring below this are not shown; measured with `npm run bench:quality` (docs/benchmarks.md). */
+export const DEFAULT_NEAR_MATCH_THRESHOLD = 0.7;
+
+/** Stands for a `?` in the query (an ERP export's lost Turkish letter): a letter of its own. */
+export const LOST_LETTER = 'ǂ';
+/** What a lost letter most likely was, after folding (ç ğ ı/i ö ş ü → c g i o s u). */
+const FOLDED_TURKISH = new Set(['c', 'g', 'i', 'o', 's', 'u']);
+const LOST_LETTER_COST = 0.2;
+
+/** Sector and trade words many companies share: a match on them says little (weight below). */
+export const GENERIC_WORDS: ReadonlySet<string> = new Set([
+  'lojistik', 'nakliyat', 'nakliye', 'tasimacilik', 'insaat', 'taahhut', 'gida', 'tekstil', 'otomotiv', 'turizm',
+  'enerji', 'elektrik', 'elektronik', 'makina', 'makine', 'metal', 'demir', 'celik', 'plastik', 'kimya', 'mobilya',
+  'tarim', 'hayvancilik', 'madencilik', 'maden', 'petrol', 'akaryakit', 'yapi', 'malzemeleri', 'malzeme', 'emlak',
+  'pazarlama', 'dis', 'ic', 'danismanlik', 'hizmetleri', 'hizmet', 'yatirim', 'holding', 'grup', 'group',
+  'ambalaj', 'kagit', 'matbaa', 'medikal', 'saglik', 'ilac', 'kozmetik', 'bilisim', 'yazilim', 'teknoloji',
+  'muhendislik', 'mimarlik', 'dekorasyon', 'cam', 'seramik', 'orman', 'urunleri', 'uretim', 'dagitim', 'tekstil',
+  'konfeksiyon', 'hali', 'deri', 'ayakkabi', 'kuyumculuk', 'mucevherat', 'sigorta', 'finans', 'egitim', 'reklam',
+  'organizasyon', 'guvenlik', 'temizlik', 'catering', 'yemek', 'unlu', 'mamulleri', 'sut', 'et', 'tavukculuk',
+  'depolama', 'gumruk', 'mermer', 'aluminyum', 'dokum', 'boya', 'kargo', 'kurye', 'gemi', 'denizcilik', 'havacilik',
+  'global', 'uluslararasi', 'endustri', 'sistemleri', 'proje', 'soguk', 'zincir', 'hazir', 'giyim', 'pamuk', 'iplik',
+  'kereste', 'hirdavat', 'kirtasiye', 'zeytinyagi', 'kuruyemis', 'yem', 'un', 'su', 'tur', 'ticaret', 'pazarlama',
+]);
+const GENERIC_WEIGHT = 0.4;
+
+/** The query's words for near matching: D8's key and filler rule, but a `?` kept as a letter. */
+export function nearQueryWords(q: string): string[] {
+  return [...new Set(significantWords(toSearchKey(q.replaceAll('?', LOST_LETTER))))];
+}
+
+/**
+ * Edits a query word may carry and still count as found (D25: one or two letters). A word of 3
+ * letters with an edit is any other word, and a generic word two edits away is often another
+ * word (`elektronik`, `elektrik`).
+ */
+export function editBudget(word: string): number {
+  const length = [...word].length;
+  const budget = length < 4 ? 0 : length < 9 ? 1 : 2;
+  return GENERIC_WORDS.has(word) ? Math.min(1, budget) : budget;
+}
+
+/**
+ * Which substrings a name must hold to be scored, for one way of damaging the query: every
+ * piece of `all`, and the pieces of at least one list in `any` (none: `all` alone).
+ */
+export interface NearMatchGroup {
+  all: string[];
+  any: string[][];
+}
+
+/**
+ * The candidates' pieces when the word at `misspelt` is the one damaged (D25: one word), or any
+ * word when `misspelt` is null. A word with one edit at position p keeps `word[0,p)` and
+ * `word[p+2,n)` intact (substitution, insertion, deletion or a swap); the other words stay
+ * whole. Pieces under 3 letters cannot be looked up in a trigram index and are left out.
+ */
+export function nearMatchGroups(words: readonly string[], misspelt: number | null = null): NearMatchGroup[] {
+  const intact = words.map(intactPieces);
+  const groups: NearMatchGroup[] = [];
+  if (words.some((w) => w.includes(LOST_LETTER))) groups.push({ all: unique(intact.flat()), any: [] });
+  words.forEach((word, i) => {
+    if (word.includes(LOST_LETTER) || (misspelt !== null && i !== misspelt) || editBudget(word) === 0) return;
+    const chars = [...word];
+    const any = new Map<string, string[]>();
+    let bare = false;
+    for (let p = 0; p + 1 < chars.length; p++) {
+      const pieces = unique([chars.slice(0, p).join(''), chars.slice(p + 2).join('')].filter((s) => [...s].length >= 3));
+      if (pieces.length > 0) any.set(pieces.join(' '), pieces);
+      else bare = true;
+    }
+    // An edit that leaves no piece of 3 letters (mid-word in a short word): the others alone.
+    groups.push({ all: unique(intact.filter((_, j) => j !== i).flat()), any: bare ? [] : dropImplied([...any.values()]) });
+  });
+  return groups.filter((g) => g.all.length > 0 || g.any.length > 0);
+}
+
+const unique = (pieces: string[]) => [...new Set(pieces)].sort();
+
+/** Lists that hold another list's every piece as a substring add no candidate: dropped. */
+function dropImplied(lists: string[][]): string[][] {
+  const implies = (a: string[], b: string[]) => b.every((piece) => a.some((x) => x.includes(piece)));
+  return lists.filter((a, i) => !lists.some((b, j) => j !== i && implies(a, b) && (!implies(b, a) || j < i)));
+}
+
+/** A word as it must occur when undamaged: itself, or the runs between its lost letters. */
+function intactPieces(word: string): string[] {
+  return word.split(LOST_LETTER).filter((s) => [...s].length >= 3);
+}
+
+function substitutionCost(queryChar: string, nameChar: string): number {
+  if (queryChar === nameChar) return 0;
+  return queryChar === LOST_LETTER && FOLDED_TURKISH.has(nameChar) ? LOST_LETTER_COST : 1;
+}
+
+/**
+ * The fewest edits that turn `word` into some substring of `text` (restricted
+ * Damerau-Levenshtein); the substring starts and ends anywhere, or with `wholeWords` only where
+ * words of `text` start and end.
+ */
+export function substringEditDistance(word: readonly string[], text: readonly string[], wholeWords = false, cutoff = Infinity): number {
+  const m = word.length;
+  const n = text.length;
+  let prev2 = new Float64Array(n + 1);
+  let prev = new Float64Array(n + 1);
+  let row = new Float64Array(n + 1);
+  for (let j = 1; j <= n; j++) prev[j] = !wholeWords || text[j - 1] === ' ' ? 0 : Infinity;
+  prev2.set(prev);
+  for (let i = 1; i <= m; i++) {
+    row[0] = i;
+    const q = word[i - 1]!;
+    let rowBest = row[0]!;
+    for (let j = 1; j <= n; j++) {
+      const t = text[j - 1]!;
+      let best = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (q === t ? 0 : substitutionCost(q, t)));
+      if (i > 1 && j > 1 && q === text[j - 2] && word[i - 2] === t && prev2[j - 2]! + 1 < best) best = prev2[j - 2]! + 1;
+      row[j] = best;
+      if (best < rowBest) rowBest = best;
+    }
+    // Two rows above the cutoff: no later row can come back under it (a swap reaches back two).
+    if (rowBest > cutoff && i > 1 && Math.min(...prev) > cutoff) return Infinity;
+    [prev2, prev, row] = [prev, row, prev2];
+  }
+  let best = Infinity;
+  for (let j = 0; j <= n; j++) if ((!wholeWords || j === n || text[j] === ' ') && prev[j]! < best) best = prev[j]!;
+  return best;
+}
+
+/**
+ * A query word's edits against the name: none when it occurs as it is (D8 would match it);
+ * otherwise against whole name words, so that a misspelt word is not found by chance inside
+ * another (`canler` in `yalçınler`, `karaca` in `karataş`).
+ */
+function wordDistance(word: string, nameCore: string, text: readonly string[], budget: number): number {
+  return nameCore.includes(word) ? 0 : substringEditDistance([...word], text, true, budget);
+}
+
+/**
+ * How close `nameCore` (a company's `name_core`) is to the query words, 0–1, or null when some
+ * word is beyond its edit budget, more than one word is misspelt, or none has an edit (that is a
+ * D8 match, not a near match).
+ * Mostly how well the name holds the query's words (generic words weigh less), a little how
+ * much of the name the query covers, so the company named in full ranks above longer names.
+ */
+export function scoreNearMatch(words: readonly string[], nameCore: string): number | null {
+  const text = [...nameCore];
+  let weighted = 0;
+  let weights = 0;
+  let edits = 0;
+  let damagedWords = 0;
+  let letters = 0;
+  for (const word of words) {
+    const chars = [...word];
+    const budget = editBudget(word);
+    const distance = wordDistance(word, nameCore, text, budget);
+    if (distance > budget) return null;
+    // One misspelt word (D25); lost letters (`?`) alone do not make a word misspelt.
+    if (distance >= 1 && ++damagedWords > 1) return null;
+    const weight = chars.length * (GENERIC_WORDS.has(word) ? GENERIC_WEIGHT : 1);
+    weighted += weight * (1 - distance / chars.length);
+    weights += weight;
+    edits += distance;
+    letters += chars.length;
+  }
+  if (edits === 0 || weights === 0) return null;
+  const coverage = Math.min(1, letters / Math.max(1, text.filter((c) => c !== ' ').length));
+  return (weighted / weights) * (0.8 + 0.2 * coverage);
+}
+
+/** The similarity as shown: two decimals, and never 1.00 for a name that is not a match. */
+export function shownSimilarity(score: number): number {
+  return Math.min(0.99, Math.round(score * 100) / 100);
+}
