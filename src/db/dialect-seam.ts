@@ -47,6 +47,18 @@ export interface DialectSeam {
   createDataVersionTriggers(db: Kysely<unknown>, tables: readonly string[]): Promise<void>;
   /** After rows were inserted with explicit ids: the next generated id follows the largest. */
   resetIdSequences(db: Kysely<any>, tables: readonly string[]): Promise<void>;
+  /**
+   * The per-row triggers on `tables`, each with the statement that creates it again exactly
+   * (a fresh load drops them; db/write-session.ts). PostgreSQL's run once per statement: none.
+   */
+  perRowTriggers(db: Kysely<any>, tables: readonly string[]): Promise<Array<{ name: string; sql: string }>>;
+  /**
+   * Sets or clears the bulk-load marker (SQLite: the `fts_bulk_load` row, seen only inside the
+   * transaction) that keeps the per-row triggers quiet. Only db/write-session.ts calls this.
+   */
+  markBulkLoad(db: Kysely<any>, active: boolean): Promise<void>;
+  /** Builds the name-search index again from `companies` (SQLite's FTS table; PostgreSQL's is an ordinary index). */
+  rebuildNameIndex(db: Kysely<any>): Promise<void>;
 }
 
 const sqliteSeam: DialectSeam = {
@@ -106,6 +118,17 @@ const sqliteSeam: DialectSeam = {
   },
   // AUTOINCREMENT already follows the largest id inserted.
   resetIdSequences: async () => {},
+  async perRowTriggers(db, tables) {
+    const { rows } = await sql<{ name: string; sql: string }>`SELECT name, sql FROM sqlite_master
+      WHERE type = 'trigger' AND tbl_name IN (${sql.join(tables)}) ORDER BY name`.execute(db);
+    return rows;
+  },
+  async markBulkLoad(db, active) {
+    await (active ? sql`INSERT INTO fts_bulk_load (active) VALUES (1)` : sql`DELETE FROM fts_bulk_load`).execute(db);
+  },
+  async rebuildNameIndex(db) {
+    await sql`INSERT INTO company_name_fts (company_name_fts) VALUES ('rebuild')`.execute(db);
+  },
 };
 
 const postgresSeam: DialectSeam = {
@@ -153,6 +176,9 @@ const postgresSeam: DialectSeam = {
       await sql`SELECT setval(pg_get_serial_sequence(${table}, 'id'), COALESCE((SELECT MAX(id) FROM ${sql.table(table)}), 0) + 1, false)`.execute(db);
     }
   },
+  perRowTriggers: async () => [],
+  markBulkLoad: async () => {},
+  rebuildNameIndex: async () => {},
 };
 
 export function seamFor(kind: EngineKind): DialectSeam {
