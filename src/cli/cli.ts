@@ -1,7 +1,6 @@
 /** `risklookup`: the one program (D23). Exit 0 success, 1 failure, 2 usage error. */
 import { Command, CommanderError } from 'commander';
-import { CommandError, UsageError } from '../lib/errors.ts';
-import { ImportFailed } from '../import/import.service.ts';
+import { UsageError } from './command-errors.ts';
 import { auditCommand } from './commands/audit.command.ts';
 import { copyCommand } from './commands/copy.command.ts';
 import { generateCommand } from './commands/generate.command.ts';
@@ -32,20 +31,25 @@ export function buildCli(): Command {
   return program;
 }
 
+/**
+ * The one place an error becomes an exit status (D23): 0 for help and version, 2 for a usage
+ * error (commander's own, or UsageError), 1 for everything else. Returns the line for stderr.
+ */
+export function exitStatusOf(error: unknown): { status: 0 | 1 | 2; message: string | null } {
+  // commander has printed its own message (and help after an error).
+  if (error instanceof CommanderError) return { status: error.exitCode === 0 ? 0 : 2, message: null };
+  if (error instanceof UsageError) return { status: 2, message: error.message };
+  // CommandError, a service's DomainError or AppError, ImportFailed, and anything unforeseen.
+  return { status: 1, message: (error as Error | null)?.message ?? String(error) };
+}
+
 export async function runCli(argv: readonly string[]): Promise<number> {
   try {
     await buildCli().parseAsync([...argv]);
     return 0;
   } catch (error) {
-    if (error instanceof CommanderError) {
-      // Help and version are exit 0; every other parse problem is a usage error.
-      return error.exitCode === 0 ? 0 : 2;
-    }
-    if (error instanceof CommandError || error instanceof ImportFailed) {
-      process.stderr.write(`risklookup: ${error.message}\n`);
-      return error instanceof UsageError ? 2 : 1;
-    }
-    process.stderr.write(`risklookup: ${(error as Error).message ?? String(error)}\n`);
-    return 1;
+    const { status, message } = exitStatusOf(error);
+    if (message !== null) process.stderr.write(`risklookup: ${message}\n`);
+    return status;
   }
 }

@@ -4,7 +4,7 @@
  * is one transaction and is verified by counting every table on both sides.
  */
 import type { Kysely } from 'kysely';
-import { CommandError } from '../lib/errors.ts';
+import { DomainError } from '../lib/errors.ts';
 import type { Engine } from './connect.ts';
 import type { Database } from './schema.ts';
 
@@ -78,7 +78,8 @@ export async function copyDatabase(
   const existing = await countAllTables(to.db);
   const nonEmpty = Object.entries(existing).filter(([, n]) => n > 0);
   if (nonEmpty.length > 0) {
-    throw new CommandError(
+    throw new DomainError(
+      'conflict',
       `the target ${to.description} is not empty (${nonEmpty.map(([t, n]) => `${t}: ${n}`).join(', ')}); copy needs a new, empty database`,
     );
   }
@@ -97,7 +98,7 @@ export async function copyDatabase(
   const actual = await countAllTables(to.db);
   const mismatches = ALL_TABLES.filter((t) => actual[t] !== expected[t]);
   if (mismatches.length > 0) {
-    throw new CommandError(
+    throw new Error(
       `copy verification failed: ${mismatches.map((t) => `${t} ${expected[t]} → ${actual[t]}`).join(', ')}`,
     );
   }

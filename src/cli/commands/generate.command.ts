@@ -1,7 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { Command } from 'commander';
-import { UsageError } from '../../lib/errors.ts';
+import { UsageError } from '../command-errors.ts';
 import { findMemberByRef } from '../../members/members.repository.ts';
 import { addMember } from '../../members/members.service.ts';
 import { generateCompanyLines, generatedMemberRefs } from '../../generate/generate.ts';

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { Command } from 'commander';
 import { buildCountryCatalogue } from '../../countries/catalogue.ts';
-import { CommandError } from '../../lib/errors.ts';
+import { CommandError } from '../command-errors.ts';
 import { importFile, ImportFailed } from '../../import/import.service.ts';
 import { withContext } from '../context.ts';
 

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { UsageError } from '../../lib/errors.ts';
+import { UsageError } from '../command-errors.ts';
 import { issueKey, revokeKey } from '../../keys/keys.service.ts';
 import { withContext } from '../context.ts';
 

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Command } from 'commander';
 import { parseConfig } from '../../config.ts';
-import { CommandError, UsageError } from '../../lib/errors.ts';
+import { CommandError, UsageError } from '../command-errors.ts';
 import { isLoopback } from '../../serve/server.ts';
 import { runServe } from '../../serve/serve.ts';
 import { readTlsFiles, type Transport } from '../../http/transport.ts';
