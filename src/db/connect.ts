@@ -11,7 +11,7 @@ import { postgresBulkWriter, sqliteBulkWriter, type BulkWriter } from './bulk-wr
 import { seamFor, type DialectSeam } from './dialect-seam.ts';
 import type { Database } from './schema.ts';
 
-export const DEFAULT_DATABASE_URL = 'sqlite:./data/risklookup.db';
+export { DEFAULT_DATABASE_URL } from './database-url.ts';
 
 export interface Engine {
   readonly db: Kysely<Database>;
