@@ -1,6 +1,10 @@
 // `npm test`: every *.test.ts under src/ (fast unit tests), test/ (HTTP, storage, CLI) and clients/,
 // with Node's own runner. The storage and HTTP suites run once per engine: SQLite always,
 // PostgreSQL too when TEST_DATABASE_URL is set (CI sets it).
+//
+// Files run in parallel (each in its own process, on its own fresh databases, temporary
+// directories and free ports), except those that measure timing under load or stop the shared
+// PostgreSQL server: they run alone, one after another, after the parallel part.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -13,7 +17,23 @@ function find(dir) {
   });
 }
 
+/** Files that must run alone: timing under load, several server processes, the database going away. */
+const ALONE = [/^test\/multi-process\.test\.ts$/, /^test\/db-outage\.test\.ts$/, /^test\/transport\.test\.ts$/, /^test\/overload.*\.test\.ts$/, /^test\/burst.*\.test\.ts$/];
+
+/** Files run at once in the parallel part (TEST_CONCURRENCY; 1 runs everything one by one). */
+const CONCURRENCY = Number(process.env.TEST_CONCURRENCY ?? 4) || 4;
+
 // clients/: the typed client's tests run against a real server too.
-const files = [...find('src'), ...find('test'), ...find('clients')].sort();
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...process.argv.slice(2), ...files], { stdio: 'inherit' });
-process.exit(result.status ?? 1);
+const files = [...find('src'), ...find('test'), ...find('clients')].map((f) => f.split('\\').join('/')).sort();
+const alone = files.filter((f) => ALONE.some((pattern) => pattern.test(f)));
+const together = files.filter((f) => !alone.includes(f));
+
+function run(list, concurrency) {
+  if (list.length === 0) return 0;
+  const args = ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...process.argv.slice(2), ...list];
+  return spawnSync(process.execPath, args, { stdio: 'inherit' }).status ?? 1;
+}
+
+const first = run(together, CONCURRENCY);
+const second = run(alone, 1);
+process.exit(first || second);

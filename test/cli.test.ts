@@ -131,7 +131,8 @@ describe('risklookup serve', () => {
   });
 
   test('SIGINT drains like SIGTERM: requests on accepted connections are answered, then exit 0', async () => {
-    const server = await startServe(['--db', `sqlite:${join(dir, 'drain.db')}`]);
+    // The production grace: this test is about requests that arrive while it runs.
+    const server = await startServe(['--db', `sqlite:${join(dir, 'drain.db')}`], { RISKLOOKUP_DRAIN_GRACE_MS: '1000' });
     // 20 connections the server has accepted (one warm-up request each), kept alive.
     const agent = new Agent({ keepAlive: true, maxSockets: 20 });
     const url = `${server.url}/api/v1/countries.php`;

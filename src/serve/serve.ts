@@ -15,7 +15,7 @@ import { systemClock } from '../lib/clock.ts';
 import { createLogger } from '../lib/logger.ts';
 import type { Output } from '../cli/output.ts';
 import { reloadTls, type Transport } from '../http/transport.ts';
-import { startServer, waitForShutdownSignal } from './server.ts';
+import { drainGraceOf, startServer, waitForShutdownSignal } from './server.ts';
 
 export interface ServeOptions {
   config: Config;
@@ -51,7 +51,7 @@ async function serveHere(options: ServeOptions, onListening: (url: string, datab
   let app;
   try {
     app = await buildApp({ config: options.config, engine, logger, transport: options.transport });
-    server = await startServer(app, engine, options.host, options.port, options.transport.kind === 'tls' ? 'https' : 'http');
+    server = await startServer(app, engine, options.host, options.port, options.transport.kind === 'tls' ? 'https' : 'http', drainGraceOf(process.env));
   } catch (error) {
     await engine.close();
     throw error;

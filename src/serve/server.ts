@@ -10,13 +10,33 @@ export interface RunningServer {
 }
 
 /** Time a just-accepted connection gets for its request to be read before idle ones are closed. */
-const DRAIN_GRACE_MS = 1000;
+export const DRAIN_GRACE_MS = 1000;
+
+/**
+ * The drain grace from RISKLOOKUP_DRAIN_GRACE_MS (whole milliseconds, 0 to 60000), else the
+ * default. Tests shorten it: every stop of a test server otherwise waits the full second.
+ */
+export function drainGraceOf(env: NodeJS.ProcessEnv): number {
+  const raw = env.RISKLOOKUP_DRAIN_GRACE_MS;
+  if (raw === undefined || raw === '') return DRAIN_GRACE_MS;
+  if (!/^[0-9]{1,5}$/.test(raw) || Number(raw) > 60_000) {
+    throw new Error(`RISKLOOKUP_DRAIN_GRACE_MS must be a whole number of milliseconds from 0 to 60000, got '${raw}'`);
+  }
+  return Number(raw);
+}
 
 export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-export async function startServer(app: App, engine: Engine, host: string, port: number, scheme: 'http' | 'https' = 'http'): Promise<RunningServer> {
+export async function startServer(
+  app: App,
+  engine: Engine,
+  host: string,
+  port: number,
+  scheme: 'http' | 'https' = 'http',
+  drainGraceMs = DRAIN_GRACE_MS,
+): Promise<RunningServer> {
   await app.listen({ host, port });
   const address = app.server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
@@ -36,7 +56,7 @@ export async function startServer(app: App, engine: Engine, host: string, port: 
         // connections it thinks idle, which includes one whose request has arrived but is not
         // parsed yet — the client would see its request reset.
         net.Server.prototype.close.call(app.server);
-        await new Promise((resolve) => setTimeout(resolve, DRAIN_GRACE_MS));
+        await new Promise((resolve) => setTimeout(resolve, drainGraceMs));
         // Now closes the idle keep-alive connections and waits for requests in flight.
         await app.close();
         await engine.close();
