@@ -18,7 +18,13 @@ function find(dir) {
 }
 
 /** Files that must run alone: timing under load, several server processes, the database going away. */
-const ALONE = [/^test\/multi-process\.test\.ts$/, /^test\/db-outage\.test\.ts$/, /^test\/transport\.test\.ts$/, /^test\/overload.*\.test\.ts$/, /^test\/burst.*\.test\.ts$/];
+const ALONE = [
+  /^test\/multi-process\.test\.ts$/,
+  /^test\/db-outage\.test\.ts$/,
+  /^test\/transport\.test\.ts$/,
+  /^test\/overload.*\.test\.ts$/,
+  /^test\/burst.*\.test\.ts$/,
+];
 
 /** Files run at once in the parallel part (TEST_CONCURRENCY; 1 runs everything one by one). */
 const CONCURRENCY = Number(process.env.TEST_CONCURRENCY ?? 4) || 4;

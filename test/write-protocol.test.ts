@@ -33,8 +33,16 @@ function sourceFiles(dir: string): string[] {
 const ALLOWED: Array<{ what: string; pattern: RegExp; files: string[] }> = [
   { what: 'the bulk-load marker', pattern: /fts_bulk_load|markBulkLoad\(/, files: ['src/db/write-session.ts', 'src/db/dialect-seam.ts', 'src/db/migrations/'] },
   { what: 'dropping triggers', pattern: /DROP TRIGGER|perRowTriggers\(/i, files: ['src/db/write-session.ts', 'src/db/dialect-seam.ts'] },
-  { what: 'writing the data version', pattern: /updateTable\('data_version'\)|UPDATE data_version|bumpDataVersion\(/, files: ['src/db/write-session.ts', 'src/search/data-version.repository.ts', 'src/db/migrations/'] },
-  { what: 'the bulk writer', pattern: /\.bulk\.|BulkTicket|sqliteBulkWriter|postgresBulkWriter/, files: ['src/db/write-session.ts', 'src/db/bulk-writer.ts', 'src/db/connect.ts'] },
+  {
+    what: 'writing the data version',
+    pattern: /updateTable\('data_version'\)|UPDATE data_version|bumpDataVersion\(/,
+    files: ['src/db/write-session.ts', 'src/search/data-version.repository.ts', 'src/db/migrations/'],
+  },
+  {
+    what: 'the bulk writer',
+    pattern: /\.bulk\.|BulkTicket|sqliteBulkWriter|postgresBulkWriter/,
+    files: ['src/db/write-session.ts', 'src/db/bulk-writer.ts', 'src/db/connect.ts'],
+  },
 ];
 
 describe('write protocol: only db/write-session.ts goes around the per-row triggers', () => {
@@ -61,8 +69,15 @@ for (const engine of ENGINES) {
 
     const version = () => readDataVersion(database.engine.db);
     const companyRow = (name: string) => ({
-      company_name: name, tax_id: `T${name.length}${Date.now()}`, tax_id_norm: `T${name.length}${Date.now()}`, country: 'TR', city: 'Ankara',
-      name_key: name.toLowerCase(), name_core: name.toLowerCase(), visible_report_count: 0, updated_at: NOON_TR,
+      company_name: name,
+      tax_id: `T${name.length}${Date.now()}`,
+      tax_id_norm: `T${name.length}${Date.now()}`,
+      country: 'TR',
+      city: 'Ankara',
+      name_key: name.toLowerCase(),
+      name_core: name.toLowerCase(),
+      visible_report_count: 0,
+      updated_at: NOON_TR,
     });
 
     test('every ordinary insert, update and delete on a searchable table moves the version', async () => {
@@ -70,8 +85,12 @@ for (const engine of ENGINES) {
       const steps: Array<[string, () => Promise<unknown>]> = [
         ['insert companies', () => db.insertInto('companies').values(companyRow('protokol ordinary')).execute()],
         ['update companies', () => db.updateTable('companies').set({ city: 'İzmir' }).where('name_key', '=', 'protokol ordinary').execute()],
-        ['insert reports', () => sql`INSERT INTO reports (company_id, type, status, filed_at, description, created_at, updated_at)
-          SELECT id, 'lawsuit', 'approved', 0, 'x', 0, 0 FROM companies WHERE name_key = 'protokol ordinary'`.execute(db)],
+        [
+          'insert reports',
+          () =>
+            sql`INSERT INTO reports (company_id, type, status, filed_at, description, created_at, updated_at)
+          SELECT id, 'lawsuit', 'approved', 0, 'x', 0, 0 FROM companies WHERE name_key = 'protokol ordinary'`.execute(db),
+        ],
         ['update reports', () => db.updateTable('reports').set({ description: 'y' }).where('description', '=', 'x').execute()],
         ['delete reports', () => db.deleteFrom('reports').where('description', '=', 'y').execute()],
         ['delete companies', () => db.deleteFrom('companies').where('name_key', '=', 'protokol ordinary').execute()],
@@ -91,9 +110,9 @@ for (const engine of ENGINES) {
       });
       if (engine.name === 'sqlite') assert.equal(await version(), before + 1, 'the per-row triggers were quiet; the close bumped once');
       else assert.ok((await version()) > before);
-      const found = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM companies WHERE ${database.engine.seam.nameKeyContainsAll(['protokol', 'session'])}`.execute(
-        database.engine.db,
-      );
+      const found = await sql<{
+        n: number;
+      }>`SELECT COUNT(*) AS n FROM companies WHERE ${database.engine.seam.nameKeyContainsAll(['protokol', 'session'])}`.execute(database.engine.db);
       assert.equal(Number(found.rows[0]!.n), 1, 'the name index holds the session insert exactly once');
     });
 
@@ -113,8 +132,9 @@ for (const engine of ENGINES) {
 
     test('a bulk write outside an open session is refused', async () => {
       let kept: WriteSession | undefined;
-      await runWriteSession(database.engine, async (session) => {
+      await runWriteSession(database.engine, (session) => {
         kept = session;
+        return Promise.resolve();
       });
       await assert.rejects(kept!.insertCompanies([companyRow('protokol late')]), /outside an open write session/);
       const forged: BulkTicket = { trx: database.engine.db, freshLoad: false, open: false };

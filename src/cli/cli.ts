@@ -9,24 +9,54 @@ import { UsageError } from './command-errors.ts';
  * test/cli-commands.test.ts checks each line against the loaded command.
  */
 export const COMMANDS: ReadonlyArray<{ name: string; term: string; description: string; load: () => Promise<Command> }> = [
-  { name: 'serve', term: 'serve [options]', description: 'migrate the database, then serve the HTTP API', load: async () => (await import('./commands/serve.command.ts')).serveCommand() },
-  { name: 'migrate', term: 'migrate', description: 'bring the database schema up to date', load: async () => (await import('./commands/migrate.command.ts')).migrateCommand() },
-  { name: 'member', term: 'member', description: 'add, change and list members (D15)', load: async () => (await import('./commands/member.command.ts')).memberCommand() },
-  { name: 'key', term: 'key', description: 'issue and revoke API keys (D16)', load: async () => (await import('./commands/key.command.ts')).keyCommand(defaultDailyLimit()) },
+  {
+    name: 'serve',
+    term: 'serve [options]',
+    description: 'migrate the database, then serve the HTTP API',
+    load: async () => (await import('./commands/serve.command.ts')).serveCommand(),
+  },
+  {
+    name: 'migrate',
+    term: 'migrate',
+    description: 'bring the database schema up to date',
+    load: async () => (await import('./commands/migrate.command.ts')).migrateCommand(),
+  },
+  {
+    name: 'member',
+    term: 'member',
+    description: 'add, change and list members (D15)',
+    load: async () => (await import('./commands/member.command.ts')).memberCommand(),
+  },
+  {
+    name: 'key',
+    term: 'key',
+    description: 'issue and revoke API keys (D16)',
+    load: async () => (await import('./commands/key.command.ts')).keyCommand(defaultDailyLimit()),
+  },
   {
     name: 'import',
     term: 'import <file>',
     description: 'import companies and reports from a JSON Lines file (D24); all or nothing',
     load: async () => (await import('./commands/import.command.ts')).importCommand(),
   },
-  { name: 'report', term: 'report', description: 'move reports through their lifecycle (D11)', load: async () => (await import('./commands/report.command.ts')).reportCommand() },
+  {
+    name: 'report',
+    term: 'report',
+    description: 'move reports through their lifecycle (D11)',
+    load: async () => (await import('./commands/report.command.ts')).reportCommand(),
+  },
   {
     name: 'usage',
     term: 'usage <ref>',
     description: "a member's answered queries per day (Turkey time), newest first",
     load: async () => (await import('./commands/usage.command.ts')).usageCommand(),
   },
-  { name: 'audit', term: 'audit', description: 'the audit trail of search requests (D21)', load: async () => (await import('./commands/audit.command.ts')).auditCommand() },
+  {
+    name: 'audit',
+    term: 'audit',
+    description: 'the audit trail of search requests (D21)',
+    load: async () => (await import('./commands/audit.command.ts')).auditCommand(),
+  },
   {
     name: 'copy',
     term: 'copy [options]',

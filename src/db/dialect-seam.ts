@@ -5,7 +5,7 @@
  * their own DDL (frozen), so editing this file never changes an existing schema.
  */
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
-import type { Database } from './schema.ts';
+import type { Db } from './types.ts';
 
 export type EngineKind = 'sqlite' | 'postgres';
 
@@ -41,16 +41,16 @@ export interface DialectSeam {
    * The per-row triggers on `tables`, each with the statement that creates it again exactly
    * (a fresh load drops them; db/write-session.ts). PostgreSQL's run once per statement: none.
    */
-  perRowTriggers(db: Kysely<any>, tables: readonly string[]): Promise<Array<{ name: string; sql: string }>>;
+  perRowTriggers(db: Db, tables: readonly string[]): Promise<Array<{ name: string; sql: string }>>;
   /**
    * Sets or clears the bulk-load marker (SQLite: the `fts_bulk_load` row, seen only inside the
    * transaction) that keeps the per-row triggers quiet. Only db/write-session.ts calls this.
    */
-  markBulkLoad(db: Kysely<any>, active: boolean): Promise<void>;
+  markBulkLoad(db: Db, active: boolean): Promise<void>;
   /** Builds the name-search index again from `companies` (SQLite's FTS table; PostgreSQL's is an ordinary index). */
-  rebuildNameIndex(db: Kysely<any>): Promise<void>;
+  rebuildNameIndex(db: Db): Promise<void>;
   /** Throws when the name-search index does not match `companies` (after a copy; PostgreSQL's cannot drift). */
-  checkNameIndex(db: Kysely<any>): Promise<void>;
+  checkNameIndex(db: Db): Promise<void>;
 }
 
 const sqliteSeam: DialectSeam = {
@@ -120,10 +120,10 @@ const postgresSeam: DialectSeam = {
       await sql`SELECT setval(pg_get_serial_sequence(${table}, 'id'), COALESCE((SELECT MAX(id) FROM ${sql.table(table)}), 0) + 1, false)`.execute(db);
     }
   },
-  perRowTriggers: async () => [],
-  markBulkLoad: async () => {},
-  rebuildNameIndex: async () => {},
-  checkNameIndex: async () => {},
+  perRowTriggers: () => Promise.resolve([]),
+  markBulkLoad: () => Promise.resolve(),
+  rebuildNameIndex: () => Promise.resolve(),
+  checkNameIndex: () => Promise.resolve(),
 };
 
 export function seamFor(kind: EngineKind): DialectSeam {
