@@ -5,8 +5,9 @@
 // Files run in parallel (each in its own process, on its own fresh databases, temporary
 // directories and free ports), except those that measure timing under load or stop the shared
 // PostgreSQL server: they run alone, one after another, after the parallel part.
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
 
 function find(dir) {
@@ -29,10 +30,36 @@ const ALONE = [
 /** Files run at once in the parallel part (TEST_CONCURRENCY; 1 runs everything one by one). */
 const CONCURRENCY = Number(process.env.TEST_CONCURRENCY ?? 4) || 4;
 
+/**
+ * The longest files whose every test runs once per engine: each engine's half runs as a file of
+ * its own (TEST_ENGINES, test/helpers/engines.ts), so the halves run side by side.
+ */
+const BY_ENGINE = [
+  'test/cli.test.ts',
+  'test/name-search-strategy.test.ts',
+  'test/import.test.ts',
+  'test/bad-input.test.ts',
+  'clients/typescript/test/client.test.ts',
+];
+const ENGINE_NAMES = ['sqlite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
+
+/** One small file per engine that sets TEST_ENGINES and loads the real one (in .tmp/, ignored by git). */
+function splitByEngine(file) {
+  if (!BY_ENGINE.includes(file) || ENGINE_NAMES.length < 2) return [file];
+  const dir = resolve('.tmp/test-shards');
+  mkdirSync(dir, { recursive: true });
+  return ENGINE_NAMES.map((engine) => {
+    const shard = join(dir, `${file.replaceAll('/', '__')}.${engine}.test.mjs`);
+    writeFileSync(shard, `process.env.TEST_ENGINES = '${engine}';\nawait import(${JSON.stringify(pathToFileURL(resolve(file)).href)});\n`);
+    return shard;
+  });
+}
+
 // clients/: the typed client's tests run against a real server too.
 const files = [...find('src'), ...find('test'), ...find('clients')].map((f) => f.split('\\').join('/')).sort();
 const alone = files.filter((f) => ALONE.some((pattern) => pattern.test(f)));
-const together = files.filter((f) => !alone.includes(f));
+rmSync('.tmp/test-shards', { recursive: true, force: true });
+const together = files.filter((f) => !alone.includes(f)).flatMap(splitByEngine);
 
 function run(list, concurrency) {
   if (list.length === 0) return 0;
