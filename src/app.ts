@@ -19,6 +19,11 @@ import { decorateRequests } from './http/request-context.ts';
 import { ERROR_DOCS_PATH, ERROR_REASONS } from './lib/errors.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { registerSearchRoutes } from './search/search.route.ts';
+import { createCompanySearch } from './search/company-search.ts';
+import type { SearchUseCaseDeps } from './search/answer-search.ts';
+import { quotaOn } from './quota/allowance.ts';
+import { AdmissionGate } from './http/admission-gate.ts';
+import { registerAdmission } from './http/admission-hooks.ts';
 import { registerSharedSchemas } from './http/schemas.ts';
 import { DOCS_ROUTE_PATHS, registerDocsRoutes } from './docs/docs.route.ts';
 import { createAuditWriter } from './audit/audit-writer.ts';
@@ -41,6 +46,11 @@ const API_DESCRIPTION = [
   '- **Near matches**: a name search that finds nothing lists close names in `near_matches`; confirm one with a `type=tax_id` search.',
   '- **Times** are Turkey time (UTC+3); dates `YYYY-MM-DD`.',
 ].join('\n');
+
+function admissionLimitsOf(config: Config) {
+  const { maxActive, maxActivePerKey, maxQueued, maxQueuedPerKey, maxWaitMs } = config;
+  return { maxActive, maxActivePerKey, maxQueued, maxQueuedPerKey, maxWaitMs };
+}
 
 export interface AppDeps {
   config: Config;
@@ -88,6 +98,8 @@ export async function buildApp({ config, engine, logger, clock = systemClock, tr
     },
   });
 
+  // D26 first: a shed request costs no authentication, quota or database work.
+  registerAdmission(app, new AdmissionGate(admissionLimitsOf(config)));
   registerErrorHandling(app, {
     ...Object.fromEntries(SEARCH_PATHS.map((p) => [p, ['GET']])),
     ...Object.fromEntries(COUNTRIES_PATHS.map((p) => [p, ['GET', 'HEAD']])),
@@ -107,7 +119,14 @@ export async function buildApp({ config, engine, logger, clock = systemClock, tr
   const audit = createAuditWriter(engine.db, (error, lost) => app.log.error({ err: error, lost }, 'could not write audit records'));
   // After the last request is answered (Fastify closes the server first), store what is buffered.
   app.addHook('onClose', async () => audit.close());
-  registerSearchRoutes(app, { db: engine.db, audit, seam: engine.seam, clock, config, countries }, SEARCH_PATHS);
+  const companySearch = createCompanySearch({ db: engine.db, seam: engine.seam, maxResults: config.maxResults, cacheEntries: config.searchCacheEntries });
+  // Before the first request rather than during it; a failure only leaves the first search to do it.
+  app.addHook('onReady', async () => {
+    await companySearch.warmUp().catch((error: unknown) => app.log.warn({ err: error }, 'could not sample company names'));
+  });
+  const searchUseCase: SearchUseCaseDeps = { countries, search: companySearch, quota: quotaOn(engine.db), clock };
+  const countryCodes = countries.list().map((c) => c.code);
+  registerSearchRoutes(app, { db: engine.db, audit, clock, config, countryCodes, searchUseCase }, SEARCH_PATHS);
   registerCountriesRoutes(app, countries, COUNTRIES_PATHS);
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
   registerDocsRoutes(app, OPENAPI_PATH);

@@ -5,6 +5,15 @@
 import { ALL_COUNTRY_CODES } from './countries/catalogue.ts';
 import { DEFAULT_DATABASE_URL } from './db/connect.ts';
 
+/**
+ * D26 defaults, measured (docs/benchmarks.md "Bursts"; docs/operations.md says how to size them):
+ * 16 in work keeps a 10-connection pool busy with short waits for a connection; 4 per key keeps
+ * one key's burst to a quarter of that, so other keys' queries do not queue behind it in the
+ * database; 500 waiting per key lets a burst of 300 from one key per process be answered whole;
+ * 5 s of waiting is below the timeouts clients commonly set (10-30 s).
+ */
+export const DEFAULT_ADMISSION = { maxActive: 16, maxActivePerKey: 4, maxQueued: 2000, maxQueuedPerKey: 500, maxWaitMs: 5000 } as const;
+
 export interface Config {
   readonly databaseUrl: string;
   /** D10: companies per response, 1 to 50. */
@@ -23,6 +32,17 @@ export interface Config {
   readonly auditRetentionDays: number;
   /** Search answers kept per server process until the data changes (search-cache.ts); 0 = none. */
   readonly searchCacheEntries: number;
+  /** D26 admission (http/admission-gate.ts): requests in work at once in one process. */
+  readonly maxActive: number;
+  /** … of which from one key (or one address without a key). */
+  readonly maxActivePerKey: number;
+  /** Requests waiting for a turn, in all and per key; beyond them 503 overloaded at once. */
+  readonly maxQueued: number;
+  readonly maxQueuedPerKey: number;
+  /** Longest wait for a turn, milliseconds. */
+  readonly maxWaitMs: number;
+  /** Longest wait for a PostgreSQL connection from the pool, milliseconds (then 503). */
+  readonly dbConnectionWaitMs: number;
   /** Characters of `q` kept in the audit log. */
   readonly auditQueryChars: number;
 }
@@ -37,6 +57,12 @@ export interface ConfigInput {
   dbStatementTimeoutMs?: string | number;
   auditRetentionDays?: string | number;
   searchCacheEntries?: string | number;
+  maxActive?: string | number;
+  maxActivePerKey?: string | number;
+  maxQueued?: string | number;
+  maxQueuedPerKey?: string | number;
+  maxWaitMs?: string | number;
+  dbConnectionWaitMs?: string | number;
 }
 
 function integer(name: string, raw: string | number | undefined, fallback: number, min: number, max: number, problems: string[]) {
@@ -71,8 +97,16 @@ export function parseConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pr
     dbStatementTimeoutMs: integer('statement timeout in ms (RISKLOOKUP_DB_STATEMENT_TIMEOUT_MS)', input.dbStatementTimeoutMs ?? env.RISKLOOKUP_DB_STATEMENT_TIMEOUT_MS, 5000, 100, 600_000, problems),
     auditRetentionDays: integer('audit retention in days (RISKLOOKUP_AUDIT_RETENTION_DAYS)', input.auditRetentionDays ?? env.RISKLOOKUP_AUDIT_RETENTION_DAYS, 365, 0, 36_500, problems),
     searchCacheEntries: integer('search cache entries (RISKLOOKUP_SEARCH_CACHE_ENTRIES)', input.searchCacheEntries ?? env.RISKLOOKUP_SEARCH_CACHE_ENTRIES, 1000, 0, 1_000_000, problems),
+    maxActive: integer('requests in work at once (RISKLOOKUP_MAX_ACTIVE)', input.maxActive ?? env.RISKLOOKUP_MAX_ACTIVE, DEFAULT_ADMISSION.maxActive, 1, 10_000, problems),
+    maxActivePerKey: integer('requests in work at once per key (RISKLOOKUP_MAX_ACTIVE_PER_KEY)', input.maxActivePerKey ?? env.RISKLOOKUP_MAX_ACTIVE_PER_KEY, DEFAULT_ADMISSION.maxActivePerKey, 1, 10_000, problems),
+    maxQueued: integer('requests waiting (RISKLOOKUP_MAX_QUEUED)', input.maxQueued ?? env.RISKLOOKUP_MAX_QUEUED, DEFAULT_ADMISSION.maxQueued, 0, 1_000_000, problems),
+    maxQueuedPerKey: integer('requests waiting per key (RISKLOOKUP_MAX_QUEUED_PER_KEY)', input.maxQueuedPerKey ?? env.RISKLOOKUP_MAX_QUEUED_PER_KEY, DEFAULT_ADMISSION.maxQueuedPerKey, 0, 1_000_000, problems),
+    maxWaitMs: integer('longest wait for a turn in ms (RISKLOOKUP_MAX_WAIT_MS)', input.maxWaitMs ?? env.RISKLOOKUP_MAX_WAIT_MS, DEFAULT_ADMISSION.maxWaitMs, 1, 60_000, problems),
+    dbConnectionWaitMs: integer('database connection wait in ms (RISKLOOKUP_DB_CONNECTION_WAIT_MS)', input.dbConnectionWaitMs ?? env.RISKLOOKUP_DB_CONNECTION_WAIT_MS, 1000, 10, 60_000, problems),
     auditQueryChars: 200,
   };
+  if (config.maxActivePerKey > config.maxActive) problems.push(`requests in work per key (${config.maxActivePerKey}) cannot exceed requests in work (${config.maxActive})`);
+  if (config.maxQueuedPerKey > config.maxQueued) problems.push(`requests waiting per key (${config.maxQueuedPerKey}) cannot exceed requests waiting (${config.maxQueued})`);
   if (problems.length > 0) throw new Error(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return Object.freeze(config);
 }

@@ -3,7 +3,7 @@
 // to a bare node:http server that answers with the byte-identical response of a real hit (the
 // ceiling). Prints req/s, p50, p99 and the ratio to the ceiling; writes docs/benchmarks.md.
 //
-//   npm run bench -- [--companies 1000000] [--engines sqlite,postgres] [--duration 10] [--connections 10] [--no-write]
+//   npm run bench -- [--companies 1000000] [--engines sqlite,postgres] [--duration 10] [--connections 10] [--no-write] [--bin other/bin/risklookup.js]
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -20,12 +20,14 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '10' },
     'no-write': { type: 'boolean', default: false },
+    // Another checkout's program, for a before/after comparison under the same conditions.
+    bin: { type: 'string' },
   },
 });
 const N = Number(args.companies);
 const ROOT = new URL('../../', import.meta.url).pathname;
 const WORK = `${ROOT}.bench`;
-const BIN = `${ROOT}bin/risklookup.js`;
+const BIN = args.bin ?? `${ROOT}bin/risklookup.js`;
 const PG_ADMIN = process.env.BENCH_PG_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 mkdirSync(WORK, { recursive: true });
 

@@ -15,6 +15,8 @@ export function recordSearch(
   request: FastifyRequest,
   reply: FastifyReply,
 ): void {
+  // Shed before authentication (D26): not a search request that reached it (D21).
+  if (request.shed) return;
   const query = (request.query ?? {}) as Record<string, unknown>;
   deps.audit.write({
       at: deps.clock.now(),

@@ -52,6 +52,12 @@ export const COMMANDS: ReadonlyArray<{ name: string; term: string; description: 
     load: async () => (await import('./commands/usage.command.ts')).usageCommand(),
   },
   {
+    name: 'search',
+    term: 'search [options] <q>',
+    description: 'look a company up as the API answers it, for support staff: no quota; audited as the operator (D21)',
+    load: async () => (await import('./commands/search.command.ts')).searchCommand(),
+  },
+  {
     name: 'audit',
     term: 'audit',
     description: 'the audit trail of search requests (D21)',

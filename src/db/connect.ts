@@ -9,6 +9,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { postgresBulkWriter, sqliteBulkWriter, type BulkWriter } from './bulk-writer.ts';
 import { seamFor, type DialectSeam } from './dialect-seam.ts';
+import { YieldingSqliteDialect } from './sqlite-yield-when-busy.ts';
 import type { Database } from './schema.ts';
 
 export { DEFAULT_DATABASE_URL } from './database-url.ts';
@@ -20,6 +21,11 @@ export interface Engine {
   readonly bulk: BulkWriter;
   /** Where the data lives, without credentials; for messages. */
   readonly description: string;
+  /**
+   * Opens every pooled connection now (a server, before it listens): opening one takes a fork on
+   * the database server, too slow to do in the middle of a burst (PostgreSQL; nothing on SQLite).
+   */
+  openPool(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -28,6 +34,13 @@ export interface EngineOptions {
   poolSize?: number;
   /** PostgreSQL statement timeout, milliseconds; none when absent (operator commands). */
   statementTimeoutMs?: number;
+  /** Longest wait for a PostgreSQL pool connection, or for SQLite's write lock, milliseconds. */
+  connectionWaitMs?: number;
+  /**
+   * A server: never block the event loop waiting for SQLite's lock (db/sqlite-yield-when-busy.ts).
+   * Operator commands wait inside SQLite, up to 10 s.
+   */
+  yieldWhenBusy?: boolean;
 }
 
 export function isPostgresUrl(url: string): boolean {
@@ -70,28 +83,42 @@ function withStatementCache(database: SQLite.Database) {
   };
 }
 
-function openSqlite(url: string): Engine {
+function openSqlite(url: string, options: EngineOptions): Engine {
   const path = sqlitePathOf(url);
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const database = new SQLite(path);
   database.pragma('journal_mode = WAL');
-  database.pragma('busy_timeout = 10000');
+  database.pragma(`busy_timeout = ${options.yieldWhenBusy ? 0 : 10000}`);
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
-  return { db, seam: seamFor('sqlite'), bulk: sqliteBulkWriter(database), description: `SQLite ${path}`, close: () => db.destroy() };
+  const config = { database: withStatementCache(database) };
+  const dialect = options.yieldWhenBusy ? new YieldingSqliteDialect(config, options.connectionWaitMs ?? 5000) : new SqliteDialect(config);
+  const db = new Kysely<Database>({ dialect });
+  return {
+    db,
+    seam: seamFor('sqlite'),
+    bulk: sqliteBulkWriter(database),
+    description: `SQLite ${path}`,
+    openPool: async () => {},
+    close: () => db.destroy(),
+  };
 }
 
 function openPostgres(url: string, options: EngineOptions): Engine {
   const statementTimeout = options.statementTimeoutMs;
+  const poolSize = options.poolSize ?? 10;
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.poolSize ?? 10,
+    max: poolSize,
     // For the server (not for operators' long imports): the server cancels a slow statement,
     // and the client gives up too when the server is unreachable and cannot cancel anything.
     // Neither lets a request hang.
     ...(statementTimeout ? { statement_timeout: statementTimeout, query_timeout: statementTimeout + 1000 } : {}),
-    connectionTimeoutMillis: 5000,
+    // Bounded and shorter than what clients wait for (D26): admission keeps the requests in work
+    // near the pool size, so a wait for a connection is short or a sign of a stuck database.
+    connectionTimeoutMillis: options.connectionWaitMs ?? 5000,
+    // Opened connections are kept (openPool): none is closed for being idle.
+    min: poolSize,
     keepAlive: true,
   });
   // A client that loses its server emits 'error'; with no listener that is an uncaught
@@ -102,9 +129,19 @@ function openPostgres(url: string, options: EngineOptions): Engine {
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const safe = new URL(url);
   safe.password = '';
-  return { db, seam: seamFor('postgres'), bulk: postgresBulkWriter, description: `PostgreSQL ${safe.host}${safe.pathname}`, close: () => db.destroy() };
+  return {
+    db,
+    seam: seamFor('postgres'),
+    bulk: postgresBulkWriter,
+    description: `PostgreSQL ${safe.host}${safe.pathname}`,
+    openPool: async () => {
+      const clients = await Promise.all(Array.from({ length: poolSize }, () => pool.connect()));
+      for (const client of clients) client.release();
+    },
+    close: () => db.destroy(),
+  };
 }
 
 export function openEngine(url: string, options: EngineOptions = {}): Engine {
-  return isPostgresUrl(url) ? openPostgres(url, options) : openSqlite(url);
+  return isPostgresUrl(url) ? openPostgres(url, options) : openSqlite(url, options);
 }

@@ -12,6 +12,12 @@ export type EngineKind = 'sqlite' | 'postgres';
 export interface DialectSeam {
   readonly kind: EngineKind;
   /**
+   * Whether name searches are planned from a sample of names (search/name-sample.ts): SQLite's
+   * FTS5 phrases read every trigram's positions, so it looks up one rare trigram per word;
+   * PostgreSQL's trigram index keeps no positions and intersects trigrams itself.
+   */
+  readonly plansNamesFromSample: boolean;
+  /**
    * A condition on `companies` that holds when every word (each 3+ characters, D8) occurs in
    * `companies.name_key`, written so that the engine answers it from the index.
    */
@@ -55,6 +61,7 @@ export interface DialectSeam {
 
 const sqliteSeam: DialectSeam = {
   kind: 'sqlite',
+  plansNamesFromSample: true,
   nameKeyContainsAll(words) {
     // Keys hold only letters, digits and single spaces, so a quoted phrase needs no escaping.
     const match = words.map((w) => `"${w}"`).join(' AND ');
@@ -96,6 +103,7 @@ const sqliteSeam: DialectSeam = {
 
 const postgresSeam: DialectSeam = {
   kind: 'postgres',
+  plansNamesFromSample: false,
   nameKeyContainsAll(words) {
     // Keys hold only letters, digits and spaces: no LIKE metacharacter can reach the pattern.
     const parts = words.map((w) => sql<SqlBool>`companies.name_key LIKE ${`%${w}%`}`);

@@ -7,13 +7,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
-import {
-  addressSubject,
-  chargeAllowance,
-  keySubject,
-  peekAllowance,
-  rateLimitHeaders,
-} from '../quota/allowance.ts';
+import { nextQuotaResetSeconds, quotaDayOf } from '../lib/turkey-time.ts';
+import { addressSubject, keySubject, peekAllowance, rateLimitHeaders, takeUnit } from '../quota/allowance.ts';
 
 export interface RateLimitDeps {
   db: Kysely<Database>;
@@ -21,21 +16,25 @@ export interface RateLimitDeps {
   anonDailyLimit: number;
 }
 
-/** Charges the anonymous allowance (D20); throws 429 when it is used up. */
+/**
+ * Charges the anonymous allowance (D20) as the request arrives: what counts there is the request
+ * itself, not an answer. Throws 429 when it is used up.
+ */
 export async function chargeAnonymous(deps: RateLimitDeps, request: FastifyRequest): Promise<void> {
-  const charge = await chargeAllowance(
-    deps.db,
-    deps.clock,
-    addressSubject(request.ip),
-    deps.anonDailyLimit,
-    `The daily allowance for requests without a valid API key from ${request.ip}`,
-  );
-  request.allowance = charge.allowance;
+  const meter = {
+    subject: addressSubject(request.ip),
+    limit: deps.anonDailyLimit,
+    whatRanOut: `The daily allowance for requests without a valid API key from ${request.ip}`,
+  };
+  request.allowance = await takeUnit(deps.db, meter, deps.clock.now());
 }
 
 async function allowanceFor(deps: RateLimitDeps, request: FastifyRequest) {
   if (request.allowance) return request.allowance;
   const holder = request.keyHolder;
+  const now = deps.clock.now();
+  // Read with the key, this very day: no second statement.
+  if (holder && holder.usage.day === quotaDayOf(now)) return { limit: holder.dailyLimit, used: holder.usage.used, resetAt: nextQuotaResetSeconds(now) };
   return holder
     ? peekAllowance(deps.db, deps.clock, keySubject(holder.keyId), holder.dailyLimit)
     : peekAllowance(deps.db, deps.clock, addressSubject(request.ip), deps.anonDailyLimit);
@@ -47,7 +46,8 @@ export function registerRateLimitHooks(app: App, deps: RateLimitDeps, keyedPaths
     if (!keyedPaths.includes(request.routeOptions.url ?? '')) await chargeAnonymous(deps, request);
   });
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (reply.hasHeader('x-ratelimit-limit')) return;
+    // A shed request (D26) is answered without touching the database, so without the figures.
+    if (reply.hasHeader('x-ratelimit-limit') || request.shed) return;
     try {
       reply.headers(rateLimitHeaders(await allowanceFor(deps, request), deps.clock.now()));
     } catch (error) {

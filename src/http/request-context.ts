@@ -11,6 +11,8 @@ declare module 'fastify' {
     allowance: Allowance | null;
     /** Companies returned, for the audit record (D21). */
     resultCount: number | null;
+    /** Shed by admission (D26): answered 503 with no database work at all, not even for headers. */
+    shed: boolean;
   }
 }
 
@@ -18,4 +20,5 @@ export function decorateRequests(app: App) {
   app.decorateRequest('keyHolder', null);
   app.decorateRequest('allowance', null);
   app.decorateRequest('resultCount', null);
+  app.decorateRequest('shed', false);
 }

@@ -8,11 +8,12 @@ import { findKeyHolderByDigest, type KeyHolderRow } from './keys.repository.ts';
  * Returns the key's holder (whatever its state) or throws 401. The caller runs D17's 403 checks
  * with `checkKeyHolder` after recording who the key belongs to, so that even a revoked key's
  * request shows that key's allowance (D3). No cache: a revocation or suspension takes effect on
- * the very next request of every process (D17 asks for 5 s at most).
+ * the very next request of every process (D17 asks for 5 s at most). The key's use on `day` comes
+ * with it (D18's check needs no second statement).
  */
-export async function identifyKeyHolder(db: Db, header: string | undefined): Promise<KeyHolderRow> {
+export async function identifyKeyHolder(db: Db, header: string | undefined, day: string): Promise<KeyHolderRow> {
   const key = checkPresentedKey(header);
-  const holder = await findKeyHolderByDigest(db, digestApiKey(key));
+  const holder = await findKeyHolderByDigest(db, digestApiKey(key), day);
   if (!holder) throw invalidKey();
   return holder;
 }

@@ -1,4 +1,5 @@
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
+import { KEY_SUBJECT_PREFIX } from '../quota/allowance.ts';
 import type { ApiKeysTable } from '../db/schema.ts';
 import type { Db } from '../db/types.ts';
 import type { KeyHolder } from './auth-rules.ts';
@@ -11,6 +12,8 @@ export interface KeyHolderRow extends KeyHolder {
   memberId: number;
   memberRef: string;
   dailyLimit: number;
+  /** The key's answered searches on `day`, read in the same statement (D18's check). */
+  usage: { day: string; used: number };
 }
 
 export async function insertApiKey(db: Db, key: Insertable<ApiKeysTable>): Promise<ApiKeyRow> {
@@ -37,6 +40,9 @@ const keyHolderQuery = preparedQuery((db, p) =>
   db
     .selectFrom('api_keys')
     .innerJoin('members', 'members.id', 'api_keys.member_id')
+    .leftJoin('usage_counters', (join) =>
+      join.on('usage_counters.subject', '=', sql<string>`${sql.lit(KEY_SUBJECT_PREFIX)} || api_keys.id`).on('usage_counters.day', '=', p(1)),
+    )
     .select([
       'api_keys.id as keyId',
       'api_keys.member_id as memberId',
@@ -46,18 +52,24 @@ const keyHolderQuery = preparedQuery((db, p) =>
       'members.status as memberStatus',
       'members.tier as memberTier',
       'members.agreement_signed_on as agreementSignedOn',
+      'usage_counters.used as usedToday',
     ])
     .where('api_keys.digest', '=', p(0)),
 );
 
-/** The key and its member in one look-up, for D17's checks (every search: kept compiled). */
-export async function findKeyHolderByDigest(db: Db, digest: string): Promise<KeyHolderRow | undefined> {
-  const [row] = await keyHolderQuery(db, [digest]);
+/**
+ * The key, its member and its use on `day` in one look-up, for D17's checks and D18's quota
+ * check (every search: kept compiled).
+ */
+export async function findKeyHolderByDigest(db: Db, digest: string, day: string): Promise<KeyHolderRow | undefined> {
+  const [row] = await keyHolderQuery(db, [digest, day]);
   if (!row) return undefined;
+  const { usedToday, ...holder } = row;
   return {
-    ...row,
+    ...holder,
     keyId: Number(row.keyId),
     memberId: Number(row.memberId),
     revokedAt: row.revokedAt === null ? null : Number(row.revokedAt),
+    usage: { day, used: usedToday === null ? 0 : Number(usedToday) },
   };
 }

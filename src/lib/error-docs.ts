@@ -77,6 +77,10 @@ export const REASON_DOCS: { readonly [R in ErrorReason]: ReasonDoc } = {
     means: 'The server is shutting down or cannot reach its database.',
     todo: 'Retry after `Retry-After` seconds, with backoff.',
   },
+  overloaded: {
+    means: 'This server is answering as many requests as it can; yours was not started and counts for nothing (D26).',
+    todo: 'Retry after `Retry-After` seconds; send requests of one key one after another rather than in large parallel bursts.',
+  },
 };
 
 /** Every reason with its status and doc, in the order of ERROR_REASONS. */

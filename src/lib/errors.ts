@@ -31,6 +31,7 @@ export const ERROR_REASONS = {
   internal_error: 500,
   not_implemented: 501,
   service_unavailable: 503,
+  overloaded: 503,
 } as const;
 
 export type ErrorReason = keyof typeof ERROR_REASONS;

@@ -30,3 +30,12 @@ export function createLogger(options: { level?: string; destination?: Destinatio
     options.destination,
   );
 }
+
+/**
+ * The server's log stream: stderr written asynchronously. A synchronous write per line cost more
+ * than answering the request under a burst (a 429 logs three lines); lines that pile up while a
+ * write is in flight go out together in the next one. `flush()` writes what is left (at exit).
+ */
+export function createServerLogStream(): DestinationStream & { flushSync(): void } {
+  return pino.destination({ dest: 2, sync: false });
+}

@@ -7,7 +7,7 @@ import type { Db } from '../db/types.ts';
 import type { Clock } from '../lib/clock.ts';
 import { AppError } from '../lib/errors.ts';
 import { nextQuotaResetSeconds, quotaDayOf } from '../lib/turkey-time.ts';
-import { consumeUsage, readUsage, refundUsage } from './usage.repository.ts';
+import { consumeUsage, readUsage } from './usage.repository.ts';
 
 export interface Allowance {
   limit: number;
@@ -16,12 +16,20 @@ export interface Allowance {
   resetAt: number;
 }
 
+/** A key's counter is `key:<id>` (also joined in SQL by keys.repository.ts). */
+export const KEY_SUBJECT_PREFIX = 'key:';
+
 export function keySubject(keyId: number): string {
-  return `key:${keyId}`;
+  return `${KEY_SUBJECT_PREFIX}${keyId}`;
 }
 
 export function addressSubject(address: string): string {
   return `addr:${address}`;
+}
+
+/** A portal user's own daily allowance of searches (D28). */
+export function userSubject(userId: number): string {
+  return `user:${userId}`;
 }
 
 export function remainingOf(a: Allowance): number {
@@ -53,33 +61,62 @@ export function rateLimitHeaders(a: Allowance, nowMs: number): Record<string, st
 
 /** Reads an allowance without using it (for answers that do not count, D18). */
 export async function peekAllowance(db: Db, clock: Clock, subject: string, limit: number): Promise<Allowance> {
-  const now = clock.now();
+  return readAllowance(db, subject, limit, clock.now());
+}
+
+async function readAllowance(db: Db, subject: string, limit: number, now: number): Promise<Allowance> {
   return { limit, used: await readUsage(db, subject, quotaDayOf(now)), resetAt: nextQuotaResetSeconds(now) };
 }
 
-export interface Charge {
-  allowance: Allowance;
-  /** Gives the unit back, for a request that failed after it was charged. */
-  refund(): Promise<void>;
+function usedUp(limit: number, now: number, whatRanOut: string): AppError {
+  const allowance = { limit, used: limit, resetAt: nextQuotaResetSeconds(now) };
+  const resetText = new Date(allowance.resetAt * 1000).toISOString().replace('.000Z', 'Z');
+  return new AppError(
+    'rate_limited',
+    `${whatRanOut} of ${limit} requests is used up; it resets at midnight Turkey time (${resetText}). ` + 'For a higher limit, contact the association',
+    rateLimitHeaders(allowance, now),
+  );
+}
+
+/** A daily allowance and what to call it in the 429 message ("This API key's daily quota"). */
+export interface Meter {
+  subject: string;
+  limit: number;
+  whatRanOut: string;
+  /** The count already read on `day` (with the key, keys.repository.ts), so the check reads nothing more. */
+  known?: { day: string; used: number };
 }
 
 /**
- * Uses one unit of the allowance, or throws 429 with the figures when none is left. The day is
- * fixed at the start so that a refund hits the same day's counter.
+ * Throws 429 when the allowance is used up, from a read alone: no write, no lock (D18), so a
+ * used-up key's burst costs the database one indexed read per request.
  */
-export async function chargeAllowance(db: Db, clock: Clock, subject: string, limit: number, whatRanOut: string): Promise<Charge> {
-  const now = clock.now();
-  const day = quotaDayOf(now);
-  const resetAt = nextQuotaResetSeconds(now);
-  const used = await consumeUsage(db, subject, day, limit);
-  if (used === null) {
-    const allowance = { limit, used: limit, resetAt };
-    const resetText = new Date(resetAt * 1000).toISOString().replace('.000Z', 'Z');
-    throw new AppError(
-      'rate_limited',
-      `${whatRanOut} of ${limit} requests is used up; it resets at midnight Turkey time (${resetText}). ` + 'For a higher limit, contact the association',
-      rateLimitHeaders(allowance, now),
-    );
-  }
-  return { allowance: { limit, used, resetAt }, refund: () => refundUsage(db, subject, day) };
+export async function ensureAllowanceLeft(db: Db, meter: Meter, now: number): Promise<Allowance> {
+  const known = meter.known?.day === quotaDayOf(now) ? meter.known : undefined;
+  const allowance = known
+    ? { limit: meter.limit, used: known.used, resetAt: nextQuotaResetSeconds(now) }
+    : await readAllowance(db, meter.subject, meter.limit, now);
+  if (allowance.used >= meter.limit) throw usedUp(meter.limit, now, meter.whatRanOut);
+  return allowance;
+}
+
+/**
+ * Takes one unit: one atomic statement that adds 1 only while `used < limit` (D18). Called when
+ * the answer is ready, so a request that fails before takes nothing and never makes another see
+ * the day as used up. Throws 429 when another request took the last unit in between.
+ */
+export async function takeUnit(db: Db, meter: Meter, now: number): Promise<Allowance> {
+  const used = await consumeUsage(db, meter.subject, quotaDayOf(now), meter.limit);
+  if (used === null) throw usedUp(meter.limit, now, meter.whatRanOut);
+  return { limit: meter.limit, used, resetAt: nextQuotaResetSeconds(now) };
+}
+
+/** The quota steps a search takes, bound to a database (the use case's narrow view of it). */
+export interface Quota {
+  ensureLeft(meter: Meter, now: number): Promise<Allowance>;
+  take(meter: Meter, now: number): Promise<Allowance>;
+}
+
+export function quotaOn(db: Db): Quota {
+  return { ensureLeft: (meter, now) => ensureAllowanceLeft(db, meter, now), take: (meter, now) => takeUnit(db, meter, now) };
 }

@@ -30,17 +30,6 @@ const readQuery = preparedQuery((db, p) =>
   db.selectFrom('usage_counters').select('used').where('subject', '=', p(0)).where('day', '=', p(1)),
 );
 
-/** Gives back one unit taken by `consumeUsage` when the request it paid for failed. */
-export async function refundUsage(db: Db, subject: string, day: string): Promise<void> {
-  await db
-    .updateTable('usage_counters')
-    .set({ used: sql`used - 1` })
-    .where('subject', '=', subject)
-    .where('day', '=', day)
-    .where('used', '>', 0)
-    .execute();
-}
-
 export async function readUsage(db: Db, subject: string, day: string): Promise<number> {
   const [row] = await readQuery(db, [subject, day]);
   return row ? Number(row.used) : 0;

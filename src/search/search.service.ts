@@ -32,9 +32,22 @@ export interface CompanyResult {
   reports: ReportView[];
 }
 
+/** A company close to a name that matched nothing (D25): no reports, confirm by tax ID. */
+export interface NearMatch {
+  company_name: string;
+  tax_id: string;
+  country: string;
+  city: string;
+  threat_level: ThreatLevel;
+  report_count: number;
+  similarity: number;
+}
+
 export interface SearchOutcome {
   results: CompanyResult[];
   truncated: boolean;
+  /** Name searches only (D25); absent until near matches are computed. */
+  nearMatches?: NearMatch[] | null;
 }
 
 export interface SearchDeps {
@@ -54,7 +67,7 @@ export type SearchPlan =
  * Decides how to search, or throws the 400 for a query that cannot be answered truthfully
  * (D8 too generic, D9 mistyped ID). Pure, so a refused query costs no quota and no I/O.
  */
-export function planSearch(countries: CountryCatalogue, input: SearchInput): SearchPlan {
+export function planSearch(countries: Pick<CountryCatalogue, 'get'>, input: SearchInput): SearchPlan {
   if (input.type === 'tax_id') {
     if (input.country) {
       const check = checkTaxId(input.q, countries.get(input.country)!);

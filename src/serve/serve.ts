@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import { migrateToLatest } from '../db/migrate.ts';
 import { prepareDemo, type DemoOutcome } from '../demo/demo.service.ts';
 import { systemClock } from '../lib/clock.ts';
-import { createLogger } from '../lib/logger.ts';
+import { createLogger, createServerLogStream } from '../lib/logger.ts';
 import type { Output } from '../cli/output.ts';
 import { reloadTls, type Transport } from '../http/transport.ts';
 import { drainGraceOf, startServer, waitForShutdownSignal } from './server.ts';
@@ -28,7 +28,12 @@ export interface ServeOptions {
 }
 
 function openServerEngine(config: Config) {
-  return openEngine(config.databaseUrl, { poolSize: config.dbPoolSize, statementTimeoutMs: config.dbStatementTimeoutMs });
+  return openEngine(config.databaseUrl, {
+    poolSize: config.dbPoolSize,
+    statementTimeoutMs: config.dbStatementTimeoutMs,
+    connectionWaitMs: config.dbConnectionWaitMs,
+    yieldWhenBusy: true,
+  });
 }
 
 /** Migrates and, with --demo, fills an empty database. Runs once per installation start. */
@@ -46,11 +51,13 @@ async function prepareDatabase(options: ServeOptions): Promise<DemoOutcome> {
 /** Serves in this process until SIGTERM/SIGINT; returns the URL through `onListening`. */
 async function serveHere(options: ServeOptions, onListening: (url: string, database: string) => void): Promise<void> {
   const engine = openServerEngine(options.config);
-  const logger = createLogger({ level: options.logLevel, destination: process.stderr });
+  const logStream = createServerLogStream();
+  const logger = createLogger({ level: options.logLevel, destination: logStream });
   let server;
   let app;
   try {
     app = await buildApp({ config: options.config, engine, logger, transport: options.transport });
+    await engine.openPool();
     server = await startServer(app, engine, options.host, options.port, options.transport.kind === 'tls' ? 'https' : 'http', drainGraceOf(process.env));
   } catch (error) {
     await engine.close();
@@ -71,6 +78,7 @@ async function serveHere(options: ServeOptions, onListening: (url: string, datab
   process.off('SIGHUP', onHangup);
   clearInterval(retention);
   await server.stop();
+  logStream.flushSync();
 }
 
 const RETENTION_EVERY_MS = 6 * 60 * 60 * 1000;

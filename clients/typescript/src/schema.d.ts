@@ -191,7 +191,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description Temporarily unavailable: `reason` is `service_unavailable` */
+                /** @description Temporarily unavailable: `reason` is `service_unavailable`, `overloaded` */
                 503: {
                     headers: {
                         /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
@@ -314,7 +314,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description Temporarily unavailable: `reason` is `service_unavailable` */
+                /** @description Temporarily unavailable: `reason` is `service_unavailable`, `overloaded` */
                 503: {
                     headers: {
                         /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
@@ -385,6 +385,7 @@ export interface components {
          *     | `internal_error` | 500 | A fault of ours. Nothing of it is shown. | Retry later; if it repeats, report it with the request id from `error` or `X-Request-Id`. |
          *     | `not_implemented` | 501 | A method this API does not know (e.g. `PROPFIND`). | Use GET. |
          *     | `service_unavailable` | 503 | The server is shutting down or cannot reach its database. | Retry after `Retry-After` seconds, with backoff. |
+         *     | `overloaded` | 503 | This server is answering as many requests as it can; yours was not started and counts for nothing (D26). | Retry after `Retry-After` seconds; send requests of one key one after another rather than in large parallel bursts. |
          * @example {
          *       "success": false,
          *       "error": "API key revoked: generate a new key in the API section of your member dashboard",
@@ -404,7 +405,7 @@ export interface components {
              * @description Stable identifier for programs to branch on (D2); what each means is in the description of ErrorBody and at /api/v1/docs/errors
              * @enum {string}
              */
-            reason: "invalid_parameter" | "duplicate_parameter" | "query_too_generic" | "invalid_tax_id" | "unsupported_country" | "key_in_url" | "malformed_request" | "body_not_allowed" | "api_key_missing" | "api_key_invalid" | "key_revoked" | "member_suspended" | "member_terminated" | "member_not_full" | "agreement_unsigned" | "https_required" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "rate_limited" | "header_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
+            reason: "invalid_parameter" | "duplicate_parameter" | "query_too_generic" | "invalid_tax_id" | "unsupported_country" | "key_in_url" | "malformed_request" | "body_not_allowed" | "api_key_missing" | "api_key_invalid" | "key_revoked" | "member_suspended" | "member_terminated" | "member_not_full" | "agreement_unsigned" | "https_required" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "rate_limited" | "header_too_large" | "internal_error" | "not_implemented" | "service_unavailable" | "overloaded";
             /** @description Path of the explanation of `reason` on this server (what it means, what to do): `/api/v1/docs/errors#reason-<reason>`; resolve it against the URL you called */
             docs: string;
         };
@@ -1157,7 +1158,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Temporarily unavailable: `reason` is `service_unavailable` */
+            /** @description Temporarily unavailable: `reason` is `service_unavailable`, `overloaded` */
             503: {
                 headers: {
                     /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
@@ -1241,7 +1242,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Temporarily unavailable: `reason` is `service_unavailable` */
+            /** @description Temporarily unavailable: `reason` is `service_unavailable`, `overloaded` */
             503: {
                 headers: {
                     /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */

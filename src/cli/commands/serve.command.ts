@@ -20,6 +20,12 @@ interface ServeFlags {
   dbStatementTimeout?: string;
   auditRetentionDays?: string;
   searchCacheEntries?: string;
+  maxActive?: string;
+  maxActivePerKey?: string;
+  maxQueued?: string;
+  maxQueuedPerKey?: string;
+  maxWait?: string;
+  dbConnectionWait?: string;
   logLevel: string;
   tlsCert?: string;
   tlsKey?: string;
@@ -67,6 +73,12 @@ export function serveCommand(): Command {
     .option('--db-pool-size <n>', 'PostgreSQL connections per process (default 10)')
     .option('--db-statement-timeout <ms>', 'PostgreSQL statement timeout (default 5000)')
     .option('--search-cache-entries <n>', 'search answers kept until the data changes; 0 turns the cache off (default 1000)')
+    .option('--max-active <n>', 'requests in work at once per process; beyond, they wait (D26, default 16)')
+    .option('--max-active-per-key <n>', 'of those, from one key or keyless address (default 4)')
+    .option('--max-queued <n>', 'requests waiting for a turn per process; beyond, 503 overloaded (default 2000)')
+    .option('--max-queued-per-key <n>', 'requests of one key waiting for a turn (default 500)')
+    .option('--max-wait <ms>', 'longest wait for a turn before 503 overloaded (default 5000)')
+    .option('--db-connection-wait <ms>', 'longest wait for a PostgreSQL connection from the pool (default 1000)')
     .option('--audit-retention-days <n>', 'purge audit records older than this; 0 keeps them (default 365)')
     .option('--log-level <level>', 'fatal, error, warn, info, debug', process.env.LOG_LEVEL ?? 'info')
     .action(async (flags: ServeFlags, cmd: Command) => {
@@ -96,6 +108,12 @@ export function serveCommand(): Command {
           dbStatementTimeoutMs: flags.dbStatementTimeout,
           auditRetentionDays: flags.auditRetentionDays,
           searchCacheEntries: flags.searchCacheEntries,
+          maxActive: flags.maxActive,
+          maxActivePerKey: flags.maxActivePerKey,
+          maxQueued: flags.maxQueued,
+          maxQueuedPerKey: flags.maxQueuedPerKey,
+          maxWaitMs: flags.maxWait,
+          dbConnectionWaitMs: flags.dbConnectionWait,
         });
       } catch (error) {
         throw new CommandError((error as Error).message);

@@ -1,0 +1,31 @@
+/**
+ * D26 in front of every route: the first hook of every request asks the admission gate for a
+ * turn (http/admission-gate.ts) and answers 503 `overloaded` with `Retry-After` when shed, before
+ * authentication, quota or any database work. The turn is given back when the response is done
+ * or the client goes away, whichever comes first.
+ */
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../lib/errors.ts';
+import type { AdmissionGate } from './admission-gate.ts';
+import type { App } from './app-type.ts';
+
+/** Seconds a shed client is asked to wait: turns free up within milliseconds. */
+export const OVERLOADED_RETRY_AFTER_SECONDS = 1;
+
+/** The lane of a request: its key as sent (never logged), or its address when it sends none. */
+function laneOf(request: FastifyRequest): string {
+  const key = request.headers['x-api-key'];
+  return typeof key === 'string' && key !== '' ? `key:${key}` : `addr:${request.ip}`;
+}
+
+export function registerAdmission(app: App, gate: AdmissionGate) {
+  app.addHook('onRequest', async (request, reply) => {
+    const ticket = gate.enter(laneOf(request));
+    reply.raw.once('close', ticket.leave);
+    if (await ticket.admitted) return;
+    request.shed = true;
+    throw new AppError('overloaded', `the server is busy: too many requests at once; retry in ${OVERLOADED_RETRY_AFTER_SECONDS} s`, {
+      'retry-after': String(OVERLOADED_RETRY_AFTER_SECONDS),
+    });
+  });
+}

@@ -1,0 +1,109 @@
+/**
+ * The search use case, one owner for every caller (spec 4.1): plan → check the allowance →
+ * search → take one unit → the answer model. The API route, the portal and the CLI's `search`
+ * call it; they differ only in who searches (`Searcher`) and how they show the answer.
+ *
+ * D18 lives here: a refused query (400) costs nothing and no I/O; a used-up allowance is a 429
+ * from a read alone; the unit is taken only once the answer is ready, so a request that fails on
+ * the way (database down, timeout, a thrown error) takes nothing and never makes another request
+ * see the day as used up. With R units left, N parallel searches get exactly min(N, R) answers.
+ */
+import { performance } from 'node:perf_hooks';
+import type { CountryCatalogue } from '../countries/catalogue.ts';
+import type { Clock } from '../lib/clock.ts';
+import { keySubject, remainingOf, userSubject, type Allowance, type Meter, type Quota } from '../quota/allowance.ts';
+import type { CompanySearch } from './company-search.ts';
+import { planSearch, type CompanyResult, type NearMatch, type SearchInput, type SearchOutcome, type SearchPlan } from './search.service.ts';
+
+/** Who searches, which decides the allowance charged (D18, D28); support staff are not metered. */
+export type Searcher =
+  | { kind: 'api_key'; keyId: number; dailyLimit: number; usage?: { day: string; used: number } }
+  | { kind: 'portal_user'; userId: number; dailyLimit: number }
+  | { kind: 'operator' };
+
+export interface SearchMeta {
+  /** Absent for an unmetered (operator) search. */
+  queries_used_today?: number;
+  daily_limit?: number;
+  remaining_today?: number;
+  response_ms: number;
+  truncated: boolean;
+}
+
+/** The body of a 200 answer (spec 2.1, D25). */
+export interface SearchResponse {
+  success: true;
+  query: string;
+  type: SearchInput['type'];
+  country: string | null;
+  result_count: number;
+  results: CompanyResult[];
+  near_matches?: NearMatch[];
+  meta: SearchMeta;
+}
+
+export interface SearchAnswer {
+  response: SearchResponse;
+  /** The searcher's allowance after this answer; null when unmetered. */
+  allowance: Allowance | null;
+}
+
+export interface SearchUseCaseDeps {
+  countries: Pick<CountryCatalogue, 'get'>;
+  search: Pick<CompanySearch, 'find'>;
+  quota: Quota;
+  clock: Clock;
+}
+
+function meterOf(searcher: Searcher): Meter | null {
+  switch (searcher.kind) {
+    case 'api_key':
+      return {
+        subject: keySubject(searcher.keyId),
+        limit: searcher.dailyLimit,
+        whatRanOut: `This API key's daily quota`,
+        ...(searcher.usage ? { known: searcher.usage } : {}),
+      };
+    case 'portal_user':
+      return { subject: userSubject(searcher.userId), limit: searcher.dailyLimit, whatRanOut: 'Your daily allowance of portal searches' };
+    case 'operator':
+      return null;
+  }
+}
+
+function metaOf(allowance: Allowance | null, outcome: SearchOutcome, responseMs: number): SearchMeta {
+  const quota = allowance
+    ? { queries_used_today: allowance.used, daily_limit: allowance.limit, remaining_today: remainingOf(allowance) }
+    : {};
+  return { ...quota, response_ms: Math.round(responseMs), truncated: outcome.truncated };
+}
+
+function toSearchResponse(input: SearchInput, plan: SearchPlan, outcome: SearchOutcome, meta: SearchMeta): SearchResponse {
+  return {
+    success: true,
+    query: input.q,
+    type: input.type,
+    country: input.country,
+    result_count: outcome.results.length,
+    results: outcome.results,
+    // D25: name searches only (the search leaves nearMatches null for a tax-ID plan).
+    ...(plan.kind === 'name' && outcome.nearMatches ? { near_matches: outcome.nearMatches } : {}),
+    meta,
+  };
+}
+
+/**
+ * Answers one search for one searcher, or throws the AppError to answer instead (400 for a query
+ * that cannot be answered truthfully, 429 with the rate-limit figures).
+ * @param startedAt `performance.now()` when the request began, for `meta.response_ms`.
+ */
+export async function answerSearch(deps: SearchUseCaseDeps, input: SearchInput, searcher: Searcher, startedAt = performance.now()): Promise<SearchAnswer> {
+  // One instant for the whole request, so that the check and the charge fall on one quota day.
+  const now = deps.clock.now();
+  const plan = planSearch(deps.countries, input);
+  const meter = meterOf(searcher);
+  if (meter) await deps.quota.ensureLeft(meter, now);
+  const outcome = await deps.search.find(plan);
+  const allowance = meter ? await deps.quota.take(meter, now) : null;
+  return { allowance, response: toSearchResponse(input, plan, outcome, metaOf(allowance, outcome, performance.now() - startedAt)) };
+}
