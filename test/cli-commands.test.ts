@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Help } from 'commander';
 import { buildCli, COMMANDS, requestedCommand } from '../src/cli/cli.ts';
+import { runCli } from './helpers/cli.ts';
 
 test('each stand-in shows the help line of the command it loads', async () => {
   for (const entry of COMMANDS) {
@@ -23,4 +24,10 @@ test('the command named by the arguments is the one loaded', async () => {
   const program = await buildCli(['node', 'risklookup', 'key', 'issue', 'M-1']);
   const loaded = program.commands.filter((c) => c.commands.length > 0 || c.options.length > 0).map((c) => c.name());
   assert.deepEqual(loaded, ['key']);
+});
+
+test('a bad RISKLOOKUP_DAILY_LIMIT is reported, not silently replaced by 100', async () => {
+  const result = await runCli(['key', 'issue', 'M-1', '--db', 'sqlite::memory:'], { RISKLOOKUP_DAILY_LIMIT: 'lots' });
+  assert.equal(result.code, 1);
+  assert.match(result.stderr, /RISKLOOKUP_DAILY_LIMIT\) must be a whole number from 1 to 10000000, got 'lots'/);
 });

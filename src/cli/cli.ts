@@ -31,7 +31,7 @@ export const COMMANDS: ReadonlyArray<{ name: string; term: string; description: 
     name: 'key',
     term: 'key',
     description: 'issue and revoke API keys (D16)',
-    load: async () => (await import('./commands/key.command.ts')).keyCommand(defaultDailyLimit()),
+    load: async () => (await import('./commands/key.command.ts')).keyCommand(await defaultDailyLimit()),
   },
   {
     name: 'import',
@@ -77,8 +77,10 @@ export const COMMANDS: ReadonlyArray<{ name: string; term: string; description: 
   },
 ];
 
-function defaultDailyLimit(): number {
-  return Number(process.env.RISKLOOKUP_DAILY_LIMIT ?? 100) || 100;
+/** D16's default for a new key, from the one settings schema: a bad value is reported, never replaced. */
+async function defaultDailyLimit(): Promise<number> {
+  const { parseConfig } = await import('../config.ts');
+  return parseConfig({}, process.env).defaultDailyLimit;
 }
 
 /** The command the arguments name (`risklookup [--db URL] [--json] NAME …`, or `help NAME`), if any. */

@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import type { Engine } from '../db/connect.ts';
-import { DEFAULT_DATABASE_URL } from '../db/database-url.ts';
+import { databaseUrlOf } from '../db/database-url.ts';
 import { systemClock, type Clock } from '../lib/clock.ts';
 import { createOutput, type Output } from './output.ts';
 
@@ -17,7 +17,7 @@ export interface CommandContext {
 
 export function globalOptions(command: Command): { db: string; json: boolean } {
   const opts = command.optsWithGlobals<{ db?: string; json?: boolean }>();
-  return { db: opts.db ?? process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, json: opts.json === true };
+  return { db: databaseUrlOf(opts.db, process.env), json: opts.json === true };
 }
 
 /** Opens and migrates the database, runs the command, and always closes the database. */

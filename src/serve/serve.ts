@@ -15,7 +15,7 @@ import { systemClock } from '../lib/clock.ts';
 import { createLogger, createServerLogStream } from '../lib/logger.ts';
 import type { Output } from '../cli/output.ts';
 import { reloadTls, type Transport } from '../http/transport.ts';
-import { drainGraceOf, startServer, waitForShutdownSignal } from './server.ts';
+import { startServer, waitForShutdownSignal } from './server.ts';
 
 export interface ServeOptions {
   config: Config;
@@ -58,7 +58,7 @@ async function serveHere(options: ServeOptions, onListening: (url: string, datab
   try {
     app = await buildApp({ config: options.config, engine, logger, transport: options.transport });
     await engine.openPool();
-    server = await startServer(app, engine, options.host, options.port, options.transport.kind === 'tls' ? 'https' : 'http', drainGraceOf(process.env));
+    server = await startServer(app, engine, options.host, options.port, options.transport.kind === 'tls' ? 'https' : 'http', options.config.drainGraceMs);
   } catch (error) {
     await engine.close();
     throw error;

@@ -9,21 +9,11 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** Time a just-accepted connection gets for its request to be read before idle ones are closed. */
-export const DRAIN_GRACE_MS = 1000;
-
 /**
- * The drain grace from RISKLOOKUP_DRAIN_GRACE_MS (whole milliseconds, 0 to 60000), else the
- * default. Tests shorten it: every stop of a test server otherwise waits the full second.
+ * Time a just-accepted connection gets for its request to be read before idle ones are closed:
+ * the default of the `drainGraceMs` setting (RISKLOOKUP_DRAIN_GRACE_MS, config.ts), which tests shorten.
  */
-export function drainGraceOf(env: NodeJS.ProcessEnv): number {
-  const raw = env.RISKLOOKUP_DRAIN_GRACE_MS;
-  if (raw === undefined || raw === '') return DRAIN_GRACE_MS;
-  if (!/^[0-9]{1,5}$/.test(raw) || Number(raw) > 60_000) {
-    throw new Error(`RISKLOOKUP_DRAIN_GRACE_MS must be a whole number of milliseconds from 0 to 60000, got '${raw}'`);
-  }
-  return Number(raw);
-}
+export const DRAIN_GRACE_MS = 1000;
 
 export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { readWholeNumber } from '../../lib/whole-number.ts';
 import { Command } from 'commander';
 import { parseConfig } from '../../config.ts';
 import { CommandError, UsageError } from '../command-errors.ts';
@@ -51,10 +52,9 @@ function transportOf(flags: ServeFlags): Transport {
 }
 
 function wholeNumber(name: string, raw: string, min: number, max: number): number {
-  if (!/^[0-9]{1,7}$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new UsageError(`${name} must be a whole number from ${min} to ${max}, got '${raw}'`);
-  }
-  return Number(raw);
+  const read = readWholeNumber(name, raw, min, max);
+  if ('problem' in read) throw new UsageError(read.problem);
+  return read.value;
 }
 
 export function serveCommand(): Command {
