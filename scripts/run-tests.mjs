@@ -1,8 +1,13 @@
 // `npm test`: every *.test.ts under src/ (fast unit tests), test/ (HTTP, storage, CLI) and clients/,
 // with Node's own runner. The storage and HTTP suites run once per engine: SQLite always,
 // PostgreSQL too when TEST_DATABASE_URL is set (CI sets it).
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+//
+// Files run in parallel (each in its own process, on its own fresh databases, temporary
+// directories and free ports), except those that measure timing under load or stop the shared
+// PostgreSQL server: they run alone, one after another, after the parallel part.
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
 
 function find(dir) {
@@ -13,7 +18,57 @@ function find(dir) {
   });
 }
 
+/** Files that must run alone: timing under load, several server processes, the database going away. */
+const ALONE = [
+  /^test\/multi-process\.test\.ts$/,
+  /^test\/db-outage\.test\.ts$/,
+  /^test\/transport\.test\.ts$/,
+  /^test\/overload.*\.test\.ts$/,
+  /^test\/burst.*\.test\.ts$/,
+  // Times a 20 ms wait: under the parallel part's load the wait can run out before it is measured.
+  /^src\/http\/admission-gate\.test\.ts$/,
+];
+
+/** Files run at once in the parallel part (TEST_CONCURRENCY; 1 runs everything one by one). */
+const CONCURRENCY = Number(process.env.TEST_CONCURRENCY ?? 4) || 4;
+
+/**
+ * The longest files whose every test runs once per engine: each engine's half runs as a file of
+ * its own (TEST_ENGINES, test/helpers/engines.ts), so the halves run side by side.
+ */
+const BY_ENGINE = [
+  'test/cli.test.ts',
+  'test/name-search-strategy.test.ts',
+  'test/import.test.ts',
+  'test/bad-input.test.ts',
+  'clients/typescript/test/client.test.ts',
+];
+const ENGINE_NAMES = ['sqlite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
+
+/** One small file per engine that sets TEST_ENGINES and loads the real one (in .tmp/, ignored by git). */
+function splitByEngine(file) {
+  if (!BY_ENGINE.includes(file) || ENGINE_NAMES.length < 2) return [file];
+  const dir = resolve('.tmp/test-shards');
+  mkdirSync(dir, { recursive: true });
+  return ENGINE_NAMES.map((engine) => {
+    const shard = join(dir, `${file.replaceAll('/', '__')}.${engine}.test.mjs`);
+    writeFileSync(shard, `process.env.TEST_ENGINES = '${engine}';\nawait import(${JSON.stringify(pathToFileURL(resolve(file)).href)});\n`);
+    return shard;
+  });
+}
+
 // clients/: the typed client's tests run against a real server too.
-const files = [...find('src'), ...find('test'), ...find('clients')].sort();
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...process.argv.slice(2), ...files], { stdio: 'inherit' });
-process.exit(result.status ?? 1);
+const files = [...find('src'), ...find('test'), ...find('clients')].map((f) => f.split('\\').join('/')).sort();
+const alone = files.filter((f) => ALONE.some((pattern) => pattern.test(f)));
+rmSync('.tmp/test-shards', { recursive: true, force: true });
+const together = files.filter((f) => !alone.includes(f)).flatMap(splitByEngine);
+
+function run(list, concurrency) {
+  if (list.length === 0) return 0;
+  const args = ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...process.argv.slice(2), ...list];
+  return spawnSync(process.execPath, args, { stdio: 'inherit' }).status ?? 1;
+}
+
+const first = run(together, CONCURRENCY);
+const second = run(alone, 1);
+process.exit(first || second);

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseConfig } from './config.ts';
 import { DEFAULT_NEAR_MATCH_THRESHOLD } from './search/near-match-score.ts';
+import { DEFAULT_DATABASE_URL } from './db/database-url.ts';
 
 test('near-match threshold: default, flag over environment, refused outside 0–1', () => {
   assert.equal(parseConfig({}, {}).nearMatchThreshold, DEFAULT_NEAR_MATCH_THRESHOLD);
@@ -10,4 +11,25 @@ test('near-match threshold: default, flag over environment, refused outside 0–
   for (const bad of ['1.5', 'x', '-0.1', '.']) {
     assert.throws(() => parseConfig({ nearMatchThreshold: bad }, {}), /near-match threshold .* from 0 to 1/, bad);
   }
+});
+
+test('every bad setting is reported together, each with its name and value', () => {
+  assert.throws(
+    () => parseConfig({ maxResults: '0' }, { RISKLOOKUP_DAILY_LIMIT: 'lots', RISKLOOKUP_DRAIN_GRACE_MS: '-1' }),
+    (error: Error) =>
+      /max results \(RISKLOOKUP_MAX_RESULTS\) must be a whole number from 1 to 50, got '0'/.test(error.message) &&
+      /default daily limit \(RISKLOOKUP_DAILY_LIMIT\) must be a whole number from 1 to 10000000, got 'lots'/.test(error.message) &&
+      /drain grace in ms \(RISKLOOKUP_DRAIN_GRACE_MS\) must be a whole number from 0 to 60000, got '-1'/.test(error.message),
+  );
+});
+
+test('the drain grace is a setting: 1 s by default, shortened by RISKLOOKUP_DRAIN_GRACE_MS', () => {
+  assert.equal(parseConfig({}, {}).drainGraceMs, 1000);
+  assert.equal(parseConfig({}, { RISKLOOKUP_DRAIN_GRACE_MS: '100' }).drainGraceMs, 100);
+});
+
+test('the database URL: the flag, else DATABASE_URL, else the default', () => {
+  assert.equal(parseConfig({ databaseUrl: 'sqlite:a.db' }, { DATABASE_URL: 'sqlite:b.db' }).databaseUrl, 'sqlite:a.db');
+  assert.equal(parseConfig({}, { DATABASE_URL: 'sqlite:b.db' }).databaseUrl, 'sqlite:b.db');
+  assert.equal(parseConfig({}, {}).databaseUrl, DEFAULT_DATABASE_URL);
 });

@@ -3,8 +3,10 @@
  * is reported together; the result is frozen.
  */
 import { ALL_COUNTRY_CODES } from './countries/catalogue.ts';
-import { DEFAULT_DATABASE_URL } from './db/connect.ts';
 import { DEFAULT_NEAR_MATCH_THRESHOLD } from './search/near-match-score.ts';
+import { databaseUrlOf } from './db/database-url.ts';
+import { readWholeNumber } from './lib/whole-number.ts';
+import { DRAIN_GRACE_MS } from './serve/server.ts';
 
 /**
  * D26 defaults, measured (docs/benchmarks.md "Bursts"; docs/operations.md says how to size them):
@@ -48,6 +50,8 @@ export interface Config {
   readonly dbConnectionWaitMs: number;
   /** Characters of `q` kept in the audit log. */
   readonly auditQueryChars: number;
+  /** On SIGTERM, how long a just-accepted connection gets for its request (serve/server.ts); tests shorten it. */
+  readonly drainGraceMs: number;
 }
 
 export interface ConfigInput {
@@ -67,16 +71,17 @@ export interface ConfigInput {
   maxQueuedPerKey?: string | number;
   maxWaitMs?: string | number;
   dbConnectionWaitMs?: string | number;
+  drainGraceMs?: string | number;
 }
 
 function integer(name: string, raw: string | number | undefined, fallback: number, min: number, max: number, problems: string[]) {
   if (raw === undefined || raw === '') return fallback;
-  const n = typeof raw === 'number' ? raw : /^-?[0-9]+$/.test(raw.trim()) ? Number(raw) : NaN;
-  if (!Number.isInteger(n) || n < min || n > max) {
-    problems.push(`${name} must be a whole number from ${min} to ${max}, got '${raw}'`);
+  const read = readWholeNumber(name, raw, min, max);
+  if ('problem' in read) {
+    problems.push(read.problem);
     return fallback;
   }
-  return n;
+  return read.value;
 }
 
 function fraction(name: string, raw: string | number | undefined, fallback: number, problems: string[]) {
@@ -102,7 +107,7 @@ export function parseConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pr
     }
   }
   const config: Config = {
-    databaseUrl: input.databaseUrl ?? env.DATABASE_URL ?? DEFAULT_DATABASE_URL,
+    databaseUrl: databaseUrlOf(input.databaseUrl, env),
     maxResults: integer('max results (RISKLOOKUP_MAX_RESULTS)', input.maxResults ?? env.RISKLOOKUP_MAX_RESULTS, 10, 1, 50, problems),
     defaultDailyLimit: integer('default daily limit (RISKLOOKUP_DAILY_LIMIT)', input.defaultDailyLimit ?? env.RISKLOOKUP_DAILY_LIMIT, 100, 1, 10_000_000, problems),
     anonDailyLimit: integer('anonymous daily limit (RISKLOOKUP_ANON_DAILY_LIMIT)', input.anonDailyLimit ?? env.RISKLOOKUP_ANON_DAILY_LIMIT, 1000, 1, 10_000_000, problems),
@@ -119,6 +124,7 @@ export function parseConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pr
     maxWaitMs: integer('longest wait for a turn in ms (RISKLOOKUP_MAX_WAIT_MS)', input.maxWaitMs ?? env.RISKLOOKUP_MAX_WAIT_MS, DEFAULT_ADMISSION.maxWaitMs, 1, 60_000, problems),
     dbConnectionWaitMs: integer('database connection wait in ms (RISKLOOKUP_DB_CONNECTION_WAIT_MS)', input.dbConnectionWaitMs ?? env.RISKLOOKUP_DB_CONNECTION_WAIT_MS, 1000, 10, 60_000, problems),
     auditQueryChars: 200,
+    drainGraceMs: integer('drain grace in ms (RISKLOOKUP_DRAIN_GRACE_MS)', input.drainGraceMs ?? env.RISKLOOKUP_DRAIN_GRACE_MS, DRAIN_GRACE_MS, 0, 60_000, problems),
   };
   if (config.maxActivePerKey > config.maxActive) problems.push(`requests in work per key (${config.maxActivePerKey}) cannot exceed requests in work (${config.maxActive})`);
   if (config.maxQueuedPerKey > config.maxQueued) problems.push(`requests waiting per key (${config.maxQueuedPerKey}) cannot exceed requests waiting (${config.maxQueued})`);

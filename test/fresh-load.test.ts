@@ -1,6 +1,6 @@
 /**
  * An import into an empty database drops the name-search indexes and builds them once at the
- * end (src/import/fresh-load.ts). Afterwards the schema and the answers must be exactly those
+ * end (src/db/write-session.ts). Afterwards the schema and the answers must be exactly those
  * of a row-by-row import; a failed fresh import must leave the indexes in place.
  */
 import { after, before, describe, test } from 'node:test';

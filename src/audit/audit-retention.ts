@@ -2,17 +2,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
-import { UsageError } from '../lib/errors.ts';
 
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 const BATCH = 5000;
-
-/** `365d`, `12h` → milliseconds. */
-export function parseAge(text: string): number {
-  const m = /^([0-9]{1,6})([dh])$/.exec(text.trim());
-  if (!m || Number(m[1]) === 0) throw new UsageError(`--older-than must look like 365d or 48h, got '${text}'`);
-  return Number(m[1]) * (m[2] === 'd' ? DAY_MS : DAY_MS / 24);
-}
 
 /** Deletes audit records older than `ageMs`; returns how many. Small batches keep locks short. */
 export async function purgeAudit(db: Kysely<Database>, clock: Clock, ageMs: number): Promise<number> {

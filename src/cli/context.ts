@@ -1,8 +1,10 @@
-/** What every command shares: the database from --db, the clock, the output. */
+/**
+ * What every command shares: the database from --db, the clock, the output. The database
+ * drivers load only when a command runs (help and usage errors answer without them).
+ */
 import type { Command } from 'commander';
-import { openEngine, type Engine } from '../db/connect.ts';
-import { DEFAULT_DATABASE_URL } from '../db/connect.ts';
-import { migrateToLatest } from '../db/migrate.ts';
+import type { Engine } from '../db/connect.ts';
+import { databaseUrlOf } from '../db/database-url.ts';
 import { systemClock, type Clock } from '../lib/clock.ts';
 import { createOutput, type Output } from './output.ts';
 
@@ -15,12 +17,13 @@ export interface CommandContext {
 
 export function globalOptions(command: Command): { db: string; json: boolean } {
   const opts = command.optsWithGlobals<{ db?: string; json?: boolean }>();
-  return { db: opts.db ?? process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, json: opts.json === true };
+  return { db: databaseUrlOf(opts.db, process.env), json: opts.json === true };
 }
 
 /** Opens and migrates the database, runs the command, and always closes the database. */
 export async function withContext<T>(command: Command, run: (ctx: CommandContext) => Promise<T>): Promise<T> {
   const { db, json } = globalOptions(command);
+  const [{ openEngine }, { migrateToLatest }] = await Promise.all([import('../db/connect.ts'), import('../db/migrate.ts')]);
   const engine = openEngine(db);
   try {
     await migrateToLatest(engine);

@@ -9,17 +9,31 @@ import { sql, type Insertable } from 'kysely';
 import type { CompaniesTable, ReportsTable, ReportStatusChangesTable } from './schema.ts';
 import type { Db } from './types.ts';
 
+/**
+ * A write session's pass (db/write-session.ts). The bulk writer's inserts skip the per-row
+ * data-version triggers, so they are only safe inside a session, whose close bumps the version:
+ * every insert checks that its ticket is open and throws otherwise.
+ */
+export interface BulkTicket {
+  readonly trx: Db;
+  /** Into an empty database: the name index is rebuilt once at the session's end, not per chunk. */
+  readonly freshLoad: boolean;
+  open: boolean;
+}
+
+/** Many-row inserts; reached only through a write session (db/write-session.ts). */
 export interface BulkWriter {
-  /** Called once at the start of an import, before its transaction. */
+  /** Called once at the start of a session, before its transaction. */
   prepareForImport(): void;
-  /**
-   * Into an empty database, inside the import's transaction: skip the per-row work (name index,
-   * triggers) and do it once at the end. Returns what to run after the last row.
-   */
-  beginFreshLoad(db: Db): Promise<() => Promise<void>>;
-  insertCompanies(db: Db, rows: ReadonlyArray<Insertable<CompaniesTable>>): Promise<Array<{ id: number; taxIdNorm: string; country: string }>>;
-  insertReports(db: Db, rows: ReadonlyArray<Insertable<ReportsTable>>): Promise<Array<{ id: number; status: string }>>;
-  insertStatusChanges(db: Db, rows: ReadonlyArray<Insertable<ReportStatusChangesTable>>): Promise<void>;
+  insertCompanies(ticket: BulkTicket, rows: ReadonlyArray<Insertable<CompaniesTable>>): Promise<Array<{ id: number; taxIdNorm: string; country: string }>>;
+  insertReports(ticket: BulkTicket, rows: ReadonlyArray<Insertable<ReportsTable>>): Promise<Array<{ id: number; status: string }>>;
+  insertStatusChanges(ticket: BulkTicket, rows: ReadonlyArray<Insertable<ReportStatusChangesTable>>): Promise<void>;
+}
+
+/** Refuses a write whose session is closed (or that never had one): the data version would not move. */
+function checkOpen(ticket: BulkTicket): Db {
+  if (ticket?.open !== true) throw new Error('bulk write outside an open write session (db/write-session.ts): the data version would not move');
+  return ticket.trx;
 }
 
 /** Rows per statement, under every engine's bound-parameter limit. */
@@ -56,20 +70,22 @@ const PG_CHANGE_COLUMNS = [['report_id', 'bigint'], ['from_status', 'text'], ['t
 
 export const postgresBulkWriter: BulkWriter = {
   prepareForImport: () => {},
-  // PostgreSQL's name index is an ordinary index (dropped and rebuilt with the others), and its
-  // triggers run once per statement.
-  beginFreshLoad: async () => async () => {},
-  insertCompanies: (db, rows) =>
-    inChunks(rows, async (chunk) => {
+  insertCompanies: async (ticket, rows) => {
+    const db = checkOpen(ticket);
+    return inChunks(rows, async (chunk) => {
       const { rows: out } = await unnestInsert<Insertable<CompaniesTable>>('companies', PG_COMPANY_COLUMNS, chunk, 'id, tax_id_norm, country').execute(db);
       return (out as Array<{ id: number; tax_id_norm: string; country: string }>).map((r) => ({ id: Number(r.id), taxIdNorm: r.tax_id_norm, country: r.country }));
-    }),
-  insertReports: (db, rows) =>
-    inChunks(rows, async (chunk) => {
+    });
+  },
+  insertReports: async (ticket, rows) => {
+    const db = checkOpen(ticket);
+    return inChunks(rows, async (chunk) => {
       const { rows: out } = await unnestInsert<Insertable<ReportsTable>>('reports', PG_REPORT_COLUMNS, chunk, 'id, status').execute(db);
       return (out as Array<{ id: number; status: string }>).map((r) => ({ id: Number(r.id), status: r.status }));
-    }),
-  insertStatusChanges: async (db, rows) => {
+    });
+  },
+  insertStatusChanges: async (ticket, rows) => {
+    const db = checkOpen(ticket);
     await inChunks(rows, async (chunk) => {
       await unnestInsert<Insertable<ReportStatusChangesTable>>('report_status_changes', PG_CHANGE_COLUMNS, chunk, '').execute(db);
       return [];
@@ -89,7 +105,7 @@ function insertSql(table: string, columns: readonly string[]): string {
 }
 
 export function sqliteBulkWriter(database: Sqlite.Database): BulkWriter {
-  type Statements = Record<'company' | 'report' | 'change' | 'bulkOn' | 'bulkOff' | 'index' | 'rebuild', Sqlite.Statement>;
+  type Statements = Record<'company' | 'report' | 'change' | 'index', Sqlite.Statement>;
   let statements: Statements | null = null;
   // Prepared on first use: the tables exist only after the migrations.
   const prepared = () =>
@@ -97,71 +113,37 @@ export function sqliteBulkWriter(database: Sqlite.Database): BulkWriter {
       company: database.prepare(insertSql('companies', COMPANY_COLUMNS)),
       report: database.prepare(insertSql('reports', REPORT_COLUMNS)),
       change: database.prepare(insertSql('report_status_changes', CHANGE_COLUMNS)),
-      bulkOn: database.prepare('INSERT INTO fts_bulk_load (active) VALUES (1)'),
-      bulkOff: database.prepare('DELETE FROM fts_bulk_load'),
       index: database.prepare('INSERT INTO company_name_fts (rowid, name_key) SELECT id, name_key FROM companies WHERE id BETWEEN ? AND ?'),
-      rebuild: database.prepare("INSERT INTO company_name_fts (company_name_fts) VALUES ('rebuild')"),
     });
-  // While a fresh load runs, fts_bulk_load stays marked and the index is rebuilt at the end.
-  let deferred = false;
   const values = <T>(row: T, columns: readonly (keyof T)[]) => columns.map((c) => row[c] ?? null);
+  // Inside a session the bulk-load marker is set: no per-row trigger runs (write-session.ts).
   return {
     // SQLite's default page cache is 2 MB: a large import's transaction spills to the WAL
     // again and again. 64 MB took a 2×10^5-company import from 18.6 s to 14.5 s; 32 MB is as
     // fast at 10^6 (56.7 s against 56.2 s) and keeps the peak at 434 MB instead of 479 MB.
     prepareForImport: () => database.pragma('cache_size = -32768'),
-    beginFreshLoad: async () => {
-      const s = prepared();
-      s.bulkOn.run();
-      deferred = true;
-      // Even a trigger whose WHEN skips it costs ~6 µs a row (5 s of a 2×10^5-company import):
-      // drop them for the load and create them again, exactly as they were, at the end.
-      const triggers = database
-        .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN ('companies', 'reports') ORDER BY name")
-        .all() as Array<{ name: string; sql: string }>;
-      for (const trigger of triggers) database.exec(`DROP TRIGGER "${trigger.name}"`);
-      return async () => {
-        deferred = false;
-        for (const trigger of triggers) database.exec(trigger.sql);
-        s.rebuild.run();
-        s.bulkOff.run();
-      };
-    },
-    insertCompanies: async (_db, rows) => {
+    insertCompanies: async (ticket, rows) => {
+      checkOpen(ticket);
       if (rows.length === 0) return [];
       const s = prepared();
-      if (deferred) return rows.map((row) => ({ id: Number(s.company.run(values(row, COMPANY_COLUMNS)).lastInsertRowid), taxIdNorm: row.tax_id_norm, country: row.country }));
-      // The name index is filled once for the whole chunk (see the trigger in dialect-seam.ts).
-      s.bulkOn.run();
-      try {
-        const inserted = rows.map((row) => ({
-          id: Number(s.company.run(values(row, COMPANY_COLUMNS)).lastInsertRowid),
-          taxIdNorm: row.tax_id_norm,
-          country: row.country,
-        }));
-        const first = inserted[0]!.id;
-        const last = inserted[inserted.length - 1]!.id;
-        // One writer inside one transaction: the ids of a chunk are consecutive.
-        if (last - first + 1 !== inserted.length) throw new Error(`company ids ${first}..${last} are not consecutive`);
-        s.index.run(first, last);
-        return inserted;
-      } finally {
-        s.bulkOff.run();
-      }
+      const inserted = rows.map((row) => ({ id: Number(s.company.run(values(row, COMPANY_COLUMNS)).lastInsertRowid), taxIdNorm: row.tax_id_norm, country: row.country }));
+      // A fresh load rebuilds the name index once at the end; otherwise it is filled once for
+      // the whole chunk (the insert trigger is quiet while the marker is set).
+      if (ticket.freshLoad) return inserted;
+      const first = inserted[0]!.id;
+      const last = inserted[inserted.length - 1]!.id;
+      // One writer inside one transaction: the ids of a chunk are consecutive.
+      if (last - first + 1 !== inserted.length) throw new Error(`company ids ${first}..${last} are not consecutive`);
+      s.index.run(first, last);
+      return inserted;
     },
-    insertReports: async (_db, rows) => {
-      const s = prepared();
-      const insert = () => rows.map((row) => ({ id: Number(s.report.run(values(row, REPORT_COLUMNS)).lastInsertRowid), status: row.status }));
-      if (deferred) return insert();
-      // No per-row data_version trigger: the import bumps the version once.
-      s.bulkOn.run();
-      try {
-        return insert();
-      } finally {
-        s.bulkOff.run();
-      }
+    insertReports: async (ticket, rows) => {
+      checkOpen(ticket);
+      const { report } = prepared();
+      return rows.map((row) => ({ id: Number(report.run(values(row, REPORT_COLUMNS)).lastInsertRowid), status: row.status }));
     },
-    insertStatusChanges: async (_db, rows) => {
+    insertStatusChanges: async (ticket, rows) => {
+      checkOpen(ticket);
       const { change } = prepared();
       for (const row of rows) change.run(values(row, CHANGE_COLUMNS));
     },

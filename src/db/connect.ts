@@ -12,7 +12,7 @@ import { seamFor, type DialectSeam } from './dialect-seam.ts';
 import { YieldingSqliteDialect } from './sqlite-yield-when-busy.ts';
 import type { Database } from './schema.ts';
 
-export const DEFAULT_DATABASE_URL = 'sqlite:./data/risklookup.db';
+export { DEFAULT_DATABASE_URL } from './database-url.ts';
 
 export interface Engine {
   readonly db: Kysely<Database>;

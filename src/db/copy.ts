@@ -3,8 +3,8 @@
  * out, or back for a portable backup). Rows keep their ids; the target must be empty; the copy
  * is one transaction and is verified by counting every table on both sides.
  */
-import { sql, type Kysely } from 'kysely';
-import { CommandError } from '../lib/errors.ts';
+import type { Kysely } from 'kysely';
+import { DomainError } from '../lib/errors.ts';
 import type { Engine } from './connect.ts';
 import type { Database } from './schema.ts';
 
@@ -78,7 +78,8 @@ export async function copyDatabase(
   const existing = await countAllTables(to.db);
   const nonEmpty = Object.entries(existing).filter(([, n]) => n > 0);
   if (nonEmpty.length > 0) {
-    throw new CommandError(
+    throw new DomainError(
+      'conflict',
       `the target ${to.description} is not empty (${nonEmpty.map(([t, n]) => `${t}: ${n}`).join(', ')}); copy needs a new, empty database`,
     );
   }
@@ -91,15 +92,13 @@ export async function copyDatabase(
     let copied = 0;
     await copyUsageCounters(from.db, trx, (n) => onProgress('usage_counters', (copied += n)));
     await to.seam.resetIdSequences(trx, TABLES_WITH_ID);
-    if (to.seam.kind === 'sqlite') {
-      // The copied rows reached the name index through its triggers; make sure it is whole.
-      await sql`INSERT INTO company_name_fts(company_name_fts) VALUES ('integrity-check')`.execute(trx);
-    }
+    // The copied rows reached the name index through its triggers; make sure it is whole.
+    await to.seam.checkNameIndex(trx);
   });
   const actual = await countAllTables(to.db);
   const mismatches = ALL_TABLES.filter((t) => actual[t] !== expected[t]);
   if (mismatches.length > 0) {
-    throw new CommandError(
+    throw new Error(
       `copy verification failed: ${mismatches.map((t) => `${t} ${expected[t]} → ${actual[t]}`).join(', ')}`,
     );
   }

@@ -5,7 +5,6 @@
  */
 import type { Insertable } from 'kysely';
 import type { CompaniesTable, ReportsTable } from '../db/schema.ts';
-import type { Db } from '../db/types.ts';
 import type { Clock } from '../lib/clock.ts';
 import { findMemberIdsByRefs } from '../members/members.repository.ts';
 import { checkTransition, type ReportStatus } from '../reports/lifecycle.ts';
@@ -13,7 +12,7 @@ import { findReportsByRefs, updateReport, type ReportRow } from '../reports/repo
 import { applyStatus, refreshVisibleCount } from '../reports/reports.service.ts';
 import { visibleReports } from '../reports/visibility.ts';
 import { findCompaniesByTaxIds, updateCompany, type CompanyRow } from '../search/companies.repository.ts';
-import type { BulkWriter } from '../db/bulk-writer.ts';
+import type { WriteSession } from '../db/write-session.ts';
 import type { ImportCompany, ImportReport } from './import-line.ts';
 
 export interface ImportSummary {
@@ -25,8 +24,7 @@ export interface ImportSummary {
 }
 
 export interface BatchContext {
-  trx: Db;
-  bulk: BulkWriter;
+  session: WriteSession;
   clock: Clock;
   changedBy: string;
   /** Member ref → id, filled as refs are met; kept across batches. */
@@ -48,7 +46,7 @@ async function resolveMembers(ctx: BatchContext, batch: readonly BatchLine[]): P
   for (const { company } of batch) {
     for (const r of company.reports) if (r.reportedBy !== null && !ctx.memberIds.has(r.reportedBy)) missing.add(r.reportedBy);
   }
-  for (const [ref, id] of await findMemberIdsByRefs(ctx.trx, [...missing])) ctx.memberIds.set(ref, id);
+  for (const [ref, id] of await findMemberIdsByRefs(ctx.session.trx, [...missing])) ctx.memberIds.set(ref, id);
 }
 
 function reportFields(r: ImportReport, reportedBy: number | null) {
@@ -98,7 +96,7 @@ async function updateExisting(ctx: BatchContext, row: CompanyRow, line: BatchLin
   const now = ctx.clock.now();
   if (row.company_name !== c.companyName || row.city !== c.city || row.tax_id !== c.taxId) {
     ctx.summary.companiesUpdated++;
-    await updateCompany(ctx.trx, Number(row.id), {
+    await updateCompany(ctx.session.trx, Number(row.id), {
       company_name: c.companyName, tax_id: c.taxId, city: c.city, name_key: c.nameKey, name_core: c.nameCore, updated_at: now,
     });
   }
@@ -106,8 +104,8 @@ async function updateExisting(ctx: BatchContext, row: CompanyRow, line: BatchLin
     const existing = r.ref === null ? undefined : reportsByRef.get(r.ref);
     if (!existing) continue;
     const reportedBy = r.reportedBy === null ? null : ctx.memberIds.get(r.reportedBy)!;
-    await updateReport(ctx.trx, Number(existing.id), { ...reportFields(r, reportedBy), updated_at: now });
-    if (existing.status !== r.status) await applyStatus(ctx.trx, ctx.clock, existing, r.status, ctx.changedBy);
+    await updateReport(ctx.session.trx, Number(existing.id), { ...reportFields(r, reportedBy), updated_at: now });
+    if (existing.status !== r.status) await applyStatus(ctx.session.trx, ctx.clock, existing, r.status, ctx.changedBy);
     ctx.summary.reportsUpdated++;
   }
 }
@@ -116,11 +114,11 @@ export async function writeBatch(ctx: BatchContext, batch: readonly BatchLine[])
   if (batch.length === 0) return;
   await resolveMembers(ctx, batch);
   const companies = new Map<string, CompanyRow>();
-  for (const row of await findCompaniesByTaxIds(ctx.trx, [...new Set(batch.map((l) => l.company.taxIdNorm))])) {
+  for (const row of await findCompaniesByTaxIds(ctx.session.trx, [...new Set(batch.map((l) => l.company.taxIdNorm))])) {
     companies.set(companyKey(row.country, row.tax_id_norm), row);
   }
   const refs = batch.flatMap((l) => l.company.reports.map((r) => r.ref).filter((r): r is string => r !== null));
-  const reportsByRef = new Map((await findReportsByRefs(ctx.trx, refs)).map((r) => [r.ref!, r]));
+  const reportsByRef = new Map((await findReportsByRefs(ctx.session.trx, refs)).map((r) => [r.ref!, r]));
 
   const now = ctx.clock.now();
   const newCompanies: Array<Insertable<CompaniesTable>> = [];
@@ -148,7 +146,7 @@ export async function writeBatch(ctx: BatchContext, batch: readonly BatchLine[])
   }
 
   const ids = new Map([...companies].map(([k, row]) => [k, Number(row.id)]));
-  for (const row of await ctx.bulk.insertCompanies(ctx.trx, newCompanies)) {
+  for (const row of await ctx.session.insertCompanies(newCompanies)) {
     ids.set(companyKey(row.country, row.taxIdNorm), row.id);
   }
   ctx.summary.companiesAdded += newCompanies.length;
@@ -156,9 +154,8 @@ export async function writeBatch(ctx: BatchContext, batch: readonly BatchLine[])
   const reportRows = newReports.map(({ key, report: r }) =>
     newReportRow(r, ids.get(key)!, r.reportedBy === null ? null : ctx.memberIds.get(r.reportedBy)!, now),
   );
-  const inserted = await ctx.bulk.insertReports(ctx.trx, reportRows);
-  await ctx.bulk.insertStatusChanges(
-    ctx.trx,
+  const inserted = await ctx.session.insertReports(reportRows);
+  await ctx.session.insertStatusChanges(
     inserted.map((r) => ({ report_id: r.id, from_status: null, to_status: r.status, changed_at: now, changed_by: ctx.changedBy })),
   );
   ctx.summary.reportsAdded += inserted.length;
@@ -167,5 +164,5 @@ export async function writeBatch(ctx: BatchContext, batch: readonly BatchLine[])
     const id = ids.get(key)!;
     if (companies.has(key)) touched.add(id);
   }
-  for (const id of touched) await refreshVisibleCount(ctx.trx, id);
+  for (const id of touched) await refreshVisibleCount(ctx.session.trx, id);
 }

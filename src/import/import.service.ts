@@ -6,17 +6,15 @@
 import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { CountryCatalogue } from '../countries/catalogue.ts';
-import type { Engine } from '../db/connect.ts';
 import type { Clock } from '../lib/clock.ts';
 import { companyKey, writeBatch, type BatchContext, type BatchLine, type ImportSummary } from './import-batch.ts';
-import { bumpDataVersion } from '../search/data-version.repository.ts';
-import { deferIndexes, isEmptyDatabase } from './fresh-load.ts';
+import { runWriteSession, type WriteEngine } from '../db/write-session.ts';
 import { checkLinesInline, checkLinesInWorker } from './line-checker.ts';
 
 export type { ImportSummary } from './import-batch.ts';
 
-/** What the import needs of an engine. */
-export type ImportEngine = Pick<Engine, 'db' | 'bulk' | 'seam'>;
+/** What the import needs of an engine: it writes through a write session (db/write-session.ts). */
+export type ImportEngine = WriteEngine;
 
 /** From this file size on, lines are checked on a second thread (~1 100 companies). */
 const WORKER_MIN_BYTES = 1 << 20;
@@ -104,11 +102,11 @@ export async function importLines(
 ): Promise<ImportSummary> {
   const summary: ImportSummary = { lines: 0, companiesAdded: 0, companiesUpdated: 0, reportsAdded: 0, reportsUpdated: 0 };
   const problems: string[] = [];
-  engine.bulk.prepareForImport();
   try {
-    await engine.db.transaction().execute(async (trx) => {
-      const rebuildIndexes = (await isEmptyDatabase(trx)) ? await deferIndexes(engine, trx) : null;
-      const batcher = new Batcher({ trx, bulk: engine.bulk, clock: options.clock, changedBy, memberIds: new Map(), summary, problems });
+    // One session: into an empty database it builds the indexes once at the end, and its close
+    // bumps the data version, so cached search answers see the import.
+    await runWriteSession(engine, async (session) => {
+      const batcher = new Batcher({ session, clock: options.clock, changedBy, memberIds: new Map(), summary, problems });
       const checked = options.checkInWorker ? checkLinesInWorker(lines, options.countries) : checkLinesInline(lines, options.countries);
       let lineNo = 0;
       for await (const line of checked) {
@@ -122,9 +120,6 @@ export async function importLines(
       await batcher.flush();
       options.onProgress?.(lineNo, 0);
       if (problems.length > 0) throw new Rollback();
-      await rebuildIndexes?.();
-      // Bulk writes skip the per-row triggers: cached search answers must see the new data.
-      await bumpDataVersion(trx);
     });
   } catch (error) {
     if (error instanceof Rollback) throw new ImportFailed(sortByLine(problems), summary.lines);

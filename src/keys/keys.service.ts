@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
-import { CommandError } from '../lib/errors.ts';
+import { DomainError } from '../lib/errors.ts';
 import { requireMember } from '../members/members.service.ts';
 import { digestApiKey, displayPrefixOf, generateApiKey } from './api-key.ts';
 import { insertApiKey, revokeActiveKeys } from './keys.repository.ts';
@@ -23,7 +23,7 @@ export async function issueKey(
   ref: string,
   dailyLimit: number,
 ): Promise<IssuedKey> {
-  if (!Number.isInteger(dailyLimit) || dailyLimit < 1) throw new CommandError('daily limit must be a whole number of at least 1');
+  if (!Number.isInteger(dailyLimit) || dailyLimit < 1) throw new DomainError('invalid', 'daily limit must be a whole number of at least 1');
   const key = generateApiKey();
   return db.transaction().execute(async (trx) => {
     const member = await requireMember(trx as Kysely<Database>, ref);
@@ -44,6 +44,6 @@ export async function issueKey(
 export async function revokeKey(db: Kysely<Database>, clock: Clock, ref: string): Promise<{ member: string; revoked: number }> {
   const member = await requireMember(db, ref);
   const revoked = await revokeActiveKeys(db, Number(member.id), clock.now());
-  if (revoked === 0) throw new CommandError(`member ${ref} has no active key to revoke`);
+  if (revoked === 0) throw new DomainError('not_found', `member ${ref} has no active key to revoke`);
   return { member: member.ref, revoked };
 }

@@ -72,18 +72,18 @@ export function errorBody(reason: ErrorReason, message: string): ErrorBody {
   return { success: false, error: message, code: ERROR_REASONS[reason], reason, docs: reasonDocsLink(reason) };
 }
 
-/** A failure an operator's command reports with exit status 1 (not a bug). */
-export class CommandError extends Error {
-  constructor(message: string) {
+/**
+ * A refused operation, in words for whoever asked (an operator at the CLI, later a portal user):
+ * what was wrong and how to fix it. Services throw this (or AppError), never the CLI's own
+ * errors; each entry point maps it in one place (the CLI: exit status 1, src/cli/cli.ts).
+ */
+export class DomainError extends Error {
+  constructor(
+    /** invalid: bad input; not_found: nothing by that name; conflict: the data's state refuses it. */
+    readonly kind: 'invalid' | 'not_found' | 'conflict',
+    message: string,
+  ) {
     super(message);
-    this.name = 'CommandError';
-  }
-}
-
-/** Flags that do not make sense together or have bad values: exit status 2 (D23). */
-export class UsageError extends CommandError {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
+    this.name = 'DomainError';
   }
 }

@@ -1,11 +1,19 @@
 import type { Db } from '../db/types.ts';
+import { isUniqueViolation } from '../db/unique-violation.ts';
+import { DomainError } from '../lib/errors.ts';
 import type { MembersTable } from '../db/schema.ts';
 import type { Insertable, Selectable, Updateable } from 'kysely';
 
 export type MemberRow = Selectable<MembersTable>;
 
+/** Inserts a member; a ref already taken is a DomainError('conflict'). */
 export async function insertMember(db: Db, member: Insertable<MembersTable>): Promise<MemberRow> {
-  return db.insertInto('members').values(member).returningAll().executeTakeFirstOrThrow();
+  try {
+    return await db.insertInto('members').values(member).returningAll().executeTakeFirstOrThrow();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new DomainError('conflict', `member ${member.ref} already exists; change it with 'member set'`);
+    throw error;
+  }
 }
 
 export async function findMemberByRef(db: Db, ref: string): Promise<MemberRow | undefined> {

@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
-import { CommandError } from '../lib/errors.ts';
+import { DomainError } from '../lib/errors.ts';
 import { quotaDayOf } from '../lib/turkey-time.ts';
 import { findMemberByRef, insertMember, listMembers, updateMember, type MemberRow } from './members.repository.ts';
 
@@ -25,7 +25,7 @@ export function toMemberView(row: MemberRow): MemberView {
 
 function checkRef(ref: string): void {
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(ref)) {
-    throw new CommandError(`member ref '${ref}' is not valid: use 1 to 64 letters, digits, '.', '_' or '-'`);
+    throw new DomainError('invalid', `member ref '${ref}' is not valid: use 1 to 64 letters, digits, '.', '_' or '-'`);
   }
 }
 
@@ -35,9 +35,9 @@ export async function addMember(
   input: { ref: string; name: string; tier?: Tier; agreementSigned?: boolean },
 ): Promise<MemberView> {
   checkRef(input.ref);
-  if (input.name.trim() === '') throw new CommandError('member name must not be empty');
-  if (await findMemberByRef(db, input.ref)) throw new CommandError(`member ${input.ref} already exists; change it with 'member set'`);
+  if (input.name.trim() === '') throw new DomainError('invalid', 'member name must not be empty');
   const now = clock.now();
+  // A ref already taken is refused by the unique constraint (members.repository.ts).
   const row = await insertMember(db, {
     ref: input.ref,
     name: input.name.trim(),
@@ -52,7 +52,7 @@ export async function addMember(
 
 export async function requireMember(db: Kysely<Database>, ref: string): Promise<MemberRow> {
   const member = await findMemberByRef(db, ref);
-  if (!member) throw new CommandError(`no member with ref '${ref}'; see 'member list'`);
+  if (!member) throw new DomainError('not_found', `no member with ref '${ref}'; see 'member list'`);
   return member;
 }
 

@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Db } from '../db/types.ts';
-import { CommandError } from '../lib/errors.ts';
+import { DomainError } from '../lib/errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import { updateCompany } from '../search/companies.repository.ts';
 import { checkTransition, isReportStatus, type ReportStatus } from './lifecycle.ts';
@@ -51,14 +51,14 @@ export async function changeReportStatus(
   changedBy: string,
 ): Promise<StatusChange> {
   if (!isReportStatus(to)) {
-    throw new CommandError(`unknown status '${to}': use pending, approved, rejected, withdrawn or deactivated`);
+    throw new DomainError('invalid', `unknown status '${to}': use pending, approved, rejected, withdrawn or deactivated`);
   }
   return db.transaction().execute(async (trx) => {
     const report = await findReport(trx, idOrRef);
-    if (!report) throw new CommandError(`no report with id or ref '${idOrRef}'`);
+    if (!report) throw new DomainError('not_found', `no report with id or ref '${idOrRef}'`);
     const from = report.status as ReportStatus;
     const refusal = checkTransition(from, to);
-    if (refusal) throw new CommandError(`report ${report.id}: ${refusal}`);
+    if (refusal) throw new DomainError('conflict', `report ${report.id}: ${refusal}`);
     await applyStatus(trx, clock, report, to, changedBy);
     return { reportId: Number(report.id), ref: report.ref, from, to };
   });

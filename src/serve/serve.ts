@@ -58,7 +58,7 @@ async function serveHere(options: ServeOptions, onListening: (url: string, datab
   try {
     app = await buildApp({ config: options.config, engine, logger, transport: options.transport });
     await engine.openPool();
-    server = await startServer(app, engine, options.host, options.port, options.transport.kind === 'tls' ? 'https' : 'http');
+    server = await startServer(app, engine, options.host, options.port, options.transport.kind === 'tls' ? 'https' : 'http', options.config.drainGraceMs);
   } catch (error) {
     await engine.close();
     throw error;

@@ -9,14 +9,24 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** Time a just-accepted connection gets for its request to be read before idle ones are closed. */
-const DRAIN_GRACE_MS = 1000;
+/**
+ * Time a just-accepted connection gets for its request to be read before idle ones are closed:
+ * the default of the `drainGraceMs` setting (RISKLOOKUP_DRAIN_GRACE_MS, config.ts), which tests shorten.
+ */
+export const DRAIN_GRACE_MS = 1000;
 
 export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-export async function startServer(app: App, engine: Engine, host: string, port: number, scheme: 'http' | 'https' = 'http'): Promise<RunningServer> {
+export async function startServer(
+  app: App,
+  engine: Engine,
+  host: string,
+  port: number,
+  scheme: 'http' | 'https' = 'http',
+  drainGraceMs = DRAIN_GRACE_MS,
+): Promise<RunningServer> {
   await app.listen({ host, port });
   const address = app.server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
@@ -36,7 +46,7 @@ export async function startServer(app: App, engine: Engine, host: string, port: 
         // connections it thinks idle, which includes one whose request has arrived but is not
         // parsed yet — the client would see its request reset.
         net.Server.prototype.close.call(app.server);
-        await new Promise((resolve) => setTimeout(resolve, DRAIN_GRACE_MS));
+        await new Promise((resolve) => setTimeout(resolve, drainGraceMs));
         // Now closes the idle keep-alive connections and waits for requests in flight.
         await app.close();
         await engine.close();

@@ -31,10 +31,13 @@ export interface ServeProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/** A test server's stop waits this long for just-accepted requests (the default is 1 s; see drainGraceOf). */
+const TEST_DRAIN_GRACE_MS = '100';
+
 /** Starts `risklookup serve` with the given arguments and waits for its `listening on` line. */
 export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--log-level', 'warn', ...args], {
-    env: { ...process.env, ...env },
+    env: { ...process.env, RISKLOOKUP_DRAIN_GRACE_MS: TEST_DRAIN_GRACE_MS, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

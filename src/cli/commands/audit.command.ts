@@ -1,6 +1,14 @@
 import { Command } from 'commander';
-import { parseAge, purgeAudit } from '../../audit/audit-retention.ts';
+import { DAY_MS, purgeAudit } from '../../audit/audit-retention.ts';
+import { UsageError } from '../command-errors.ts';
 import { withContext } from '../context.ts';
+
+/** `365d`, `12h` → milliseconds. */
+export function parseAge(text: string): number {
+  const m = /^([0-9]{1,6})([dh])$/.exec(text.trim());
+  if (!m || Number(m[1]) === 0) throw new UsageError(`--older-than must look like 365d or 48h, got '${text}'`);
+  return Number(m[1]) * (m[2] === 'd' ? DAY_MS : DAY_MS / 24);
+}
 
 export function auditCommand(): Command {
   const audit = new Command('audit').description('the audit trail of search requests (D21)');

@@ -1,7 +1,4 @@
 import { Command } from 'commander';
-import { openEngine } from '../../db/connect.ts';
-import { copyDatabase } from '../../db/copy.ts';
-import { migrateToLatest } from '../../db/migrate.ts';
 import { createOutput } from '../output.ts';
 import { globalOptions } from '../context.ts';
 
@@ -12,6 +9,12 @@ export function copyCommand(): Command {
     .requiredOption('--to <url>', 'target database URL (created tables must be empty)')
     .action(async (opts: { from: string; to: string }, cmd: Command) => {
       const out = createOutput(globalOptions(cmd).json);
+      // Loaded here, not at start: help and usage errors answer without the database drivers.
+      const [{ openEngine }, { copyDatabase }, { migrateToLatest }] = await Promise.all([
+        import('../../db/connect.ts'),
+        import('../../db/copy.ts'),
+        import('../../db/migrate.ts'),
+      ]);
       const from = openEngine(opts.from);
       const to = openEngine(opts.to);
       try {

@@ -1,15 +1,17 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { readWholeNumber } from '../../lib/whole-number.ts';
 import { Command } from 'commander';
-import { UsageError } from '../../lib/errors.ts';
+import { UsageError } from '../command-errors.ts';
 import { findMemberByRef } from '../../members/members.repository.ts';
 import { addMember } from '../../members/members.service.ts';
 import { generateCompanyLines, generatedMemberRefs } from '../../generate/generate.ts';
 import { withContext } from '../context.ts';
 
 function count(name: string, raw: string, max: number): number {
-  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1 || Number(raw) > max) throw new UsageError(`${name} must be a whole number from 1 to ${max}, got '${raw}'`);
-  return Number(raw);
+  const read = readWholeNumber(name, raw, 1, max);
+  if ('problem' in read) throw new UsageError(read.problem);
+  return read.value;
 }
 
 export function generateCommand(): Command {

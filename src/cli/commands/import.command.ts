@@ -1,8 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { Command } from 'commander';
-import { buildCountryCatalogue } from '../../countries/catalogue.ts';
-import { CommandError } from '../../lib/errors.ts';
-import { importFile, ImportFailed } from '../../import/import.service.ts';
+import { CommandError } from '../command-errors.ts';
 import { withContext } from '../context.ts';
 
 /** A progress bar with percent, rate and ETA, redrawn in place on a terminal. */
@@ -37,6 +35,10 @@ export function importCommand(): Command {
     .action(async (file: string, _opts: unknown, cmd: Command) => {
       if (!existsSync(file)) throw new CommandError(`no such file: ${file}`);
       return withContext(cmd, async ({ engine, clock, out }) => {
+        const [{ buildCountryCatalogue }, { importFile, ImportFailed }] = await Promise.all([
+          import('../../countries/catalogue.ts'),
+          import('../../import/import.service.ts'),
+        ]);
         const progress = progressReporter(process.stderr.isTTY === true && !out.json, statSync(file).size);
         const started = Date.now();
         try {

@@ -1,13 +1,13 @@
+import { readWholeNumber } from '../../lib/whole-number.ts';
 import { Command } from 'commander';
-import { UsageError } from '../../lib/errors.ts';
+import { UsageError } from '../command-errors.ts';
 import { issueKey, revokeKey } from '../../keys/keys.service.ts';
 import { withContext } from '../context.ts';
 
 function parseLimit(raw: string): number {
-  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1 || Number(raw) > 10_000_000) {
-    throw new UsageError(`--daily-limit must be a whole number from 1 to 10000000, got '${raw}'`);
-  }
-  return Number(raw);
+  const read = readWholeNumber('--daily-limit', raw, 1, 10_000_000);
+  if ('problem' in read) throw new UsageError(read.problem);
+  return read.value;
 }
 
 export function keyCommand(defaultDailyLimit: number): Command {

@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { UsageError } from '../../lib/errors.ts';
+import { UsageError } from '../command-errors.ts';
 import {
   addMember,
   listMemberViews,

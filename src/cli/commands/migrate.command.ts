@@ -1,12 +1,12 @@
 import { Command } from 'commander';
-import { openEngine } from '../../db/connect.ts';
-import { migrateToLatest } from '../../db/migrate.ts';
 import { createOutput } from '../output.ts';
 import { globalOptions } from '../context.ts';
 
 export function migrateCommand(): Command {
   return new Command('migrate').description('bring the database schema up to date').action(async (_opts: unknown, cmd: Command) => {
     const { db, json } = globalOptions(cmd);
+    // Loaded here, not at start: help and usage errors answer without the database drivers.
+    const [{ openEngine }, { migrateToLatest }] = await Promise.all([import('../../db/connect.ts'), import('../../db/migrate.ts')]);
     const engine = openEngine(db);
     try {
       const applied = await migrateToLatest(engine);

@@ -1,5 +1,4 @@
 import { Command } from 'commander';
-import { changeReportStatus } from '../../reports/reports.service.ts';
 import { withContext } from '../context.ts';
 
 export function reportCommand(): Command {
@@ -11,6 +10,7 @@ export function reportCommand(): Command {
     .argument('<status>', 'new status')
     .action(async (idOrRef: string, status: string, _opts: unknown, cmd: Command) =>
       withContext(cmd, async ({ engine, clock, out }) => {
+        const { changeReportStatus } = await import('../../reports/reports.service.ts');
         const change = await changeReportStatus(engine.db, clock, idOrRef, status, 'cli');
         out.result(
           { report_id: change.reportId, ref: change.ref, from: change.from, to: change.to },

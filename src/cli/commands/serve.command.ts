@@ -1,8 +1,9 @@
 import { availableParallelism } from 'node:os';
+import { readWholeNumber } from '../../lib/whole-number.ts';
 import { Command } from 'commander';
 import { parseConfig } from '../../config.ts';
 import { DEFAULT_NEAR_MATCH_THRESHOLD } from '../../search/near-match-score.ts';
-import { CommandError, UsageError } from '../../lib/errors.ts';
+import { CommandError, UsageError } from '../command-errors.ts';
 import { isLoopback } from '../../serve/server.ts';
 import { runServe } from '../../serve/serve.ts';
 import { readTlsFiles, type Transport } from '../../http/transport.ts';
@@ -53,10 +54,9 @@ function transportOf(flags: ServeFlags): Transport {
 }
 
 function wholeNumber(name: string, raw: string, min: number, max: number): number {
-  if (!/^[0-9]{1,7}$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new UsageError(`${name} must be a whole number from ${min} to ${max}, got '${raw}'`);
-  }
-  return Number(raw);
+  const read = readWholeNumber(name, raw, min, max);
+  if ('problem' in read) throw new UsageError(read.problem);
+  return read.value;
 }
 
 export function serveCommand(): Command {

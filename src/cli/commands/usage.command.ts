@@ -1,5 +1,4 @@
 import { Command } from 'commander';
-import { memberUsage } from '../../quota/usage.service.ts';
 import { withContext } from '../context.ts';
 
 export function usageCommand(): Command {
@@ -8,6 +7,7 @@ export function usageCommand(): Command {
     .argument('<ref>', 'membership number')
     .action(async (ref: string, _opts: unknown, cmd: Command) =>
       withContext(cmd, async ({ engine, out }) => {
+        const { memberUsage } = await import('../../quota/usage.service.ts');
         const usage = await memberUsage(engine.db, ref);
         out.result(
           usage,

@@ -1,0 +1,108 @@
+/**
+ * The write protocol of the searchable data, in one place.
+ *
+ * THE RULE: every committed change to a table a search answer is made of (SEARCH_SOURCE_TABLES)
+ * moves `data_version` in the same transaction. The search cache (search/search-cache.ts) keeps
+ * an answer until the version moves, so a writer that skips this serves stale answers to every
+ * server process. There are exactly two ways to write those tables:
+ *
+ * 1. An ordinary statement (Kysely insert, update or delete, from any process, including the
+ *    portal and the CLI): the triggers of migration 0003 move the version. Nothing to do, but do
+ *    not suspend them.
+ * 2. Many rows at once (the import, the demo data): only through `runWriteSession`. It suspends
+ *    the per-row work for speed (on SQLite the `fts_bulk_load` marker silences the per-row
+ *    triggers; into an empty database it also drops the triggers and the name-search indexes),
+ *    and its successful close rebuilds what it suspended and bumps the version once, before the
+ *    commit. The bulk writer (db/bulk-writer.ts) takes a session's ticket and refuses any other.
+ *
+ * test/write-protocol.test.ts fails when a module outside this one suspends the triggers, writes
+ * the version, or reaches the bulk writer, and when a bulk write outside a session is accepted.
+ */
+import { sql, type Insertable, type Kysely } from 'kysely';
+import { bumpDataVersion } from '../search/data-version.repository.ts';
+import type { BulkTicket, BulkWriter } from './bulk-writer.ts';
+import type { DialectSeam } from './dialect-seam.ts';
+import type { CompaniesTable, Database, ReportsTable, ReportStatusChangesTable } from './schema.ts';
+import type { Db } from './types.ts';
+
+/** Tables whose rows make up a search answer (D8–D13); migration 0003 puts the version triggers on these. */
+export const SEARCH_SOURCE_TABLES = ['companies', 'reports'] as const;
+
+/**
+ * Many-row writes inside one transaction. Everything written through it (and through `trx`)
+ * commits together with one bump of the data version, or not at all.
+ */
+export interface WriteSession {
+  /** The session's transaction, for the ordinary statements between bulk inserts. */
+  readonly trx: Db;
+  insertCompanies(rows: ReadonlyArray<Insertable<CompaniesTable>>): Promise<Array<{ id: number; taxIdNorm: string; country: string }>>;
+  insertReports(rows: ReadonlyArray<Insertable<ReportsTable>>): Promise<Array<{ id: number; status: string }>>;
+  insertStatusChanges(rows: ReadonlyArray<Insertable<ReportStatusChangesTable>>): Promise<void>;
+}
+
+/** What a session needs of an engine. */
+export interface WriteEngine {
+  readonly db: Kysely<Database>;
+  readonly seam: DialectSeam;
+  readonly bulk: BulkWriter;
+}
+
+/**
+ * Only the companies' name-search indexes: rows arrive in random name order, so keeping them
+ * up to date costs a random b-tree insert per row, and the import itself never reads them.
+ * The reports' indexes grow in id order (cheap) and the import reads them.
+ */
+const DEFERRED_INDEX_TABLES = ['companies'];
+
+/** Whether the session starts on an empty database (only then is a deferred build cheaper). */
+export async function isEmptyDatabase(db: Db): Promise<boolean> {
+  const row = await db.selectFrom('companies').select('id').limit(1).executeTakeFirst();
+  return row === undefined;
+}
+
+/**
+ * Into an empty database: drops the secondary indexes and the per-row triggers (even a trigger
+ * whose WHEN skips it costs ~6 µs a row: 5 s of a 2×10^5-company import) and returns the step
+ * that creates them again, exactly as they were, and rebuilds the name index. Inside the
+ * transaction, so a failed load leaves the schema as it was and readers never see it without.
+ */
+async function suspendForFreshLoad(seam: DialectSeam, trx: Db): Promise<() => Promise<void>> {
+  const indexes = await seam.secondaryIndexes(trx, DEFERRED_INDEX_TABLES);
+  for (const index of indexes) await sql`DROP INDEX ${sql.ref(index.name)}`.execute(trx);
+  const triggers = await seam.perRowTriggers(trx, SEARCH_SOURCE_TABLES);
+  for (const trigger of triggers) await sql`DROP TRIGGER ${sql.ref(trigger.name)}`.execute(trx);
+  return async () => {
+    for (const index of indexes) await sql.raw(index.sql).execute(trx);
+    for (const trigger of triggers) await sql.raw(trigger.sql).execute(trx);
+    await seam.rebuildNameIndex(trx);
+  };
+}
+
+/**
+ * Runs `work` in one transaction as a write session (see the rule above). When `work` throws,
+ * the transaction rolls back and the error passes through; nothing was written.
+ */
+export async function runWriteSession<T>(engine: WriteEngine, work: (session: WriteSession) => Promise<T>): Promise<T> {
+  engine.bulk.prepareForImport();
+  return engine.db.transaction().execute(async (trx) => {
+    const finishFreshLoad = (await isEmptyDatabase(trx)) ? await suspendForFreshLoad(engine.seam, trx) : null;
+    await engine.seam.markBulkLoad(trx, true);
+    const ticket: BulkTicket = { trx, freshLoad: finishFreshLoad !== null, open: true };
+    const session: WriteSession = {
+      trx,
+      insertCompanies: (rows) => engine.bulk.insertCompanies(ticket, rows),
+      insertReports: (rows) => engine.bulk.insertReports(ticket, rows),
+      insertStatusChanges: (rows) => engine.bulk.insertStatusChanges(ticket, rows),
+    };
+    try {
+      const result = await work(session);
+      await finishFreshLoad?.();
+      await engine.seam.markBulkLoad(trx, false);
+      // The per-row triggers were quiet: one bump for the whole session, before the commit.
+      await bumpDataVersion(trx);
+      return result;
+    } finally {
+      ticket.open = false;
+    }
+  });
+}
