@@ -51,7 +51,7 @@ function serve(url: string, demo: boolean): Promise<{ child: ChildProcess; url: 
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--log-level', 'warn', '--db', url, ...(demo ? ['--demo'] : [])], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (d) => {
+    child.stdout.on('data', (d) => {
       out += d;
       const m = /listening on (http:\/\/\S+)/.exec(out);
       if (m) resolve({ child, url: m[1]! });
@@ -110,7 +110,7 @@ const lines = [
     'Two `serve` processes with their default limits on one database (demo data); each burst comes from its own client process, one connection per request, spread evenly over the two servers.',
   '',
 ];
-for (const engine of args.engines!.split(',')) lines.push(...(await benchEngine(engine)));
+for (const engine of args.engines.split(',')) lines.push(...(await benchEngine(engine)));
 const text = lines.join('\n');
 console.log(text);
 const START = '<!-- burst:start -->';

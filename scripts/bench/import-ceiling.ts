@@ -41,11 +41,30 @@ const report = db.prepare(
    concordat_start, concordat_end, case_json, reported_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 );
 const change = db.prepare('INSERT INTO report_status_changes (report_id, from_status, to_status, changed_at, changed_by) VALUES (?, ?, ?, ?, ?)');
+/** A line of the generated JSONL file, as far as this script reads it. */
+interface CeilingLine {
+  company_name: string;
+  tax_id: string;
+  country: string;
+  city: string;
+  reports: Array<{
+    ref?: string;
+    type: string;
+    status: string;
+    description: string;
+    amount?: number;
+    currency?: string;
+    court_decision_date?: string;
+    concordat_start?: string;
+    concordat_end?: string;
+    case?: Record<string, string>;
+  }>;
+}
 const now = Date.now();
 let companies = 0;
 let reports = 0;
 for await (const line of createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity })) {
-  const c = JSON.parse(line);
+  const c = JSON.parse(line) as CeilingLine;
   const key = String(c.company_name).toLowerCase();
   const id = company.run(c.company_name, c.tax_id, c.tax_id, c.country, c.city, key, key, c.reports.length, now).lastInsertRowid;
   companies++;

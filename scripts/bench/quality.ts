@@ -165,7 +165,7 @@ const out: string[] = [
     `${args.sample} of them searched in every variant that applies, through the search service; near-match threshold ${DEFAULT_NEAR_MATCH_THRESHOLD} (the default).`,
   '',
 ];
-for (const kind of args.engines!.split(',')) {
+for (const kind of args.engines.split(',')) {
   const { answers, msPerQuery } = await runEngine(kind);
   out.push(`### ${kind} (${msPerQuery.toFixed(2)} ms a query)`, '', ...table(answers, DEFAULT_NEAR_MATCH_THRESHOLD), '');
   out.push(absentSummary(answers, DEFAULT_NEAR_MATCH_THRESHOLD), '', 'The threshold, measured:', '', ...sweep(answers), '');

@@ -25,7 +25,7 @@ export function preparedQuery<Row, Shape = undefined>(
   const cache = new WeakMap<object, Map<string, CompiledQuery<Row>>>();
   return async (db: Db, values: readonly unknown[], shape?: Shape): Promise<Row[]> => {
     let byShape = cache.get(db);
-    if (!byShape) cache.set(db, (byShape = new Map()));
+    if (!byShape) cache.set(db, (byShape = new Map<string, CompiledQuery<Row>>()));
     const key = keyOf(shape as Shape);
     let compiled = byShape.get(key);
     if (!compiled) {

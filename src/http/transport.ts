@@ -59,6 +59,7 @@ function isHttps(transport: Transport, request: FastifyRequest): boolean {
 
 export function registerTransportHooks(app: App, transport: Transport) {
   app.server.headersTimeout = LIMITS.headersTimeoutMs;
+  // eslint-disable-next-line @typescript-eslint/require-await -- Fastify waits for done() unless a hook returns a promise; a throw rejects it
   app.addHook('onRequest', async (request: FastifyRequest) => {
     if (request.url.length > LIMITS.maxUrlLength) {
       throw new AppError('uri_too_long', `request URL longer than ${LIMITS.maxUrlLength} characters: search for one company at a time`);

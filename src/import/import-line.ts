@@ -63,6 +63,7 @@ function text(v: unknown, name: string, problems: string[], opts: { max: number;
   const t = v.trim();
   if (t === '' && !opts.allowEmpty) problems.push(`${name} must not be empty`);
   if (t.length > opts.max) problems.push(`${name} is longer than ${opts.max} characters`);
+  // eslint-disable-next-line no-control-regex -- control characters are what this rejects
   if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(t)) problems.push(`${name} contains control characters`);
   return t;
 }

@@ -26,7 +26,7 @@ export async function issueKey(
   if (!Number.isInteger(dailyLimit) || dailyLimit < 1) throw new DomainError('invalid', 'daily limit must be a whole number of at least 1');
   const key = generateApiKey();
   return db.transaction().execute(async (trx) => {
-    const member = await requireMember(trx as Kysely<Database>, ref);
+    const member = await requireMember(trx, ref);
     const now = clock.now();
     const revoked = await revokeActiveKeys(trx, Number(member.id), now);
     await insertApiKey(trx, {

@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Selectable, type SelectQueryBuilder, type Updateable } from 'kysely';
+import { sql, type Selectable, type SelectQueryBuilder, type Updateable } from 'kysely';
 import type { DialectSeam } from '../db/dialect-seam.ts';
 import type { CompaniesTable, Database } from '../db/schema.ts';
 import type { Db } from '../db/types.ts';

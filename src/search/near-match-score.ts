@@ -124,7 +124,7 @@ export function substringEditDistance(word: readonly string[], text: readonly st
   for (let i = 1; i <= m; i++) {
     row[0] = i;
     const q = word[i - 1]!;
-    let rowBest = row[0]!;
+    let rowBest = row[0];
     for (let j = 1; j <= n; j++) {
       const t = text[j - 1]!;
       let best = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (q === t ? 0 : substitutionCost(q, t)));

@@ -6,7 +6,7 @@ import type { DialectSeam } from '../dialect-seam.ts';
  * file holds its own DDL and calls no live code but the engine's kind, so editing the seam
  * never changes what it created.
  */
-export async function up(db: Kysely<any>, seam: DialectSeam): Promise<void> {
+export async function up(db: Kysely<unknown>, seam: DialectSeam): Promise<void> {
   const kind = seam.kind;
   const withId = <T extends string>(table: CreateTableBuilder<T, never>) =>
     kind === 'sqlite'
