@@ -13,7 +13,6 @@ import { startServe, type ServeProcess } from './helpers/cli.ts';
 import { makeCompanies, makeKeyHolder } from './helpers/factories.ts';
 import { burst, percentile, sequential, startBurst, type BurstResult } from '../scripts/bench/load-clients.ts';
 import { systemClock } from '../src/lib/clock.ts';
-import { keySubject } from '../src/quota/allowance.ts';
 import { quotaDayOf } from '../src/lib/turkey-time.ts';
 
 /** Every answer was 200, 429 or a `503 overloaded` with Retry-After; nothing else (no 408, no other 5xx). */

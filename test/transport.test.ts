@@ -16,6 +16,7 @@ import { buildApp } from '../src/app.ts';
 import { parseConfig } from '../src/config.ts';
 import { reloadTls, type Transport } from '../src/http/transport.ts';
 import type { App } from '../src/http/app-type.ts';
+import type { ErrorBody } from './helpers/bodies.ts';
 
 const sqlite = ENGINES.find((e) => e.name === 'sqlite')!;
 
@@ -150,7 +151,7 @@ describe('transport limits and headers', () => {
   test('a method the API does not know is 501', async () => {
     const res = await app.inject({ method: 'PROPFIND' as 'GET', url: '/api/v1/countries' });
     assert.equal(res.statusCode, 501);
-    assert.equal(res.json().reason, 'not_implemented');
+    assert.equal(res.json<ErrorBody>().reason, 'not_implemented');
   });
 
   test('security headers, and nothing that names the software', async () => {
@@ -168,7 +169,7 @@ describe('transport limits and headers', () => {
     const answer = await new Promise<string>((resolve, reject) => {
       const socket = net.connect(port, '127.0.0.1', () => socket.write('GET /api/v1/countries HTTP/1.1\r\nHost: x\r\n'));
       let data = '';
-      socket.on('data', (d) => (data += d));
+      socket.on('data', (d: Buffer) => (data += d.toString()));
       socket.on('close', () => resolve(data));
       socket.on('error', reject);
     });
