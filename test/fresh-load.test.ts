@@ -9,7 +9,7 @@ import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { companyLine, countries, makeClaimants, makeReport } from './helpers/factories.ts';
 import { fixedClock } from '../src/lib/clock.ts';
 import { importLines, ImportFailed } from '../src/import/import.service.ts';
-import { findCompaniesByName } from '../src/search/companies.repository.ts';
+import { findCompaniesByName } from '../src/companies/companies.repository.ts';
 import { NOON_TR } from './helpers/app.ts';
 import { readDataVersion } from '../src/search/data-version.repository.ts';
 import { sql } from 'kysely';

@@ -11,7 +11,7 @@ import { fixedClock } from '../src/lib/clock.ts';
 import { importFile, ImportFailed } from '../src/import/import.service.ts';
 import { changeReportStatus } from '../src/reports/reports.service.ts';
 import { listStatusChanges } from '../src/reports/reports.repository.ts';
-import { countCompanies } from '../src/search/companies.repository.ts';
+import { countCompanies } from '../src/companies/companies.repository.ts';
 import { NOON_TR } from './helpers/app.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'risklookup-import-'));

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { ENGINES, type TestDatabase } from './helpers/engines.ts';
-import { nameSearchQuery, prefixMatchesQuery, rankWalkQuery } from '../src/search/companies.repository.ts';
+import { nameSearchQuery, prefixMatchesQuery, rankWalkQuery } from '../src/companies/companies.repository.ts';
 
 for (const engine of ENGINES) {
   describe(`name search plan [${engine.name}]`, () => {

@@ -14,7 +14,7 @@ import {
   NAME_SEARCH_TUNING,
   type NameSearch,
   type NameSearchTuning,
-} from '../src/search/companies.repository.ts';
+} from '../src/companies/companies.repository.ts';
 import { parseNameQuery } from '../src/search/name-key.ts';
 import { NameSample, trigramsOf } from '../src/search/name-sample.ts';
 

@@ -11,7 +11,7 @@ import { checkTransition, type ReportStatus } from '../reports/lifecycle.ts';
 import { findReportsByRefs, updateReport, type ReportRow } from '../reports/reports.repository.ts';
 import { applyStatus, refreshVisibleCount } from '../reports/reports.service.ts';
 import { visibleReports } from '../reports/visibility.ts';
-import { findCompaniesByTaxIds, updateCompany, type CompanyRow } from '../search/companies.repository.ts';
+import { findCompaniesByTaxIds, updateCompany, type CompanyRow } from '../companies/companies.repository.ts';
 import type { WriteSession } from '../db/write-session.ts';
 import type { ImportCompany, ImportReport } from './import-line.ts';
 

@@ -4,7 +4,7 @@ import type { Database } from '../db/schema.ts';
 import type { Db } from '../db/types.ts';
 import { DomainError } from '../lib/errors.ts';
 import type { Clock } from '../lib/clock.ts';
-import { updateCompany } from '../search/companies.repository.ts';
+import { updateCompany } from '../companies/companies.repository.ts';
 import { checkTransition, isReportStatus, type ReportStatus } from './lifecycle.ts';
 import type { ReportType } from './report-types.ts';
 import {

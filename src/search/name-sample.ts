@@ -6,7 +6,7 @@
  *   phrases and 6 ms as two rare trigrams;
  * - how many companies hold all the query's words: a common word goes straight to the
  *   rank-order walk instead of first collecting thousands of candidates.
- * Estimates only choose a path; every path returns the exact answer (companies.repository.ts),
+ * Estimates only choose a path; every path returns the exact answer (companies/companies.repository.ts),
  * so a poor sample costs time, never a wrong answer.
  */
 import type { Db } from '../db/types.ts';

@@ -3,7 +3,7 @@ import type { DialectSeam } from '../db/dialect-seam.ts';
 import type { CompaniesTable, Database } from '../db/schema.ts';
 import type { Db } from '../db/types.ts';
 import { preparedQuery } from '../db/prepared.ts';
-import { otherOrders, RANK_CLASS, reorderedCondition, wholeNameForms } from './name-rank.ts';
+import { otherOrders, RANK_CLASS, RANK_TIES, reorderedCondition, wholeNameForms } from './name-rank.ts';
 
 export type CompanyRow = Selectable<CompaniesTable>;
 
@@ -152,7 +152,7 @@ async function walkFor(db: Db, seam: DialectSeam, search: NameSearch, part: Walk
 /** D8 order: whole name, other order, prefix (when `core` is given), then report count, name, id. */
 function rankedQuery<Q extends SelectQueryBuilder<Database, 'companies', CompanyRow>>(query: Q, core: string | null): Q {
   const ranked = core === null ? query : query.orderBy(RANK_CLASS(core));
-  return ranked.orderBy('visible_report_count', 'desc').orderBy('name_core').orderBy('id') as Q;
+  return ranked.orderBy(RANK_TIES) as Q;
 }
 
 /** Whole-name and prefix matches, best first, from the `name_core` prefix index. */
@@ -175,9 +175,7 @@ export function rankWalkQuery(db: Db, seam: DialectSeam, search: NameSearch, wan
     .selectFrom('companies')
     .select(['id', 'name_key', 'name_core', 'country', 'visible_report_count'])
     .where('visible_report_count', '>', 0)
-    .orderBy('visible_report_count', 'desc')
-    .orderBy('name_core')
-    .orderBy('id')
+    .orderBy(RANK_TIES)
     .limit(window);
   let rest = db.selectFrom(walk.as('companies')).select('id');
   for (const word of [...search.indexedWords, ...search.otherWords]) rest = rest.where('name_key', 'like', `%${word}%`);
@@ -189,11 +187,7 @@ export function rankWalkQuery(db: Db, seam: DialectSeam, search: NameSearch, wan
   } else {
     rest = rest.where(seam.nameCoreStartsWith(search.core)).where('name_core', '<>', search.core);
   }
-  return rest
-    .orderBy('visible_report_count', 'desc')
-    .orderBy('name_core')
-    .orderBy('id')
-    .limit(wanted);
+  return rest.orderBy(RANK_TIES).limit(wanted);
 }
 
 type TaxIdCandidate = { taxId: string; country: string | null };
@@ -216,9 +210,7 @@ const taxIdQuery = preparedQuery(
         ),
       )
       .where('visible_report_count', '>', 0)
-      .orderBy('visible_report_count', 'desc')
-      .orderBy('name_core')
-      .orderBy('id')
+      .orderBy(RANK_TIES)
       .limit(p(0));
   },
   (shape) => shape,
