@@ -2,7 +2,7 @@
  * The service's settings, parsed once at start from flags and the environment. Every bad value
  * is reported together; the result is frozen.
  */
-import { ALL_COUNTRY_CODES } from './countries/catalogue.ts';
+import { ALL_COUNTRY_CODES } from './countries/country-codes.ts';
 import { DEFAULT_NEAR_MATCH_THRESHOLD } from './search/near-match-score.ts';
 import { databaseUrlOf } from './db/database-url.ts';
 import { readWholeNumber } from './lib/whole-number.ts';

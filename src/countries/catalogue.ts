@@ -5,6 +5,9 @@
  */
 import stdnumPkg from 'stdnum';
 import catalogueJson from './catalogue.json' with { type: 'json' };
+import { ALL_COUNTRY_CODES } from './country-codes.ts';
+
+export { ALL_COUNTRY_CODES };
 
 const rawCatalogue = catalogueJson as CatalogueEntry[];
 
@@ -62,9 +65,6 @@ function toCountry(entry: CatalogueEntry): Country {
     }),
   };
 }
-
-/** Every country stdnum covers; the full list before the operator's switch. */
-export const ALL_COUNTRY_CODES: readonly string[] = rawCatalogue.map((c) => c.code);
 
 /**
  * @param enabled country codes to serve, or 'all'. Unknown codes are an error so that a typo in

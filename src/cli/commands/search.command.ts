@@ -7,12 +7,9 @@ import { userInfo } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Command } from 'commander';
 import { parseConfig } from '../../config.ts';
-import { buildCountryCatalogue } from '../../countries/catalogue.ts';
 import { AppError } from '../../lib/errors.ts';
 import { UsageError } from '../command-errors.ts';
-import { quotaOn } from '../../quota/allowance.ts';
-import { answerSearch, type SearchResponse } from '../../search/answer-search.ts';
-import { createCompanySearch } from '../../search/company-search.ts';
+import type { SearchResponse } from '../../search/answer-search.ts';
 import { normaliseSearchQuery } from '../../search/search-params.ts';
 import type { SearchInput } from '../../search/search.service.ts';
 import { withContext } from '../context.ts';
@@ -59,6 +56,13 @@ export function searchCommand(): Command {
     .option('--country <code>', 'two-letter country code (D9: required for a checked tax ID)')
     .action(async (q: string, flags: SearchFlags, cmd: Command) =>
       withContext(cmd, async ({ engine, clock, out }) => {
+        // The validators (stdnum) and the search load only now: a usage error answers without them.
+        const [{ buildCountryCatalogue }, { quotaOn }, { answerSearch }, { createCompanySearch }] = await Promise.all([
+          import('../../countries/catalogue.ts'),
+          import('../../quota/allowance.ts'),
+          import('../../search/answer-search.ts'),
+          import('../../search/company-search.ts'),
+        ]);
         // The served countries and the result limit are the server's settings (D10, D22).
         const config = parseConfig({}, process.env);
         const countries = buildCountryCatalogue(config.countries);

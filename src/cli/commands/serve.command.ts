@@ -5,7 +5,6 @@ import { parseConfig } from '../../config.ts';
 import { DEFAULT_NEAR_MATCH_THRESHOLD } from '../../search/near-match-score.ts';
 import { CommandError, UsageError } from '../command-errors.ts';
 import { isLoopback } from '../../serve/server.ts';
-import { runServe } from '../../serve/serve.ts';
 import { readTlsFiles, type Transport } from '../../http/transport.ts';
 import { globalOptions } from '../context.ts';
 import { createOutput } from '../output.ts';
@@ -122,6 +121,8 @@ export function serveCommand(): Command {
       } catch (error) {
         throw new CommandError((error as Error).message);
       }
+      // Fastify, the app and the database drivers load only now: a usage error answers without them.
+      const { runServe } = await import('../../serve/serve.ts');
       await runServe(
         { config, transport, host: flags.host, port, workers, demo: flags.demo === true, logLevel: flags.logLevel },
         createOutput(json),
