@@ -62,8 +62,10 @@ export interface AppDeps {
 }
 
 export async function buildApp({ config, engine, logger, clock = systemClock, transport = { kind: 'loopback' } }: AppDeps): Promise<App> {
+  // Typed as Fastify's base logger, which App is declared with (not pino's own Logger type).
+  const baseLogger: FastifyBaseLogger | undefined = logger;
   const app = Fastify({
-    ...(logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger: false }),
+    ...(baseLogger ? { loggerInstance: baseLogger } : { logger: false }),
     routerOptions: { querystringParser: parseQueryString, ignoreTrailingSlash: false },
     genReqId: () => randomUUID(),
     bodyLimit: 1024,
@@ -134,7 +136,7 @@ export async function buildApp({ config, engine, logger, clock = systemClock, tr
   const countryCodes = countries.list().map((c) => c.code);
   registerSearchRoutes(app, { db: engine.db, audit, clock, config, countryCodes, searchUseCase }, SEARCH_PATHS);
   registerCountriesRoutes(app, countries, COUNTRIES_PATHS);
-  app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
+  app.get(OPENAPI_PATH, { schema: { hide: true } }, () => app.swagger());
   registerDocsRoutes(app, OPENAPI_PATH);
 
   await app.ready();

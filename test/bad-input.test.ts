@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { makeTestApp, type TestApp } from './helpers/app.ts';
 import { makeCompanies, makeKeyHolder } from './helpers/factories.ts';
+import { readJson, type ErrorBody } from './helpers/bodies.ts';
 import { digestApiKey } from '../src/keys/api-key.ts';
 
 const SEED = Number(process.env.FC_SEED ?? 20261121);
@@ -177,7 +178,7 @@ for (const engine of ENGINES) {
           // 5xx never, except 501 for a method this API does not implement.
           assert.ok(res.status < 500 || (res.status === 501 && r.method !== 'GET'), `status ${res.status}: ${res.body}`);
           if (res.status >= 400 && r.method !== 'HEAD') {
-            const body = JSON.parse(res.body);
+            const body = readJson<ErrorBody>(res.body);
             assert.deepEqual(Object.keys(body), ['success', 'error', 'code', 'reason', 'docs']);
             assert.equal(body.success, false);
             assert.equal(body.code, res.status);

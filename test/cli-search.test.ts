@@ -6,6 +6,7 @@ import { runCli } from './helpers/cli.ts';
 import { makeCompanies, makeKeyHolder, makeReport } from './helpers/factories.ts';
 import { makeTestApp, search } from './helpers/app.ts';
 import { systemClock } from '../src/lib/clock.ts';
+import { readJson, type SearchBody } from './helpers/bodies.ts';
 
 for (const engine of ENGINES) {
   describe(`risklookup search [${engine.name}]`, () => {
@@ -27,11 +28,11 @@ for (const engine of ENGINES) {
     test('--json prints the body the API answers, without quota figures; the text names company and reports', async () => {
       const key = await makeKeyHolder(database.engine.db, systemClock, { ref: 'M-SUPPORT', dailyLimit: 5 });
       const testApp = await makeTestApp(database);
-      const api = (await search(testApp.app, key, 'q=destek%20lojistik')).json();
+      const api = (await search(testApp.app, key, 'q=destek%20lojistik')).json<SearchBody>();
       await testApp.close();
       const printed = await cli('search', 'destek lojistik', '--json');
       assert.equal(printed.code, 0, printed.stderr);
-      const body = JSON.parse(printed.stdout);
+      const body = readJson<SearchBody>(printed.stdout);
       const { queries_used_today: _u, daily_limit: _d, remaining_today: _r, response_ms: _a, ...apiMeta } = api.meta;
       const { response_ms: _b, ...cliMeta } = body.meta;
       assert.deepEqual({ ...body, meta: cliMeta }, { ...api, meta: apiMeta });

@@ -9,6 +9,7 @@ import { ENGINES } from './helpers/engines.ts';
 import { BIN, runCli, startServe } from './helpers/cli.ts';
 import { httpGet } from './helpers/http.ts';
 import { Agent } from 'node:http';
+import type { SearchBody } from './helpers/bodies.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'risklookup-cli-'));
 
@@ -31,10 +32,10 @@ describe('risklookup serve', () => {
     const curl = /curl -s -H 'X-API-Key: \S+' '(\S+)'/.exec(stdout)![1]!;
     assert.ok(curl.startsWith(url));
     const res = await fetch(curl, { headers: { 'x-api-key': key } });
-    const body = await res.json();
+    const body = (await res.json()) as SearchBody;
     assert.equal(res.status, 200);
     assert.equal(body.result_count, 1, 'the printed curl returns a company');
-    assert.equal(body.results[0].company_name, 'Anadolu Demir Çelik Sanayi ve Ticaret A.Ş.');
+    assert.equal(body.results[0]!.company_name, 'Anadolu Demir Çelik Sanayi ve Ticaret A.Ş.');
     child.kill('SIGTERM');
     assert.equal(await exited, 0);
   });

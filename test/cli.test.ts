@@ -7,6 +7,14 @@ import { join } from 'node:path';
 import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { runCli } from './helpers/cli.ts';
 import { companyLine, makeReport } from './helpers/factories.ts';
+import { readJson } from './helpers/bodies.ts';
+
+/** A member as `member add|set --json` prints it. */
+interface CliMember {
+  ref: string;
+  tier: string;
+  agreement_signed_on: string | null;
+}
 
 const dir = mkdtempSync(join(tmpdir(), 'risklookup-cli-'));
 
@@ -27,9 +35,13 @@ for (const engine of ENGINES) {
       const added = await cli('member', 'add', 'M-7', '--name', 'Yedi Lojistik A.Ş.', '--agreement-signed', '--json');
       assert.equal(added.code, 0, added.stderr);
       assert.deepEqual(JSON.parse(added.stdout), {
-        ref: 'M-7', name: 'Yedi Lojistik A.Ş.', tier: 'full', status: 'active', agreement_signed_on: JSON.parse(added.stdout).agreement_signed_on,
+        ref: 'M-7',
+        name: 'Yedi Lojistik A.Ş.',
+        tier: 'full',
+        status: 'active',
+        agreement_signed_on: readJson<CliMember>(added.stdout).agreement_signed_on,
       });
-      assert.match(JSON.parse(added.stdout).agreement_signed_on, /^\d{4}-\d{2}-\d{2}$/);
+      assert.match(readJson<CliMember>(added.stdout).agreement_signed_on!, /^\d{4}-\d{2}-\d{2}$/);
 
       const duplicate = await cli('member', 'add', 'M-7', '--name', 'Again');
       assert.equal(duplicate.code, 1);
@@ -37,14 +49,17 @@ for (const engine of ENGINES) {
 
       const set = await cli('member', 'set', 'M-7', '--tier', 'associate', '--agreement-unsigned', '--json');
       assert.equal(set.code, 0, set.stderr);
-      assert.deepEqual([JSON.parse(set.stdout).tier, JSON.parse(set.stdout).agreement_signed_on], ['associate', null]);
+      assert.deepEqual([readJson<CliMember>(set.stdout).tier, readJson<CliMember>(set.stdout).agreement_signed_on], ['associate', null]);
 
       const list = await cli('member', 'list', '--json');
-      assert.deepEqual(JSON.parse(list.stdout).members.map((m: { ref: string }) => m.ref), ['M-7']);
+      assert.deepEqual(
+        readJson<{ members: CliMember[] }>(list.stdout).members.map((m) => m.ref),
+        ['M-7'],
+      );
 
       const issued = await cli('key', 'issue', 'M-7', '--daily-limit', '250', '--json');
       assert.equal(issued.code, 0, issued.stderr);
-      const key = JSON.parse(issued.stdout);
+      const key = readJson<{ member: string; key: string; prefix: string; daily_limit: number }>(issued.stdout);
       assert.deepEqual(Object.keys(key), ['member', 'key', 'prefix', 'daily_limit']);
       assert.match(key.key, /^[A-Za-z0-9]{64}$/);
       assert.equal(key.prefix, key.key.slice(0, 8));
@@ -70,7 +85,7 @@ for (const engine of ENGINES) {
       writeFileSync(good, `${companyLine({ company_name: 'Clitest A.Ş.', reports: [makeReport({ ref: 'CLI-1', status: 'pending' })] })}\n`);
       const imported = await cli('import', good, '--json');
       assert.equal(imported.code, 0, imported.stderr);
-      assert.equal(JSON.parse(imported.stdout).reportsAdded, 1);
+      assert.equal(readJson<{ reportsAdded: number }>(imported.stdout).reportsAdded, 1);
 
       const bad = join(dir, `bad-${engine.name}.jsonl`);
       writeFileSync(bad, `${companyLine({ company_name: 'Fine A.Ş.' })}\n{broken\n`);
@@ -81,7 +96,7 @@ for (const engine of ENGINES) {
 
       const step = await cli('report', 'status', 'CLI-1', 'approved', '--json');
       assert.equal(step.code, 0, step.stderr);
-      assert.deepEqual([JSON.parse(step.stdout).from, JSON.parse(step.stdout).to], ['pending', 'approved']);
+      assert.deepEqual([readJson<{ from: string }>(step.stdout).from, readJson<{ to: string }>(step.stdout).to], ['pending', 'approved']);
       const illegal = await cli('report', 'status', 'CLI-1', 'pending');
       assert.equal(illegal.code, 1);
       assert.match(illegal.stderr, /can become withdrawn or deactivated, not pending/);

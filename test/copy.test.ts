@@ -5,6 +5,7 @@ import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { makeTestApp, search } from './helpers/app.ts';
 import { runCli } from './helpers/cli.ts';
 import { countries } from './helpers/factories.ts';
+import { readJson, type SearchBody } from './helpers/bodies.ts';
 import { countAllTables } from '../src/db/copy.ts';
 import { prepareDemo } from '../src/demo/demo.service.ts';
 import { issueKey } from '../src/keys/keys.service.ts';
@@ -40,7 +41,7 @@ for (const engine of ENGINES) {
     test('copies every table, verified by counts, and the service answers the same', async () => {
       const result = await runCli(['copy', '--from', source.url, '--to', target.url, '--json']);
       assert.equal(result.code, 0, result.stderr);
-      const { counts } = JSON.parse(result.stdout);
+      const { counts } = readJson<{ counts: Record<string, number> }>(result.stdout);
       const expected = await countAllTables(source.engine.db);
       assert.deepEqual(counts, expected);
       assert.ok(expected.audit_log >= 3 && expected.usage_counters >= 1 && expected.report_status_changes > 30);
@@ -49,8 +50,8 @@ for (const engine of ENGINES) {
       const afterCopy = await makeTestApp(target);
       try {
         for (const q of ['q=demir', 'q=Marmara', 'q=Karadeniz', 'q=Akdeniz', 'type=tax_id&q=DE136695976']) {
-          const a = (await search(before.app, key, q)).json();
-          const b = (await search(afterCopy.app, key, q)).json();
+          const a = (await search(before.app, key, q)).json<SearchBody>();
+          const b = (await search(afterCopy.app, key, q)).json<SearchBody>();
           assert.deepEqual(b.results, a.results, q);
           assert.equal(b.meta.queries_used_today, a.meta.queries_used_today, `${q}: the day's usage came along`);
         }

@@ -5,6 +5,7 @@ import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { makeTestApp, search, type TestApp } from './helpers/app.ts';
 import { makeCompanies, makeKeyHolder } from './helpers/factories.ts';
 import { eventually } from './helpers/assertions.ts';
+import type { CountriesBody, ErrorBody, OpenApiDoc, OperationNode } from './helpers/bodies.ts';
 import { readFileSync } from 'node:fs';
 import { renderOpenApi } from './helpers/openapi.ts';
 
@@ -25,14 +26,14 @@ for (const engine of ENGINES) {
     test('D22: the body lists the switched-on countries sorted by code, with their ID formats', async () => {
       const res = await t.app.inject({ url: '/api/v1/countries.php' });
       assert.equal(res.statusCode, 200);
-      const body = res.json();
+      const body = res.json<CountriesBody>();
       assert.equal(body.success, true);
       assert.equal(body.country_count, 3);
       assert.deepEqual(
-        body.countries.map((c: { code: string }) => c.code),
+        body.countries.map((c) => c.code),
         ['DE', 'IT', 'TR'],
       );
-      const tr = body.countries[2];
+      const tr = body.countries[2]!;
       assert.equal(tr.name, 'Türkiye');
       assert.deepEqual(tr.id_types[0], {
         type: 'VKN',
@@ -41,7 +42,7 @@ for (const engine of ENGINES) {
         example: '4540536920',
         checksum: true,
       });
-      assert.equal(tr.id_types[1].type, 'TCKN');
+      assert.equal(tr.id_types[1]!.type, 'TCKN');
     });
 
     test('D5: cacheable for an hour, ETag honoured with 304, CORS for everyone, HEAD works', async () => {
@@ -63,16 +64,16 @@ for (const engine of ENGINES) {
 
     test('D7: a country switched off is refused by search', async () => {
       const key = await makeKeyHolder(database.engine.db, t.clock, { ref: 'M-C' });
-      assert.equal((await search(t.app, key, 'q=abc&country=FR')).json().reason, 'unsupported_country');
+      assert.equal((await search(t.app, key, 'q=abc&country=FR')).json<ErrorBody>().reason, 'unsupported_country');
       assert.equal((await search(t.app, key, 'q=abc&country=de')).statusCode, 200);
     });
 
     test('OpenAPI 3 is generated from the route schemas', async () => {
-      const doc = (await t.app.inject({ url: '/api/v1/openapi.json' })).json();
+      const doc = (await t.app.inject({ url: '/api/v1/openapi.json' })).json<OpenApiDoc>();
       assert.equal(doc.openapi, '3.0.3');
       assert.deepEqual(Object.keys(doc.paths).sort(), ['/api/v1/countries', '/api/v1/countries.php', '/api/v1/search', '/api/v1/search.php']);
       const op = doc.paths['/api/v1/search.php'].get;
-      const params = Object.fromEntries(op.parameters.map((p: { name: string; schema: unknown; required: boolean }) => [p.name, p]));
+      const params = Object.fromEntries(op.parameters.map((p) => [p.name, p])) as Record<'q' | 'type' | 'country', OperationNode['parameters'][number]>;
       assert.deepEqual(params.q.schema.minLength, 3);
       assert.deepEqual(params.q.schema.maxLength, 100);
       assert.equal(params.q.required, true);

@@ -14,6 +14,7 @@ import { makeTestApp, search, type TestApp } from './helpers/app.ts';
 import { launchChromium } from './helpers/browser.ts';
 import { assertErrorBody } from './helpers/assertions.ts';
 import { ERROR_REASONS } from '../src/lib/errors.ts';
+import type { OpenApiDoc } from './helpers/bodies.ts';
 
 const STRICT = "default-src 'none'; frame-ancestors 'none'";
 
@@ -113,9 +114,9 @@ for (const engine of ENGINES) {
     });
 
     test('the docs are not operations of the API: the document lists GET search and countries only', async () => {
-      const doc = (await t.app.inject({ url: '/api/v1/openapi.json' })).json();
+      const doc = (await t.app.inject({ url: '/api/v1/openapi.json' })).json<OpenApiDoc>();
       assert.deepEqual(Object.keys(doc.paths).sort(), ['/api/v1/countries', '/api/v1/countries.php', '/api/v1/search', '/api/v1/search.php']);
-      for (const item of Object.values<object>(doc.paths)) assert.deepEqual(Object.keys(item), ['get']);
+      for (const item of Object.values(doc.paths) as object[]) assert.deepEqual(Object.keys(item), ['get']);
     });
   });
 }

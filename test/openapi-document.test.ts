@@ -9,18 +9,19 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { Ajv } from 'ajv';
 import { ERROR_REASONS } from '../src/lib/errors.ts';
 import { REPORT_TYPES } from '../src/reports/report-types.ts';
+import type { OpenApiDoc, ResponseNode, SchemaNode } from './helpers/bodies.ts';
+import { readJson } from './helpers/bodies.ts';
 import { renderOpenApi } from './helpers/openapi.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-let doc: any;
+let doc: OpenApiDoc;
 before(async () => {
-  doc = JSON.parse(await renderOpenApi());
+  doc = readJson<OpenApiDoc>(await renderOpenApi());
 });
 
 const NAMED = ['SearchResponse', 'CompanyResult', 'Report', 'NearMatch', 'Meta', 'ErrorBody', 'Country', 'CountriesResponse'];
 
 test('@apidevtools/swagger-parser validates the document (schema and spec rules)', async () => {
-  const api = await SwaggerParser.validate(structuredClone(doc));
+  const api = await SwaggerParser.validate(structuredClone(doc) as unknown as Parameters<typeof SwaggerParser.validate>[0]);
   assert.equal(api.info.title, 'Company Risk Lookup Service');
 });
 
@@ -31,7 +32,7 @@ test('the models are named under components.schemas, each with a description and
   }
   const ajv = new Ajv({ strict: false, allErrors: true });
   ajv.addSchema({ ...doc, $id: 'doc' });
-  for (const [name, schema] of Object.entries<{ description?: string; example?: unknown }>(schemas)) {
+  for (const [name, schema] of Object.entries(schemas) as Array<[string, SchemaNode]>) {
     assert.ok(schema.description && schema.description.length > 10, `${name} has no description`);
     assert.notEqual(schema.example, undefined, `${name} has no example`);
     const validate = ajv.getSchema(`doc#/components/schemas/${name}`)!;
@@ -46,25 +47,25 @@ test('the models are named under components.schemas, each with a description and
 
 test('Report is discriminated by type, each type with its own fields and case', () => {
   const report = doc.components.schemas.Report;
-  assert.equal(report.discriminator.propertyName, 'type');
-  assert.deepEqual(Object.keys(report.discriminator.mapping), [...REPORT_TYPES]);
-  const fields = (name: string) => Object.keys(doc.components.schemas[name].properties);
+  assert.equal(report.discriminator!.propertyName, 'type');
+  assert.deepEqual(Object.keys(report.discriminator!.mapping), [...REPORT_TYPES]);
+  const fields = (name: string) => Object.keys(doc.components.schemas[name]!.properties);
   assert.ok(fields('BouncedChequeReport').includes('case'));
-  assert.equal(doc.components.schemas.BouncedChequeReport.properties.case.$ref, '#/components/schemas/BouncedChequeCase');
+  assert.equal(doc.components.schemas.BouncedChequeReport.properties.case!.$ref, '#/components/schemas/BouncedChequeCase');
   assert.deepEqual(Object.keys(doc.components.schemas.BouncedChequeCase.properties), ['prosecutor_office', 'investigation_number']);
-  assert.equal(doc.components.schemas.EnforcementBillReport.properties.case.$ref, '#/components/schemas/EnforcementCase');
+  assert.equal(doc.components.schemas.EnforcementBillReport.properties.case!.$ref, '#/components/schemas/EnforcementCase');
   assert.ok(fields('EnforcementJudgmentReport').includes('court_decision_date'));
   assert.ok(!fields('EnforcementBillReport').includes('court_decision_date'));
   assert.ok(fields('ConcordatReport').includes('concordat_end'));
   assert.ok(!fields('UnpaidDebtReport').includes('case'));
-  assert.deepEqual(doc.components.schemas.UnpaidDebtReport.properties.official.enum, [false]);
+  assert.deepEqual(doc.components.schemas.UnpaidDebtReport.properties.official!.enum, [false]);
 });
 
 test('SearchResponse has the optional near_matches of NearMatch (D25) and the reason enum is the one table', () => {
   const search = doc.components.schemas.SearchResponse;
-  assert.deepEqual(search.properties.near_matches.items, { $ref: '#/components/schemas/NearMatch' });
-  assert.ok(!search.required.includes('near_matches'));
-  assert.match(search.properties.near_matches.description, /absent on tax-ID searches/);
+  assert.deepEqual(search.properties.near_matches!.items, { $ref: '#/components/schemas/NearMatch' });
+  assert.ok(!search.required!.includes('near_matches'));
+  assert.match(search.properties.near_matches!.description!, /absent on tax-ID searches/);
   assert.deepEqual(Object.keys(doc.components.schemas.NearMatch.properties), [
     'company_name',
     'tax_id',
@@ -77,19 +78,15 @@ test('SearchResponse has the optional near_matches of NearMatch (D25) and the re
   const reason = doc.components.schemas.ErrorBody.properties.reason;
   assert.deepEqual(reason, { ...reason, type: 'string', enum: Object.keys(ERROR_REASONS) });
   // Closed lists are one enum each, never a union of one-value alternatives.
-  assert.deepEqual(doc.components.schemas.CompanyResult.properties.threat_level.enum, ['normal', 'high']);
-  assert.deepEqual(doc.components.schemas.SearchResponse.properties.type.enum, ['name', 'tax_id']);
+  assert.deepEqual(doc.components.schemas.CompanyResult.properties.threat_level!.enum, ['normal', 'high']);
+  assert.deepEqual(doc.components.schemas.SearchResponse.properties.type!.enum, ['name', 'tax_id']);
   assert.doesNotMatch(JSON.stringify(doc.components.schemas), /"anyOf":\[\{"type":"string","enum":\["[^"]+"\]\}/);
 });
 
 test('every operation refers to the named models and documents the rate-limit headers', () => {
-  interface Response {
-    content: { 'application/json': { schema: { $ref: string } } };
-    headers: Record<string, unknown>;
-  }
-  for (const [path, item] of Object.entries<{ get: { responses: Record<string, Response> } }>(doc.paths)) {
-    for (const [status, response] of Object.entries(item.get.responses)) {
-      const ref = response.content['application/json'].schema.$ref;
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [status, response] of Object.entries(item!.get.responses) as Array<[string, ResponseNode]>) {
+      const ref = response.content['application/json'].schema.$ref!;
       assert.match(ref, status === '200' ? /^#\/components\/schemas\/(SearchResponse|CountriesResponse)$/ : /ErrorBody$/, `${path} ${status}`);
       for (const h of ['X-RateLimit-Limit', 'RateLimit-Policy', 'RateLimit', 'X-Request-Id']) assert.ok(response.headers[h], `${path} ${status} ${h}`);
       if (status === '429') assert.ok(response.headers['Retry-After']);

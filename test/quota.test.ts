@@ -7,6 +7,7 @@ import { makeCompanies, makeKeyHolder } from './helpers/factories.ts';
 import { assertErrorBody } from './helpers/assertions.ts';
 import { setMember } from '../src/members/members.service.ts';
 import { memberUsage } from '../src/quota/usage.service.ts';
+import type { SearchBody } from './helpers/bodies.ts';
 
 for (const engine of ENGINES) {
   describe(`quota [${engine.name}]`, () => {
@@ -32,7 +33,7 @@ for (const engine of ENGINES) {
         Array.from({ length: 60 }, () =>
           fetch(`http://127.0.0.1:${port}/api/v1/search.php?q=Quotatest`, { headers: { 'x-api-key': key } }).then(async (r) => ({
             status: r.status,
-            body: await r.json(),
+            body: (await r.json()) as SearchBody,
           })),
         ),
       );
@@ -61,7 +62,7 @@ for (const engine of ENGINES) {
       assert.equal(first.headers.ratelimit, `"daily";r=1;t=${12 * 3600}`);
       t.clock.advance(1500);
       const second = await search(t.app, key, 'q=Quotatest');
-      assert.equal(second.json().meta.remaining_today, 0);
+      assert.equal(second.json<SearchBody>().meta.remaining_today, 0);
       assert.equal(second.headers.ratelimit, `"daily";r=0;t=${12 * 3600 - 1}`);
       const refused = await search(t.app, key, 'q=Quotatest');
       const body = assertErrorBody(refused, 429, 'rate_limited');
@@ -81,7 +82,7 @@ for (const engine of ENGINES) {
       assert.equal((await search(t.app, key, 'q=Quotatest')).statusCode, 403);
       await setMember(db, t.clock, 'M-COUNT', { status: 'active' });
       const ok = await search(t.app, key, 'q=Quotatest');
-      assert.equal(ok.json().meta.queries_used_today, 1);
+      assert.equal(ok.json<SearchBody>().meta.queries_used_today, 1);
       await search(t.app, key, 'q=Quotatest');
       await search(t.app, key, 'q=Quotatest');
       for (let i = 0; i < 3; i++) assert.equal((await search(t.app, key, 'q=Quotatest')).statusCode, 429);
@@ -97,7 +98,7 @@ for (const engine of ENGINES) {
       t.clock.set(Date.UTC(2026, 10, 21, 21, 0, 0));
       const next = await search(t.app, key, 'q=Quotatest');
       assert.equal(next.statusCode, 200);
-      assert.equal(next.json().meta.queries_used_today, 1);
+      assert.equal(next.json<SearchBody>().meta.queries_used_today, 1);
       assert.equal(next.headers['x-ratelimit-reset'], String(Date.UTC(2026, 10, 22, 21, 0, 0) / 1000));
     });
 

@@ -11,6 +11,7 @@ import { makeClaimants, makeCompanies, makeKeyHolder, makeReport } from './helpe
 import { changeReportStatus } from '../src/reports/reports.service.ts';
 import { SearchCache } from '../src/search/search-cache.ts';
 import { bumpDataVersion, readDataVersion } from '../src/search/data-version.repository.ts';
+import type { SearchBody } from './helpers/bodies.ts';
 
 for (const engine of ENGINES) {
   describe(`search cache [${engine.name}]`, () => {
@@ -31,7 +32,7 @@ for (const engine of ENGINES) {
     const names = async (q: string) => {
       const res = await search(t.app, key, `q=${encodeURIComponent(q)}`);
       assert.equal(res.statusCode, 200, res.body);
-      return (res.json().results as Array<{ company_name: string; report_count: number }>).map((r) => `${r.company_name}:${r.report_count}`);
+      return res.json<SearchBody>().results.map((r) => `${r.company_name}:${r.report_count}`);
     };
 
     test('a report status change, an import and a plain SQL update each show on the next request', async () => {
@@ -58,7 +59,7 @@ for (const engine of ENGINES) {
       const { db } = database.engine;
       const cache = new SearchCache<number>(10);
       let computed = 0;
-      const get = (k: string) => cache.get(db, k, async () => ++computed);
+      const get = (k: string) => cache.get(db, k, () => Promise.resolve(++computed));
       assert.equal(await get('a'), 1);
       assert.equal(await get('a'), 1);
       assert.equal(await get('b'), 2);
@@ -72,7 +73,7 @@ for (const engine of ENGINES) {
     test('the cache keeps at most its size, dropping the least recently used', async () => {
       const cache = new SearchCache<string>(2);
       const computed: string[] = [];
-      const get = (k: string) => cache.get(database.engine.db, k, async () => (computed.push(k), k));
+      const get = (k: string) => cache.get(database.engine.db, k, () => Promise.resolve((computed.push(k), k)));
       await get('a');
       await get('b');
       await get('a'); // a is now the most recent
@@ -85,8 +86,8 @@ for (const engine of ENGINES) {
     test('size 0 turns the cache off', async () => {
       const cache = new SearchCache<number>(0);
       let computed = 0;
-      await cache.get(database.engine.db, 'a', async () => ++computed);
-      await cache.get(database.engine.db, 'a', async () => ++computed);
+      await cache.get(database.engine.db, 'a', () => Promise.resolve(++computed));
+      await cache.get(database.engine.db, 'a', () => Promise.resolve(++computed));
       assert.equal(computed, 2);
     });
   });

@@ -7,6 +7,7 @@ import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { makeTestApp, search, type TestApp } from './helpers/app.ts';
 import { makeCompanies, makeKeyHolder } from './helpers/factories.ts';
 import { assertErrorBody } from './helpers/assertions.ts';
+import { readJson, type ErrorBody } from './helpers/bodies.ts';
 
 for (const engine of ENGINES) {
   describe(`errors [${engine.name}]`, () => {
@@ -105,7 +106,7 @@ for (const engine of ENGINES) {
         headers: { 'content-type': 'application/json' },
       });
       assert.ok([405, 413].includes(res.statusCode));
-      assert.equal(res.json().success, false);
+      assert.equal(res.json<ErrorBody>().success, false);
     });
 
     test('D2: an exception inside the handler is an opaque 500', async () => {
@@ -140,14 +141,14 @@ for (const engine of ENGINES) {
         new Promise<string>((resolve, reject) => {
           const socket = connect(port, '127.0.0.1', () => socket.write(text));
           let data = '';
-          socket.on('data', (d) => (data += d));
+          socket.on('data', (d: Buffer) => (data += d.toString()));
           socket.on('end', () => resolve(data));
           socket.on('error', reject);
         });
       for (const request of ['GARBAGE\r\n\r\n', 'GET /api/v1/countries HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n']) {
         const answer = await raw(request);
         assert.match(answer, /^HTTP\/1\.1 400 /);
-        const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+        const body = readJson<ErrorBody>(answer.slice(answer.indexOf('\r\n\r\n') + 4));
         assert.deepEqual(body, {
           success: false,
           error: 'malformed HTTP request',

@@ -3,10 +3,11 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { makeTestApp, search, type TestApp } from './helpers/app.ts';
+import type { ErrorBody, ReportBody, SearchBody } from './helpers/bodies.ts';
+import type { ReportType } from '../src/reports/report-types.ts';
 import { makeClaimants, makeCompanies, makeKeyHolder, makeReport, nextVkn } from './helpers/factories.ts';
 
-const claim = (by: number, overrides: Record<string, unknown> = {}) =>
-  makeReport({ type: 'unpaid_debt', reported_by: `M-CLAIM-${by}`, ...overrides });
+const claim = (by: number, overrides: Record<string, unknown> = {}) => makeReport({ type: 'unpaid_debt', reported_by: `M-CLAIM-${by}`, ...overrides });
 
 for (const engine of ENGINES) {
   describe(`search answers [${engine.name}]`, () => {
@@ -27,16 +28,22 @@ for (const engine of ENGINES) {
           city: 'Bursa',
           reports: [
             makeReport({
-              type: 'enforcement_judgment', filed_at: '2026-03-01 09:15:00', description: 'ilamlı takip',
-              amount: 1234.5, currency: 'TRY', court_decision_date: '2026-02-20',
+              type: 'enforcement_judgment',
+              filed_at: '2026-03-01 09:15:00',
+              description: 'ilamlı takip',
+              amount: 1234.5,
+              currency: 'TRY',
+              court_decision_date: '2026-02-20',
               case: { enforcement_office: 'Bursa 3. İcra', file_number: '2026/11', date: '2026-02-25' },
             }),
             makeReport({
-              type: 'bounced_cheque', filed_at: '2026-04-01 09:15:00',
+              type: 'bounced_cheque',
+              filed_at: '2026-04-01 09:15:00',
               case: { prosecutor_office: 'Bursa CBS', investigation_number: '2026/77' },
             }),
             makeReport({
-              type: 'debt_assigned', filed_at: '2026-04-01 09:15:00',
+              type: 'debt_assigned',
+              filed_at: '2026-04-01 09:15:00',
               case: { collection_company: 'X Varlık', contract_number: 'C-1', assignment_date: '2026-03-30' },
             }),
             makeReport({ type: 'concordat', filed_at: '2025-01-01 00:00:00', concordat_start: '2024-12-01', concordat_end: '2025-12-01' }),
@@ -60,8 +67,9 @@ for (const engine of ENGINES) {
         { company_name: '100% Pure_Plastik A.Ş.' },
         { company_name: 'Müller Spedition GmbH', tax_id: 'DE136695976', country: 'DE' },
       ]);
-      ['fieldtest', 'two', 'three', 'onemember', 'withdrawn', 'rejected', 'official', 'pending', 'five', 'six', 'istanbul']
-        .forEach((name, i) => (ids[name] = taxIds[i]!));
+      ['fieldtest', 'two', 'three', 'onemember', 'withdrawn', 'rejected', 'official', 'pending', 'five', 'six', 'istanbul'].forEach(
+        (name, i) => (ids[name] = taxIds[i]!),
+      );
       for (let i = 0; i < 12; i++) await makeCompanies(database.engine, t.clock, [{ company_name: `Manyhits Transport ${i}` }]);
     });
     after(async () => {
@@ -72,7 +80,7 @@ for (const engine of ENGINES) {
     async function ok(query: string) {
       const res = await search(t.app, key, query);
       assert.equal(res.statusCode, 200, res.body);
-      return res.json();
+      return res.json<SearchBody>();
     }
 
     test('spec 2.1-2.4: every envelope, company and report field, with D14 type-specific fields', async () => {
@@ -82,7 +90,7 @@ for (const engine of ENGINES) {
       assert.deepEqual(body.near_matches, []);
       assert.equal(body.success, true);
       assert.equal(body.result_count, 1);
-      const company = body.results[0];
+      const company = body.results[0]!;
       assert.equal(company.company_name, 'Fieldtest Kargo A.Ş.');
       assert.equal(company.tax_id, ids.fieldtest);
       assert.equal(company.country, 'TR');
@@ -93,9 +101,17 @@ for (const engine of ENGINES) {
       assert.match(company.last_updated, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
       // D4: the last change was made at the test clock's noon, Turkey time.
       assert.equal(company.last_updated, '2026-11-21 12:00:00');
-      const byType = Object.fromEntries(company.reports.map((r: { type: string }) => [r.type, r]));
+      const byType = Object.fromEntries(company.reports.map((r) => [r.type, r])) as Record<ReportType, ReportBody>;
       assert.deepEqual(Object.keys(byType.enforcement_judgment).sort(), [
-        'amount', 'case', 'court_decision_date', 'currency', 'description', 'filed_at', 'official', 'report_id', 'type',
+        'amount',
+        'case',
+        'court_decision_date',
+        'currency',
+        'description',
+        'filed_at',
+        'official',
+        'report_id',
+        'type',
       ]);
       assert.equal(byType.enforcement_judgment.filed_at, '2026-03-01 09:15:00');
       assert.equal(byType.enforcement_judgment.amount, 1234.5);
@@ -120,12 +136,12 @@ for (const engine of ENGINES) {
     });
 
     test('D13: reports newest first, ties by report_id descending', async () => {
-      const { reports } = (await ok('q=Fieldtest')).results[0];
-      const order = reports.map((r: { filed_at: string; report_id: number }) => [r.filed_at, r.report_id]);
+      const { reports } = (await ok('q=Fieldtest')).results[0]!;
+      const order = reports.map((r) => [r.filed_at, r.report_id] as const);
       const sorted = [...order].sort((a, b) => (a[0] === b[0] ? b[1] - a[1] : a[0] < b[0] ? 1 : -1));
       assert.deepEqual(order, sorted);
-      assert.equal(reports[0].filed_at, '2026-04-01 09:15:00');
-      assert.ok(reports[0].report_id > reports[1].report_id);
+      assert.equal(reports[0]!.filed_at, '2026-04-01 09:15:00');
+      assert.ok(reports[0]!.report_id > reports[1]!.report_id);
     });
 
     test('spec 2.4 / D19: meta counts this request', async () => {
@@ -163,19 +179,19 @@ for (const engine of ENGINES) {
     });
 
     test('D12: three independent claims are all shown, unofficial', async () => {
-      const [company] = (await ok('q=Threeclaims')).results;
+      const company = (await ok('q=Threeclaims')).results[0]!;
       assert.equal(company.report_count, 3);
       assert.ok(company.reports.every((r: { type: string; official: boolean }) => r.type === 'unpaid_debt' && r.official === false));
     });
 
     test('D12: one official file lifts a single claim', async () => {
-      const [company] = (await ok('q=Officiallift')).results;
+      const company = (await ok('q=Officiallift')).results[0]!;
       assert.deepEqual(company.reports.map((r: { type: string }) => r.type).sort(), ['enforcement_bill', 'unpaid_debt']);
     });
 
     test('spec 3.2: 5 reports normal, 6 reports high', async () => {
-      const five = (await ok('q=Fivereports')).results[0];
-      const six = (await ok('q=Sixreports')).results[0];
+      const five = (await ok('q=Fivereports')).results[0]!;
+      const six = (await ok('q=Sixreports')).results[0]!;
       assert.deepEqual([five.report_count, five.threat_level], [5, 'normal']);
       assert.deepEqual([six.report_count, six.threat_level], [6, 'high']);
     });
@@ -184,7 +200,7 @@ for (const engine of ENGINES) {
       for (const q of ['istanbul isik', 'İSTANBUL IŞIK', 'ıstanbul ışık', 'ISTANBUL celik', 'Istanbul Çelik']) {
         const body = await ok(`q=${encodeURIComponent(q)}`);
         assert.equal(body.result_count, 1, q);
-        assert.equal(body.results[0].company_name, 'İSTANBUL IŞIK Çelik Sanayi ve Ticaret A.Ş.');
+        assert.equal(body.results[0]!.company_name, 'İSTANBUL IŞIK Çelik Sanayi ve Ticaret A.Ş.');
       }
     });
 
@@ -200,7 +216,7 @@ for (const engine of ENGINES) {
       for (const q of ['%%%', '___', '***', '???', '%_*?%']) {
         const res = await search(t.app, key, `q=${encodeURIComponent(q)}`);
         assert.equal(res.statusCode, 400, q);
-        assert.equal(res.json().reason, 'query_too_generic', q);
+        assert.equal(res.json<ErrorBody>().reason, 'query_too_generic', q);
       }
       const plain = (await ok('q=demir')).results;
       assert.deepEqual((await ok(`q=${encodeURIComponent('%%%demir*')}`)).results, plain);
@@ -226,7 +242,7 @@ for (const engine of ENGINES) {
       for (const q of [id, spaced, `TR${id}`, `tr-${id}`]) {
         const body = await ok(`type=tax_id&country=TR&q=${encodeURIComponent(q)}`);
         assert.equal(body.result_count, 1, q);
-        assert.equal(body.results[0].tax_id, id);
+        assert.equal(body.results[0]!.tax_id, id);
       }
       assert.equal((await ok(`type=tax_id&q=${id}`)).result_count, 1);
       assert.equal((await ok(`type=tax_id&q=${id.slice(0, 9)}`)).result_count, 0, 'never partial');

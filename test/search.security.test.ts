@@ -9,6 +9,7 @@ import { assertErrorBody, eventually } from './helpers/assertions.ts';
 import { digestApiKey, generateApiKey } from '../src/keys/api-key.ts';
 import { issueKey } from '../src/keys/keys.service.ts';
 import { setMember } from '../src/members/members.service.ts';
+import type { ErrorBody, SearchBody } from './helpers/bodies.ts';
 
 for (const engine of ENGINES) {
   describe(`authentication [${engine.name}]`, () => {
@@ -128,15 +129,14 @@ for (const engine of ENGINES) {
       const key = await makeKeyHolder(database.engine.db, t.clock, { ref: 'M-LIVE' });
       await t.app.listen({ port: 0, host: '127.0.0.1' });
       const { port } = t.app.server.address() as { port: number };
-      const get = () =>
-        fetch(`http://127.0.0.1:${port}/api/v1/search.php?q=Livetest`, { headers: { 'x-api-key': key } });
+      const get = () => fetch(`http://127.0.0.1:${port}/api/v1/search.php?q=Livetest`, { headers: { 'x-api-key': key } });
       assert.equal((await get()).status, 200);
 
       const waitFor = async (reason: string) => {
         const started = Date.now();
         while (Date.now() - started < 5000) {
           const res = await get();
-          if (res.status === 403 && (await res.json()).reason === reason) return Date.now() - started;
+          if (res.status === 403 && ((await res.json()) as ErrorBody).reason === reason) return Date.now() - started;
           await new Promise((r) => setTimeout(r, 100));
         }
         assert.fail(`${reason} not seen within 5 s`);
@@ -159,7 +159,7 @@ for (const engine of ENGINES) {
       if (!t.app.server.listening) await t.app.listen({ port: 0, host: '127.0.0.1' });
       const { port } = t.app.server.address() as { port: number };
       const count = async () =>
-        (await (await fetch(`http://127.0.0.1:${port}/api/v1/search.php?q=Statuslive`, { headers: { 'x-api-key': key } })).json()).result_count;
+        ((await (await fetch(`http://127.0.0.1:${port}/api/v1/search.php?q=Statuslive`, { headers: { 'x-api-key': key } })).json()) as SearchBody).result_count;
       assert.equal(await count(), 0, 'pending: not shown');
       const approve = await runCli(['report', 'status', 'LIVE-R1', 'approved', '--db', database.url]);
       assert.equal(approve.code, 0, approve.stderr);

@@ -16,6 +16,7 @@ import { buildApp } from '../src/app.ts';
 import { parseConfig } from '../src/config.ts';
 import { reloadTls, type Transport } from '../src/http/transport.ts';
 import type { App } from '../src/http/app-type.ts';
+import type { ErrorBody } from './helpers/bodies.ts';
 
 const sqlite = ENGINES.find((e) => e.name === 'sqlite')!;
 
@@ -106,14 +107,13 @@ describe('TLS at a trusted proxy (D6, D20)', () => {
     }
   });
 
-  test("headers from an address that is not the proxy are not believed", async () => {
+  test('headers from an address that is not the proxy are not believed', async () => {
     const res = await untrusted.inject({ url: '/api/v1/countries', headers: { 'x-forwarded-proto': 'https' } });
     assertErrorBody(res, 403, 'https_required');
   });
 
-  test("D20: the anonymous allowance is per client address as the proxy reports it", async () => {
-    const get = (client: string) =>
-      trusted.inject({ url: '/api/v1/countries', headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': client } });
+  test('D20: the anonymous allowance is per client address as the proxy reports it', async () => {
+    const get = (client: string) => trusted.inject({ url: '/api/v1/countries', headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': client } });
     const a1 = await get('203.0.113.1');
     const a2 = await get('203.0.113.1');
     const b1 = await get('203.0.113.2');
@@ -150,7 +150,7 @@ describe('transport limits and headers', () => {
   test('a method the API does not know is 501', async () => {
     const res = await app.inject({ method: 'PROPFIND' as 'GET', url: '/api/v1/countries' });
     assert.equal(res.statusCode, 501);
-    assert.equal(res.json().reason, 'not_implemented');
+    assert.equal(res.json<ErrorBody>().reason, 'not_implemented');
   });
 
   test('security headers, and nothing that names the software', async () => {
@@ -168,7 +168,7 @@ describe('transport limits and headers', () => {
     const answer = await new Promise<string>((resolve, reject) => {
       const socket = net.connect(port, '127.0.0.1', () => socket.write('GET /api/v1/countries HTTP/1.1\r\nHost: x\r\n'));
       let data = '';
-      socket.on('data', (d) => (data += d));
+      socket.on('data', (d: Buffer) => (data += d.toString()));
       socket.on('close', () => resolve(data));
       socket.on('error', reject);
     });

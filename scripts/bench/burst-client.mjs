@@ -33,7 +33,9 @@ function once(url) {
         let reason = null;
         try {
           reason = JSON.parse(body).reason ?? null;
-        } catch {}
+        } catch {
+          // not a JSON body: no reason
+        }
         resolve({ status: res.statusCode, reason, retryAfter: res.headers['retry-after'] ?? null, ms: performance.now() - started });
       });
     });

@@ -48,10 +48,12 @@ async function freshDatabase(engine: string): Promise<string> {
 }
 
 function serve(url: string, demo: boolean): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--log-level', 'warn', '--db', url, ...(demo ? ['--demo'] : [])], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--log-level', 'warn', '--db', url, ...(demo ? ['--demo'] : [])], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (d) => {
+    child.stdout.on('data', (d) => {
       out += d;
       const m = /listening on (http:\/\/\S+)/.exec(out);
       if (m) resolve({ child, url: m[1]! });
@@ -91,12 +93,21 @@ async function benchEngine(engine: string): Promise<string[]> {
     await new Promise((r) => setTimeout(r, 150));
     const loaded = await sequential(urls, PATH, keyB, 50);
     const resultA = await a.done;
-    const idleP99 = percentile(idle.map((r) => r.ms), 99);
-    const loadedP99 = percentile(loaded.map((r) => r.ms), 99);
+    const idleP99 = percentile(
+      idle.map((r) => r.ms),
+      99,
+    );
+    const loadedP99 = percentile(
+      loaded.map((r) => r.ms),
+      99,
+    );
     const bOk = loaded.filter((r) => r.status === 200).length;
     rows.push(`| key A: 1,000 parallel, 100 left | ${fmtStatuses(resultA)} | ${resultA.p50} / ${resultA.p99} | ${resultA.seconds.toFixed(2)} |`);
     rows.push(
-      `| key B meanwhile: 50 sequential | ${bOk} × 200 of 50; p99 ${loadedP99.toFixed(1)} ms vs ${idleP99.toFixed(1)} ms idle (**${(loadedP99 / idleP99).toFixed(1)} ×**) | ${percentile(loaded.map((r) => r.ms), 50).toFixed(1)} / ${loadedP99.toFixed(1)} | — |`,
+      `| key B meanwhile: 50 sequential | ${bOk} × 200 of 50; p99 ${loadedP99.toFixed(1)} ms vs ${idleP99.toFixed(1)} ms idle (**${(loadedP99 / idleP99).toFixed(1)} ×**) | ${percentile(
+        loaded.map((r) => r.ms),
+        50,
+      ).toFixed(1)} / ${loadedP99.toFixed(1)} | — |`,
     );
     return [`### ${engine}`, '', '| burst | answers | p50 / p99 ms | seconds |', '|---|---|---|---|', ...rows, ''];
   } finally {
@@ -110,7 +121,7 @@ const lines = [
     'Two `serve` processes with their default limits on one database (demo data); each burst comes from its own client process, one connection per request, spread evenly over the two servers.',
   '',
 ];
-for (const engine of args.engines!.split(',')) lines.push(...(await benchEngine(engine)));
+for (const engine of args.engines.split(',')) lines.push(...(await benchEngine(engine)));
 const text = lines.join('\n');
 console.log(text);
 const START = '<!-- burst:start -->';

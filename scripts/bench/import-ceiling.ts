@@ -28,9 +28,15 @@ db.pragma('synchronous = NORMAL');
 db.pragma('cache_size = -32768');
 const started = process.hrtime.bigint();
 db.exec('BEGIN IMMEDIATE');
-const deferred = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name = 'companies'").all() as Array<{ name: string; sql: string }>;
+const deferred = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name = 'companies'").all() as Array<{
+  name: string;
+  sql: string;
+}>;
 for (const index of deferred) db.exec(`DROP INDEX ${index.name}`);
-const triggers = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN ('companies', 'reports')").all() as Array<{ name: string; sql: string }>;
+const triggers = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN ('companies', 'reports')").all() as Array<{
+  name: string;
+  sql: string;
+}>;
 for (const trigger of triggers) db.exec(`DROP TRIGGER "${trigger.name}"`);
 db.exec('INSERT INTO fts_bulk_load (active) VALUES (1)');
 const company = db.prepare(
@@ -41,18 +47,50 @@ const report = db.prepare(
    concordat_start, concordat_end, case_json, reported_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 );
 const change = db.prepare('INSERT INTO report_status_changes (report_id, from_status, to_status, changed_at, changed_by) VALUES (?, ?, ?, ?, ?)');
+/** A line of the generated JSONL file, as far as this script reads it. */
+interface CeilingLine {
+  company_name: string;
+  tax_id: string;
+  country: string;
+  city: string;
+  reports: Array<{
+    ref?: string;
+    type: string;
+    status: string;
+    description: string;
+    amount?: number;
+    currency?: string;
+    court_decision_date?: string;
+    concordat_start?: string;
+    concordat_end?: string;
+    case?: Record<string, string>;
+  }>;
+}
 const now = Date.now();
 let companies = 0;
 let reports = 0;
 for await (const line of createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity })) {
-  const c = JSON.parse(line);
+  const c = JSON.parse(line) as CeilingLine;
   const key = String(c.company_name).toLowerCase();
   const id = company.run(c.company_name, c.tax_id, c.tax_id, c.country, c.city, key, key, c.reports.length, now).lastInsertRowid;
   companies++;
   for (const r of c.reports) {
     const reportId = report.run(
-      id, r.ref ?? null, r.type, r.status, now, r.description, r.amount ?? null, r.currency ?? null, r.court_decision_date ?? null,
-      r.concordat_start ?? null, r.concordat_end ?? null, r.case ? JSON.stringify(r.case) : null, null, now, now,
+      id,
+      r.ref ?? null,
+      r.type,
+      r.status,
+      now,
+      r.description,
+      r.amount ?? null,
+      r.currency ?? null,
+      r.court_decision_date ?? null,
+      r.concordat_start ?? null,
+      r.concordat_end ?? null,
+      r.case ? JSON.stringify(r.case) : null,
+      null,
+      now,
+      now,
     ).lastInsertRowid;
     change.run(reportId, null, r.status, now, 'ceiling');
     reports++;

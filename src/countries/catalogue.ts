@@ -5,6 +5,9 @@
  */
 import stdnumPkg from 'stdnum';
 import catalogueJson from './catalogue.json' with { type: 'json' };
+import { ALL_COUNTRY_CODES } from './country-codes.ts';
+
+export { ALL_COUNTRY_CODES };
 
 const rawCatalogue = catalogueJson as CatalogueEntry[];
 
@@ -63,9 +66,6 @@ function toCountry(entry: CatalogueEntry): Country {
   };
 }
 
-/** Every country stdnum covers; the full list before the operator's switch. */
-export const ALL_COUNTRY_CODES: readonly string[] = rawCatalogue.map((c) => c.code);
-
 /**
  * @param enabled country codes to serve, or 'all'. Unknown codes are an error so that a typo in
  *   the operator's setting does not silently drop a country.
@@ -77,9 +77,7 @@ export function buildCountryCatalogue(enabled: readonly string[] | 'all' = 'all'
       throw new Error(`unsupported country code(s): ${unknown.join(', ')}; supported: ${ALL_COUNTRY_CODES.join(', ')}`);
     }
   }
-  const countries = rawCatalogue
-    .filter((c) => enabled === 'all' || enabled.includes(c.code))
-    .map(toCountry);
+  const countries = rawCatalogue.filter((c) => enabled === 'all' || enabled.includes(c.code)).map(toCountry);
   const byCode = new Map(countries.map((c) => [c.code, c]));
   return { list: () => countries, get: (code) => byCode.get(code) };
 }

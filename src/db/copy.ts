@@ -30,7 +30,10 @@ type TableName = (typeof ALL_TABLES)[number];
 const BATCH = 500;
 
 async function countRows(db: Kysely<Database>, table: TableName): Promise<number> {
-  const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -41,6 +44,7 @@ export async function countAllTables(db: Kysely<Database>): Promise<Record<Table
 }
 
 // The rows are passed through as they are: one schema on both sides.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- one loop copies every table, its rows untyped
 type AnyDb = Kysely<any>;
 
 async function copyTableById(from: AnyDb, to: AnyDb, table: string, onBatch: (n: number) => void) {
@@ -60,7 +64,7 @@ async function copyUsageCounters(from: AnyDb, to: AnyDb, onBatch: (n: number) =>
     let query = from.selectFrom('usage_counters').selectAll().orderBy('subject').orderBy('day').limit(BATCH);
     if (after) {
       const { subject, day } = after;
-      query = query.where((eb: any) => eb.or([eb('subject', '>', subject), eb.and([eb('subject', '=', subject), eb('day', '>', day)])]));
+      query = query.where((eb) => eb.or([eb('subject', '>', subject), eb.and([eb('subject', '=', subject), eb('day', '>', day)])]));
     }
     const rows = await query.execute();
     if (rows.length === 0) return;
@@ -70,11 +74,7 @@ async function copyUsageCounters(from: AnyDb, to: AnyDb, onBatch: (n: number) =>
   }
 }
 
-export async function copyDatabase(
-  from: Engine,
-  to: Engine,
-  onProgress: (table: string, rows: number) => void = () => {},
-): Promise<Record<TableName, number>> {
+export async function copyDatabase(from: Engine, to: Engine, onProgress: (table: string, rows: number) => void = () => {}): Promise<Record<TableName, number>> {
   const existing = await countAllTables(to.db);
   const nonEmpty = Object.entries(existing).filter(([, n]) => n > 0);
   if (nonEmpty.length > 0) {
@@ -98,9 +98,7 @@ export async function copyDatabase(
   const actual = await countAllTables(to.db);
   const mismatches = ALL_TABLES.filter((t) => actual[t] !== expected[t]);
   if (mismatches.length > 0) {
-    throw new Error(
-      `copy verification failed: ${mismatches.map((t) => `${t} ${expected[t]} → ${actual[t]}`).join(', ')}`,
-    );
+    throw new Error(`copy verification failed: ${mismatches.map((t) => `${t} ${expected[t]} → ${actual[t]}`).join(', ')}`);
   }
   return actual;
 }

@@ -4,7 +4,7 @@
  * steps of a write session, and the copy's fix-ups. Runtime fragments only: the migrations hold
  * their own DDL (frozen), so editing this file never changes an existing schema.
  */
-import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from './types.ts';
 import type { NearMatchGroup } from '../search/near-match-score.ts';
 
@@ -48,15 +48,15 @@ export interface DialectSeam {
    * The indexes on `tables` that no constraint needs, each with the statement that creates it
    * again exactly (a fresh import drops them and builds them once at the end).
    */
-  secondaryIndexes(db: Kysely<any>, tables: readonly string[]): Promise<Array<{ name: string; sql: string }>>;
+  secondaryIndexes(db: Db, tables: readonly string[]): Promise<Array<{ name: string; sql: string }>>;
   /**
    * After a large load: the planner's statistics and (PostgreSQL) the visibility map, so that
    * name search plans on the indexes and reads them index-only. Without them PostgreSQL planned
    * the rank walk at 10^5 companies as a sort of the table: 930 ms instead of 0.4 ms.
    */
-  refreshStatistics(db: Kysely<any>, tables: readonly string[]): Promise<void>;
+  refreshStatistics(db: Db, tables: readonly string[]): Promise<void>;
   /** After rows were inserted with explicit ids: the next generated id follows the largest. */
-  resetIdSequences(db: Kysely<any>, tables: readonly string[]): Promise<void>;
+  resetIdSequences(db: Db, tables: readonly string[]): Promise<void>;
   /**
    * The per-row triggers on `tables`, each with the statement that creates it again exactly
    * (a fresh load drops them; db/write-session.ts). PostgreSQL's run once per statement: none.
@@ -141,7 +141,17 @@ const postgresSeam: DialectSeam = {
     const like = (p: string) => sql<SqlBool>`companies.name_key LIKE ${`%${p}%`}`;
     const and = (parts: RawBuilder<SqlBool>[]) => sql<SqlBool>`(${sql.join(parts, sql` AND `)})`;
     const each = groups.map((g) =>
-      and([...g.all.map(like), ...(g.any.length ? [sql<SqlBool>`(${sql.join(g.any.map((l) => and(l.map(like))), sql` OR `)})`] : [])]),
+      and([
+        ...g.all.map(like),
+        ...(g.any.length
+          ? [
+              sql<SqlBool>`(${sql.join(
+                g.any.map((l) => and(l.map(like))),
+                sql` OR `,
+              )})`,
+            ]
+          : []),
+      ]),
     );
     return sql<SqlBool>`(${sql.join(each, sql` OR `)})`;
   },

@@ -19,7 +19,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
 export async function migrateToLatest(engine: Engine): Promise<string[]> {
   const migrator = new Migrator({
     db: engine.db,
-    provider: { getMigrations: async () => migrationsFor(engine) },
+    provider: { getMigrations: () => Promise.resolve(migrationsFor(engine)) },
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {

@@ -25,16 +25,14 @@ export function preparedQuery<Row, Shape = undefined>(
   const cache = new WeakMap<object, Map<string, CompiledQuery<Row>>>();
   return async (db: Db, values: readonly unknown[], shape?: Shape): Promise<Row[]> => {
     let byShape = cache.get(db);
-    if (!byShape) cache.set(db, (byShape = new Map()));
+    if (!byShape) cache.set(db, (byShape = new Map<string, CompiledQuery<Row>>()));
     const key = keyOf(shape as Shape);
     let compiled = byShape.get(key);
     if (!compiled) {
       compiled = build(db, placeholder as Placeholders, shape as Shape).compile();
       byShape.set(key, compiled);
     }
-    const parameters = compiled.parameters.map((v) =>
-      typeof v === 'string' && v.startsWith(MARK) ? values[Number(v.slice(MARK.length))] : v,
-    );
+    const parameters = compiled.parameters.map((v) => (typeof v === 'string' && v.startsWith(MARK) ? values[Number(v.slice(MARK.length))] : v));
     return (await db.executeQuery<Row>({ ...compiled, parameters })).rows;
   };
 }

@@ -30,7 +30,7 @@ export interface Ticket {
   /** true once the request may be worked on; false when it was shed (at once, or after waiting). */
   readonly admitted: boolean | Promise<boolean>;
   /** Gives the turn back, or leaves the queue (the client went away); safe to call more than once. */
-  leave(): void;
+  leave: () => void;
 }
 
 interface Waiter {

@@ -12,7 +12,8 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TR
 
 function validationMessage(error: FastifyError, countriesPath: string): { reason: ErrorReason; message: string } {
   const first = error.validation?.[0];
-  const field = (first?.instancePath ?? '').replace(/^\//, '') || String(first?.params?.missingProperty ?? '');
+  const missing = first?.params?.missingProperty;
+  const field = (first?.instancePath ?? '').replace(/^\//, '') || (typeof missing === 'string' ? missing : '');
   switch (`${field}:${first?.keyword}`) {
     case 'q:required':
       return { reason: 'invalid_parameter', message: 'q is required: the company name or tax ID to look up (3 to 100 characters)' };
@@ -91,7 +92,7 @@ export function registerErrorHandling(app: App, allowedByPath: Record<string, re
       exposeHeadRoute: false,
       // Not operations of the API: kept out of the OpenAPI document.
       schema: { hide: true },
-      handler: async (request) => {
+      handler: (request) => {
         throw new AppError('method_not_allowed', `${request.method} is not allowed here; use ${allowed.join(' or ')}`, {
           allow: allowed.join(', '),
         });

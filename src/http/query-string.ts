@@ -20,7 +20,7 @@ function decode(text: string): string | InvalidEncoding {
 }
 
 export function parseQueryString(text: string): ParsedQuery {
-  const out: ParsedQuery = Object.create(null);
+  const out = Object.create(null) as ParsedQuery;
   for (const part of text.split('&')) {
     if (part === '') continue;
     const eq = part.indexOf('=');

@@ -8,10 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.ts';
 import type { App } from './app-type.ts';
 
-export type Transport =
-  | { kind: 'loopback' }
-  | { kind: 'tls'; certFile: string; keyFile: string }
-  | { kind: 'proxy'; trusted: true | string[] };
+export type Transport = { kind: 'loopback' } | { kind: 'tls'; certFile: string; keyFile: string } | { kind: 'proxy'; trusted: true | string[] };
 
 export const LIMITS = {
   /** Longest request target; a search URL is far shorter (q is at most 100 characters). */
@@ -59,6 +56,7 @@ function isHttps(transport: Transport, request: FastifyRequest): boolean {
 
 export function registerTransportHooks(app: App, transport: Transport) {
   app.server.headersTimeout = LIMITS.headersTimeoutMs;
+  // eslint-disable-next-line @typescript-eslint/require-await -- Fastify waits for done() unless a hook returns a promise; a throw rejects it
   app.addHook('onRequest', async (request: FastifyRequest) => {
     if (request.url.length > LIMITS.maxUrlLength) {
       throw new AppError('uri_too_long', `request URL longer than ${LIMITS.maxUrlLength} characters: search for one company at a time`);

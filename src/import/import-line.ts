@@ -46,8 +46,18 @@ export interface ImportCompany {
 
 const COMPANY_FIELDS = new Set(['company_name', 'tax_id', 'country', 'city', 'reports']);
 const REPORT_FIELDS = new Set([
-  'ref', 'type', 'status', 'filed_at', 'description', 'amount', 'currency', 'court_decision_date',
-  'concordat_start', 'concordat_end', 'case', 'reported_by',
+  'ref',
+  'type',
+  'status',
+  'filed_at',
+  'description',
+  'amount',
+  'currency',
+  'court_decision_date',
+  'concordat_start',
+  'concordat_end',
+  'case',
+  'reported_by',
 ]);
 const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
 
@@ -63,6 +73,7 @@ function text(v: unknown, name: string, problems: string[], opts: { max: number;
   const t = v.trim();
   if (t === '' && !opts.allowEmpty) problems.push(`${name} must not be empty`);
   if (t.length > opts.max) problems.push(`${name} is longer than ${opts.max} characters`);
+  // eslint-disable-next-line no-control-regex -- control characters are what this rejects
   if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(t)) problems.push(`${name} contains control characters`);
   return t;
 }
@@ -152,8 +163,18 @@ function parseReport(raw: unknown, index: number, problems: string[]): ImportRep
   const reportedBy = raw.reported_by === undefined || raw.reported_by === null ? null : text(raw.reported_by, `${at}.reported_by`, problems, { max: 64 });
   if (needsReportingMember(type) && !reportedBy) problems.push(`${at}.reported_by (a member ref) is required for ${type}`);
   return {
-    ref, type, status: status as ReportStatus, filedAt: filedAt ?? 0, description, amountMinor, currency,
-    courtDecisionDate, concordatStart, concordatEnd, caseJson, reportedBy,
+    ref,
+    type,
+    status: status as ReportStatus,
+    filedAt: filedAt ?? 0,
+    description,
+    amountMinor,
+    currency,
+    courtDecisionDate,
+    concordatStart,
+    concordatEnd,
+    caseJson,
+    reportedBy,
   };
 }
 
@@ -185,14 +206,18 @@ export function parseImportLine(line: string, countries: CountryCatalogue): { co
   if (companyName && nameCore === '') problems.push('company_name has no letters or digits beyond legal forms');
   const reportsRaw = raw.reports ?? [];
   if (!Array.isArray(reportsRaw)) problems.push('reports must be an array');
-  const reports = (Array.isArray(reportsRaw) ? reportsRaw : [])
-    .map((r, i) => parseReport(r, i, problems))
-    .filter((r): r is ImportReport => r !== null);
+  const reports = (Array.isArray(reportsRaw) ? reportsRaw : []).map((r, i) => parseReport(r, i, problems)).filter((r): r is ImportReport => r !== null);
   if (problems.length > 0) return { company: null, problems };
   return {
     company: {
-      companyName, taxId, taxIdNorm, country: countryCode, city,
-      nameKey, nameCore, reports,
+      companyName,
+      taxId,
+      taxIdNorm,
+      country: countryCode,
+      city,
+      nameKey,
+      nameCore,
+      reports,
     },
     problems,
   };

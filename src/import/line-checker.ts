@@ -68,7 +68,7 @@ export async function* checkLinesInWorker(lines: AsyncIterable<string> | Iterabl
       if (chunk.length === CHUNK_LINES) {
         send(chunk);
         chunk = [];
-        settle(pending[pending.length - 1]!);
+        void settle(pending[pending.length - 1]!);
         if (pending.length > AHEAD) yield* await pending.shift()!;
       }
     }

@@ -7,7 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { buildCountryCatalogue } from '../countries/catalogue.ts';
 import { checkImportLine } from './import-line.ts';
 
-const countries = buildCountryCatalogue(workerData.countryCodes as string[]);
+const countries = buildCountryCatalogue((workerData as { countryCodes: string[] }).countryCodes);
 
 parentPort!.on('message', (chunk: { id: number; firstLineNo: number; lines: string[] }) => {
   const checked = chunk.lines.map((line, i) => checkImportLine(line, chunk.firstLineNo + i, countries));

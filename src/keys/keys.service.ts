@@ -17,16 +17,11 @@ export interface IssuedKey {
 }
 
 /** Issues a key; the member's previous key is revoked in the same transaction (D16). */
-export async function issueKey(
-  db: Kysely<Database>,
-  clock: Clock,
-  ref: string,
-  dailyLimit: number,
-): Promise<IssuedKey> {
+export async function issueKey(db: Kysely<Database>, clock: Clock, ref: string, dailyLimit: number): Promise<IssuedKey> {
   if (!Number.isInteger(dailyLimit) || dailyLimit < 1) throw new DomainError('invalid', 'daily limit must be a whole number of at least 1');
   const key = generateApiKey();
   return db.transaction().execute(async (trx) => {
-    const member = await requireMember(trx as Kysely<Database>, ref);
+    const member = await requireMember(trx, ref);
     const now = clock.now();
     const revoked = await revokeActiveKeys(trx, Number(member.id), now);
     await insertApiKey(trx, {

@@ -26,8 +26,8 @@ function isHtml(value: unknown): value is Html {
 function render(value: HtmlValue): string {
   if (value === null || value === undefined || value === false) return '';
   if (isHtml(value)) return value.text;
-  if (Array.isArray(value)) return (value as readonly HtmlValue[]).map(render).join('');
-  return escapeHtml(String(value));
+  if (typeof value === 'string' || typeof value === 'number') return escapeHtml(String(value));
+  return value.map(render).join('');
 }
 
 /** Markup from our own code only, never from input: a fixed string such as an SVG path. */

@@ -12,16 +12,16 @@ function memoryQuota(left: number) {
   const steps: string[] = [];
   let used = 0;
   const quota: Quota = {
-    async ensureLeft(meter: Meter): Promise<Allowance> {
+    ensureLeft(meter: Meter): Promise<Allowance> {
       steps.push(`check ${meter.subject}`);
-      if (used >= left) throw new AppError('rate_limited', 'used up');
-      return { limit: left, used, resetAt: 0 };
+      if (used >= left) return Promise.reject(new AppError('rate_limited', 'used up'));
+      return Promise.resolve({ limit: left, used, resetAt: 0 });
     },
-    async take(meter: Meter): Promise<Allowance> {
+    take(meter: Meter): Promise<Allowance> {
       steps.push(`take ${meter.subject}`);
-      if (used >= left) throw new AppError('rate_limited', 'used up');
+      if (used >= left) return Promise.reject(new AppError('rate_limited', 'used up'));
       used++;
-      return { limit: left, used, resetAt: 0 };
+      return Promise.resolve({ limit: left, used, resetAt: 0 });
     },
   };
   return { quota, steps, used: () => used };
@@ -38,7 +38,11 @@ const KEY = { kind: 'api_key', keyId: 7, dailyLimit: 5 } as const;
 describe('answerSearch (D18: the unit is taken when the answer is ready)', () => {
   test('checks, searches, then takes one unit; the answer shows the figures after it', async () => {
     const q = memoryQuota(5);
-    const answer = await answerSearch(deps(q.quota, async () => EMPTY), { q: 'Anadolu Demir', type: 'name', country: null }, KEY);
+    const answer = await answerSearch(
+      deps(q.quota, () => Promise.resolve(EMPTY)),
+      { q: 'Anadolu Demir', type: 'name', country: null },
+      KEY,
+    );
     assert.deepEqual(q.steps, ['check key:7', 'take key:7']);
     assert.deepEqual(
       { used: answer.response.meta.queries_used_today, remaining: answer.response.meta.remaining_today, limit: answer.response.meta.daily_limit },
@@ -48,9 +52,7 @@ describe('answerSearch (D18: the unit is taken when the answer is ready)', () =>
 
   test('a search that fails takes nothing', async () => {
     const q = memoryQuota(5);
-    const failing = deps(q.quota, async () => {
-      throw new Error('connection terminated');
-    });
+    const failing = deps(q.quota, () => Promise.reject(new Error('connection terminated')));
     await assert.rejects(answerSearch(failing, { q: 'Anadolu Demir', type: 'name', country: null }, KEY), /connection terminated/);
     assert.deepEqual(q.steps, ['check key:7']);
     assert.equal(q.used(), 0);
@@ -59,9 +61,9 @@ describe('answerSearch (D18: the unit is taken when the answer is ready)', () =>
   test('a used-up allowance is refused from the check alone, before any search', async () => {
     const q = memoryQuota(0);
     let searched = false;
-    const d = deps(q.quota, async () => {
+    const d = deps(q.quota, () => {
       searched = true;
-      return EMPTY;
+      return Promise.resolve(EMPTY);
     });
     await assert.rejects(answerSearch(d, { q: 'Anadolu Demir', type: 'name', country: null }, KEY), (e: AppError) => e.reason === 'rate_limited');
     assert.deepEqual({ steps: q.steps, searched }, { steps: ['check key:7'], searched: false });
@@ -69,7 +71,7 @@ describe('answerSearch (D18: the unit is taken when the answer is ready)', () =>
 
   test('a query that cannot be answered truthfully (400) costs no quota step and no search', async () => {
     const q = memoryQuota(5);
-    const d = deps(q.quota, async () => assert.fail('no search for a refused query'));
+    const d = deps(q.quota, () => assert.fail('no search for a refused query'));
     await assert.rejects(answerSearch(d, { q: '0680123457', type: 'tax_id', country: 'TR' }, KEY), (e: AppError) => e.reason === 'invalid_tax_id');
     await assert.rejects(answerSearch(d, { q: 'A.Ş. Ltd', type: 'name', country: null }, KEY), (e: AppError) => e.reason === 'query_too_generic');
     assert.deepEqual(q.steps, []);
@@ -77,7 +79,7 @@ describe('answerSearch (D18: the unit is taken when the answer is ready)', () =>
 
   test('a portal user is charged to its own allowance; an operator is not metered', async () => {
     const q = memoryQuota(5);
-    const d = deps(q.quota, async () => EMPTY);
+    const d = deps(q.quota, () => Promise.resolve(EMPTY));
     await answerSearch(d, { q: 'Anadolu Demir', type: 'name', country: null }, { kind: 'portal_user', userId: 3, dailyLimit: 5 });
     const operator = await answerSearch(d, { q: 'Anadolu Demir', type: 'name', country: null }, { kind: 'operator' });
     assert.deepEqual(q.steps, ['check user:3', 'take user:3']);

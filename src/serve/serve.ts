@@ -91,7 +91,7 @@ function startAuditRetention(engine: Engine, config: Config, logger: Logger): No
       .then((deleted) => deleted > 0 && logger.info({ deleted }, 'purged old audit records'))
       .catch((error: unknown) => logger.warn({ err: error }, 'audit purge failed; will try again'));
   void purge();
-  const timer = setInterval(purge, RETENTION_EVERY_MS);
+  const timer = setInterval(() => void purge(), RETENTION_EVERY_MS);
   timer.unref();
   return timer;
 }

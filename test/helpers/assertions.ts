@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { ERROR_REASONS } from '../../src/lib/errors.ts';
+import type { ErrorBody } from './bodies.ts';
 
 /** Asserts the D2 body and headers of an error response; returns the body. */
-export function assertErrorBody(res: { statusCode: number; headers: Record<string, unknown>; json(): any }, status: number, reason: string) {
-  const body = res.json();
+export function assertErrorBody(res: { statusCode: number; headers: Record<string, unknown>; json<T>(): T }, status: number, reason: string): ErrorBody {
+  const body = res.json<ErrorBody>();
   assert.equal(res.statusCode, status, JSON.stringify(body));
   assert.deepEqual(Object.keys(body), ['success', 'error', 'code', 'reason', 'docs']);
   assert.equal(body.success, false);

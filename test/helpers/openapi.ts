@@ -13,7 +13,7 @@ export async function renderOpenApi(): Promise<string> {
   try {
     await migrateToLatest(engine);
     const app = await buildApp({ config: parseConfig({}, {}), engine });
-    const doc = (await app.inject({ url: '/api/v1/openapi.json' })).json();
+    const doc = (await app.inject({ url: '/api/v1/openapi.json' })).json<unknown>();
     await app.close();
     return `${JSON.stringify(doc, null, 2)}\n`;
   } finally {

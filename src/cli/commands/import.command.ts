@@ -8,7 +8,7 @@ function progressReporter(enabled: boolean, totalBytes: number) {
   const started = Date.now();
   let last = 0;
   return {
-    update(lines: number, bytes: number) {
+    update: (lines: number, bytes: number) => {
       const now = Date.now();
       if (!enabled || now - last < 250) return;
       last = now;
@@ -22,7 +22,7 @@ function progressReporter(enabled: boolean, totalBytes: number) {
           `${rate.toLocaleString('en')} lines/s  ETA ${Number.isNaN(eta) ? '?' : `${eta} s`}   `,
       );
     },
-    done() {
+    done: () => {
       if (enabled && last > 0) process.stderr.write('\n');
     },
   };

@@ -1,7 +1,6 @@
 import { readWholeNumber } from '../../lib/whole-number.ts';
 import { Command } from 'commander';
 import { UsageError } from '../command-errors.ts';
-import { issueKey, revokeKey } from '../../keys/keys.service.ts';
 import { withContext } from '../context.ts';
 
 function parseLimit(raw: string): number {
@@ -20,10 +19,9 @@ export function keyCommand(defaultDailyLimit: number): Command {
     .action(async (ref: string, opts: { dailyLimit: string }, cmd: Command) => {
       const limit = parseLimit(opts.dailyLimit);
       return withContext(cmd, async ({ engine, clock, out }) => {
+        const { issueKey } = await import('../../keys/keys.service.ts');
         const issued = await issueKey(engine.db, clock, ref, limit);
-        out.result({ member: issued.member, key: issued.key, prefix: issued.prefix, daily_limit: issued.daily_limit }, [
-          issued.key,
-        ]);
+        out.result({ member: issued.member, key: issued.key, prefix: issued.prefix, daily_limit: issued.daily_limit }, [issued.key]);
         out.info(
           `issued key ${issued.prefix}… for ${issued.member} (${issued.daily_limit} queries/day)` +
             `${issued.revoked ? '; the previous key is revoked' : ''}. It is shown only now: store it in a secret store.`,
@@ -36,6 +34,7 @@ export function keyCommand(defaultDailyLimit: number): Command {
     .argument('<ref>', 'membership number')
     .action(async (ref: string, _opts: unknown, cmd: Command) =>
       withContext(cmd, async ({ engine, clock, out }) => {
+        const { revokeKey } = await import('../../keys/keys.service.ts');
         const result = await revokeKey(engine.db, clock, ref);
         out.result(result, `revoked the active key of ${result.member}`);
       }),

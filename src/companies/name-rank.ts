@@ -1,8 +1,16 @@
 /**
- * The D8 rank classes in SQL (the whole name, the same words in another order, a prefix, the
- * rest) and the name lists that let the name search look the first two up by equality.
+ * The D8 rank order, written once: the rank classes in SQL (the whole name, the same words in
+ * another order, a prefix, the rest), the ties within a class, and the name lists that let the
+ * name search look the first two classes up by equality. The rank index of migration 0002 holds
+ * the companies in the tie order (frozen there as history; a change here needs a new migration).
  */
 import { sql } from 'kysely';
+
+/**
+ * D8 ties within a rank class, and the whole order where there is no class (tax-ID search, the
+ * rank-index walk): more visible reports first, then the name, then the id.
+ */
+export const RANK_TIES = sql`visible_report_count DESC, name_core, id`;
 
 /** D8 rank class: 0 the whole name, 1 the same words in another order, 2 a prefix, 3 the rest. */
 export const RANK_CLASS = (core: string) => {
@@ -40,6 +48,9 @@ export function otherOrders(core: string): string[] | null {
   const words = core.split(' ');
   if (words.length < 2 || new Set(words).size < words.length) return [];
   if (words.length > 5) return null;
-  const orders = (rest: string[]): string[][] => (rest.length <= 1 ? [rest] : rest.flatMap((w, i) => orders(rest.filter((_, j) => j !== i)).map((o) => [w, ...o])));
-  return orders(words).map((o) => o.join(' ')).filter((o) => o !== core);
+  const orders = (rest: string[]): string[][] =>
+    rest.length <= 1 ? [rest] : rest.flatMap((w, i) => orders(rest.filter((_, j) => j !== i)).map((o) => [w, ...o]));
+  return orders(words)
+    .map((o) => o.join(' '))
+    .filter((o) => o !== core);
 }
