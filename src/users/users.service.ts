@@ -233,10 +233,12 @@ export async function acceptLink(db: Kysely<Database>, clock: Clock, input: Acce
  * Sets a user's password directly, making the user active: for `serve --demo` only (a demo
  * account whose password is printed at start). People get links instead.
  */
-export async function setDemoPassword(db: Kysely<Database>, clock: Clock, userEmail: string, password: string): Promise<void> {
+export async function setDemoPassword(db: Kysely<Database>, clock: Clock, userEmail: string, password: string, name?: string): Promise<void> {
   checkPasswordRules(password);
   const user = await requireUserByEmail(db, userEmail);
   const now = clock.now();
-  await updateUser(db, Number(user.id), { password_hash: await hashPassword(password), status: 'active', updated_at: now });
+  const passwordHash = await hashPassword(password);
+  await updateUser(db, Number(user.id), { password_hash: passwordHash, status: 'active', updated_at: now, ...(name ? { name: checkName(name) } : {}) });
+  await retireTokensOfUser(db, Number(user.id), now);
   await endSessionsOfUser(db, Number(user.id), now);
 }
