@@ -9,6 +9,8 @@ import { runCli, startServe } from './helpers/cli.ts';
 import { describeLink } from '../src/users/users.service.ts';
 import { systemClock } from '../src/lib/clock.ts';
 
+type UserList = { users: Array<{ email: string }> };
+
 for (const engine of ENGINES) {
   describe(`risklookup user [${engine.name}]`, () => {
     let database: TestDatabase;
@@ -29,13 +31,18 @@ for (const engine of ENGINES) {
       const link = /(http:\/\/127\.0\.0\.1:8080\/portal\/accept\?token=([A-Za-z0-9_-]{43}))/.exec(invited.stdout);
       assert.ok(link, invited.stdout);
       assert.match(invited.stdout, /valid 72 h/);
-      assert.deepEqual(await describeLink(database.engine.db, systemClock, link[2]!), { purpose: 'invite', email: 'Ayse@Example.com', name: '', role: 'member_admin' });
+      assert.deepEqual(await describeLink(database.engine.db, systemClock, link[2]!), {
+        purpose: 'invite',
+        email: 'Ayse@Example.com',
+        name: '',
+        role: 'member_admin',
+      });
     });
 
     test('--json, --public-url and RISKLOOKUP_PUBLIC_URL; operators have no member', async () => {
       const json = await cli('--json', 'user', 'invite', 'op@example.com', '--role', 'operator', '--public-url', 'https://risk.example.com/');
       assert.equal(json.code, 0, json.stderr);
-      const out = JSON.parse(json.stdout);
+      const out = JSON.parse(json.stdout) as { user: unknown; link: string; purpose: string };
       assert.deepEqual(out.user, { email: 'op@example.com', name: '', role: 'operator', status: 'invited', member: null });
       assert.match(out.link, /^https:\/\/risk\.example\.com\/portal\/accept\?token=[A-Za-z0-9_-]{43}$/);
       assert.equal(out.purpose, 'invite');
@@ -64,13 +71,16 @@ for (const engine of ENGINES) {
     test('list, list --member, disable', async () => {
       await cli('member', 'add', 'M-2', '--name', 'İki A.Ş.');
       await cli('user', 'invite', 'iki@example.com', '--member', 'M-2', '--role', 'member_user');
-      const all = JSON.parse((await cli('--json', 'user', 'list')).stdout);
+      const all = JSON.parse((await cli('--json', 'user', 'list')).stdout) as UserList;
       assert.deepEqual(all.users.map((u: { email: string }) => u.email).sort(), ['Ayse@Example.com', 'iki@example.com', 'op@example.com']);
-      const m2 = JSON.parse((await cli('--json', 'user', 'list', '--member', 'M-2')).stdout);
-      assert.deepEqual(m2.users.map((u: { email: string }) => u.email), ['iki@example.com']);
+      const m2 = JSON.parse((await cli('--json', 'user', 'list', '--member', 'M-2')).stdout) as UserList;
+      assert.deepEqual(
+        m2.users.map((u: { email: string }) => u.email),
+        ['iki@example.com'],
+      );
       const disabled = await cli('--json', 'user', 'disable', 'IKI@example.com');
       assert.equal(disabled.code, 0, disabled.stderr);
-      assert.equal(JSON.parse(disabled.stdout).status, 'disabled');
+      assert.equal((JSON.parse(disabled.stdout) as { status: string }).status, 'disabled');
       assert.match((await cli('user', 'list', '--member', 'M-2')).stdout, /iki@example\.com .*status=disabled/);
     });
   });
@@ -87,7 +97,10 @@ describe('serve --demo: a portal sign-in', () => {
       const [, portalUrl, email, password] = line;
       assert.equal(portalUrl, `${server.url}/portal/`);
       const page = await fetch(`${server.url}/portal/sign-in`);
-      const csrfCookie = page.headers.getSetCookie().find((c) => c.startsWith('rl_csrf='))!.split(';')[0]!;
+      const csrfCookie = page.headers
+        .getSetCookie()
+        .find((c) => c.startsWith('rl_csrf='))!
+        .split(';')[0]!;
       const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())![1]!;
       const signedIn = await fetch(`${server.url}/portal/sign-in`, {
         method: 'POST',
@@ -96,7 +109,10 @@ describe('serve --demo: a portal sign-in', () => {
         body: new URLSearchParams({ _csrf: csrf, email: email!, password: password!, code: '' }).toString(),
       });
       assert.equal(signedIn.status, 303);
-      const session = signedIn.headers.getSetCookie().find((c) => c.startsWith('rl_session='))!.split(';')[0]!;
+      const session = signedIn.headers
+        .getSetCookie()
+        .find((c) => c.startsWith('rl_session='))!
+        .split(';')[0]!;
       const home = await fetch(`${server.url}/portal/`, { headers: { cookie: session } });
       assert.equal(home.status, 200);
       assert.match(await home.text(), /DEMO/);

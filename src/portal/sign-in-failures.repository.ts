@@ -12,7 +12,10 @@ export async function countFailuresSince(db: Db, subject: string, since: number)
 }
 
 export async function recordFailures(db: Db, subjects: readonly string[], at: number): Promise<void> {
-  await db.insertInto('sign_in_failures').values(subjects.map((subject) => ({ subject, at }))).execute();
+  await db
+    .insertInto('sign_in_failures')
+    .values(subjects.map((subject) => ({ subject, at })))
+    .execute();
 }
 
 /** Forgets every failure of the given subjects (an email that has just signed in). */
