@@ -3,7 +3,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyBaseLogger } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { App } from './http/app-type.ts';
@@ -11,7 +11,7 @@ import type { Config } from './config.ts';
 import { buildCountryCatalogue } from './countries/catalogue.ts';
 import { registerCountriesRoutes } from './countries/countries.route.ts';
 import type { Engine } from './db/connect.ts';
-import { handleClientError, registerErrorHandling } from './http/error-handling.ts';
+import { handleClientError, registerErrorHandling, sendError } from './http/error-handling.ts';
 import { parseQueryString } from './http/query-string.ts';
 import { registerRateLimitHooks } from './http/rate-limit-hooks.ts';
 import { registerTransportHooks, serverOptions, type Transport } from './http/transport.ts';
@@ -28,6 +28,7 @@ import { registerSharedSchemas } from './http/schemas.ts';
 import { DOCS_ROUTE_PATHS, registerDocsRoutes } from './docs/docs.route.ts';
 import { createAuditWriter } from './audit/audit-writer.ts';
 import { registerPortal } from './portal/portal.plugin.ts';
+import { PORTAL_PREFIX } from './portal/layout.ts';
 
 export const SEARCH_PATHS = ['/api/v1/search.php', '/api/v1/search'] as const;
 export const COUNTRIES_PATHS = ['/api/v1/countries.php', '/api/v1/countries'] as const;
@@ -53,6 +54,17 @@ function admissionLimitsOf(config: Config) {
   return { maxActive, maxActivePerKey, maxQueued, maxQueuedPerKey, maxWaitMs };
 }
 
+/** Headers on every answer: the request id, no sniffing, no referrer, no caching and no content unless a route says otherwise. */
+function addCommonHeaders(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  reply.header('x-request-id', request.id);
+  reply.header('x-content-type-options', 'nosniff');
+  reply.header('referrer-policy', 'no-referrer');
+  // The docs pages and the portal set their own policies (docs/docs.route.ts, portal/portal.plugin.ts).
+  if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
+  if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  return reply;
+}
+
 export interface AppDeps {
   config: Config;
   engine: Engine;
@@ -76,6 +88,14 @@ export async function buildApp({ config, engine, logger, clock = systemClock, tr
     // requests a grace period, and only then closes (ending idle keep-alive connections).
     forceCloseConnections: false,
     clientErrorHandler: handleClientError,
+    // A URL that is not valid percent-encoding: the one error body (D2), with every header the
+    // onSend hook adds, instead of Fastify's own answer echoing the path without them.
+    frameworkErrors: (_error, request, reply) =>
+      sendError(
+        addCommonHeaders(request, reply),
+        'malformed_request',
+        'malformed request: the URL is not valid percent-encoding; encode it as UTF-8 and try again',
+      ),
     ...serverOptions(transport),
   }).withTypeProvider<TypeBoxTypeProvider>() as App;
 
@@ -109,14 +129,9 @@ export async function buildApp({ config, engine, logger, clock = systemClock, tr
     ...Object.fromEntries(DOCS_ROUTE_PATHS.map((p) => [p, ['GET', 'HEAD']])),
   });
   registerTransportHooks(app, transport);
-  registerRateLimitHooks(app, { db: engine.db, clock, anonDailyLimit: config.anonDailyLimit }, SEARCH_PATHS);
+  registerRateLimitHooks(app, { db: engine.db, clock, anonDailyLimit: config.anonDailyLimit }, SEARCH_PATHS, PORTAL_PREFIX);
   app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'no-referrer');
-    // The docs pages set their own, wider policy (docs/docs.route.ts); everything else gets none.
-    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    addCommonHeaders(request, reply);
   });
 
   const audit = createAuditWriter(engine.db, (error, lost) => app.log.error({ err: error, lost }, 'could not write audit records'));

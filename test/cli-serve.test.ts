@@ -40,6 +40,18 @@ describe('risklookup serve', () => {
     assert.equal(await exited, 0);
   });
 
+  test('--trust-proxy without addresses warns that per-address limits then rely on the network', async () => {
+    const bare = await startServe(['--db', `sqlite:${join(dir, 'proxy.db')}`, '--trust-proxy']);
+    const named = await startServe(['--db', `sqlite:${join(dir, 'proxy.db')}`, '--trust-proxy', '127.0.0.1']);
+    try {
+      assert.match(bare.stderr(), /warning: --trust-proxy without addresses .*name the proxy's addresses/);
+      assert.doesNotMatch(named.stderr(), /warning: --trust-proxy/);
+    } finally {
+      await bare.stop();
+      await named.stop();
+    }
+  });
+
   test('SIGINT drains like SIGTERM: requests on accepted connections are answered, then exit 0', async () => {
     // The production grace: this test is about requests that arrive while it runs.
     const server = await startServe(['--db', `sqlite:${join(dir, 'drain.db')}`], { RISKLOOKUP_DRAIN_GRACE_MS: '1000' });

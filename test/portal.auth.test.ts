@@ -136,9 +136,26 @@ for (const engine of ENGINES) {
       const open = await db().selectFrom('sessions').select('id').where('user_id', '=', user.id).where('ended_at', 'is', null).execute();
       assert.equal(open.length, 0, 'every session of the user ended');
       assert.equal((await other.get('/portal/')).statusCode, 303);
-      const again = await (await anonymousBrowser(t.app)).post('/portal/sign-in', { email: user.email, password: user.password, code: '' });
-      assert.equal(again.statusCode, 403);
-      assert.match(again.body, /askıya|suspended/);
+      // The right password of a suspended member's user gets the refusal a wrong one gets: no
+      // answer tells that the email exists or that its password is right (D27).
+      const anonymous = await anonymousBrowser(t.app);
+      const again = await anonymous.post('/portal/sign-in', { email: user.email, password: user.password, code: '' });
+      const wrong = await anonymous.post('/portal/sign-in', { email: user.email, password: 'wrong password here', code: '' });
+      assert.equal(again.statusCode, 401);
+      assert.deepEqual(refusalOf(again, user.email), refusalOf(wrong, user.email));
+    });
+
+    test('throttling holds for parallel attempts: 40 wrong passwords at once check at most 5', async () => {
+      const user = await makePortalUser(db(), t.clock, { role: 'member_user', memberRef: 'M-1' });
+      await db().deleteFrom('sign_in_failures').execute();
+      const browser = await anonymousBrowser(t.app);
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, () => browser.post('/portal/sign-in', { email: user.email, password: 'wrong password here', code: '' })),
+      );
+      assert.ok(answers.every((a) => a.statusCode === 401));
+      const kept = await db().selectFrom('sign_in_failures').select('id').where('subject', '=', `email:${user.email.toLowerCase()}`).execute();
+      assert.ok(kept.length <= SIGN_IN_THROTTLE.perEmail, `${kept.length} passwords were checked, at most ${SIGN_IN_THROTTLE.perEmail} may be`);
+      await db().deleteFrom('sign_in_failures').execute();
     });
 
     test('throttling: after 5 failures for an email, even the right password gets the same refusal', async () => {

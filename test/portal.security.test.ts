@@ -144,6 +144,43 @@ for (const engine of ENGINES) {
       });
     });
 
+    describe('the portal and the API allowance of keyless requests (D20)', () => {
+      test("portal pages neither use up nor show the address's keyless allowance; the API still counts", async () => {
+        // A database of its own: the allowance counts per address and day across the whole database.
+        const own = await engine.create();
+        const small = await makeTestApp(own, { anonDailyLimit: 3 });
+        try {
+          await makeMember(own.engine.db, small.clock, { ref: 'M-9' });
+          const browser = await signIn(small.app, await makePortalUser(own.engine.db, small.clock, { role: 'member_user', memberRef: 'M-9' }));
+          for (let i = 0; i < 6; i++) {
+            for (const url of ['/portal/', '/portal/assets/portal.css', '/portal/sign-in']) {
+              const page = await browser.get(url);
+              assert.ok(page.statusCode === 200 || page.statusCode === 303, `${url}: ${page.statusCode}`);
+              assert.equal(page.headers['x-ratelimit-limit'], undefined, `${url} shows no API allowance`);
+            }
+          }
+          const api = await small.app.inject({ method: 'GET', url: '/api/v1/countries.php' });
+          assert.equal(api.statusCode, 200);
+          assert.equal(api.headers['x-ratelimit-used'], '1', 'only the API request was counted');
+        } finally {
+          await small.close();
+          await own.drop();
+        }
+      });
+    });
+
+    test('a URL that is not valid percent-encoding gets the error body and every security header', async () => {
+      for (const url of ['/portal/%ff%3Cscript%3E', '/api/v1/%ff']) {
+        const res = await t.app.inject({ method: 'GET', url });
+        assert.equal(res.statusCode, 400, url);
+        assert.equal(res.json<{ reason: string }>().reason, 'malformed_request');
+        assert.ok(!res.body.includes('<script>'), 'the path is not echoed');
+        assert.equal(res.headers['content-security-policy'], "default-src 'none'; frame-ancestors 'none'");
+        assert.equal(res.headers['x-content-type-options'], 'nosniff');
+        assert.ok(res.headers['x-request-id']);
+      }
+    });
+
     describe('headers and cookies', () => {
       test('every portal page has the strict CSP, same-origin referrer policy, no-store', async () => {
         const browser = await signIn(t.app, admin);
@@ -246,16 +283,30 @@ for (const engine of ENGINES) {
         const link = await inviteUser(db(), t.clock, { email: 'op2@example.com', role: 'operator', createdBy: 'test' });
         const browser = new PortalBrowser(t.app);
         const page = await browser.get(`/portal/accept?token=${link.token}`);
-        const secret = /name="totp_secret" value="([A-Z2-7]{32})"/.exec(page.body)?.[1];
+        const secret = /id="totp-secret">([A-Z2-7]{32})</.exec(page.body)?.[1];
         assert.ok(secret, 'the secret is on the page');
+        assert.doesNotMatch(page.body, /name="totp_secret"/, 'the secret is not a form field');
         assert.match(page.body, /otpauth:\/\/totp\//);
-        const fields = { token: link.token, name: 'Op Two', password: PASSWORD, password2: PASSWORD, totp_secret: secret };
+        const fields = { token: link.token, name: 'Op Two', password: PASSWORD, password2: PASSWORD };
         const wrong = await browser.post('/portal/accept', { ...fields, totp_code: totpCodeAt(secret, t.clock.now() - 10 * 60_000) });
         assert.equal(wrong.statusCode, 400);
         assert.ok(wrong.body.includes(secret), 'the same secret is offered again');
         const ok = await browser.post('/portal/accept', { ...fields, totp_code: totpCodeAt(secret, t.clock.now()) });
         assert.equal(ok.statusCode, 303);
         assert.equal(ok.headers.location, '/portal/operator/');
+      });
+
+      test('an operator cannot choose its own TOTP secret: a posted secret and its code are refused', async () => {
+        const link = await inviteUser(db(), t.clock, { email: 'op3@example.com', role: 'operator', createdBy: 'test' });
+        const browser = new PortalBrowser(t.app);
+        await browser.get(`/portal/accept?token=${link.token}`);
+        const chosen = 'A'.repeat(32);
+        const fields = { token: link.token, name: 'Op Three', password: PASSWORD, password2: PASSWORD, totp_secret: chosen };
+        const res = await browser.post('/portal/accept', { ...fields, totp_code: totpCodeAt(chosen, t.clock.now()) });
+        assert.equal(res.statusCode, 400);
+        const user = await db().selectFrom('users').select(['status', 'totp_secret']).where('email_norm', '=', 'op3@example.com').executeTakeFirstOrThrow();
+        assert.equal(user.status, 'invited');
+        assert.equal(user.totp_secret, null);
       });
 
       test('a reset link through the page sets a new password; the old one stops working', async () => {

@@ -40,14 +40,28 @@ async function allowanceFor(deps: RateLimitDeps, request: FastifyRequest) {
     : peekAllowance(deps.db, deps.clock, addressSubject(request.ip), deps.anonDailyLimit);
 }
 
-export function registerRateLimitHooks(app: App, deps: RateLimitDeps, keyedPaths: readonly string[]) {
-  // Routes that take a key charge the anonymous allowance themselves, only when the key is not known.
+/** Whether a request's path is `prefix` or under it (the query string aside). */
+function isUnder(url: string, prefix: string): boolean {
+  const path = url.split('?', 1)[0]!;
+  return path === prefix || path.startsWith(`${prefix}/`);
+}
+
+/**
+ * @param keyedPaths routes that take a key: they charge the anonymous allowance themselves, only
+ *   when the key is not known.
+ * @param unmeteredPrefix the portal (D27): people sign in there, keys never do, so its pages and
+ *   assets neither use up nor show D20's allowance of keyless API requests (an office behind one
+ *   address would otherwise lose the portal, sign-in included, after a few hundred page views).
+ *   Its sign-in has its own throttle; its searches are charged to the user's allowance (D28).
+ */
+export function registerRateLimitHooks(app: App, deps: RateLimitDeps, keyedPaths: readonly string[], unmeteredPrefix: string) {
   app.addHook('onRequest', async (request) => {
+    if (isUnder(request.url, unmeteredPrefix)) return;
     if (!keyedPaths.includes(request.routeOptions.url ?? '')) await chargeAnonymous(deps, request);
   });
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply) => {
     // A shed request (D26) is answered without touching the database, so without the figures.
-    if (reply.hasHeader('x-ratelimit-limit') || request.shed) return;
+    if (reply.hasHeader('x-ratelimit-limit') || request.shed || isUnder(request.url, unmeteredPrefix)) return;
     try {
       reply.headers(rateLimitHeaders(await allowanceFor(deps, request), deps.clock.now()));
     } catch (error) {

@@ -51,7 +51,6 @@ export function acceptPage(
           <button type="button" class="secondary" data-copy-target="totp-secret" data-copied-label="${tr('auth.copied')}" hidden>${tr('auth.copy')}</button>
         </p>
         <p><strong>${tr('auth.totp.uri')}</strong> <code class="secret" id="totp-uri">${view.totp.uri}</code></p>
-        <input type="hidden" name="totp_secret" value="${view.totp.secret}" />
         <label for="totp_code">${tr('auth.totp.code')}</label>
         <input type="text" id="totp_code" name="totp_code" inputmode="numeric" autocomplete="one-time-code" required pattern="[0-9 ]{6,7}" />
       </fieldset>`

@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/app-type.ts';
 import { DomainError } from '../lib/errors.ts';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../users/password.ts';
-import { acceptTotpCode, generateTotpSecret, isTotpSecret, totpUri } from '../users/totp.ts';
+import { acceptTotpCode, enrolmentSecretOf, totpUri } from '../users/totp.ts';
 import { acceptLink, describeLink, NAME_MAX_LENGTH, type LinkInfo } from '../users/users.service.ts';
 import { acceptPage, linkInvalidPage, signInPage, type TotpEnrolment } from './auth.pages.ts';
 import { cookieOptions, type PortalCookies } from './cookies.ts';
@@ -55,8 +55,7 @@ export function registerAuthRoutes(scope: App, deps: PortalDeps, session: Sessio
     });
     if (outcome.kind !== 'signed_in') {
       request.log.info({ outcome: outcome.kind }, 'portal: sign-in refused');
-      const error: MessageKey = outcome.kind === 'member_inactive' ? 'auth.signIn.memberInactive' : 'auth.signIn.failed';
-      return sendPage(reply, signInPage(request, { email, next, error }), outcome.kind === 'member_inactive' ? 403 : 401);
+      return sendPage(reply, signInPage(request, { email, next, error: 'auth.signIn.failed' }), 401);
     }
     await startSession(request, reply, session, outcome.userId);
     request.log.info({ userId: outcome.userId }, 'portal: signed in');
@@ -78,9 +77,9 @@ export function registerAuthRoutes(scope: App, deps: PortalDeps, session: Sessio
     return redirectTo(reply, portalPathOr(formField(request.body, 'return_to'), '/portal/'));
   });
 
-  const enrolmentFor = (link: LinkInfo, submitted: string): TotpEnrolment | null => {
+  const enrolmentFor = (link: LinkInfo, token: string): TotpEnrolment | null => {
     if (link.role !== 'operator') return null;
-    const secret = isTotpSecret(submitted) ? submitted : generateTotpSecret();
+    const secret = enrolmentSecretOf(token);
     return { secret, uri: totpUri(secret, link.email) };
   };
 
@@ -88,7 +87,7 @@ export function registerAuthRoutes(scope: App, deps: PortalDeps, session: Sessio
     const token = queryField(request, 'token');
     const link = await describeLink(deps.db, deps.clock, token);
     if (!link) return sendPage(reply, linkInvalidPage(request), 404);
-    return sendPage(reply, acceptPage(request, { token, link, name: link.name, totp: enrolmentFor(link, '') }));
+    return sendPage(reply, acceptPage(request, { token, link, name: link.name, totp: enrolmentFor(link, token) }));
   });
 
   scope.post('/accept', { bodyLimit: FORM_BODY_LIMIT }, async (request, reply) => acceptPost(request, reply));
@@ -99,14 +98,14 @@ export function registerAuthRoutes(scope: App, deps: PortalDeps, session: Sessio
     if (!link) return sendPage(reply, linkInvalidPage(request), 404);
     const name = formField(request.body, 'name', 4 * NAME_MAX_LENGTH);
     const password = formField(request.body, 'password', 4 * PASSWORD_MAX_LENGTH);
-    const totp = enrolmentFor(link, formField(request.body, 'totp_secret', 64));
+    const totp = enrolmentFor(link, token);
     const totpCode = formField(request.body, 'totp_code', 20);
     const error = problemOf(name, password, formField(request.body, 'password2', 4 * PASSWORD_MAX_LENGTH), totp, totpCode, deps.clock.now());
     const again = (key: MessageKey) => sendPage(reply, acceptPage(request, { token, link, name, totp, error: key }), 400);
     if (error) return again(error);
     let accepted;
     try {
-      accepted = await acceptLink(deps.db, deps.clock, { token, name, password, ...(totp ? { totpSecret: totp.secret, totpCode } : {}) });
+      accepted = await acceptLink(deps.db, deps.clock, { token, name, password, ...(totp ? { totpCode } : {}) });
     } catch (e) {
       if (e instanceof DomainError && e.kind === 'not_found') return sendPage(reply, linkInvalidPage(request), 404);
       if (e instanceof DomainError && e.kind === 'invalid') return again(totp ? 'auth.totp.wrong' : 'auth.accept.badName');

@@ -11,11 +11,18 @@ export async function countFailuresSince(db: Db, subject: string, since: number)
   return Number(row.n);
 }
 
-export async function recordFailures(db: Db, subjects: readonly string[], at: number): Promise<void> {
-  await db
+/** Records one failure per subject; returns the rows' ids (an attempt's provisional rows). */
+export async function recordFailures(db: Db, subjects: readonly string[], at: number): Promise<number[]> {
+  const rows = await db
     .insertInto('sign_in_failures')
     .values(subjects.map((subject) => ({ subject, at })))
+    .returning('id')
     .execute();
+  return rows.map((r) => Number(r.id));
+}
+
+export async function deleteFailureRows(db: Db, ids: readonly number[]): Promise<void> {
+  if (ids.length > 0) await db.deleteFrom('sign_in_failures').where('id', 'in', ids).execute();
 }
 
 /** Forgets every failure of the given subjects (an email that has just signed in). */

@@ -10,7 +10,7 @@ import { verifyDummyPassword, verifyPassword } from '../users/password.ts';
 import { acceptTotpCode } from '../users/totp.ts';
 import { findMemberStatus, findUserByEmailNorm, recordTotpStep } from '../users/users.repository.ts';
 import { normaliseEmail } from '../users/users.service.ts';
-import { countFailuresSince, deleteFailures, purgeFailuresBefore, recordFailures } from './sign-in-failures.repository.ts';
+import { countFailuresSince, deleteFailureRows, deleteFailures, purgeFailuresBefore, recordFailures } from './sign-in-failures.repository.ts';
 
 export const SIGN_IN_THROTTLE = {
   windowMs: 15 * 60 * 1000,
@@ -30,23 +30,32 @@ export interface SignInAttempt {
 
 export type SignInOutcome =
   | { kind: 'signed_in'; userId: number }
-  /** Wrong email, password or code, a disabled or invited account, or throttled: one answer. */
-  | { kind: 'refused' }
-  /** The password was right but the user's member is suspended or terminated. */
-  | { kind: 'member_inactive' };
+  /**
+   * Wrong email, password or code, a disabled or invited account, a member suspended or
+   * terminated, or throttled: one answer, so that none of them tells an email exists.
+   */
+  | { kind: 'refused' };
 
+/**
+ * Every attempt first records itself as a failure of its email and its address, then counts: an
+ * attempt over either limit is refused without checking the password (its rows are taken back, so
+ * that a flood does not grow the table). Counting after recording means parallel attempts cannot
+ * all read a count from before the others (at most `perEmail` guesses per window, however many
+ * arrive at once). A success takes its rows back and forgets the email's failures.
+ */
 export async function attemptSignIn(db: Db, clock: Clock, attempt: SignInAttempt): Promise<SignInOutcome> {
   const norm = normaliseEmail(attempt.email).slice(0, 254);
   const subjects = [`email:${norm}`, `addr:${attempt.address}`];
   const now = clock.now();
   const since = now - SIGN_IN_THROTTLE.windowMs;
+  const provisional = await recordFailures(db, subjects, now);
   const [byEmail, byAddress] = await Promise.all(subjects.map((s) => countFailuresSince(db, s, since)));
-  if (byEmail! >= SIGN_IN_THROTTLE.perEmail || byAddress! >= SIGN_IN_THROTTLE.perAddress) {
+  if (byEmail! > SIGN_IN_THROTTLE.perEmail || byAddress! > SIGN_IN_THROTTLE.perAddress) {
+    await deleteFailureRows(db, provisional);
     await verifyDummyPassword(attempt.password);
     return { kind: 'refused' };
   }
   const refuse = async (): Promise<SignInOutcome> => {
-    await recordFailures(db, subjects, now);
     await purgeFailuresBefore(db, since);
     return { kind: 'refused' };
   };
@@ -58,8 +67,9 @@ export async function attemptSignIn(db: Db, clock: Clock, attempt: SignInAttempt
     if (step === null || !(await recordTotpStep(db, Number(user.id), step))) return refuse();
   } else {
     const memberStatus = user.member_id === null ? undefined : await findMemberStatus(db, Number(user.member_id));
-    if (memberStatus !== 'active') return { kind: 'member_inactive' };
+    if (memberStatus !== 'active') return refuse();
   }
+  await deleteFailureRows(db, provisional);
   await deleteFailures(db, [subjects[0]!]);
   return { kind: 'signed_in', userId: Number(user.id) };
 }

@@ -11,7 +11,7 @@ import { requireMember } from '../members/members.service.ts';
 import { endSessionsOfUser } from '../portal/sessions.repository.ts';
 import { digestSecretToken, generateSecretToken, isSecretToken } from './one-time-token.ts';
 import { checkPasswordRules, hashPassword } from './password.ts';
-import { acceptTotpCode, isTotpSecret } from './totp.ts';
+import { acceptTotpCode, enrolmentSecretOf } from './totp.ts';
 import {
   findUsableToken,
   findUserByEmailNorm,
@@ -207,8 +207,7 @@ export interface Acceptance {
   token: string;
   name: string;
   password: string;
-  /** Operators: the secret shown on the page and one code from the app (D27). */
-  totpSecret?: string;
+  /** Operators: one code from the app holding the link's enrolment secret (D27, `enrolmentSecretOf`). */
   totpCode?: string;
 }
 
@@ -224,8 +223,9 @@ export async function acceptLink(db: Kysely<Database>, clock: Clock, input: Acce
   if (!info) throw new DomainError('not_found', LINK_NOT_VALID);
   let totp: { secret: string; step: number } | null = null;
   if (info.role === 'operator') {
-    const secret = input.totpSecret ?? '';
-    const step = isTotpSecret(secret) ? acceptTotpCode(secret, input.totpCode ?? '', clock.now(), null) : null;
+    // Derived from the link, never taken from the form: nobody chooses an operator's secret.
+    const secret = enrolmentSecretOf(input.token);
+    const step = acceptTotpCode(secret, input.totpCode ?? '', clock.now(), null);
     if (step === null) throw new DomainError('invalid', 'the authenticator code is not right: add the secret to your app and type the code it shows now');
     totp = { secret, step };
   }

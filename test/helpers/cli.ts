@@ -25,6 +25,7 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Cli
 export interface ServeProcess {
   url: string;
   stdout(): string;
+  stderr(): string;
   /** Sends a signal and returns at once. */
   signal(signal: NodeJS.Signals): void;
   /** SIGTERM (or the given signal), then the exit code. */
@@ -56,6 +57,7 @@ export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}): P
   return {
     url: /listening on (https?:\/\/\S+)/.exec(stdout)![1]!,
     stdout: () => stdout,
+    stderr: () => stderr,
     signal: (signal) => {
       child.kill(signal);
     },

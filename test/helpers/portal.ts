@@ -15,7 +15,7 @@ import type { Response } from 'light-my-request';
 import type { App } from '../../src/http/app-type.ts';
 import type { Database, UserRole } from '../../src/db/schema.ts';
 import type { Clock } from '../../src/lib/clock.ts';
-import { generateTotpSecret, totpCodeAt } from '../../src/users/totp.ts';
+import { enrolmentSecretOf, totpCodeAt } from '../../src/users/totp.ts';
 import { acceptLink, inviteUser } from '../../src/users/users.service.ts';
 import { normaliseEmail } from '../../src/users/users.service.ts';
 
@@ -48,12 +48,12 @@ export async function makePortalUser(
   const email = spec.email ?? `user${++userSeq}.${Date.now()}@example.com`;
   const password = spec.password ?? DEFAULT_TEST_PASSWORD;
   const link = await inviteUser(db, clock, { email, role: spec.role, memberRef: spec.memberRef ?? null, createdBy: 'test' });
-  const totpSecret = spec.role === 'operator' ? generateTotpSecret() : null;
+  const totpSecret = spec.role === 'operator' ? enrolmentSecretOf(link.token) : null;
   const { userId } = await acceptLink(db, clock, {
     token: link.token,
     name: spec.name ?? `Test ${email.split('@')[0]}`,
     password,
-    ...(totpSecret ? { totpSecret, totpCode: totpCodeAt(totpSecret, clock.now()) } : {}),
+    ...(totpSecret ? { totpCode: totpCodeAt(totpSecret, clock.now()) } : {}),
   });
   if (totpSecret) await db.updateTable('users').set({ totp_last_step: null }).where('id', '=', userId).execute();
   return { id: userId, email, password, role: spec.role, memberRef: spec.memberRef ?? null, totpSecret };

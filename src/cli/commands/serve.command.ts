@@ -102,6 +102,13 @@ export function serveCommand(): Command {
       } catch (error) {
         throw error instanceof CommandError ? error : new CommandError((error as Error).message);
       }
+      if (transport.kind === 'proxy' && transport.trusted === true) {
+        process.stderr.write(
+          'warning: --trust-proxy without addresses believes X-Forwarded-For from any client, so the per-address limits ' +
+            '(the keyless allowance, D20, and the portal sign-in throttle, D27) only hold if nothing but the proxy can reach this port; ' +
+            "name the proxy's addresses: --trust-proxy 10.0.0.5 or --trust-proxy 10.0.0.0/24\n",
+        );
+      }
       if (transport.kind === 'loopback' && !isLoopback(flags.host)) {
         throw new CommandError(
           `refusing to serve plain HTTP on ${flags.host}: API keys must travel over HTTPS only (D6). ` +

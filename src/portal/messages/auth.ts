@@ -10,12 +10,8 @@ export const authMessages = defineMessages({
   'auth.code.hint': { en: 'The 6-digit code your authenticator app shows now.', tr: 'Doğrulama uygulamanızın şu an gösterdiği 6 haneli kod.' },
   'auth.signIn.submit': { en: 'Sign in', tr: 'Oturum aç' },
   'auth.signIn.failed': {
-    en: 'Sign-in failed. Check your email, password and (operators) the code, and try again in a few minutes if it keeps failing.',
-    tr: 'Oturum açılamadı. E-posta, parola ve (operatörler için) kodu kontrol edin; sorun sürerse birkaç dakika sonra tekrar deneyin.',
-  },
-  'auth.signIn.memberInactive': {
-    en: "Your member's access to the portal is suspended or ended. Contact the service operator.",
-    tr: 'Üyeliğinizin portal erişimi askıya alınmış ya da sona ermiş. Hizmet operatörüyle iletişime geçin.',
+    en: "Sign-in failed. Check your email, password and (operators) the code, and try again in a few minutes if it keeps failing. If your member's access has been suspended, contact the service operator.",
+    tr: 'Oturum açılamadı. E-posta, parola ve (operatörler için) kodu kontrol edin; sorun sürerse birkaç dakika sonra tekrar deneyin. Üyeliğinizin erişimi askıya alındıysa hizmet operatörüyle iletişime geçin.',
   },
   'auth.signIn.expired': { en: 'Your session has ended. Please sign in again.', tr: 'Oturumunuz sona erdi. Lütfen yeniden oturum açın.' },
   'auth.signIn.forgot': {
