@@ -90,12 +90,13 @@ export async function buildApp({ config, engine, logger, clock = systemClock, tr
     clientErrorHandler: handleClientError,
     // A URL that is not valid percent-encoding: the one error body (D2), with every header the
     // onSend hook adds, instead of Fastify's own answer echoing the path without them.
-    frameworkErrors: (_error, request, reply) =>
-      sendError(
+    frameworkErrors: (_error, request, reply) => {
+      void sendError(
         addCommonHeaders(request, reply),
         'malformed_request',
         'malformed request: the URL is not valid percent-encoding; encode it as UTF-8 and try again',
-      ),
+      );
+    },
     ...serverOptions(transport),
   }).withTypeProvider<TypeBoxTypeProvider>() as App;
 
