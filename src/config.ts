@@ -25,6 +25,8 @@ export interface Config {
   readonly defaultDailyLimit: number;
   /** D20: daily requests per client address without a known key. */
   readonly anonDailyLimit: number;
+  /** D28: daily portal searches per user. */
+  readonly portalDailyLimit: number;
   /** D22: served countries, or 'all'. */
   readonly countries: readonly string[] | 'all';
   /** PostgreSQL connections per server process. */
@@ -59,6 +61,7 @@ export interface ConfigInput {
   maxResults?: string | number;
   defaultDailyLimit?: string | number;
   anonDailyLimit?: string | number;
+  portalDailyLimit?: string | number;
   countries?: string;
   dbPoolSize?: string | number;
   dbStatementTimeoutMs?: string | number;
@@ -111,6 +114,7 @@ export function parseConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pr
     maxResults: integer('max results (RISKLOOKUP_MAX_RESULTS)', input.maxResults ?? env.RISKLOOKUP_MAX_RESULTS, 10, 1, 50, problems),
     defaultDailyLimit: integer('default daily limit (RISKLOOKUP_DAILY_LIMIT)', input.defaultDailyLimit ?? env.RISKLOOKUP_DAILY_LIMIT, 100, 1, 10_000_000, problems),
     anonDailyLimit: integer('anonymous daily limit (RISKLOOKUP_ANON_DAILY_LIMIT)', input.anonDailyLimit ?? env.RISKLOOKUP_ANON_DAILY_LIMIT, 1000, 1, 10_000_000, problems),
+    portalDailyLimit: integer('portal daily limit per user (RISKLOOKUP_PORTAL_DAILY_LIMIT)', input.portalDailyLimit ?? env.RISKLOOKUP_PORTAL_DAILY_LIMIT, 100, 1, 10_000_000, problems),
     countries,
     dbPoolSize: integer('database pool size (RISKLOOKUP_DB_POOL_SIZE)', input.dbPoolSize ?? env.RISKLOOKUP_DB_POOL_SIZE, 10, 1, 1000, problems),
     dbStatementTimeoutMs: integer('statement timeout in ms (RISKLOOKUP_DB_STATEMENT_TIMEOUT_MS)', input.dbStatementTimeoutMs ?? env.RISKLOOKUP_DB_STATEMENT_TIMEOUT_MS, 5000, 100, 600_000, problems),
