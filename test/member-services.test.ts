@@ -19,6 +19,7 @@ import { consumeUsage } from '../src/quota/usage.repository.ts';
 import { createAuditWriter } from '../src/audit/audit-writer.ts';
 import { createCompanySearch } from '../src/search/company-search.ts';
 import { quotaOn } from '../src/quota/allowance.ts';
+import { disableMemberUser, listMemberUsers } from '../src/members/member-users.service.ts';
 import { searchAsPortalUser, type PortalSearchDeps, type PortalSearcher } from '../src/search/portal-search.service.ts';
 
 async function insertUser(db: Kysely<Database>, memberId: number | null, role: UserRole, email: string, status: 'active' | 'disabled' = 'active') {
@@ -184,6 +185,19 @@ for (const engine of ENGINES) {
       assert.equal(records[0]!.q, 'Portaltest');
       assert.equal(records[0]!.result_count, 1);
       assert.equal(records.at(-2)!.status, 429);
+    });
+
+    test("member users: an admin lists and disables only its own member's users (another member's id is not found), never itself; sessions end", async () => {
+      assert.deepEqual((await listMemberUsers(db, ids.a!)).map((u) => u.email), ['ayse@a.example', 'mehmet@a.example', 'old@a.example']);
+      await db.insertInto('sessions').values({ digest: 'd-1', user_id: ids.userA!, csrf_token: 'c', locale: null, created_at: 0, last_seen_at: 0, expires_at: 9e12, ended_at: null }).execute();
+      const actor = { userId: ids.adminA!, memberId: ids.a! };
+      await assert.rejects(disableMemberUser(db, clock, actor, ids.adminB!), rejectsWith('not_found'));
+      assert.equal((await db.selectFrom('users').select('status').where('id', '=', ids.adminB!).executeTakeFirstOrThrow()).status, 'active');
+      await assert.rejects(disableMemberUser(db, clock, actor, ids.adminA!), rejectsWith('conflict'));
+      const disabled = await disableMemberUser(db, clock, actor, ids.userA!);
+      assert.equal(disabled.status, 'disabled');
+      const session = await db.selectFrom('sessions').select('ended_at').where('digest', '=', 'd-1').executeTakeFirstOrThrow();
+      assert.equal(Number(session.ended_at), clock.now());
     });
   });
 }
