@@ -1,0 +1,19 @@
+/** Small pieces the member pages share. */
+import { html, type Html } from '../html.ts';
+import type { PortalContext } from '../portal-context.ts';
+import { formatTurkeyDateTime } from '../../lib/turkey-time.ts';
+
+/** The hidden CSRF field every form carries (D27). */
+export function csrfInput(ctx: PortalContext): Html {
+  return html`<input type="hidden" name="_csrf" value="${ctx.csrfToken}">`;
+}
+
+/** A status line for the outcome of an action: polite live region, so screen readers hear it. */
+export function notice(kind: 'ok' | 'error' | 'info', text: string | Html): Html {
+  return html`<p class="notice notice-${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${text}</p>`;
+}
+
+/** `YYYY-MM-DD HH:MM` Turkey time (D4). */
+export function turkeyMinute(ms: number): string {
+  return formatTurkeyDateTime(ms).slice(0, 16);
+}

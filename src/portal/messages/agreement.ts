@@ -1,0 +1,31 @@
+/** Texts of the data agreement page (D28). English and Turkish, same keys. */
+export const agreementMessages = {
+  en: {
+    'agreement.nav': 'Agreement',
+    'agreement.title': 'Data agreement',
+    'agreement.version': 'Version {version}',
+    'agreement.signed': 'Signed on {date} by {signer} (version {version}).',
+    'agreement.signed_by_operator': 'Recorded as signed on {date} by the association.',
+    'agreement.unsigned': "Not signed yet. Until it is signed, your member's API key and portal searches are refused.",
+    'agreement.new_version': 'A new version of the agreement is waiting to be signed.',
+    'agreement.accept': 'I have read this agreement and accept it on behalf of {member}.',
+    'agreement.sign': 'Sign the agreement',
+    'agreement.only_admin': "Only your member's admin can sign the agreement.",
+    'agreement.just_signed': 'Thank you: the agreement is signed. Your API key now works.',
+    'agreement.must_accept': 'Tick the box to accept the agreement.',
+  },
+  tr: {
+    'agreement.nav': 'Sözleşme',
+    'agreement.title': 'Veri kullanım sözleşmesi',
+    'agreement.version': 'Sürüm {version}',
+    'agreement.signed': '{date} tarihinde {signer} tarafından imzalandı (sürüm {version}).',
+    'agreement.signed_by_operator': '{date} tarihinde dernek tarafından imzalı olarak kaydedildi.',
+    'agreement.unsigned': 'Henüz imzalanmadı. İmzalanana kadar üyenizin API anahtarı ve portal sorguları reddedilir.',
+    'agreement.new_version': 'Sözleşmenin yeni bir sürümü imzanızı bekliyor.',
+    'agreement.accept': 'Bu sözleşmeyi okudum ve {member} adına kabul ediyorum.',
+    'agreement.sign': 'Sözleşmeyi imzala',
+    'agreement.only_admin': 'Sözleşmeyi yalnızca üyenizin yöneticisi imzalayabilir.',
+    'agreement.just_signed': 'Teşekkürler: sözleşme imzalandı. API anahtarınız artık çalışıyor.',
+    'agreement.must_accept': 'Sözleşmeyi kabul etmek için kutuyu işaretleyin.',
+  },
+} as const;
