@@ -27,8 +27,7 @@ export function agreementBody(ctx: PortalContext, state: AgreementState, flash: 
 </form>`
       : html`<p>${t('agreement.only_admin')}</p>`
     : '';
-  return html`<h1>${t('agreement.title')}</h1>
-${flash === 'signed' ? notice('ok', t('agreement.just_signed')) : ''}${flash === 'must_accept' ? notice('error', t('agreement.must_accept')) : ''}
+  return html`${flash === 'signed' ? notice('ok', t('agreement.just_signed')) : ''}${flash === 'must_accept' ? notice('error', t('agreement.must_accept')) : ''}
 ${status}
 ${needsSigning && state.signedOn !== null && last ? notice('info', t('agreement.new_version')) : ''}
 <article class="agreement" lang="${ctx.locale}">

@@ -49,8 +49,7 @@ export function apiBody(ctx: PortalContext, view: MemberKeyView, flash: ApiFlash
 </dl>`
     : html`<p>${t('api.no_key')}</p>`;
   const unsigned = ctx.member?.agreementSignedOn === null ? notice('info', html`${t('api.agreement_needed')} <a href="/portal/agreement">${t('agreement.title')}</a>`) : '';
-  return html`<h1>${t('api.title')}</h1>
-${flash?.kind === 'new_key' ? newKeyPanel(ctx, flash.newKey) : ''}${flash?.kind === 'revoked' ? notice('ok', t('api.revoked')) : ''}${flash?.kind === 'error' ? notice('error', flash.message) : ''}
+  return html`${flash?.kind === 'new_key' ? newKeyPanel(ctx, flash.newKey) : ''}${flash?.kind === 'revoked' ? notice('ok', t('api.revoked')) : ''}${flash?.kind === 'error' ? notice('error', flash.message) : ''}
 <p>${t('api.intro')} <a href="/api/v1/docs">${t('api.docs')}</a></p>
 ${unsigned}
 ${details}

@@ -126,7 +126,7 @@ export function searchBody(ctx: PortalContext, model: SearchPageModel): Html {
   const { outcome, allowance } = model;
   const left = html`<p class="allowance">${t('search.allowance', { remaining: remainingOf(allowance), limit: allowance.limit })}</p>`;
   if (model.blocked) {
-    return html`<h1>${t('search.title')}</h1>${notice('error', html`<strong>${t('search.cannot_search')}</strong> ${model.blocked}`)}`;
+    return html`${notice('error', html`<strong>${t('search.cannot_search')}</strong> ${model.blocked}`)}`;
   }
   const result =
     outcome === null
@@ -134,8 +134,7 @@ export function searchBody(ctx: PortalContext, model: SearchPageModel): Html {
       : outcome.kind === 'answered'
         ? answer(t, ctx.locale, outcome.response)
         : notice('error', html`<strong>${t('search.refused')}:</strong> ${refusalText(t, outcome.reason, allowance.limit)}${outcome.status === 400 ? html` <span class="muted" lang="en">(${outcome.message})</span>` : ''}`);
-  return html`<h1>${t('search.title')}</h1>
-${searchForm(t, model)}
+  return html`${searchForm(t, model)}
 ${left}
 ${result}`;
 }

@@ -9,19 +9,14 @@ import { searchMessages } from '../messages/search.ts';
 import { usageMessages } from '../messages/usage.ts';
 import { usersMessages } from '../messages/users.ts';
 
-export const MEMBER_CATALOGUES = [agreementMessages, apiKeyMessages, searchMessages, usageMessages, usersMessages] as const;
+const MEMBER_MESSAGES = { ...agreementMessages, ...apiKeyMessages, ...searchMessages, ...usageMessages, ...usersMessages } as const;
 
-type Catalogue = (typeof MEMBER_CATALOGUES)[number];
-type KeysOf<C> = C extends { en: infer E } ? keyof E : never;
-export type MemberTextKey = KeysOf<Catalogue>;
-export type MemberText = (key: MemberTextKey, vars?: Record<string, string | number>) => string;
-
-const TABLES: Record<Locale, Map<string, string>> = {
-  en: new Map(MEMBER_CATALOGUES.flatMap((c) => Object.entries(c.en))),
-  tr: new Map(MEMBER_CATALOGUES.flatMap((c) => Object.entries(c.tr))),
-};
+export type MemberTextKey = keyof typeof MEMBER_MESSAGES;
+export type MemberText = (key: MemberTextKey, vars?: Readonly<Record<string, string | number>>) => string;
 
 export function memberText(locale: Locale): MemberText {
-  const table = TABLES[locale];
-  return (key, vars = {}) => (table.get(key) ?? key).replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
+  return (key, vars = {}) => {
+    const text: string = MEMBER_MESSAGES[key]?.[locale] ?? key;
+    return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
+  };
 }

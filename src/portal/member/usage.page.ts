@@ -10,8 +10,7 @@ export function usageBody(ctx: PortalContext, series: readonly UsageDay[]): Html
   const chart = renderUsageChart(series, { title: t('usage.chart_title'), description: t('usage.chart_desc'), api: t('usage.api'), portal: t('usage.portal') });
   const total = series.reduce((sum, d) => ({ api: sum.api + d.api, portal: sum.portal + d.portal }), { api: 0, portal: 0 });
   const rows = [...series].reverse().map((d) => html`<tr><th scope="row">${d.day}</th><td>${d.api}</td><td>${d.portal}</td></tr>`);
-  return html`<h1>${t('usage.title')}</h1>
-<p>${t('usage.intro')}</p>
+  return html`<p>${t('usage.intro')}</p>
 <p><a href="/portal/usage.csv" download>${t('usage.csv')}</a></p>
 <figure class="chart">${chart}</figure>
 <table class="data">

@@ -13,11 +13,10 @@ export type UsersFlash =
 
 export interface InviteForm {
   email: string;
-  name: string;
   role: string;
 }
 
-export function usersBody(ctx: PortalContext, users: readonly MemberUserView[], flash: UsersFlash, form: InviteForm = { email: '', name: '', role: 'member_user' }): Html {
+export function usersBody(ctx: PortalContext, users: readonly MemberUserView[], flash: UsersFlash, form: InviteForm = { email: '', role: 'member_user' }): Html {
   const t = memberText(ctx.locale);
   const rows = users.map((u) => {
     const self = u.id === ctx.user.id;
@@ -34,8 +33,7 @@ export function usersBody(ctx: PortalContext, users: readonly MemberUserView[], 
   <div class="copy-row"><input id="invite-link" class="mono" type="text" readonly value="${flash.link}" aria-labelledby="invite-link-title"><button type="button" data-copy="#invite-link" data-copied="${t('api.copied')}">${t('users.copy')}</button></div>
 </section>`
       : '';
-  return html`<h1>${t('users.title')}</h1>
-${invited}${flash?.kind === 'disabled' ? notice('ok', t('users.disabled_done', { name: flash.name })) : ''}${flash?.kind === 'error' ? notice('error', flash.message) : ''}
+  return html`${invited}${flash?.kind === 'disabled' ? notice('ok', t('users.disabled_done', { name: flash.name })) : ''}${flash?.kind === 'error' ? notice('error', flash.message) : ''}
 <p>${t('users.intro')}</p>
 <div class="table-scroll"><table class="data">
   <caption class="visually-hidden">${t('users.title')}</caption>
@@ -45,7 +43,6 @@ ${invited}${flash?.kind === 'disabled' ? notice('ok', t('users.disabled_done', {
 <h2>${t('users.invite_title')}</h2>
 <form method="post" action="/portal/users/invite" class="stack">
   ${csrfInput(ctx)}
-  <div class="field"><label for="invite-name">${t('users.name')}</label><input id="invite-name" name="name" type="text" required maxlength="200" autocomplete="off" value="${form.name}"></div>
   <div class="field"><label for="invite-email">${t('users.email')}</label><input id="invite-email" name="email" type="email" required maxlength="254" autocomplete="off" value="${form.email}"></div>
   <fieldset class="field"><legend>${t('users.role')}</legend>
     <p class="check"><input type="radio" id="role-user" name="role" value="member_user"${form.role !== 'member_admin' ? ' checked' : ''}><label for="role-user">${t('users.role.member_user')}</label></p>

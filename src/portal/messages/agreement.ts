@@ -1,31 +1,53 @@
 /** Texts of the data agreement page (D28). English and Turkish, same keys. */
-export const agreementMessages = {
-  en: {
-    'agreement.nav': 'Agreement',
-    'agreement.title': 'Data agreement',
-    'agreement.version': 'Version {version}',
-    'agreement.signed': 'Signed on {date} by {signer} (version {version}).',
-    'agreement.signed_by_operator': 'Recorded as signed on {date} by the association.',
-    'agreement.unsigned': "Not signed yet. Until it is signed, your member's API key and portal searches are refused.",
-    'agreement.new_version': 'A new version of the agreement is waiting to be signed.',
-    'agreement.accept': 'I have read this agreement and accept it on behalf of {member}.',
-    'agreement.sign': 'Sign the agreement',
-    'agreement.only_admin': "Only your member's admin can sign the agreement.",
-    'agreement.just_signed': 'Thank you: the agreement is signed. Your API key now works.',
-    'agreement.must_accept': 'Tick the box to accept the agreement.',
+import { defineMessages } from './define.ts';
+
+export const agreementMessages = defineMessages({
+  'agreement.nav': {
+    en: 'Agreement',
+    tr: 'Sözleşme',
   },
-  tr: {
-    'agreement.nav': 'Sözleşme',
-    'agreement.title': 'Veri kullanım sözleşmesi',
-    'agreement.version': 'Sürüm {version}',
-    'agreement.signed': '{date} tarihinde {signer} tarafından imzalandı (sürüm {version}).',
-    'agreement.signed_by_operator': '{date} tarihinde dernek tarafından imzalı olarak kaydedildi.',
-    'agreement.unsigned': 'Henüz imzalanmadı. İmzalanana kadar üyenizin API anahtarı ve portal sorguları reddedilir.',
-    'agreement.new_version': 'Sözleşmenin yeni bir sürümü imzanızı bekliyor.',
-    'agreement.accept': 'Bu sözleşmeyi okudum ve {member} adına kabul ediyorum.',
-    'agreement.sign': 'Sözleşmeyi imzala',
-    'agreement.only_admin': 'Sözleşmeyi yalnızca üyenizin yöneticisi imzalayabilir.',
-    'agreement.just_signed': 'Teşekkürler: sözleşme imzalandı. API anahtarınız artık çalışıyor.',
-    'agreement.must_accept': 'Sözleşmeyi kabul etmek için kutuyu işaretleyin.',
+  'agreement.title': {
+    en: 'Data agreement',
+    tr: 'Veri kullanım sözleşmesi',
   },
-} as const;
+  'agreement.version': {
+    en: 'Version {version}',
+    tr: 'Sürüm {version}',
+  },
+  'agreement.signed': {
+    en: 'Signed on {date} by {signer} (version {version}).',
+    tr: '{date} tarihinde {signer} tarafından imzalandı (sürüm {version}).',
+  },
+  'agreement.signed_by_operator': {
+    en: 'Recorded as signed on {date} by the association.',
+    tr: '{date} tarihinde dernek tarafından imzalı olarak kaydedildi.',
+  },
+  'agreement.unsigned': {
+    en: "Not signed yet. Until it is signed, your member's API key and portal searches are refused.",
+    tr: 'Henüz imzalanmadı. İmzalanana kadar üyenizin API anahtarı ve portal sorguları reddedilir.',
+  },
+  'agreement.new_version': {
+    en: 'A new version of the agreement is waiting to be signed.',
+    tr: 'Sözleşmenin yeni bir sürümü imzanızı bekliyor.',
+  },
+  'agreement.accept': {
+    en: 'I have read this agreement and accept it on behalf of {member}.',
+    tr: 'Bu sözleşmeyi okudum ve {member} adına kabul ediyorum.',
+  },
+  'agreement.sign': {
+    en: 'Sign the agreement',
+    tr: 'Sözleşmeyi imzala',
+  },
+  'agreement.only_admin': {
+    en: "Only your member's admin can sign the agreement.",
+    tr: 'Sözleşmeyi yalnızca üyenizin yöneticisi imzalayabilir.',
+  },
+  'agreement.just_signed': {
+    en: 'Thank you: the agreement is signed. Your API key now works.',
+    tr: 'Teşekkürler: sözleşme imzalandı. API anahtarınız artık çalışıyor.',
+  },
+  'agreement.must_accept': {
+    en: 'Tick the box to accept the agreement.',
+    tr: 'Sözleşmeyi kabul etmek için kutuyu işaretleyin.',
+  },
+});

@@ -1,61 +1,113 @@
 /** Texts of the API key page (D16, D28). English and Turkish, same keys. */
-export const apiKeyMessages = {
-  en: {
-    'api.nav': 'API',
-    'api.title': 'API access',
-    'api.intro': 'Your systems call the search API with this key in the X-API-Key header. Keep it in a secret store; it is shown only once.',
-    'api.no_key': 'Your member has no active key.',
-    'api.prefix': 'Key',
-    'api.created': 'Created',
-    'api.last_use': 'Last used',
-    'api.never': 'never',
-    'api.daily_limit': 'Daily limit',
-    'api.used_today': 'Used today',
-    'api.generate': 'Generate a key',
-    'api.regenerate': 'Regenerate the key',
-    'api.regenerate_warning': 'Regenerating revokes the current key at once: every system that uses it gets 403 until it has the new key.',
-    'api.revoke': 'Revoke the key',
-    'api.revoke_warning': 'Revoking stops the key at once and issues no new one.',
-    'api.new_key_title': 'Your new API key',
-    'api.new_key_once': 'Copy it now: it is shown only this once and cannot be shown again.',
-    'api.new_key_label': 'API key',
-    'api.copy': 'Copy',
-    'api.copied': 'Copied',
-    'api.try_it': 'Try it with curl:',
-    'api.curl_label': 'curl command',
-    'api.old_revoked': 'The previous key is revoked.',
-    'api.revoked': 'The key is revoked. Generate a new one when you need it.',
-    'api.not_active': 'The membership is not active: no key can be generated.',
-    'api.agreement_needed': 'The key is refused until the data agreement is signed.',
-    'api.docs': 'API reference',
+import { defineMessages } from './define.ts';
+
+export const apiKeyMessages = defineMessages({
+  'api.nav': {
+    en: 'API',
+    tr: 'API',
   },
-  tr: {
-    'api.nav': 'API',
-    'api.title': 'API erişimi',
-    'api.intro': 'Sistemleriniz arama API’sini bu anahtarla, X-API-Key başlığında çağırır. Anahtarı gizli bir depoda saklayın; yalnızca bir kez gösterilir.',
-    'api.no_key': 'Üyenizin etkin bir anahtarı yok.',
-    'api.prefix': 'Anahtar',
-    'api.created': 'Oluşturulma',
-    'api.last_use': 'Son kullanım',
-    'api.never': 'hiç',
-    'api.daily_limit': 'Günlük sınır',
-    'api.used_today': 'Bugünkü kullanım',
-    'api.generate': 'Anahtar oluştur',
-    'api.regenerate': 'Anahtarı yenile',
-    'api.regenerate_warning': 'Yenileme mevcut anahtarı hemen iptal eder: onu kullanan her sistem yeni anahtarı alana kadar 403 alır.',
-    'api.revoke': 'Anahtarı iptal et',
-    'api.revoke_warning': 'İptal, anahtarı hemen durdurur ve yenisini oluşturmaz.',
-    'api.new_key_title': 'Yeni API anahtarınız',
-    'api.new_key_once': 'Şimdi kopyalayın: yalnızca bu kez gösterilir, bir daha gösterilemez.',
-    'api.new_key_label': 'API anahtarı',
-    'api.copy': 'Kopyala',
-    'api.copied': 'Kopyalandı',
-    'api.try_it': 'curl ile deneyin:',
-    'api.curl_label': 'curl komutu',
-    'api.old_revoked': 'Önceki anahtar iptal edildi.',
-    'api.revoked': 'Anahtar iptal edildi. Gerektiğinde yenisini oluşturun.',
-    'api.not_active': 'Üyelik etkin değil: anahtar oluşturulamaz.',
-    'api.agreement_needed': 'Veri sözleşmesi imzalanana kadar anahtar reddedilir.',
-    'api.docs': 'API belgeleri',
+  'api.title': {
+    en: 'API access',
+    tr: 'API erişimi',
   },
-} as const;
+  'api.intro': {
+    en: 'Your systems call the search API with this key in the X-API-Key header. Keep it in a secret store; it is shown only once.',
+    tr: 'Sistemleriniz arama API’sini bu anahtarla, X-API-Key başlığında çağırır. Anahtarı gizli bir depoda saklayın; yalnızca bir kez gösterilir.',
+  },
+  'api.no_key': {
+    en: 'Your member has no active key.',
+    tr: 'Üyenizin etkin bir anahtarı yok.',
+  },
+  'api.prefix': {
+    en: 'Key',
+    tr: 'Anahtar',
+  },
+  'api.created': {
+    en: 'Created',
+    tr: 'Oluşturulma',
+  },
+  'api.last_use': {
+    en: 'Last used',
+    tr: 'Son kullanım',
+  },
+  'api.never': {
+    en: 'never',
+    tr: 'hiç',
+  },
+  'api.daily_limit': {
+    en: 'Daily limit',
+    tr: 'Günlük sınır',
+  },
+  'api.used_today': {
+    en: 'Used today',
+    tr: 'Bugünkü kullanım',
+  },
+  'api.generate': {
+    en: 'Generate a key',
+    tr: 'Anahtar oluştur',
+  },
+  'api.regenerate': {
+    en: 'Regenerate the key',
+    tr: 'Anahtarı yenile',
+  },
+  'api.regenerate_warning': {
+    en: 'Regenerating revokes the current key at once: every system that uses it gets 403 until it has the new key.',
+    tr: 'Yenileme mevcut anahtarı hemen iptal eder: onu kullanan her sistem yeni anahtarı alana kadar 403 alır.',
+  },
+  'api.revoke': {
+    en: 'Revoke the key',
+    tr: 'Anahtarı iptal et',
+  },
+  'api.revoke_warning': {
+    en: 'Revoking stops the key at once and issues no new one.',
+    tr: 'İptal, anahtarı hemen durdurur ve yenisini oluşturmaz.',
+  },
+  'api.new_key_title': {
+    en: 'Your new API key',
+    tr: 'Yeni API anahtarınız',
+  },
+  'api.new_key_once': {
+    en: 'Copy it now: it is shown only this once and cannot be shown again.',
+    tr: 'Şimdi kopyalayın: yalnızca bu kez gösterilir, bir daha gösterilemez.',
+  },
+  'api.new_key_label': {
+    en: 'API key',
+    tr: 'API anahtarı',
+  },
+  'api.copy': {
+    en: 'Copy',
+    tr: 'Kopyala',
+  },
+  'api.copied': {
+    en: 'Copied',
+    tr: 'Kopyalandı',
+  },
+  'api.try_it': {
+    en: 'Try it with curl:',
+    tr: 'curl ile deneyin:',
+  },
+  'api.curl_label': {
+    en: 'curl command',
+    tr: 'curl komutu',
+  },
+  'api.old_revoked': {
+    en: 'The previous key is revoked.',
+    tr: 'Önceki anahtar iptal edildi.',
+  },
+  'api.revoked': {
+    en: 'The key is revoked. Generate a new one when you need it.',
+    tr: 'Anahtar iptal edildi. Gerektiğinde yenisini oluşturun.',
+  },
+  'api.not_active': {
+    en: 'The membership is not active: no key can be generated.',
+    tr: 'Üyelik etkin değil: anahtar oluşturulamaz.',
+  },
+  'api.agreement_needed': {
+    en: 'The key is refused until the data agreement is signed.',
+    tr: 'Veri sözleşmesi imzalanana kadar anahtar reddedilir.',
+  },
+  'api.docs': {
+    en: 'API reference',
+    tr: 'API belgeleri',
+  },
+});

@@ -1,29 +1,49 @@
 /** Texts of the usage page (D28). English and Turkish, same keys. */
-export const usageMessages = {
-  en: {
-    'usage.nav': 'Usage',
-    'usage.title': 'Usage',
-    'usage.intro': 'Answered searches of your member over the last 30 days (Turkey time), through the API and through this portal.',
-    'usage.chart_title': 'Searches per day, last 30 days',
-    'usage.chart_desc': 'Bar chart: API and portal searches for each of the last 30 days; the same numbers are in the table below.',
-    'usage.api': 'API',
-    'usage.portal': 'Portal',
-    'usage.day': 'Day',
-    'usage.total': 'Total',
-    'usage.table_caption': 'Searches per day',
-    'usage.csv': 'Download as CSV',
+import { defineMessages } from './define.ts';
+
+export const usageMessages = defineMessages({
+  'usage.nav': {
+    en: 'Usage',
+    tr: 'Kullanım',
   },
-  tr: {
-    'usage.nav': 'Kullanım',
-    'usage.title': 'Kullanım',
-    'usage.intro': 'Üyenizin son 30 gündeki yanıtlanan sorguları (Türkiye saati), API üzerinden ve bu portal üzerinden.',
-    'usage.chart_title': 'Günlük sorgular, son 30 gün',
-    'usage.chart_desc': 'Çubuk grafik: son 30 günün her biri için API ve portal sorguları; aynı sayılar aşağıdaki tabloda.',
-    'usage.api': 'API',
-    'usage.portal': 'Portal',
-    'usage.day': 'Gün',
-    'usage.total': 'Toplam',
-    'usage.table_caption': 'Günlük sorgular',
-    'usage.csv': 'CSV olarak indir',
+  'usage.title': {
+    en: 'Usage',
+    tr: 'Kullanım',
   },
-} as const;
+  'usage.intro': {
+    en: 'Answered searches of your member over the last 30 days (Turkey time), through the API and through this portal.',
+    tr: 'Üyenizin son 30 gündeki yanıtlanan sorguları (Türkiye saati), API üzerinden ve bu portal üzerinden.',
+  },
+  'usage.chart_title': {
+    en: 'Searches per day, last 30 days',
+    tr: 'Günlük sorgular, son 30 gün',
+  },
+  'usage.chart_desc': {
+    en: 'Bar chart: API and portal searches for each of the last 30 days; the same numbers are in the table below.',
+    tr: 'Çubuk grafik: son 30 günün her biri için API ve portal sorguları; aynı sayılar aşağıdaki tabloda.',
+  },
+  'usage.api': {
+    en: 'API',
+    tr: 'API',
+  },
+  'usage.portal': {
+    en: 'Portal',
+    tr: 'Portal',
+  },
+  'usage.day': {
+    en: 'Day',
+    tr: 'Gün',
+  },
+  'usage.total': {
+    en: 'Total',
+    tr: 'Toplam',
+  },
+  'usage.table_caption': {
+    en: 'Searches per day',
+    tr: 'Günlük sorgular',
+  },
+  'usage.csv': {
+    en: 'Download as CSV',
+    tr: 'CSV olarak indir',
+  },
+});

@@ -1,51 +1,93 @@
 /** Texts of the member's users page (D27, D28). English and Turkish, same keys. */
-export const usersMessages = {
-  en: {
-    'users.nav': 'Users',
-    'users.title': 'Users',
-    'users.intro': 'People of your member who can sign in to this portal.',
-    'users.name': 'Name',
-    'users.email': 'Email',
-    'users.role': 'Role',
-    'users.status': 'Status',
-    'users.actions': 'Actions',
-    'users.role.member_admin': 'Admin (agreement, API key, users)',
-    'users.role.member_user': 'User (search and usage)',
-    'users.status.invited': 'Invited',
-    'users.status.active': 'Active',
-    'users.status.disabled': 'Disabled',
-    'users.you': 'you',
-    'users.disable': 'Disable {name}',
-    'users.invite_title': 'Invite a colleague',
-    'users.invite': 'Send invitation',
-    'users.invite_link': 'Invitation link for {email}: give it to them yourself. It works once, for 72 hours, and is shown only now.',
-    'users.disabled_done': '{name} is disabled and signed out everywhere.',
-    'users.email_invalid': 'Enter a valid email address.',
-    'users.name_missing': 'Enter the colleague’s name.',
-    'users.copy': 'Copy link',
+import { defineMessages } from './define.ts';
+
+export const usersMessages = defineMessages({
+  'users.nav': {
+    en: 'Users',
+    tr: 'Kullanıcılar',
   },
-  tr: {
-    'users.nav': 'Kullanıcılar',
-    'users.title': 'Kullanıcılar',
-    'users.intro': 'Üyenizden bu portala giriş yapabilen kişiler.',
-    'users.name': 'Ad',
-    'users.email': 'E-posta',
-    'users.role': 'Rol',
-    'users.status': 'Durum',
-    'users.actions': 'İşlemler',
-    'users.role.member_admin': 'Yönetici (sözleşme, API anahtarı, kullanıcılar)',
-    'users.role.member_user': 'Kullanıcı (sorgu ve kullanım)',
-    'users.status.invited': 'Davet edildi',
-    'users.status.active': 'Etkin',
-    'users.status.disabled': 'Devre dışı',
-    'users.you': 'siz',
-    'users.disable': '{name} kullanıcısını devre dışı bırak',
-    'users.invite_title': 'Bir çalışma arkadaşınızı davet edin',
-    'users.invite': 'Davet gönder',
-    'users.invite_link': '{email} için davet bağlantısı: kendiniz iletin. Bir kez ve 72 saat boyunca çalışır, yalnızca şimdi gösterilir.',
-    'users.disabled_done': '{name} devre dışı bırakıldı ve her yerde oturumu kapatıldı.',
-    'users.email_invalid': 'Geçerli bir e-posta adresi girin.',
-    'users.name_missing': 'Çalışma arkadaşınızın adını girin.',
-    'users.copy': 'Bağlantıyı kopyala',
+  'users.title': {
+    en: 'Users',
+    tr: 'Kullanıcılar',
   },
-} as const;
+  'users.intro': {
+    en: 'People of your member who can sign in to this portal.',
+    tr: 'Üyenizden bu portala giriş yapabilen kişiler.',
+  },
+  'users.name': {
+    en: 'Name',
+    tr: 'Ad',
+  },
+  'users.email': {
+    en: 'Email',
+    tr: 'E-posta',
+  },
+  'users.role': {
+    en: 'Role',
+    tr: 'Rol',
+  },
+  'users.status': {
+    en: 'Status',
+    tr: 'Durum',
+  },
+  'users.actions': {
+    en: 'Actions',
+    tr: 'İşlemler',
+  },
+  'users.role.member_admin': {
+    en: 'Admin (agreement, API key, users)',
+    tr: 'Yönetici (sözleşme, API anahtarı, kullanıcılar)',
+  },
+  'users.role.member_user': {
+    en: 'User (search and usage)',
+    tr: 'Kullanıcı (sorgu ve kullanım)',
+  },
+  'users.status.invited': {
+    en: 'Invited',
+    tr: 'Davet edildi',
+  },
+  'users.status.active': {
+    en: 'Active',
+    tr: 'Etkin',
+  },
+  'users.status.disabled': {
+    en: 'Disabled',
+    tr: 'Devre dışı',
+  },
+  'users.you': {
+    en: 'you',
+    tr: 'siz',
+  },
+  'users.disable': {
+    en: 'Disable {name}',
+    tr: '{name} kullanıcısını devre dışı bırak',
+  },
+  'users.invite_title': {
+    en: 'Invite a colleague',
+    tr: 'Bir çalışma arkadaşınızı davet edin',
+  },
+  'users.invite': {
+    en: 'Send invitation',
+    tr: 'Davet gönder',
+  },
+  'users.invite_link': {
+    en: 'Invitation link for {email}: give it to them yourself. It works once, for 72 hours, and is shown only now.',
+    tr: '{email} için davet bağlantısı: kendiniz iletin. Bir kez ve 72 saat boyunca çalışır, yalnızca şimdi gösterilir.',
+  },
+  'users.disabled_done': {
+    en: '{name} is disabled and signed out everywhere.',
+    tr: '{name} devre dışı bırakıldı ve her yerde oturumu kapatıldı.',
+  },
+  'users.email_invalid': {
+    en: 'Enter a valid email address.',
+    tr: 'Geçerli bir e-posta adresi girin.',
+  },
+  'users.name_missing': {
+    en: 'Enter the colleague’s name.',
+    tr: 'Çalışma arkadaşınızın adını girin.',
+  },
+  'users.copy': {
+    en: 'Copy link',
+    tr: 'Bağlantıyı kopyala',
+  },
+});
