@@ -1,12 +1,12 @@
 /**
  * GET /portal/api and the answers of its actions (D16, D28): the member's key, and a newly
- * generated key shown this once with a copy button (data-copy, /portal/assets/portal.js) and a
+ * generated key shown this once with a copy button (data-copy-target, /portal/assets/portal.js) and a
  * ready curl.
  */
 import { html, type Html } from '../html.ts';
 import type { PortalContext } from '../portal-context.ts';
 import type { MemberKeyView } from '../../keys/member-key.service.ts';
-import { csrfInput, notice, turkeyMinute } from './page-parts.ts';
+import { copyButton, csrfInput, notice, turkeyMinute } from './page-parts.ts';
 import { memberText } from './text.ts';
 
 export interface NewKey {
@@ -29,10 +29,10 @@ function newKeyPanel(ctx: PortalContext, newKey: NewKey): Html {
   <h2 id="new-key-title">${t('api.new_key_title')}</h2>
   ${notice('info', t('api.new_key_once'))}
   ${newKey.revokedOld ? html`<p>${t('api.old_revoked')}</p>` : ''}
-  <label for="new-key">${t('api.new_key_label')}</label>
-  <div class="copy-row"><input id="new-key" class="mono" type="text" readonly value="${newKey.key}" autocomplete="off" spellcheck="false"><button type="button" data-copy="#new-key" data-copied="${t('api.copied')}">${t('api.copy')}</button></div>
-  <p>${t('api.try_it')}</p>
-  <div class="copy-row"><pre id="curl" class="mono" aria-label="${t('api.curl_label')}">${curlFor(newKey.searchUrl, newKey.key)}</pre><button type="button" data-copy="#curl" data-copied="${t('api.copied')}">${t('api.copy')}</button></div>
+  <p id="new-key-label"><strong>${t('api.new_key_label')}</strong></p>
+  <div class="copy-row"><code id="new-key" class="secret" aria-labelledby="new-key-label">${newKey.key}</code>${copyButton('new-key', t('api.copy'), t('api.copied'))}</div>
+  <p id="curl-label">${t('api.try_it')}</p>
+  <div class="copy-row"><code id="curl" class="secret" aria-labelledby="curl-label">${curlFor(newKey.searchUrl, newKey.key)}</code>${copyButton('curl', t('api.copy'), t('api.copied'))}</div>
 </section>`;
 }
 

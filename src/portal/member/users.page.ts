@@ -2,7 +2,7 @@
 import { html, type Html } from '../html.ts';
 import type { PortalContext } from '../portal-context.ts';
 import type { MemberUserView } from '../../members/member-users.service.ts';
-import { csrfInput, notice } from './page-parts.ts';
+import { copyButton, csrfInput, notice } from './page-parts.ts';
 import { memberText, type MemberTextKey } from './text.ts';
 
 export type UsersFlash =
@@ -22,15 +22,15 @@ export function usersBody(ctx: PortalContext, users: readonly MemberUserView[], 
     const self = u.id === ctx.user.id;
     const action =
       !self && u.status !== 'disabled'
-        ? html`<form method="post" action="/portal/users/${u.id}/disable">${csrfInput(ctx)}<button type="submit" class="danger small" aria-label="${t('users.disable', { name: u.name })}">${t('users.disable', { name: '' }).trim()}</button></form>`
+        ? html`<form method="post" action="/portal/users/${u.id}/disable">${csrfInput(ctx)}<button type="submit" class="danger small" aria-label="${t('users.disable', { name: u.name || u.email })}">${t('users.disable', { name: '' }).trim()}</button></form>`
         : '';
-    return html`<tr><td>${u.name}${self ? html` <span class="muted">(${t('users.you')})</span>` : ''}</td><td>${u.email}</td><td>${t(`users.role.${u.role}` as MemberTextKey)}</td><td>${t(`users.status.${u.status}` as MemberTextKey)}</td><td>${action}</td></tr>`;
+    return html`<tr><td>${u.name || '—'}${self ? html` <span class="muted">(${t('users.you')})</span>` : ''}</td><td>${u.email}</td><td>${t(`users.role.${u.role}` as MemberTextKey)}</td><td>${t(`users.status.${u.status}` as MemberTextKey)}</td><td>${action}</td></tr>`;
   });
   const invited =
     flash?.kind === 'invited'
       ? html`<section class="panel panel-key" aria-labelledby="invite-link-title">
   <h2 id="invite-link-title">${t('users.invite_link', { email: flash.email })}</h2>
-  <div class="copy-row"><input id="invite-link" class="mono" type="text" readonly value="${flash.link}" aria-labelledby="invite-link-title"><button type="button" data-copy="#invite-link" data-copied="${t('api.copied')}">${t('users.copy')}</button></div>
+  <div class="copy-row"><code id="invite-link" class="secret" aria-labelledby="invite-link-title">${flash.link}</code>${copyButton('invite-link', t('users.copy'), t('api.copied'))}</div>
 </section>`
       : '';
   return html`${invited}${flash?.kind === 'disabled' ? notice('ok', t('users.disabled_done', { name: flash.name })) : ''}${flash?.kind === 'error' ? notice('error', flash.message) : ''}
