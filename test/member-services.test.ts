@@ -190,7 +190,7 @@ for (const engine of ENGINES) {
     test("member users: an admin lists and disables only its own member's users (another member's id is not found), never itself; sessions end", async () => {
       assert.deepEqual((await listMemberUsers(db, ids.a!)).map((u) => u.email), ['ayse@a.example', 'mehmet@a.example', 'old@a.example']);
       await db.insertInto('sessions').values({ digest: 'd-1', user_id: ids.userA!, csrf_token: 'c', locale: null, created_at: 0, last_seen_at: 0, expires_at: 9e12, ended_at: null }).execute();
-      const actor = { userId: ids.adminA!, memberId: ids.a! };
+      const actor = { userId: ids.adminA!, memberId: ids.a!, email: 'ayse@a.example' };
       await assert.rejects(disableMemberUser(db, clock, actor, ids.adminB!), rejectsWith('not_found'));
       assert.equal((await db.selectFrom('users').select('status').where('id', '=', ids.adminB!).executeTakeFirstOrThrow()).status, 'active');
       await assert.rejects(disableMemberUser(db, clock, actor, ids.adminA!), rejectsWith('conflict'));

@@ -41,11 +41,11 @@ export function apiBody(ctx: PortalContext, view: MemberKeyView, flash: ApiFlash
   const key = view.key;
   const details = key
     ? html`<dl class="facts">
-  <div><dt>${t('api.prefix')}</dt><dd class="mono">${key.prefix}…</dd></div>
-  <div><dt>${t('api.created')}</dt><dd>${turkeyMinute(key.createdAt)}</dd></div>
-  <div><dt>${t('api.last_use')}</dt><dd>${key.lastUsedDay ?? t('api.never')}</dd></div>
-  <div><dt>${t('api.daily_limit')}</dt><dd>${key.dailyLimit}</dd></div>
-  <div><dt>${t('api.used_today')}</dt><dd>${key.usedToday} / ${key.dailyLimit}</dd></div>
+  <dt>${t('api.prefix')}</dt><dd class="mono">${key.prefix}…</dd>
+  <dt>${t('api.created')}</dt><dd>${turkeyMinute(key.createdAt)}</dd>
+  <dt>${t('api.last_use')}</dt><dd>${key.lastUsedDay ?? t('api.never')}</dd>
+  <dt>${t('api.daily_limit')}</dt><dd>${key.dailyLimit}</dd>
+  <dt>${t('api.used_today')}</dt><dd>${key.usedToday} / ${key.dailyLimit}</dd>
 </dl>`
     : html`<p>${t('api.no_key')}</p>`;
   const unsigned = ctx.member?.agreementSignedOn === null ? notice('info', html`${t('api.agreement_needed')} <a href="/portal/agreement">${t('agreement.title')}</a>`) : '';

@@ -11,6 +11,7 @@ import type { SearchResponse } from '../../search/answer-search.ts';
 import type { CompanyResult, NearMatch } from '../../search/search.service.ts';
 import type { ReportView } from '../../reports/report-view.ts';
 import type { PortalSearchOutcome } from '../../search/portal-search.service.ts';
+import { MESSAGES } from '../messages/index.ts';
 import { notice } from './page-parts.ts';
 import { memberText, type MemberText, type MemberTextKey } from './text.ts';
 
@@ -71,11 +72,11 @@ function companyCard(t: MemberText, locale: string, company: CompanyResult): Htm
   return html`<article class="company">
   <h3>${company.company_name}</h3>
   <dl class="facts">
-    <div><dt>${t('search.threat')}</dt><dd><span class="badge badge-${company.threat_level}">${threat}</span></dd></div>
-    <div><dt>${t('search.reports')}</dt><dd>${company.report_count}</dd></div>
-    <div><dt>${t('search.tax_id')}</dt><dd class="mono">${company.country} ${company.tax_id}</dd></div>
-    <div><dt>${t('search.city')}</dt><dd>${company.city}</dd></div>
-    <div><dt>${t('search.last_updated')}</dt><dd>${company.last_updated}</dd></div>
+    <dt>${t('search.threat')}</dt><dd><span class="badge badge-${company.threat_level}">${threat}</span></dd>
+    <dt>${t('search.reports')}</dt><dd>${company.report_count}</dd>
+    <dt>${t('search.tax_id')}</dt><dd class="mono">${company.country} ${company.tax_id}</dd>
+    <dt>${t('search.city')}</dt><dd>${company.city}</dd>
+    <dt>${t('search.last_updated')}</dt><dd>${company.last_updated}</dd>
   </dl>
   <div class="table-scroll"><table class="data">
     <caption class="visually-hidden">${t('search.reports')}: ${company.company_name}</caption>
@@ -116,9 +117,8 @@ ${response.results.map((c) => companyCard(t, locale, c))}
 }
 
 export function refusalText(t: MemberText, reason: string, limit: number): string {
-  const key = `search.reason.${reason}` as MemberTextKey;
-  const text = t(key, { limit });
-  return text === key ? t('search.refused') : text;
+  const key = `search.reason.${reason}`;
+  return key in MESSAGES ? t(key as MemberTextKey, { limit }) : t('search.refused');
 }
 
 export function searchBody(ctx: PortalContext, model: SearchPageModel): Html {

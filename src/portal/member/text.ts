@@ -1,22 +1,10 @@
-/**
- * The member pages' texts, from their catalogue files (src/portal/messages/), in the page's
- * locale, with `{name}` placeholders filled in.
- */
+/** The member pages' texts: the portal catalogue (messages/index.ts), bound to the page's locale. */
+import { translator, type MessageKey } from '../messages/index.ts';
 import type { Locale } from '../portal-context.ts';
-import { agreementMessages } from '../messages/agreement.ts';
-import { apiKeyMessages } from '../messages/api-key.ts';
-import { searchMessages } from '../messages/search.ts';
-import { usageMessages } from '../messages/usage.ts';
-import { usersMessages } from '../messages/users.ts';
 
-const MEMBER_MESSAGES = { ...agreementMessages, ...apiKeyMessages, ...searchMessages, ...usageMessages, ...usersMessages } as const;
-
-export type MemberTextKey = keyof typeof MEMBER_MESSAGES;
-export type MemberText = (key: MemberTextKey, vars?: Readonly<Record<string, string | number>>) => string;
+export type MemberTextKey = MessageKey;
+export type MemberText = ReturnType<typeof translator>;
 
 export function memberText(locale: Locale): MemberText {
-  return (key, vars = {}) => {
-    const text: string = MEMBER_MESSAGES[key]?.[locale] ?? key;
-    return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
-  };
+  return translator(locale);
 }

@@ -13,7 +13,7 @@ export function usageBody(ctx: PortalContext, series: readonly UsageDay[]): Html
   return html`<p>${t('usage.intro')}</p>
 <p><a href="/portal/usage.csv" download>${t('usage.csv')}</a></p>
 <figure class="chart">${chart}</figure>
-<table class="data">
+<table class="data usage-table">
   <caption>${t('usage.table_caption')}</caption>
   <thead><tr><th scope="col">${t('usage.day')}</th><th scope="col">${t('usage.api')}</th><th scope="col">${t('usage.portal')}</th></tr></thead>
   <tbody>${rows}</tbody>

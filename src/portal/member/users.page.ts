@@ -22,7 +22,7 @@ export function usersBody(ctx: PortalContext, users: readonly MemberUserView[], 
     const self = u.id === ctx.user.id;
     const action =
       !self && u.status !== 'disabled'
-        ? html`<form method="post" action="/portal/users/${u.id}/disable">${csrfInput(ctx)}<button type="submit" class="danger small" aria-label="${t('users.disable', { name: u.name || u.email })}">${t('users.disable', { name: '' }).trim()}</button></form>`
+        ? html`<form method="post" action="/portal/users/${u.id}/disable">${csrfInput(ctx)}<button type="submit" class="danger small" aria-label="${t('users.disable', { name: u.name || u.email })}">${t('users.disable_button')}</button></form>`
         : '';
     return html`<tr><td>${u.name || '—'}${self ? html` <span class="muted">(${t('users.you')})</span>` : ''}</td><td>${u.email}</td><td>${t(`users.role.${u.role}` as MemberTextKey)}</td><td>${t(`users.status.${u.status}` as MemberTextKey)}</td><td>${action}</td></tr>`;
   });

@@ -2,10 +2,6 @@
 import { defineMessages } from './define.ts';
 
 export const agreementMessages = defineMessages({
-  'agreement.nav': {
-    en: 'Agreement',
-    tr: 'Sözleşme',
-  },
   'agreement.title': {
     en: 'Data agreement',
     tr: 'Veri kullanım sözleşmesi',

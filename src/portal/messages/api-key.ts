@@ -2,10 +2,6 @@
 import { defineMessages } from './define.ts';
 
 export const apiKeyMessages = defineMessages({
-  'api.nav': {
-    en: 'API',
-    tr: 'API',
-  },
   'api.title': {
     en: 'API access',
     tr: 'API erişimi',

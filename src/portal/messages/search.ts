@@ -2,10 +2,6 @@
 import { defineMessages } from './define.ts';
 
 export const searchMessages = defineMessages({
-  'search.nav': {
-    en: 'Search',
-    tr: 'Sorgu',
-  },
   'search.title': {
     en: 'Search a company',
     tr: 'Firma sorgula',

@@ -2,10 +2,6 @@
 import { defineMessages } from './define.ts';
 
 export const usageMessages = defineMessages({
-  'usage.nav': {
-    en: 'Usage',
-    tr: 'Kullanım',
-  },
   'usage.title': {
     en: 'Usage',
     tr: 'Kullanım',

@@ -2,10 +2,6 @@
 import { defineMessages } from './define.ts';
 
 export const usersMessages = defineMessages({
-  'users.nav': {
-    en: 'Users',
-    tr: 'Kullanıcılar',
-  },
   'users.title': {
     en: 'Users',
     tr: 'Kullanıcılar',
@@ -61,6 +57,10 @@ export const usersMessages = defineMessages({
   'users.disable': {
     en: 'Disable {name}',
     tr: '{name} kullanıcısını devre dışı bırak',
+  },
+  'users.disable_button': {
+    en: 'Disable',
+    tr: 'Devre dışı bırak',
   },
   'users.invite_title': {
     en: 'Invite a colleague',
