@@ -1,5 +1,6 @@
 /** The member pages' own rules, appended to the portal stylesheet (assets.ts); same variables, same dark mode. */
 export const MEMBER_STYLESHEET = `.muted{color:var(--muted)}
+.small{font-size:.85rem}
 .mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 .visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .panel{border:2px solid var(--accent);border-radius:6px;padding:.25rem 1.25rem 1rem;margin:1rem 0}
@@ -22,7 +23,9 @@ legend{font-weight:600;padding:0 .3rem}
 .search-form .field{flex:1 1 9rem}
 .search-form .field-wide{flex:3 1 18rem}
 .search-form .field-button{flex:0 0 auto}
-.search-form input,.search-form select{max-width:none}
+.search-form label{margin-top:0}
+.search-form input,.search-form select{max-width:none;height:2.6rem}
+.search-form button[type=submit]{height:2.6rem}
 .search-form button[type=submit]{margin:0}
 .allowance{color:var(--muted);margin-top:.25rem}
 .result-summary{font-weight:600}
@@ -36,7 +39,7 @@ table.data{margin:.5rem 0 1rem;font-size:.95rem}
 table.data caption{text-align:left;font-weight:600;padding:.25rem 0}
 table.data th[scope=col]{border-bottom-width:2px}
 table.data td,table.data tfoot th{font-variant-numeric:tabular-nums}
-.usage-table td{text-align:right}
+.usage-table td,.usage-table th[scope=col]+th[scope=col]{text-align:right}
 .usage-table{max-width:24rem}
 td.num{text-align:right;white-space:nowrap}
 dl.inline{display:grid;grid-template-columns:max-content 1fr;gap:0 .5rem;margin:0;font-size:.9rem}

@@ -55,10 +55,15 @@ function reportDetails(report: ReportView): Array<[string, string]> {
   return pairs;
 }
 
+function typeLabel(t: MemberText, type: string): string {
+  const key = `search.type.${type}`;
+  return key in MESSAGES ? t(key as MemberTextKey) : type;
+}
+
 function reportRow(t: MemberText, locale: string, report: ReportView): Html {
   const details = reportDetails(report);
   return html`<tr>
-  <td><span class="mono">${report.type}</span></td>
+  <td>${typeLabel(t, report.type)}<br><span class="mono muted small">${report.type}</span></td>
   <td>${report.official ? t('search.official') : t('search.claim')}</td>
   <td>${report.filed_at}</td>
   <td class="num">${report.amount !== undefined && report.currency ? money(report.amount, report.currency, locale) : '—'}</td>

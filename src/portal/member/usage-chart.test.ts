@@ -19,8 +19,10 @@ test('two bars a day whose heights follow the numbers; each bar names its day an
   assert.deepEqual(bars.map((b) => b[0]), ['2026-11-20 API: 0', '2026-11-20 Portal &lt;b&gt;: 5', '2026-11-21 API: 10', '2026-11-21 Portal &lt;b&gt;: 2']);
   const heights = bars.map((b) => b[1] as number);
   assert.equal(heights[0], 0);
-  assert.equal(heights[2], 196, 'the largest day fills the plot (scale top 10)');
-  assert.equal(heights[1], 98);
+  assert.equal(heights[2], 216, 'the largest day fills the plot (scale top 10)');
+  assert.equal(heights[1], 108);
   assert.ok(!svg.includes('<b>'));
   assert.ok(!/style=/.test(svg), 'no inline style (CSP)');
+  const gridLabels = [...svg.matchAll(/<text [^>]*text-anchor="end"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+  assert.deepEqual(gridLabels, ['0', '2', '4', '6', '8', '10'], 'whole numbers only');
 });

@@ -29,7 +29,8 @@ export function usersBody(ctx: PortalContext, users: readonly MemberUserView[], 
   const invited =
     flash?.kind === 'invited'
       ? html`<section class="panel panel-key" aria-labelledby="invite-link-title">
-  <h2 id="invite-link-title">${t('users.invite_link', { email: flash.email })}</h2>
+  <h2 id="invite-link-title">${t('users.invite_link_title', { email: flash.email })}</h2>
+  <p>${t('users.invite_link')}</p>
   <div class="copy-row"><code id="invite-link" class="secret" aria-labelledby="invite-link-title">${flash.link}</code>${copyButton('invite-link', t('users.copy'), t('api.copied'))}</div>
 </section>`
       : '';

@@ -27,8 +27,8 @@ export const agreementMessages = defineMessages({
     tr: 'Sözleşmenin yeni bir sürümü imzanızı bekliyor.',
   },
   'agreement.accept': {
-    en: 'I have read this agreement and accept it on behalf of {member}.',
-    tr: 'Bu sözleşmeyi okudum ve {member} adına kabul ediyorum.',
+    en: 'On behalf of {member}, I have read and accept this agreement',
+    tr: '{member} adına bu sözleşmeyi okudum ve kabul ediyorum',
   },
   'agreement.sign': {
     en: 'Sign the agreement',

@@ -107,8 +107,40 @@ export const searchMessages = defineMessages({
     tr: 'Tür',
   },
   'search.report_status': {
-    en: 'Status',
-    tr: 'Durum',
+    en: 'Source',
+    tr: 'Kaynak',
+  },
+  'search.type.enforcement_judgment': {
+    en: 'Enforcement (court judgment)',
+    tr: 'İlamlı icra takibi',
+  },
+  'search.type.enforcement_bill': {
+    en: 'Enforcement (bill of exchange)',
+    tr: 'Kambiyo senedine dayalı icra takibi',
+  },
+  'search.type.enforcement_plain': {
+    en: 'Enforcement (without judgment)',
+    tr: 'İlamsız icra takibi',
+  },
+  'search.type.bounced_cheque': {
+    en: 'Bounced cheque',
+    tr: 'Karşılıksız çek',
+  },
+  'search.type.debt_assigned': {
+    en: 'Debt assigned to a collector',
+    tr: 'Temlik edilen alacak',
+  },
+  'search.type.unpaid_debt': {
+    en: 'Unpaid debt (member claim)',
+    tr: 'Ödenmemiş borç (üye bildirimi)',
+  },
+  'search.type.concordat': {
+    en: 'Concordat',
+    tr: 'Konkordato',
+  },
+  'search.type.court_decision': {
+    en: 'Court decision',
+    tr: 'Mahkeme kararı',
   },
   'search.official': {
     en: 'Official record',

@@ -71,8 +71,12 @@ export const usersMessages = defineMessages({
     tr: 'Davet gönder',
   },
   'users.invite_link': {
-    en: 'Invitation link for {email}: give it to them yourself. It works once, for 72 hours, and is shown only now.',
-    tr: '{email} için davet bağlantısı: kendiniz iletin. Bir kez ve 72 saat boyunca çalışır, yalnızca şimdi gösterilir.',
+    en: 'Give it to them yourself: it works once, for 72 hours, and is shown only now.',
+    tr: 'Bağlantıyı kendiniz iletin: bir kez ve 72 saat boyunca çalışır, yalnızca şimdi gösterilir.',
+  },
+  'users.invite_link_title': {
+    en: 'Invitation link for {email}',
+    tr: '{email} için davet bağlantısı',
   },
   'users.disabled_done': {
     en: '{name} is disabled and signed out everywhere.',
