@@ -14,6 +14,9 @@ import { eventually } from './helpers/assertions.ts';
 import { makePortalUser, PortalBrowser, signIn, type PortalUser } from './helpers/portal.ts';
 import type { Database } from '../src/db/schema.ts';
 import { describeLink } from '../src/users/users.service.ts';
+import { buildApp } from '../src/app.ts';
+import { parseConfig } from '../src/config.ts';
+import { openEngine } from '../src/db/connect.ts';
 
 const ADMIN_ONLY = [
   ['GET', '/portal/api'],
@@ -186,6 +189,23 @@ for (const engine of ENGINES) {
       assert.equal((await search(t.app, again, 'q=Karadeniz+Nakliyat')).statusCode, 200);
     });
 
+    test('a key regenerated on one server is refused by another server on the same database at once (no key cache, D17)', async () => {
+      const other = openEngine(database.url);
+      const second = await buildApp({ config: parseConfig({ databaseUrl: database.url }, {}), engine: other, clock: t.clock });
+      try {
+        const oldKey = keyOf((await as.adminA.post('/portal/api/key')).body)!;
+        assert.equal((await search(second, oldKey, 'q=Karadeniz+Nakliyat')).statusCode, 200);
+        const newKey = keyOf((await as.adminA.post('/portal/api/key')).body)!;
+        const refused = await search(second, oldKey, 'q=Karadeniz+Nakliyat');
+        assert.equal(refused.statusCode, 403);
+        assert.equal(refused.json().reason, 'key_revoked');
+        assert.equal((await search(second, newKey, 'q=Karadeniz+Nakliyat')).statusCode, 200);
+      } finally {
+        await second.close();
+        await other.close();
+      }
+    });
+
     test("another member's admin sees and changes only its own key", async () => {
       const aKey = await db.selectFrom('api_keys').select(['id', 'prefix']).where('revoked_at', 'is', null).executeTakeFirstOrThrow();
       const page = await as.adminB.get('/portal/api');
@@ -274,11 +294,12 @@ for (const engine of ENGINES) {
       const page = await as.userA.get('/portal/usage');
       assert.equal(page.statusCode, 200);
       // M-A's answers today. API: 1 after signing, 1 with the regenerated key (the old key's 403
-      // is not counted), 1 with the key after the revocation, 1 in the search test. Portal: userA's three 200s (the 403 before
+      // is not counted), 1 with the key after the revocation, 2 on the second server, 1 in the
+      // search test. Portal: userA's three 200s (the 403 before
       // the agreement and the 400s do not count).
       const today = /<tr><th scope="row">2026-11-21<\/th><td>(\d+)<\/td><td>(\d+)<\/td><\/tr>/.exec(page.body);
-      assert.deepEqual(today?.slice(1), ['4', '3']);
-      assert.match(page.body, /<title>2026-11-21 API: 4<\/title>/);
+      assert.deepEqual(today?.slice(1), ['6', '3']);
+      assert.match(page.body, /<title>2026-11-21 API: 6<\/title>/);
       assert.match(page.body, /<title>2026-11-21 Portal: 3<\/title>/);
       assert.equal([...page.body.matchAll(/<tr><th scope="row">\d{4}-\d{2}-\d{2}<\/th>/g)].length, 30);
 
@@ -290,7 +311,7 @@ for (const engine of ENGINES) {
       assert.equal(lines[0], 'day,api,portal');
       assert.equal(lines.length, 32);
       assert.equal(lines[1], '2026-10-23,0,0');
-      assert.equal(lines[30], '2026-11-21,4,3');
+      assert.equal(lines[30], '2026-11-21,6,3');
       assert.equal(lines[31], '');
 
       const other = await as.userB.get('/portal/usage.csv');
