@@ -18,7 +18,8 @@ export function requireUser(...roles: UserRole[]) {
     if (request.portal === null) {
       if (request.method === 'GET' || request.method === 'HEAD') {
         const next = request.url.split('?')[0] ?? '/portal/';
-        return reply.redirect(`/portal/sign-in?next=${encodeURIComponent(next)}`, 303);
+        const ended = request.portalState?.sessionEnded ? '&expired=1' : '';
+        return reply.redirect(`/portal/sign-in?next=${encodeURIComponent(next)}${ended}`, 303);
       }
       throw new PortalError(403, 'error.forbidden.title', 'error.signInNeeded');
     }
