@@ -25,7 +25,19 @@ import { searchAsPortalUser, type PortalSearchDeps, type PortalSearcher } from '
 async function insertUser(db: Kysely<Database>, memberId: number | null, role: UserRole, email: string, status: 'active' | 'disabled' = 'active') {
   const row = await db
     .insertInto('users')
-    .values({ email, email_norm: email.toLowerCase(), name: email.split('@')[0]!, role, member_id: memberId, status, password_hash: null, totp_secret: null, totp_last_step: null, created_at: 0, updated_at: 0 })
+    .values({
+      email,
+      email_norm: email.toLowerCase(),
+      name: email.split('@')[0]!,
+      role,
+      member_id: memberId,
+      status,
+      password_hash: null,
+      totp_secret: null,
+      totp_last_step: null,
+      created_at: 0,
+      updated_at: 0,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return Number(row.id);
@@ -97,7 +109,10 @@ for (const engine of ENGINES) {
       assert.equal(second.revoked, 1);
       assert.equal(second.daily_limit, 250);
       const active = await db.selectFrom('api_keys').select('prefix').where('member_id', '=', ids.a!).where('revoked_at', 'is', null).execute();
-      assert.deepEqual(active.map((r) => r.prefix), [second.prefix]);
+      assert.deepEqual(
+        active.map((r) => r.prefix),
+        [second.prefix],
+      );
       assert.equal((await readMemberKey(db, clock, 100, ids.a!)).key?.usedToday, 0, "the new key's day starts empty");
 
       await revokeMemberKey(db, clock, ids.a!);
@@ -119,7 +134,11 @@ for (const engine of ENGINES) {
       assert.deepEqual(usage.at(-1), { day: '2026-11-21', api: 3, portal: 1 });
       assert.deepEqual(usage.at(-2), { day: '2026-11-20', api: 0, portal: 1 });
       assert.deepEqual(usage.at(-3), { day: '2026-11-19', api: 1, portal: 0 });
-      assert.equal(usage.reduce((n, d) => n + d.api + d.portal, 0), 6, 'the day before the window is left out');
+      assert.equal(
+        usage.reduce((n, d) => n + d.api + d.portal, 0),
+        6,
+        'the day before the window is left out',
+      );
       const other = await readMemberUsage(db, clock, ids.b!);
       assert.deepEqual(other.at(-1), { day: '2026-11-21', api: 0, portal: 1 });
     });
@@ -139,9 +158,18 @@ for (const engine of ENGINES) {
         dailyLimit: 3,
         auditQueryChars: 200,
       };
-      const searcher: PortalSearcher = { userId: ids.userA!, memberId: ids.a!, memberStatus: 'active', memberTier: 'full', agreementSignedOn: '2026-11-21', clientAddress: '127.0.0.9' };
+      const searcher: PortalSearcher = {
+        userId: ids.userA!,
+        memberId: ids.a!,
+        memberStatus: 'active',
+        memberTier: 'full',
+        agreementSignedOn: '2026-11-21',
+        clientAddress: '127.0.0.9',
+      };
       const day = '2026-11-21';
-      const usedBefore = Number((await db.selectFrom('usage_counters').select('used').where('subject', '=', `user:${ids.userA}`).where('day', '=', day).executeTakeFirst())?.used ?? 0);
+      const usedBefore = Number(
+        (await db.selectFrom('usage_counters').select('used').where('subject', '=', `user:${ids.userA}`).where('day', '=', day).executeTakeFirst())?.used ?? 0,
+      );
 
       const answered = await searchAsPortalUser(deps, searcher, { q: '  Portaltest  ' });
       assert.equal(answered.kind, 'answered');
@@ -167,29 +195,36 @@ for (const engine of ENGINES) {
       assert.equal(refused.status, 429);
       assert.match(refused.message, /daily allowance of portal searches of 3 requests is used up/);
       assert.equal(refused.allowance.used, 3);
-      assert.equal((await searchAsPortalUser(deps, { ...searcher, userId: ids.adminA! }, { q: 'Portaltest' })).kind, 'answered', "another user's allowance is their own");
+      assert.equal(
+        (await searchAsPortalUser(deps, { ...searcher, userId: ids.adminA! }, { q: 'Portaltest' })).kind,
+        'answered',
+        "another user's allowance is their own",
+      );
 
       await audit.flush();
       const records = await db.selectFrom('audit_log').selectAll().where('channel', '=', 'portal').orderBy('id').execute();
       assert.equal(records.length, 3 - usedBefore + 6);
-      assert.deepEqual(
-        records.map((r) => [Number(r.user_id), Number(r.member_id), r.key_id, r.status, r.client_address]).slice(0, 5),
-        [
-          [ids.userA, ids.a, null, 200, '127.0.0.9'],
-          [ids.userA, ids.a, null, 400, '127.0.0.9'],
-          [ids.userA, ids.a, null, 400, '127.0.0.9'],
-          [ids.userA, ids.a, null, 403, '127.0.0.9'],
-          [ids.userA, ids.a, null, 403, '127.0.0.9'],
-        ],
-      );
+      assert.deepEqual(records.map((r) => [Number(r.user_id), Number(r.member_id), r.key_id, r.status, r.client_address]).slice(0, 5), [
+        [ids.userA, ids.a, null, 200, '127.0.0.9'],
+        [ids.userA, ids.a, null, 400, '127.0.0.9'],
+        [ids.userA, ids.a, null, 400, '127.0.0.9'],
+        [ids.userA, ids.a, null, 403, '127.0.0.9'],
+        [ids.userA, ids.a, null, 403, '127.0.0.9'],
+      ]);
       assert.equal(records[0]!.q, 'Portaltest');
       assert.equal(records[0]!.result_count, 1);
       assert.equal(records.at(-2)!.status, 429);
     });
 
     test("member users: an admin lists and disables only its own member's users (another member's id is not found), never itself; sessions end", async () => {
-      assert.deepEqual((await listMemberUsers(db, ids.a!)).map((u) => u.email), ['ayse@a.example', 'mehmet@a.example', 'old@a.example']);
-      await db.insertInto('sessions').values({ digest: 'd-1', user_id: ids.userA!, csrf_token: 'c', locale: null, created_at: 0, last_seen_at: 0, expires_at: 9e12, ended_at: null }).execute();
+      assert.deepEqual(
+        (await listMemberUsers(db, ids.a!)).map((u) => u.email),
+        ['ayse@a.example', 'mehmet@a.example', 'old@a.example'],
+      );
+      await db
+        .insertInto('sessions')
+        .values({ digest: 'd-1', user_id: ids.userA!, csrf_token: 'c', locale: null, created_at: 0, last_seen_at: 0, expires_at: 9e12, ended_at: null })
+        .execute();
       const actor = { userId: ids.adminA!, memberId: ids.a!, email: 'ayse@a.example' };
       await assert.rejects(disableMemberUser(db, clock, actor, ids.adminB!), rejectsWith('not_found'));
       assert.equal((await db.selectFrom('users').select('status').where('id', '=', ids.adminB!).executeTakeFirstOrThrow()).status, 'active');

@@ -66,7 +66,14 @@ describe('the member portal in a browser, steps 1–7 of issue 12 [sqlite]', () 
     await makeMember(db, t.clock, { ref: 'M-1001', agreementSigned: false });
     await db.updateTable('members').set({ name: 'Anadolu Gıda Ticaret A.Ş.' }).where('ref', '=', 'M-1001').execute();
     await makeCompanies(database.engine, t.clock, [
-      { company_name: 'Karadeniz Nakliyat Ltd. Şti.', city: 'Samsun', reports: [makeReport({ type: 'enforcement_plain', case: { enforcement_office: 'Samsun 3. İcra Dairesi', file_number: '2026/1182', date: '2026-03-02' } }), makeReport({ type: 'bounced_cheque' })] },
+      {
+        company_name: 'Karadeniz Nakliyat Ltd. Şti.',
+        city: 'Samsun',
+        reports: [
+          makeReport({ type: 'enforcement_plain', case: { enforcement_office: 'Samsun 3. İcra Dairesi', file_number: '2026/1182', date: '2026-03-02' } }),
+          makeReport({ type: 'bounced_cheque' }),
+        ],
+      },
       { company_name: 'Ege Tekstil Sanayi A.Ş.', city: 'İzmir', reports: [makeReport(), makeReport(), makeReport()] },
     ]);
     await t.app.listen({ host: '127.0.0.1', port });
@@ -83,11 +90,19 @@ describe('the member portal in a browser, steps 1–7 of issue 12 [sqlite]', () 
     const page = await context.newPage();
     page.on('console', (m) => m.type() === 'error' && !/Failed to load resource/.test(m.text()) && problems.push(m.text()));
     // Every resource a page loads is ours and is there (the browser asks for /favicon.ico itself).
-    page.on('response', (r) => r.status() >= 400 && !r.url().endsWith('/favicon.ico') && r.request().resourceType() !== 'document' && problems.push(`${r.status()} ${r.url()}`));
+    page.on(
+      'response',
+      (r) => r.status() >= 400 && !r.url().endsWith('/favicon.ico') && r.request().resourceType() !== 'document' && problems.push(`${r.status()} ${r.url()}`),
+    );
     page.on('pageerror', (e) => problems.push(e.message));
 
     // 1. The operator invites Ayşe and hands over the link.
-    const invitation = await inviteUser(database.engine.db, t.clock, { email: 'ayse@example.com', role: 'member_admin', memberRef: 'M-1001', createdBy: 'cli' });
+    const invitation = await inviteUser(database.engine.db, t.clock, {
+      email: 'ayse@example.com',
+      role: 'member_admin',
+      memberRef: 'M-1001',
+      createdBy: 'cli',
+    });
     // 2. She opens it, sets a password, lands on the member's home.
     await accept(page, oneTimeLinkOf(base, invitation.token), 'Ayşe Yılmaz');
     assert.match(await page.locator('main').innerText(), /Not signed yet/);

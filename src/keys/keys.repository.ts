@@ -101,5 +101,5 @@ export async function findActiveKeyOfMember(db: Db, memberId: number, day: strin
     .limit(1)
     .executeTakeFirst();
   if (!row) return undefined;
-  return { ...row, usedToday: row.usedToday === null ? 0 : Number(row.usedToday), lastUsedDay: (row.lastUsedDay as string | null) ?? null };
+  return { ...row, usedToday: row.usedToday === null ? 0 : Number(row.usedToday), lastUsedDay: row.lastUsedDay ?? null };
 }

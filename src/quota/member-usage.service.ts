@@ -24,10 +24,27 @@ export async function readMemberUsage(db: Kysely<Database>, clock: Clock, member
     .where('day', '<=', days[days.length - 1]!)
     .where((eb) =>
       eb.or([
-        eb('subject', 'in', eb.selectFrom('api_keys').select(sql<string>`${sql.lit(KEY_SUBJECT_PREFIX)} || id`.as('s')).where('member_id', '=', memberId)),
-        eb('subject', 'in', eb.selectFrom('users').select(sql<string>`${sql.lit(USER_SUBJECT_PREFIX)} || id`.as('s')).where('member_id', '=', memberId)),
+        eb(
+          'subject',
+          'in',
+          eb
+            .selectFrom('api_keys')
+            .select(sql<string>`${sql.lit(KEY_SUBJECT_PREFIX)} || id`.as('s'))
+            .where('member_id', '=', memberId),
+        ),
+        eb(
+          'subject',
+          'in',
+          eb
+            .selectFrom('users')
+            .select(sql<string>`${sql.lit(USER_SUBJECT_PREFIX)} || id`.as('s'))
+            .where('member_id', '=', memberId),
+        ),
       ]),
     )
     .execute();
-  return usageSeries(days, counters.map((c) => ({ day: c.day, subject: c.subject, used: Number(c.used) })));
+  return usageSeries(
+    days,
+    counters.map((c) => ({ day: c.day, subject: c.subject, used: Number(c.used) })),
+  );
 }

@@ -12,12 +12,15 @@ test('the last 30 quota days end with today in Turkey time (D19), oldest first',
 });
 
 test('API counters (key:) and portal counters (user:) are summed apart; days outside are ignored', () => {
-  const series = usageSeries(['2026-11-20', '2026-11-21'], [
-    { day: '2026-11-21', subject: 'key:1', used: 3 },
-    { day: '2026-11-21', subject: 'key:2', used: 4 },
-    { day: '2026-11-21', subject: 'user:9', used: 2 },
-    { day: '2026-11-19', subject: 'key:1', used: 50 },
-  ]);
+  const series = usageSeries(
+    ['2026-11-20', '2026-11-21'],
+    [
+      { day: '2026-11-21', subject: 'key:1', used: 3 },
+      { day: '2026-11-21', subject: 'key:2', used: 4 },
+      { day: '2026-11-21', subject: 'user:9', used: 2 },
+      { day: '2026-11-19', subject: 'key:1', used: 50 },
+    ],
+  );
   assert.deepEqual(series, [
     { day: '2026-11-20', api: 0, portal: 0 },
     { day: '2026-11-21', api: 7, portal: 2 },

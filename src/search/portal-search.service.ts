@@ -105,7 +105,13 @@ export async function searchAsPortalUser(deps: PortalSearchDeps, searcher: Porta
     outcome = { kind: 'answered', response: answer.response, allowance: answer.allowance! };
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    outcome = { kind: 'refused', status: error.statusCode, reason: error.reason, message: error.message, allowance: await readPortalAllowance(deps, searcher.userId) };
+    outcome = {
+      kind: 'refused',
+      status: error.statusCode,
+      reason: error.reason,
+      message: error.message,
+      allowance: await readPortalAllowance(deps, searcher.userId),
+    };
   }
   deps.audit.write({
     at: deps.clock.now(),

@@ -21,19 +21,24 @@ export function agreementBody(ctx: PortalContext, state: AgreementState, flash: 
   const form = needsSigning
     ? isAdmin
       ? html`<form method="post" action="/portal/agreement/sign" class="stack">
-  ${csrfInput(ctx)}
-  <p class="check"><input type="checkbox" id="accept" name="accept" value="yes" required><label for="accept">${t('agreement.accept', { member: ctx.member?.name ?? '' })}</label></p>
-  <p><button type="submit">${t('agreement.sign')}</button></p>
-</form>`
+          ${csrfInput(ctx)}
+          <p class="check">
+            <input type="checkbox" id="accept" name="accept" value="yes" required /><label for="accept"
+              >${t('agreement.accept', { member: ctx.member?.name ?? '' })}</label
+            >
+          </p>
+          <p><button type="submit">${t('agreement.sign')}</button></p>
+        </form>`
       : html`<p>${t('agreement.only_admin')}</p>`
     : '';
   return html`${flash === 'signed' ? notice('ok', t('agreement.just_signed')) : ''}${flash === 'must_accept' ? notice('error', t('agreement.must_accept')) : ''}
-${status}
-${needsSigning && state.signedOn !== null && last ? notice('info', t('agreement.new_version')) : ''}
-<article class="agreement" lang="${ctx.locale}">
-  <h2>${text.title}</h2>
-  <p class="muted">${t('agreement.version', { version: state.currentVersion })}</p>
-  <ol>${text.clauses.map((clause) => html`<li>${clause}</li>`)}</ol>
-</article>
-${form}`;
+    ${status} ${needsSigning && state.signedOn !== null && last ? notice('info', t('agreement.new_version')) : ''}
+    <article class="agreement" lang="${ctx.locale}">
+      <h2>${text.title}</h2>
+      <p class="muted">${t('agreement.version', { version: state.currentVersion })}</p>
+      <ol>
+        ${text.clauses.map((clause) => html`<li>${clause}</li>`)}
+      </ol>
+    </article>
+    ${form}`;
 }

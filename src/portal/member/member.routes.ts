@@ -56,7 +56,11 @@ function registerAgreementRoutes(app: App, deps: PortalDeps) {
   const show = async (request: FastifyRequest, reply: FastifyReply, flash: 'signed' | 'must_accept' | null, status = 200) => {
     const ctx = portalOf(request);
     const state = await readAgreementState(deps.db, memberOf(request).id);
-    return sendPage(reply, renderPage(ctx, { title: memberText(ctx.locale)('agreement.title'), body: agreementBody(ctx, state, flash), active: 'agreement' }), status);
+    return sendPage(
+      reply,
+      renderPage(ctx, { title: memberText(ctx.locale)('agreement.title'), body: agreementBody(ctx, state, flash), active: 'agreement' }),
+      status,
+    );
   };
   app.get('/agreement', { preHandler: requireUser(...MEMBERS) }, async (request, reply) =>
     show(request, reply, (request.query as { signed?: string }).signed === '1' ? 'signed' : null),
@@ -166,7 +170,11 @@ function registerUsersRoutes(app: App, deps: PortalDeps) {
     const ctx = portalOf(request);
     const users = await listMemberUsers(deps.db, memberOf(request).id);
     reply.header('cache-control', 'no-store');
-    return sendPage(reply, renderPage(ctx, { title: memberText(ctx.locale)('users.title'), body: usersBody(ctx, users, flash, form), active: 'users' }), status);
+    return sendPage(
+      reply,
+      renderPage(ctx, { title: memberText(ctx.locale)('users.title'), body: usersBody(ctx, users, flash, form), active: 'users' }),
+      status,
+    );
   };
   const admin = { preHandler: requireUser('member_admin') };
   app.get('/users', admin, async (request, reply) => {

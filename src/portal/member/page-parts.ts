@@ -5,7 +5,7 @@ import { formatTurkeyDateTime } from '../../lib/turkey-time.ts';
 
 /** The hidden CSRF field every form carries (D27). */
 export function csrfInput(ctx: PortalContext): Html {
-  return html`<input type="hidden" name="_csrf" value="${ctx.csrfToken}">`;
+  return html`<input type="hidden" name="_csrf" value="${ctx.csrfToken}" />`;
 }
 
 /**
