@@ -296,6 +296,12 @@ for (const engine of ENGINES) {
       const generic = await as.userA.get('/portal/search?q=Ltd+Şti');
       assert.equal(generic.statusCode, 400);
       assert.match(text(generic.body), /too general/);
+      const twice = await as.userA.get('/portal/search?q=Karadeniz&q=Ege');
+      assert.equal(twice.statusCode, 400);
+      assert.match(text(twice.body), /A search field was given twice/);
+      const keyInUrl = await as.userA.get('/portal/search?q=Karadeniz&api_key=abc');
+      assert.equal(keyInUrl.statusCode, 400);
+      assert.match(text(keyInUrl.body), /Do not type an API key into the search/);
       const tr = await as.userA.get('/portal/search?q=ab', { 'accept-language': 'tr' });
       assert.ok(tr.statusCode === 400);
     });

@@ -11,6 +11,7 @@ import { redactSecrets } from '../lib/redact.ts';
 import type { Db } from '../db/types.ts';
 import { peekAllowance, userSubject, type Allowance } from '../quota/allowance.ts';
 import { answerSearch, type SearchResponse, type SearchUseCaseDeps } from './answer-search.ts';
+import { InvalidEncoding, type QueryValue } from '../http/query-string.ts';
 import { normaliseSearchQuery, rejectSecretsInUrl } from './search-params.ts';
 import type { SearchInput } from './search.service.ts';
 
@@ -39,12 +40,8 @@ export type PortalSearchOutcome =
   | { kind: 'answered'; response: SearchResponse; allowance: Allowance }
   | { kind: 'refused'; status: number; reason: ErrorReason; message: string; allowance: Allowance };
 
-/** The raw form fields, as the query string gave them. */
-export interface PortalSearchForm {
-  q?: unknown;
-  type?: unknown;
-  country?: unknown;
-}
+/** The raw query string of the search page, as the portal's parser gave it (http/query-string.ts). */
+export type PortalSearchForm = Readonly<Record<string, unknown>>;
 
 /**
  * D17's rule for keys, applied to the member of a portal user: searching needs an active, full
@@ -67,9 +64,11 @@ const REFUSAL_MESSAGES: Partial<Record<ErrorReason, string>> = {
 
 /** D7's parameter rules for the form, with the API's reasons. Throws AppError (400). */
 export function portalSearchInput(form: PortalSearchForm, countryCodes: readonly string[]): SearchInput {
-  const raw = { q: text(form.q), type: text(form.type), country: text(form.country) };
-  rejectSecretsInUrl(raw);
-  const normalised = normaliseSearchQuery(raw);
+  // The whole query string, as the API checks it: a key anywhere in the URL, a repeated or badly
+  // encoded field are refused with the API's reasons.
+  const query = Object.fromEntries(Object.entries(form).filter((entry): entry is [string, QueryValue] => isQueryValue(entry[1])));
+  rejectSecretsInUrl(query);
+  const normalised = normaliseSearchQuery(query);
   const q = normalised.q ?? '';
   const length = [...q].length;
   if (length < 3 || length > 100) throw new AppError('invalid_parameter', 'q must be 3 to 100 characters after trimming spaces');
@@ -80,6 +79,11 @@ export function portalSearchInput(form: PortalSearchForm, countryCodes: readonly
     throw new AppError('unsupported_country', `country ${country} is not a supported country`);
   }
   return { q, type, country };
+}
+
+function isQueryValue(value: unknown): value is QueryValue {
+  const one = (v: unknown) => typeof v === 'string' || v instanceof InvalidEncoding;
+  return one(value) || (Array.isArray(value) && value.every(one));
 }
 
 function text(value: unknown): string {
