@@ -312,6 +312,8 @@ for (const engine of ENGINES) {
       const hundredth = await as.userB.get('/portal/search?q=Karadeniz+Nakliyat');
       assert.equal(hundredth.statusCode, 200);
       assert.match(text(hundredth.body), /0 of 100 searches left today/);
+      assert.equal(hundredth.headers['x-ratelimit-limit'], '100');
+      assert.equal(hundredth.headers['x-ratelimit-remaining'], '0');
       const refused = await as.userB.get('/portal/search?q=Karadeniz+Nakliyat');
       assert.equal(refused.statusCode, 429);
       assert.match(text(refused.body), /You have used all 100 of your portal searches for today\. They reset at midnight Turkey time\./);

@@ -13,6 +13,7 @@ import { readAgreementState, signAgreement } from '../../agreement/agreement.ser
 import { generateMemberKey, readMemberKey, revokeMemberKey } from '../../keys/member-key.service.ts';
 import { readMemberUsage } from '../../quota/member-usage.service.ts';
 import { usageCsv } from '../../quota/usage-series.ts';
+import { rateLimitHeaders } from '../../quota/allowance.ts';
 import { disableMemberUser, inviteMemberUser, listMemberUsers } from '../../members/member-users.service.ts';
 import { memberSearchRefusal, readPortalAllowance, searchAsPortalUser, type PortalSearchDeps } from '../../search/portal-search.service.ts';
 import { oneTimeLinkOf } from '../../users/users.service.ts';
@@ -151,6 +152,8 @@ function registerSearchRoute(app: App, deps: PortalDeps) {
     reply.header('cache-control', 'no-store');
     const outcome = asked ? await searchAsPortalUser(searchDeps, searcher, query) : null;
     const allowance = outcome?.allowance ?? (await readPortalAllowance(searchDeps, ctx.user.id));
+    // The figures the page shows, as the API sends them (D3): the user's own allowance.
+    reply.headers(rateLimitHeaders(allowance, deps.clock.now()));
     const refusal = memberSearchRefusal(searcher);
     const first = (v: unknown) => (typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : '');
     const model = {
