@@ -39,3 +39,12 @@ test('the portal daily limit per user (D28): 100 by default, RISKLOOKUP_PORTAL_D
   assert.equal(parseConfig({}, { RISKLOOKUP_PORTAL_DAILY_LIMIT: '250' }).portalDailyLimit, 250);
   assert.throws(() => parseConfig({}, { RISKLOOKUP_PORTAL_DAILY_LIMIT: '0' }), /RISKLOOKUP_PORTAL_DAILY_LIMIT\) must be a whole number from 1/);
 });
+
+test('the public URL (one-time links, allowed form origin): flag, else RISKLOOKUP_PUBLIC_URL, else loopback; no trailing slash', () => {
+  assert.equal(parseConfig({}, {}).publicUrl, 'http://127.0.0.1:8080');
+  assert.equal(parseConfig({}, { RISKLOOKUP_PUBLIC_URL: 'https://risk.example.com/' }).publicUrl, 'https://risk.example.com');
+  assert.equal(parseConfig({ publicUrl: 'https://a.example/risk/' }, { RISKLOOKUP_PUBLIC_URL: 'https://b.example' }).publicUrl, 'https://a.example/risk');
+  for (const bad of ['ftp://x', 'not a url', 'https://x.example/?q=1', 'https://user:pw@x.example']) {
+    assert.throws(() => parseConfig({ publicUrl: bad }, {}), /public URL \(RISKLOOKUP_PUBLIC_URL\)/, bad);
+  }
+});

@@ -116,6 +116,11 @@ describe('serve --demo: a portal sign-in', () => {
       const home = await fetch(`${server.url}/portal/`, { headers: { cookie: session } });
       assert.equal(home.status, 200);
       assert.match(await home.text(), /DEMO/);
+      // Another process disables the user: the running server refuses the session on its next request.
+      const disabled = await runCli(['user', 'disable', email!, '--db', `sqlite:${join(dir, 'demo.db')}`]);
+      assert.equal(disabled.code, 0, disabled.stderr);
+      const after = await fetch(`${server.url}/portal/`, { headers: { cookie: session }, redirect: 'manual' });
+      assert.equal(after.status, 303);
     } finally {
       assert.equal(await server.stop(), 0);
     }

@@ -57,7 +57,7 @@ export async function disableMemberUser(db: Kysely<Database>, clock: Clock, acto
   if (userId === actor.userId) throw new DomainError('conflict', 'you cannot disable your own account; ask another member_admin');
   const user = await db.selectFrom('users').select('email').where('id', '=', userId).where('member_id', '=', actor.memberId).executeTakeFirst();
   if (!user) throw new DomainError('not_found', 'no such user in your member');
-  await disableUser(db, clock, user.email);
+  await disableUser(db, clock, user.email, { memberId: actor.memberId });
   const after = (await listMemberUsers(db, actor.memberId)).find((u) => u.id === userId);
   return after!;
 }

@@ -44,7 +44,7 @@ interface PageView {
 
 function viewOf(source: PageSource): PageView {
   if (isContext(source)) return { locale: source.locale, csrfToken: source.csrfToken, portal: source, path: '/portal/' };
-  const path = source.method === 'GET' ? (source.url.split('?')[0] ?? '/portal/') : '/portal/';
+  const path = source.method === 'GET' ? source.url : '/portal/';
   return { locale: source.portalState.locale, csrfToken: source.portalState.csrfToken, portal: source.portal, path };
 }
 

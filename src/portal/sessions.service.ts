@@ -9,12 +9,22 @@ import type { Clock } from '../lib/clock.ts';
 import { digestSecretToken, generateSecretToken, isSecretToken } from '../users/one-time-token.ts';
 import type { Locale, PortalContext } from './portal-context.ts';
 import { LOCALES } from './portal-context.ts';
-import { endSession, endSessionsOfUser, findLiveSession, insertSession, touchSession, type LiveSessionRow } from './sessions.repository.ts';
+import {
+  deleteOldSessionsOfUser,
+  endSession,
+  endSessionsOfUser,
+  findSessionByDigest,
+  insertSession,
+  touchSession,
+  type SessionContextRow,
+} from './sessions.repository.ts';
 
 export const SESSION_IDLE_MS = 30 * 60 * 1000;
 export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
 /** last_seen_at is written at most this often (one write a minute, not one per request). */
 const TOUCH_EVERY_MS = 60 * 1000;
+/** Ended sessions are kept this long (who was signed in when), then forgotten at the user's next sign-in. */
+const ENDED_SESSIONS_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
 
 export interface NewSession {
   /** The cookie's value: shown to the browser only, never stored or logged. */
@@ -27,6 +37,7 @@ export async function createSession(db: Db, clock: Clock, userId: number, locale
   const id = generateSecretToken();
   const csrfToken = generateSecretToken();
   const now = clock.now();
+  await deleteOldSessionsOfUser(db, userId, now - ENDED_SESSIONS_KEPT_MS);
   const sessionId = await insertSession(db, {
     digest: digestSecretToken(id),
     user_id: userId,
@@ -50,7 +61,7 @@ function isLocale(value: string | null): value is Locale {
   return value !== null && (LOCALES as readonly string[]).includes(value);
 }
 
-function contextOf(row: LiveSessionRow): Omit<PortalContext, 'locale'> {
+function contextOf(row: SessionContextRow): Omit<PortalContext, 'locale'> {
   const member =
     row.memberId === null || row.memberRef === null
       ? null
@@ -70,7 +81,7 @@ function contextOf(row: LiveSessionRow): Omit<PortalContext, 'locale'> {
 }
 
 /** Why a live row no longer grants access, or null when it does. */
-function refusalOf(row: LiveSessionRow, now: number): 'expired' | 'user' | null {
+function refusalOf(row: SessionContextRow, now: number): 'expired' | 'user' | null {
   if (now >= row.expiresAt || now - row.lastSeenAt > SESSION_IDLE_MS) return 'expired';
   if (row.userStatus !== 'active') return 'user';
   if (row.role !== 'operator' && (row.memberId === null || row.memberStatus !== 'active')) return 'user';
@@ -80,8 +91,10 @@ function refusalOf(row: LiveSessionRow, now: number): 'expired' | 'user' | null 
 /** Reads the session a cookie names and applies every rule; ends it when a rule says so. */
 export async function resolveSession(db: Db, clock: Clock, cookieValue: string | undefined): Promise<SessionOutcome> {
   if (cookieValue === undefined || !isSecretToken(cookieValue)) return { kind: 'none' };
-  const row = await findLiveSession(db, digestSecretToken(cookieValue));
+  const row = await findSessionByDigest(db, digestSecretToken(cookieValue));
   if (!row) return { kind: 'none' };
+  // Signed out, or ended by another process (user disabled, member suspended, password reset).
+  if (row.endedAt !== null) return { kind: 'ended' };
   const now = clock.now();
   const refusal = refusalOf(row, now);
   if (refusal === 'expired') {

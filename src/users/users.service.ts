@@ -131,10 +131,21 @@ export async function inviteUser(
   });
 }
 
-async function requireUserByEmail(db: Db, email: string): Promise<UserRow> {
+/**
+ * The user with this email. With `memberId` (a member_admin acting in the portal), a user of
+ * another member, or an operator, is "not found" as well: no way to learn of others' accounts.
+ */
+async function requireUserByEmail(db: Db, email: string, memberId?: number): Promise<UserRow> {
   const user = await findUserByEmailNorm(db, normaliseEmail(email));
-  if (!user) throw new DomainError('not_found', `no user with the email ${email.trim()}; see 'user list'`);
+  if (!user || (memberId !== undefined && (user.member_id === null || Number(user.member_id) !== memberId))) {
+    throw new DomainError('not_found', `no user with the email ${email.trim()}; see 'user list'`);
+  }
   return user;
+}
+
+/** Limits an action to the users of one member (the portal's member_admin); absent for operators. */
+export interface MemberScope {
+  memberId?: number;
 }
 
 async function memberRefOf(db: Db, memberId: number | null): Promise<string | null> {
@@ -147,9 +158,9 @@ async function memberRefOf(db: Db, memberId: number | null): Promise<string | nu
  * A new one-time link for a user: a reset link for an active user (the password and, for an
  * operator, the authenticator are set again), a fresh invitation for one who never accepted.
  */
-export async function createResetLink(db: Kysely<Database>, clock: Clock, input: { email: string; createdBy: string }): Promise<IssuedLink> {
+export async function createResetLink(db: Kysely<Database>, clock: Clock, input: { email: string; createdBy: string } & MemberScope): Promise<IssuedLink> {
   return db.transaction().execute(async (trx) => {
-    const user = await requireUserByEmail(trx, input.email);
+    const user = await requireUserByEmail(trx, input.email, input.memberId);
     if (user.status === 'disabled') throw new DomainError('conflict', `user ${user.email} is disabled`);
     const purpose = user.status === 'invited' ? 'invite' : 'reset';
     const link = await issueLink(trx, clock, Number(user.id), purpose, input.createdBy);
@@ -158,9 +169,9 @@ export async function createResetLink(db: Kysely<Database>, clock: Clock, input:
 }
 
 /** Disables a user: their links stop working and their sessions end at once, on every server (D27). */
-export async function disableUser(db: Kysely<Database>, clock: Clock, email: string): Promise<UserView> {
+export async function disableUser(db: Kysely<Database>, clock: Clock, email: string, scope: MemberScope = {}): Promise<UserView> {
   return db.transaction().execute(async (trx) => {
-    const user = await requireUserByEmail(trx, email);
+    const user = await requireUserByEmail(trx, email, scope.memberId);
     const now = clock.now();
     const updated = await updateUser(trx, Number(user.id), { status: 'disabled', updated_at: now });
     await retireTokensOfUser(trx, Number(user.id), now);
