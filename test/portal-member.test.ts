@@ -26,6 +26,7 @@ const ADMIN_ONLY = [
   ['GET', '/portal/users'],
   ['POST', '/portal/users/invite'],
   ['POST', '/portal/users/1/disable'],
+  ['POST', '/portal/users/1/link'],
   ['POST', '/portal/agreement/sign'],
 ] as const;
 const EVERY_MEMBER = [
@@ -369,6 +370,16 @@ for (const engine of ENGINES) {
       const bad = await as.adminA.post('/portal/users/invite', { email: 'not-an-email', role: 'member_user' });
       assert.equal(bad.statusCode, 400);
       assert.match(text(bad.body), /Enter a valid email address/);
+
+      // A new link for a colleague who lost theirs: an invitation while never accepted, a reset after.
+      const zeynep = await db.selectFrom('users').select('id').where('email_norm', '=', 'zeynep@a.example').executeTakeFirstOrThrow();
+      const again = await as.adminA.post(`/portal/users/${zeynep.id}/link`);
+      assert.equal(again.statusCode, 200);
+      assert.match(text(again.body), /Invitation link for zeynep@a\.example/);
+      assert.equal(await describeLink(db, t.clock, token), null, 'the earlier link is retired');
+      const reset = await as.adminA.post(`/portal/users/${users.userA.id}/link`);
+      assert.match(text(reset.body), /New sign-in link for mehmet@a\.example/);
+      assert.equal((await as.adminA.post(`/portal/users/${users.userB.id}/link`)).statusCode, 404);
 
       // Another member's user: 404, untouched.
       const cross = await as.adminA.post(`/portal/users/${users.userB.id}/disable`);

@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import type { Database, UserRole, UserStatus } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
-import { disableUser, inviteUser } from '../users/users.service.ts';
+import { createResetLink, disableUser, inviteUser } from '../users/users.service.ts';
 
 export interface MemberUserView {
   id: number;
@@ -47,6 +47,22 @@ export async function inviteMemberUser(
   const member = await db.selectFrom('members').select('ref').where('id', '=', actor.memberId).executeTakeFirstOrThrow();
   const issued = await inviteUser(db, clock, { email: input.email, role: input.role, memberRef: member.ref, createdBy: `portal:${actor.email}` });
   return { email: issued.user.email, token: issued.token };
+}
+
+/**
+ * A new one-time link for a user of the actor's member (a lost invitation, a forgotten
+ * password): an invitation for one who never accepted, a reset link otherwise. Shown once.
+ */
+export async function newMemberUserLink(
+  db: Kysely<Database>,
+  clock: Clock,
+  actor: MemberActor,
+  userId: number,
+): Promise<{ email: string; token: string; purpose: 'invite' | 'reset' }> {
+  const user = await db.selectFrom('users').select('email').where('id', '=', userId).where('member_id', '=', actor.memberId).executeTakeFirst();
+  if (!user) throw new DomainError('not_found', 'no such user in your member');
+  const issued = await createResetLink(db, clock, { email: user.email, createdBy: `portal:${actor.email}`, memberId: actor.memberId });
+  return { email: issued.user.email, token: issued.token, purpose: issued.purpose };
 }
 
 /**

@@ -8,6 +8,7 @@ export const MEMBER_STYLESHEET = `.muted{color:var(--muted)}
 .copy-row .secret{flex:1;margin:0}
 .copy-row button{flex:none}
 button.danger{background:var(--bg);color:var(--error);border-color:var(--error)}
+.row-actions{display:flex;gap:.5rem;flex-wrap:wrap}
 button.small{padding:.15rem .6rem;font-size:.9rem}
 form.stack p{margin:.5rem 0}
 form.stack button[type=submit]{margin-top:.5rem}

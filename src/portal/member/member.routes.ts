@@ -14,34 +14,31 @@ import { generateMemberKey, readMemberKey, revokeMemberKey } from '../../keys/me
 import { readMemberUsage } from '../../quota/member-usage.service.ts';
 import { usageCsv } from '../../quota/usage-series.ts';
 import { rateLimitHeaders } from '../../quota/allowance.ts';
-import { disableMemberUser, inviteMemberUser, listMemberUsers } from '../../members/member-users.service.ts';
 import { memberSearchRefusal, readPortalAllowance, searchAsPortalUser, type PortalSearchDeps } from '../../search/portal-search.service.ts';
-import { oneTimeLinkOf } from '../../users/users.service.ts';
 import { memberOf, portalOf, requireUser } from '../guards.ts';
 import { redirectTo, renderPage, sendPage } from '../layout.ts';
 import type { PortalDeps } from '../portal-deps.ts';
-import { notFoundError } from '../portal-errors.ts';
 import { agreementBody } from './agreement.page.ts';
 import { apiBody, type ApiFlash } from './api.page.ts';
 import { searchBody, refusalText } from './search.page.ts';
 import { usageBody } from './usage.page.ts';
-import { usersBody, type UsersFlash } from './users.page.ts';
+import { registerUsersRoutes } from './users.routes.ts';
 import { memberText } from './text.ts';
 
 const MEMBERS = ['member_admin', 'member_user'] as const;
 
 type Body = Record<string, unknown>;
-const field = (request: FastifyRequest, name: string): string => {
+export const field = (request: FastifyRequest, name: string): string => {
   const value = ((request.body ?? {}) as Body)[name];
   return typeof value === 'string' ? value : '';
 };
 
 /** Where members reach this server (RISKLOOKUP_PUBLIC_URL), for the curl and the invitation link. */
-function publicBaseOf(deps: PortalDeps): string {
+export function publicBaseOf(deps: PortalDeps): string {
   return deps.config.publicUrl.replace(/\/+$/, '');
 }
 
-function statusOfDomainError(error: DomainError): 400 | 404 | 409 {
+export function statusOfDomainError(error: DomainError): 400 | 404 | 409 {
   return error.kind === 'invalid' ? 400 : error.kind === 'not_found' ? 404 : 409;
 }
 
@@ -165,51 +162,5 @@ function registerSearchRoute(app: App, deps: PortalDeps) {
     };
     const status = refusal ? 403 : outcome?.kind === 'refused' ? outcome.status : 200;
     return sendPage(reply, renderPage(ctx, { title: t('search.title'), body: searchBody(ctx, model), active: 'search' }), status);
-  });
-}
-
-function registerUsersRoutes(app: App, deps: PortalDeps) {
-  const show = async (request: FastifyRequest, reply: FastifyReply, flash: UsersFlash, status = 200, form?: { email: string; role: string }) => {
-    const ctx = portalOf(request);
-    const users = await listMemberUsers(deps.db, memberOf(request).id);
-    reply.header('cache-control', 'no-store');
-    return sendPage(
-      reply,
-      renderPage(ctx, { title: memberText(ctx.locale)('users.title'), body: usersBody(ctx, users, flash, form), active: 'users' }),
-      status,
-    );
-  };
-  const admin = { preHandler: requireUser('member_admin') };
-  app.get('/users', admin, async (request, reply) => {
-    const disabled = Number((request.query as { disabled?: string }).disabled);
-    const users = Number.isInteger(disabled) && disabled > 0 ? await listMemberUsers(deps.db, memberOf(request).id) : [];
-    const who = users.find((u) => u.id === disabled);
-    return show(request, reply, who ? { kind: 'disabled', name: who.name || who.email } : null);
-  });
-  app.post('/users/invite', admin, async (request, reply) => {
-    const ctx = portalOf(request);
-    const form = { email: field(request, 'email'), role: field(request, 'role') === 'member_admin' ? 'member_admin' : 'member_user' };
-    try {
-      const actor = { userId: ctx.user.id, memberId: memberOf(request).id, email: ctx.user.email };
-      const issued = await inviteMemberUser(deps.db, deps.clock, actor, { email: form.email, role: form.role as 'member_admin' | 'member_user' });
-      return await show(request, reply, { kind: 'invited', email: issued.email, link: oneTimeLinkOf(publicBaseOf(deps), issued.token) });
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      const message = error.kind === 'invalid' ? memberText(ctx.locale)('users.email_invalid') : error.message;
-      return show(request, reply, { kind: 'error', message }, statusOfDomainError(error), form);
-    }
-  });
-  app.post('/users/:id/disable', admin, async (request, reply) => {
-    const ctx = portalOf(request);
-    const id = Number((request.params as { id: string }).id);
-    if (!Number.isSafeInteger(id) || id <= 0) throw notFoundError();
-    try {
-      await disableMemberUser(deps.db, deps.clock, { userId: ctx.user.id, memberId: memberOf(request).id, email: ctx.user.email }, id);
-    } catch (error) {
-      if (error instanceof DomainError && error.kind === 'not_found') throw notFoundError();
-      if (!(error instanceof DomainError)) throw error;
-      return show(request, reply, { kind: 'error', message: error.message }, statusOfDomainError(error));
-    }
-    return redirectTo(reply, `/portal/users?disabled=${id}`);
   });
 }

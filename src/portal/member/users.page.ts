@@ -1,11 +1,13 @@
-/** GET /portal/users (member_admin): the member's users, disabling one, inviting a colleague (D27, D28). */
+/** GET /portal/users (member_admin): the member's users, a new link or disabling for each, inviting a colleague (D27, D28). */
 import { html, type Html } from '../html.ts';
 import type { PortalContext } from '../portal-context.ts';
 import type { MemberUserView } from '../../members/member-users.service.ts';
 import { copyButton, csrfInput, notice } from './page-parts.ts';
 import { memberText, type MemberTextKey } from './text.ts';
 
-export type UsersFlash = { kind: 'invited'; email: string; link: string } | { kind: 'disabled'; name: string } | { kind: 'error'; message: string } | null;
+/** What the page says after an action: a one-time link (shown once), a user disabled, a refusal. */
+export type UsersFlash =
+  { kind: 'invited' | 'reset'; email: string; link: string } | { kind: 'disabled'; name: string } | { kind: 'error'; message: string } | null;
 
 export interface InviteForm {
   email: string;
@@ -23,11 +25,18 @@ export function usersBody(
     const self = u.id === ctx.user.id;
     const action =
       !self && u.status !== 'disabled'
-        ? html`<form method="post" action="/portal/users/${u.id}/disable">
-            ${csrfInput(ctx)}<button type="submit" class="danger small" aria-label="${t('users.disable', { name: u.name || u.email })}">
-              ${t('users.disable_button')}
-            </button>
-          </form>`
+        ? html`<div class="row-actions">
+            <form method="post" action="/portal/users/${u.id}/link">
+              ${csrfInput(ctx)}<button type="submit" class="secondary small" aria-label="${t('users.new_link_for', { name: u.name || u.email })}">
+                ${t('users.new_link')}
+              </button>
+            </form>
+            <form method="post" action="/portal/users/${u.id}/disable">
+              ${csrfInput(ctx)}<button type="submit" class="danger small" aria-label="${t('users.disable', { name: u.name || u.email })}">
+                ${t('users.disable_button')}
+              </button>
+            </form>
+          </div>`
         : '';
     return html`<tr>
       <td>${u.name || '—'}${self ? html` <span class="muted">(${t('users.you')})</span>` : ''}</td>
@@ -38,9 +47,9 @@ export function usersBody(
     </tr>`;
   });
   const invited =
-    flash?.kind === 'invited'
+    flash?.kind === 'invited' || flash?.kind === 'reset'
       ? html`<section class="panel panel-key" aria-labelledby="invite-link-title">
-          <h2 id="invite-link-title">${t('users.invite_link_title', { email: flash.email })}</h2>
+          <h2 id="invite-link-title">${t(flash.kind === 'invited' ? 'users.invite_link_title' : 'users.reset_link_title', { email: flash.email })}</h2>
           <p>${t('users.invite_link')}</p>
           <div class="copy-row">
             <code id="invite-link" class="secret" aria-labelledby="invite-link-title">${flash.link}</code

@@ -78,6 +78,18 @@ export const usersMessages = defineMessages({
     en: 'Invitation link for {email}',
     tr: '{email} için davet bağlantısı',
   },
+  'users.reset_link_title': {
+    en: 'New sign-in link for {email}',
+    tr: '{email} için yeni giriş bağlantısı',
+  },
+  'users.new_link': {
+    en: 'New link',
+    tr: 'Yeni bağlantı',
+  },
+  'users.new_link_for': {
+    en: 'New sign-in link for {name}',
+    tr: '{name} için yeni giriş bağlantısı',
+  },
   'users.disabled_done': {
     en: '{name} is disabled and signed out everywhere.',
     tr: '{name} devre dışı bırakıldı ve her yerde oturumu kapatıldı.',
