@@ -34,6 +34,12 @@ test('the database URL: the flag, else DATABASE_URL, else the default', () => {
   assert.equal(parseConfig({}, {}).databaseUrl, DEFAULT_DATABASE_URL);
 });
 
+test('the portal daily limit per user (D28): 100 by default, RISKLOOKUP_PORTAL_DAILY_LIMIT, a bad value reported', () => {
+  assert.equal(parseConfig({}, {}).portalDailyLimit, 100);
+  assert.equal(parseConfig({}, { RISKLOOKUP_PORTAL_DAILY_LIMIT: '250' }).portalDailyLimit, 250);
+  assert.throws(() => parseConfig({}, { RISKLOOKUP_PORTAL_DAILY_LIMIT: '0' }), /RISKLOOKUP_PORTAL_DAILY_LIMIT\) must be a whole number from 1/);
+});
+
 test('the public URL (one-time links, allowed form origin): flag, else RISKLOOKUP_PUBLIC_URL, else loopback; no trailing slash', () => {
   assert.equal(parseConfig({}, {}).publicUrl, 'http://127.0.0.1:8080');
   assert.equal(parseConfig({}, { RISKLOOKUP_PUBLIC_URL: 'https://risk.example.com/' }).publicUrl, 'https://risk.example.com');

@@ -25,6 +25,8 @@ export interface Config {
   readonly defaultDailyLimit: number;
   /** D20: daily requests per client address without a known key. */
   readonly anonDailyLimit: number;
+  /** D28: daily portal searches per user. */
+  readonly portalDailyLimit: number;
   /** D22: served countries, or 'all'. */
   readonly countries: readonly string[] | 'all';
   /** PostgreSQL connections per server process. */
@@ -61,6 +63,7 @@ export interface ConfigInput {
   maxResults?: string | number;
   defaultDailyLimit?: string | number;
   anonDailyLimit?: string | number;
+  portalDailyLimit?: string | number;
   countries?: string;
   dbPoolSize?: string | number;
   dbStatementTimeoutMs?: string | number;
@@ -144,6 +147,14 @@ export function parseConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pr
       'anonymous daily limit (RISKLOOKUP_ANON_DAILY_LIMIT)',
       input.anonDailyLimit ?? env.RISKLOOKUP_ANON_DAILY_LIMIT,
       1000,
+      1,
+      10_000_000,
+      problems,
+    ),
+    portalDailyLimit: integer(
+      'portal daily limit per user (RISKLOOKUP_PORTAL_DAILY_LIMIT)',
+      input.portalDailyLimit ?? env.RISKLOOKUP_PORTAL_DAILY_LIMIT,
+      100,
       1,
       10_000_000,
       problems,

@@ -26,7 +26,9 @@ export function createAuditWriter(db: Kysely<Database>, onError: (error: unknown
     if (timer) clearTimeout(timer);
     timer = null;
     if (buffer.length === 0) return writing;
-    const batch = buffer;
+    // Every row names every column: one multi-row INSERT cannot mix rows with and without a
+    // column (SQLite has no DEFAULT in VALUES), and the API's records leave the portal's out.
+    const batch = buffer.map((entry) => ({ channel: 'api', user_id: null, actor: null, ...entry }));
     buffer = [];
     // One write at a time, in order.
     writing = writing.then(() =>

@@ -68,3 +68,33 @@ export async function findKeyHolderByDigest(db: Db, digest: string, day: string)
     usage: { day, used: usedToday === null ? 0 : Number(usedToday) },
   };
 }
+
+/**
+ * The member's active key with its use on `day` and the last day it answered a search, in one
+ * statement (the usage counters' primary key serves both look-ups).
+ */
+export async function findActiveKeyOfMember(db: Db, memberId: number, day: string) {
+  const subject = sql<string>`${sql.lit(KEY_SUBJECT_PREFIX)} || api_keys.id`;
+  const row = await db
+    .selectFrom('api_keys')
+    .leftJoin('usage_counters', (join) => join.on('usage_counters.subject', '=', subject).on('usage_counters.day', '=', day))
+    .select((eb) => [
+      'api_keys.prefix',
+      'api_keys.created_at',
+      'api_keys.daily_limit',
+      'usage_counters.used as usedToday',
+      eb
+        .selectFrom('usage_counters as u')
+        .select((u) => u.fn.max('u.day').as('d'))
+        .where('u.subject', '=', subject)
+        .where('u.used', '>', 0)
+        .as('lastUsedDay'),
+    ])
+    .where('api_keys.member_id', '=', memberId)
+    .where('api_keys.revoked_at', 'is', null)
+    .orderBy('api_keys.id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return { ...row, usedToday: row.usedToday === null ? 0 : Number(row.usedToday), lastUsedDay: row.lastUsedDay ?? null };
+}

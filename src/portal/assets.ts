@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { App } from '../http/app-type.ts';
+import { MEMBER_STYLESHEET } from './member/member-styles.ts';
 
 export const PORTAL_STYLESHEET = `:root{--fg:#1a1a1a;--bg:#fff;--muted:#4a4a4a;--line:#8a8a8a;--accent:#0b4f9c;--accent-fg:#fff;--error:#a4001d;--ok:#1d6b2f;--soft:#f2f5f9}
 *{box-sizing:border-box}
@@ -59,7 +60,7 @@ document.querySelectorAll('[data-copy-target][hidden]').forEach(function (b) { i
 
 const ASSETS: Record<string, { type: string; body: string; etag: string }> = Object.fromEntries(
   [
-    ['portal.css', 'text/css; charset=utf-8', PORTAL_STYLESHEET],
+    ['portal.css', 'text/css; charset=utf-8', PORTAL_STYLESHEET + MEMBER_STYLESHEET],
     ['portal.js', 'text/javascript; charset=utf-8', PORTAL_SCRIPT],
   ].map(([name, type, body]) => [name!, { type: type!, body: body!, etag: `"${createHash('sha256').update(body!).digest('base64url').slice(0, 27)}"` }]),
 );

@@ -14,11 +14,12 @@ import type { Locale, PortalContext } from './portal-context.ts';
 
 export const PORTAL_PREFIX = '/portal';
 
-export type NavKey = 'home' | 'api' | 'usage' | 'search' | 'users' | 'operator';
+export type NavKey = 'home' | 'agreement' | 'api' | 'usage' | 'search' | 'users' | 'operator';
 
 /** The menu: each entry and the roles that see it (D28: member_user sees no keys and no users). */
 export const NAV_ITEMS: ReadonlyArray<{ key: NavKey; href: string; label: MessageKey; roles: readonly UserRole[] }> = [
   { key: 'home', href: '/portal/', label: 'layout.nav.home', roles: ['member_admin', 'member_user'] },
+  { key: 'agreement', href: '/portal/agreement', label: 'layout.nav.agreement', roles: ['member_admin', 'member_user'] },
   { key: 'api', href: '/portal/api', label: 'layout.nav.api', roles: ['member_admin'] },
   { key: 'usage', href: '/portal/usage', label: 'layout.nav.usage', roles: ['member_admin', 'member_user'] },
   { key: 'search', href: '/portal/search', label: 'layout.nav.search', roles: ['member_admin', 'member_user'] },

@@ -14,6 +14,7 @@ import { registerAuthRoutes } from './auth.routes.ts';
 import { portalCookiesFor } from './cookies.ts';
 import { registerPortalErrorPages } from './error-pages.ts';
 import { registerHomeRoutes } from './home.routes.ts';
+import { registerMemberPages } from './member/member.routes.ts';
 import { registerOperatorRoutes } from './operator.routes.ts';
 import type { PortalDeps } from './portal-deps.ts';
 import { registerSessionHook, type SessionHookDeps } from './sessions.hook.ts';
@@ -52,6 +53,7 @@ export function registerPortal(app: App, deps: PortalDeps) {
       registerAuthRoutes(scope, deps, { ...session });
       registerHomeRoutes(scope, deps);
       registerOperatorRoutes(scope);
+      registerMemberPages(scope, deps);
       // Features of the portal register here, one line each.
     },
     { prefix: '/portal' },

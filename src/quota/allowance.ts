@@ -27,9 +27,12 @@ export function addressSubject(address: string): string {
   return `addr:${address}`;
 }
 
+/** A portal user's counter is `user:<id>` (also read in SQL by member-usage.service.ts). */
+export const USER_SUBJECT_PREFIX = 'user:';
+
 /** A portal user's own daily allowance of searches (D28). */
 export function userSubject(userId: number): string {
-  return `user:${userId}`;
+  return `${USER_SUBJECT_PREFIX}${userId}`;
 }
 
 export function remainingOf(a: Allowance): number {

@@ -7,11 +7,21 @@ import type { Locale } from '../portal-context.ts';
 import { authMessages } from './auth.ts';
 import { homeMessages } from './home.ts';
 import { layoutMessages } from './layout.ts';
+import { agreementMessages } from './agreement.ts';
+import { apiKeyMessages } from './api-key.ts';
+import { searchMessages } from './search.ts';
+import { usageMessages } from './usage.ts';
+import { usersMessages } from './users.ts';
 
 export const MESSAGES = {
   ...layoutMessages,
   ...authMessages,
   ...homeMessages,
+  ...agreementMessages,
+  ...apiKeyMessages,
+  ...usageMessages,
+  ...searchMessages,
+  ...usersMessages,
 } as const;
 
 /** Each feature file, for the test that no two define the same key. */
@@ -19,6 +29,11 @@ export const MESSAGE_FILES: Readonly<Record<string, Readonly<Record<string, unkn
   layout: layoutMessages,
   auth: authMessages,
   home: homeMessages,
+  agreement: agreementMessages,
+  'api-key': apiKeyMessages,
+  usage: usageMessages,
+  search: searchMessages,
+  users: usersMessages,
 };
 
 export type MessageKey = keyof typeof MESSAGES;

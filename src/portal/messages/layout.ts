@@ -6,6 +6,7 @@ export const layoutMessages = defineMessages({
   'layout.skip': { en: 'Skip to content', tr: 'İçeriğe geç' },
   'layout.nav': { en: 'Main menu', tr: 'Ana menü' },
   'layout.nav.home': { en: 'Home', tr: 'Ana sayfa' },
+  'layout.nav.agreement': { en: 'Agreement', tr: 'Sözleşme' },
   'layout.nav.api': { en: 'API', tr: 'API' },
   'layout.nav.usage': { en: 'Usage', tr: 'Kullanım' },
   'layout.nav.search': { en: 'Search', tr: 'Sorgula' },

@@ -1,0 +1,59 @@
+/**
+ * The data agreement (D28): who signed which version when. `members.agreement_signed_on` stays
+ * the flag D17 reads for the API key and the portal search; signing sets it in the same
+ * transaction as the signature, so the two never disagree.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { Clock } from '../lib/clock.ts';
+import { DomainError } from '../lib/errors.ts';
+import { quotaDayOf } from '../lib/turkey-time.ts';
+import { updateMember } from '../members/members.repository.ts';
+import { AGREEMENT_VERSION } from './agreement-text.ts';
+import { findLatestSignature, findSigner, insertSignature } from './agreement.repository.ts';
+
+export interface AgreementState {
+  currentVersion: string;
+  /** `YYYY-MM-DD` D17 reads; null while unsigned. */
+  signedOn: string | null;
+  /** The latest signature kept, if any (an operator's `--agreement-signed` keeps none). */
+  lastSignature: { version: string; signedAt: number; signer: string | null } | null;
+  /** True when the member's latest signature is of the current version. */
+  signedCurrent: boolean;
+}
+
+export async function readAgreementState(db: Kysely<Database>, memberId: number): Promise<AgreementState> {
+  const member = await db.selectFrom('members').select('agreement_signed_on').where('id', '=', memberId).executeTakeFirst();
+  if (!member) throw new DomainError('not_found', `no member with id ${memberId}`);
+  const last = await findLatestSignature(db, memberId);
+  const lastSignature = last ? { version: last.version, signedAt: Number(last.signed_at), signer: last.signer } : null;
+  return {
+    currentVersion: AGREEMENT_VERSION,
+    signedOn: member.agreement_signed_on,
+    lastSignature,
+    signedCurrent: member.agreement_signed_on !== null && lastSignature?.version === AGREEMENT_VERSION,
+  };
+}
+
+/**
+ * Signs the current version for the member: only an active member_admin of that very member may
+ * (checked here against the stored user, not only by the page's guard). One transaction: the
+ * signature (user, time, version) and `members.agreement_signed_on`. Signing again what is
+ * signed changes nothing.
+ */
+export async function signAgreement(db: Kysely<Database>, clock: Clock, memberId: number, userId: number): Promise<AgreementState> {
+  await db.transaction().execute(async (trx) => {
+    const signer = await findSigner(trx, userId);
+    if (!signer || Number(signer.member_id) !== memberId || signer.role !== 'member_admin' || signer.status !== 'active') {
+      throw new DomainError('invalid', "only an active member_admin of this member may sign the member's data agreement");
+    }
+    // Signing what is already signed (a second click, two admins at once) keeps the first signature.
+    const signed = await trx.selectFrom('members').select('agreement_signed_on').where('id', '=', memberId).executeTakeFirstOrThrow();
+    const last = await findLatestSignature(trx, memberId);
+    if (signed.agreement_signed_on !== null && last?.version === AGREEMENT_VERSION) return;
+    const now = clock.now();
+    await insertSignature(trx, { member_id: memberId, user_id: userId, version: AGREEMENT_VERSION, signed_at: now });
+    await updateMember(trx, memberId, { agreement_signed_on: quotaDayOf(now), updated_at: now });
+  });
+  return readAgreementState(db, memberId);
+}

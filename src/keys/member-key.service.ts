@@ -1,0 +1,59 @@
+/**
+ * A member's own key, as the portal's API page shows and changes it (D16, D28). Issuing goes
+ * through keys.service `issueKey`, so the old key is revoked in the same transaction; the API's
+ * key look-up has no cache (auth.service.ts), so the old key is refused on the very next request
+ * of every server.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { Clock } from '../lib/clock.ts';
+import { DomainError } from '../lib/errors.ts';
+import { quotaDayOf } from '../lib/turkey-time.ts';
+import { issueKey, type IssuedKey } from './keys.service.ts';
+import { findActiveKeyOfMember, revokeActiveKeys } from './keys.repository.ts';
+
+export interface MemberKeyView {
+  /** The active key, or null when the member has none. */
+  key: {
+    prefix: string;
+    createdAt: number;
+    dailyLimit: number;
+    usedToday: number;
+    /** The last quota day the key answered a search (D19 day, `YYYY-MM-DD`), or null. */
+    lastUsedDay: string | null;
+  } | null;
+  /** The daily limit a key generated now would get. */
+  nextDailyLimit: number;
+}
+
+async function findMember(db: Kysely<Database>, memberId: number) {
+  const member = await db.selectFrom('members').select(['ref', 'status', 'key_daily_limit']).where('id', '=', memberId).executeTakeFirst();
+  if (!member) throw new DomainError('not_found', `no member with id ${memberId}`);
+  return member;
+}
+
+export async function readMemberKey(db: Kysely<Database>, clock: Clock, defaultDailyLimit: number, memberId: number): Promise<MemberKeyView> {
+  const member = await findMember(db, memberId);
+  const row = await findActiveKeyOfMember(db, memberId, quotaDayOf(clock.now()));
+  return {
+    key: row
+      ? { prefix: row.prefix, createdAt: Number(row.created_at), dailyLimit: Number(row.daily_limit), usedToday: row.usedToday, lastUsedDay: row.lastUsedDay }
+      : null,
+    nextDailyLimit: member.key_daily_limit ?? defaultDailyLimit,
+  };
+}
+
+/**
+ * Generates the member's key, revoking the one it had (D16). The daily limit is the member's
+ * own (set by an operator, D30) or the server's default. Refused for a member that is not active.
+ */
+export async function generateMemberKey(db: Kysely<Database>, clock: Clock, defaultDailyLimit: number, memberId: number): Promise<IssuedKey> {
+  const member = await findMember(db, memberId);
+  if (member.status !== 'active') throw new DomainError('conflict', `the membership is ${member.status}: no key can be generated`);
+  return issueKey(db, clock, member.ref, member.key_daily_limit ?? defaultDailyLimit);
+}
+
+export async function revokeMemberKey(db: Kysely<Database>, clock: Clock, memberId: number): Promise<void> {
+  const revoked = await revokeActiveKeys(db, memberId, clock.now());
+  if (revoked === 0) throw new DomainError('not_found', 'the member has no active key to revoke');
+}

@@ -1,0 +1,166 @@
+/**
+ * The member pages (D28) under /portal (paths relative to the portal's scope): agreement, API
+ * key, usage, search, users. Every route is guarded by
+ * `requireUser` with its roles, and reads and changes only the signed-in user's own member
+ * (`memberOf(request)`); the one id in a URL (a user to disable) is checked to belong to it.
+ * CSRF and Origin are checked for every POST by the portal's session hook.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { App } from '../../http/app-type.ts';
+import { DomainError } from '../../lib/errors.ts';
+import { quotaDayOf } from '../../lib/turkey-time.ts';
+import { readAgreementState, signAgreement } from '../../agreement/agreement.service.ts';
+import { generateMemberKey, readMemberKey, revokeMemberKey } from '../../keys/member-key.service.ts';
+import { readMemberUsage } from '../../quota/member-usage.service.ts';
+import { usageCsv } from '../../quota/usage-series.ts';
+import { rateLimitHeaders } from '../../quota/allowance.ts';
+import { memberSearchRefusal, readPortalAllowance, searchAsPortalUser, type PortalSearchDeps } from '../../search/portal-search.service.ts';
+import { memberOf, portalOf, requireUser } from '../guards.ts';
+import { redirectTo, renderPage, sendPage } from '../layout.ts';
+import type { PortalDeps } from '../portal-deps.ts';
+import { agreementBody } from './agreement.page.ts';
+import { apiBody, type ApiFlash } from './api.page.ts';
+import { searchBody, refusalText } from './search.page.ts';
+import { usageBody } from './usage.page.ts';
+import { registerUsersRoutes } from './users.routes.ts';
+import { memberText } from './text.ts';
+
+const MEMBERS = ['member_admin', 'member_user'] as const;
+
+type Body = Record<string, unknown>;
+export const field = (request: FastifyRequest, name: string): string => {
+  const value = ((request.body ?? {}) as Body)[name];
+  return typeof value === 'string' ? value : '';
+};
+
+/** Where members reach this server (RISKLOOKUP_PUBLIC_URL), for the curl and the invitation link. */
+export function publicBaseOf(deps: PortalDeps): string {
+  return deps.config.publicUrl.replace(/\/+$/, '');
+}
+
+export function statusOfDomainError(error: DomainError): 400 | 404 | 409 {
+  return error.kind === 'invalid' ? 400 : error.kind === 'not_found' ? 404 : 409;
+}
+
+export function registerMemberPages(scope: App, deps: PortalDeps): void {
+  registerAgreementRoutes(scope, deps);
+  registerApiKeyRoutes(scope, deps);
+  registerUsageRoutes(scope, deps);
+  registerSearchRoute(scope, deps);
+  registerUsersRoutes(scope, deps);
+}
+
+function registerAgreementRoutes(app: App, deps: PortalDeps) {
+  const show = async (request: FastifyRequest, reply: FastifyReply, flash: 'signed' | 'must_accept' | null, status = 200) => {
+    const ctx = portalOf(request);
+    const state = await readAgreementState(deps.db, memberOf(request).id);
+    return sendPage(
+      reply,
+      renderPage(ctx, { title: memberText(ctx.locale)('agreement.title'), body: agreementBody(ctx, state, flash), active: 'agreement' }),
+      status,
+    );
+  };
+  app.get('/agreement', { preHandler: requireUser(...MEMBERS) }, async (request, reply) =>
+    show(request, reply, (request.query as { signed?: string }).signed === '1' ? 'signed' : null),
+  );
+  app.post('/agreement/sign', { preHandler: requireUser('member_admin') }, async (request, reply) => {
+    if (field(request, 'accept') !== 'yes') return show(request, reply, 'must_accept', 400);
+    await signAgreement(deps.db, deps.clock, memberOf(request).id, portalOf(request).user.id);
+    return redirectTo(reply, '/portal/agreement?signed=1');
+  });
+}
+
+function registerApiKeyRoutes(app: App, deps: PortalDeps) {
+  const show = async (request: FastifyRequest, reply: FastifyReply, flash: ApiFlash, status = 200) => {
+    const ctx = portalOf(request);
+    const view = await readMemberKey(deps.db, deps.clock, deps.config.defaultDailyLimit, memberOf(request).id);
+    // The new key is in this response only: never cached, never stored (D16).
+    reply.header('cache-control', 'no-store');
+    return sendPage(reply, renderPage(ctx, { title: memberText(ctx.locale)('api.title'), body: apiBody(ctx, view, flash), active: 'api' }), status);
+  };
+  const admin = { preHandler: requireUser('member_admin') };
+  app.get('/api', admin, async (request, reply) => show(request, reply, (request.query as { revoked?: string }).revoked === '1' ? { kind: 'revoked' } : null));
+  app.post('/api/key', admin, async (request, reply) => {
+    try {
+      const issued = await generateMemberKey(deps.db, deps.clock, deps.config.defaultDailyLimit, memberOf(request).id);
+      const newKey = { key: issued.key, searchUrl: `${publicBaseOf(deps)}/api/v1/search`, revokedOld: issued.revoked > 0 };
+      return await show(request, reply, { kind: 'new_key', newKey });
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      return show(request, reply, { kind: 'error', message: memberText(portalOf(request).locale)('api.not_active') }, statusOfDomainError(error));
+    }
+  });
+  app.post('/api/key/revoke', admin, async (request, reply) => {
+    try {
+      await revokeMemberKey(deps.db, deps.clock, memberOf(request).id);
+    } catch (error) {
+      // Nothing to revoke (a second click): the page shows there is no key.
+      if (!(error instanceof DomainError)) throw error;
+    }
+    return redirectTo(reply, '/portal/api?revoked=1');
+  });
+}
+
+function registerUsageRoutes(app: App, deps: PortalDeps) {
+  const guard = { preHandler: requireUser(...MEMBERS) };
+  app.get('/usage', guard, async (request, reply) => {
+    const ctx = portalOf(request);
+    const series = await readMemberUsage(deps.db, deps.clock, memberOf(request).id);
+    return sendPage(reply, renderPage(ctx, { title: memberText(ctx.locale)('usage.title'), body: usageBody(ctx, series), active: 'usage' }));
+  });
+  app.get('/usage.csv', guard, async (request, reply) => {
+    const member = memberOf(request);
+    const series = await readMemberUsage(deps.db, deps.clock, member.id);
+    const fileName = `usage-${member.ref.replace(/[^A-Za-z0-9._-]/g, '_')}-${quotaDayOf(deps.clock.now())}.csv`;
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${fileName}"`)
+      .header('cache-control', 'no-store')
+      .send(usageCsv(series));
+  });
+}
+
+function registerSearchRoute(app: App, deps: PortalDeps) {
+  const countries = deps.countryCodes.map((code) => ({ code, name: deps.searchUseCase.countries.get(code)?.name ?? code }));
+  const searchDeps: PortalSearchDeps = {
+    db: deps.db,
+    searchUseCase: deps.searchUseCase,
+    audit: deps.audit,
+    clock: deps.clock,
+    countryCodes: deps.countryCodes,
+    dailyLimit: deps.config.portalDailyLimit,
+    auditQueryChars: deps.config.auditQueryChars,
+  };
+  app.get('/search', { preHandler: requireUser(...MEMBERS) }, async (request, reply) => {
+    const ctx = portalOf(request);
+    const member = memberOf(request);
+    const t = memberText(ctx.locale);
+    const query = request.query as Record<string, unknown>;
+    const asked = query.q !== undefined;
+    const searcher = {
+      userId: ctx.user.id,
+      memberId: member.id,
+      memberStatus: member.status,
+      memberTier: member.tier,
+      agreementSignedOn: member.agreementSignedOn,
+      clientAddress: request.ip,
+    };
+    // A search is a GET that is charged, like the API's: never cached anywhere (D5).
+    reply.header('cache-control', 'no-store');
+    const outcome = asked ? await searchAsPortalUser(searchDeps, searcher, query) : null;
+    const allowance = outcome?.allowance ?? (await readPortalAllowance(searchDeps, ctx.user.id));
+    // The figures the page shows, as the API sends them (D3): the user's own allowance.
+    reply.headers(rateLimitHeaders(allowance, deps.clock.now()));
+    const refusal = memberSearchRefusal(searcher);
+    const first = (v: unknown) => (typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : '');
+    const model = {
+      form: { q: first(query.q), type: first(query.type), country: first(query.country).toUpperCase() },
+      countries,
+      allowance,
+      outcome,
+      blocked: refusal ? refusalText(t, refusal, allowance.limit) : null,
+    };
+    const status = refusal ? 403 : outcome?.kind === 'refused' ? outcome.status : 200;
+    return sendPage(reply, renderPage(ctx, { title: t('search.title'), body: searchBody(ctx, model), active: 'search' }), status);
+  });
+}

@@ -1,0 +1,103 @@
+/** GET /portal/users (member_admin): the member's users, a new link or disabling for each, inviting a colleague (D27, D28). */
+import { html, type Html } from '../html.ts';
+import type { PortalContext } from '../portal-context.ts';
+import type { MemberUserView } from '../../members/member-users.service.ts';
+import { copyButton, csrfInput, notice } from './page-parts.ts';
+import { memberText, type MemberTextKey } from './text.ts';
+
+/** What the page says after an action: a one-time link (shown once), a user disabled, a refusal. */
+export type UsersFlash =
+  { kind: 'invited' | 'reset'; email: string; link: string } | { kind: 'disabled'; name: string } | { kind: 'error'; message: string } | null;
+
+export interface InviteForm {
+  email: string;
+  role: string;
+}
+
+export function usersBody(
+  ctx: PortalContext,
+  users: readonly MemberUserView[],
+  flash: UsersFlash,
+  form: InviteForm = { email: '', role: 'member_user' },
+): Html {
+  const t = memberText(ctx.locale);
+  const rows = users.map((u) => {
+    const self = u.id === ctx.user.id;
+    const action =
+      !self && u.status !== 'disabled'
+        ? html`<div class="row-actions">
+            <form method="post" action="/portal/users/${u.id}/link">
+              ${csrfInput(ctx)}<button type="submit" class="secondary small" aria-label="${t('users.new_link_for', { name: u.name || u.email })}">
+                ${t('users.new_link')}
+              </button>
+            </form>
+            <form method="post" action="/portal/users/${u.id}/disable">
+              ${csrfInput(ctx)}<button type="submit" class="danger small" aria-label="${t('users.disable', { name: u.name || u.email })}">
+                ${t('users.disable_button')}
+              </button>
+            </form>
+          </div>`
+        : '';
+    return html`<tr>
+      <td>${u.name || '—'}${self ? html` <span class="muted">(${t('users.you')})</span>` : ''}</td>
+      <td>${u.email}</td>
+      <td>${t(`users.role.${u.role}` as MemberTextKey)}</td>
+      <td>${t(`users.status.${u.status}` as MemberTextKey)}</td>
+      <td>${action}</td>
+    </tr>`;
+  });
+  const invited =
+    flash?.kind === 'invited' || flash?.kind === 'reset'
+      ? html`<section class="panel panel-key" aria-labelledby="invite-link-title">
+          <h2 id="invite-link-title">${t(flash.kind === 'invited' ? 'users.invite_link_title' : 'users.reset_link_title', { email: flash.email })}</h2>
+          <p>${t('users.invite_link')}</p>
+          <div class="copy-row">
+            <code id="invite-link" class="secret" aria-labelledby="invite-link-title">${flash.link}</code
+            >${copyButton('invite-link', t('users.copy'), t('api.copied'))}
+          </div>
+        </section>`
+      : '';
+  return html`${invited}${flash?.kind === 'disabled' ? notice('ok', t('users.disabled_done', { name: flash.name })) : ''}${flash?.kind === 'error' ? notice('error', flash.message) : ''}
+    <p>${t('users.intro')}</p>
+    <div class="table-scroll">
+      <table class="data">
+        <caption class="visually-hidden">
+          ${t('users.title')}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">${t('users.name')}</th>
+            <th scope="col">${t('users.email')}</th>
+            <th scope="col">${t('users.role')}</th>
+            <th scope="col">${t('users.status')}</th>
+            <th scope="col">${t('users.actions')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${rows}
+        </tbody>
+      </table>
+    </div>
+    <h2>${t('users.invite_title')}</h2>
+    <form method="post" action="/portal/users/invite" class="stack">
+      ${csrfInput(ctx)}
+      <div class="field">
+        <label for="invite-email">${t('users.email')}</label
+        ><input id="invite-email" name="email" type="email" required maxlength="254" autocomplete="off" value="${form.email}" />
+      </div>
+      <fieldset class="field">
+        <legend>${t('users.role')}</legend>
+        <p class="check">
+          <input type="radio" id="role-user" name="role" value="member_user" ${form.role !== 'member_admin' ? ' checked' : ''} /><label for="role-user"
+            >${t('users.role.member_user')}</label
+          >
+        </p>
+        <p class="check">
+          <input type="radio" id="role-admin" name="role" value="member_admin" ${form.role === 'member_admin' ? ' checked' : ''} /><label for="role-admin"
+            >${t('users.role.member_admin')}</label
+          >
+        </p>
+      </fieldset>
+      <p><button type="submit">${t('users.invite')}</button></p>
+    </form>`;
+}

@@ -1,0 +1,80 @@
+/**
+ * The member's users (D27, D28), for its member_admin: list, invite, a new one-time link,
+ * disable. The id in a URL is looked up within the admin's own member only: another member's
+ * user is a 404, like an unknown one.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { App } from '../../http/app-type.ts';
+import { DomainError } from '../../lib/errors.ts';
+import { disableMemberUser, inviteMemberUser, listMemberUsers, newMemberUserLink } from '../../members/member-users.service.ts';
+import { oneTimeLinkOf } from '../../users/users.service.ts';
+import { memberOf, portalOf, requireUser } from '../guards.ts';
+import { redirectTo, renderPage, sendPage } from '../layout.ts';
+import type { PortalDeps } from '../portal-deps.ts';
+import { notFoundError } from '../portal-errors.ts';
+import { field, publicBaseOf, statusOfDomainError } from './member.routes.ts';
+import { memberText } from './text.ts';
+import { usersBody, type UsersFlash } from './users.page.ts';
+
+export function registerUsersRoutes(app: App, deps: PortalDeps) {
+  const show = async (request: FastifyRequest, reply: FastifyReply, flash: UsersFlash, status = 200, form?: { email: string; role: string }) => {
+    const ctx = portalOf(request);
+    const users = await listMemberUsers(deps.db, memberOf(request).id);
+    reply.header('cache-control', 'no-store');
+    return sendPage(
+      reply,
+      renderPage(ctx, { title: memberText(ctx.locale)('users.title'), body: usersBody(ctx, users, flash, form), active: 'users' }),
+      status,
+    );
+  };
+  const admin = { preHandler: requireUser('member_admin') };
+  app.get('/users', admin, async (request, reply) => {
+    const disabled = Number((request.query as { disabled?: string }).disabled);
+    const users = Number.isInteger(disabled) && disabled > 0 ? await listMemberUsers(deps.db, memberOf(request).id) : [];
+    const who = users.find((u) => u.id === disabled);
+    return show(request, reply, who ? { kind: 'disabled', name: who.name || who.email } : null);
+  });
+  app.post('/users/invite', admin, async (request, reply) => {
+    const ctx = portalOf(request);
+    const form = { email: field(request, 'email'), role: field(request, 'role') === 'member_admin' ? 'member_admin' : 'member_user' };
+    try {
+      const actor = { userId: ctx.user.id, memberId: memberOf(request).id, email: ctx.user.email };
+      const issued = await inviteMemberUser(deps.db, deps.clock, actor, { email: form.email, role: form.role as 'member_admin' | 'member_user' });
+      return await show(request, reply, { kind: 'invited', email: issued.email, link: oneTimeLinkOf(publicBaseOf(deps), issued.token) });
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      const message = error.kind === 'invalid' ? memberText(ctx.locale)('users.email_invalid') : error.message;
+      return show(request, reply, { kind: 'error', message }, statusOfDomainError(error), form);
+    }
+  });
+  app.post('/users/:id/disable', admin, async (request, reply) => {
+    const ctx = portalOf(request);
+    const id = Number((request.params as { id: string }).id);
+    if (!Number.isSafeInteger(id) || id <= 0) throw notFoundError();
+    try {
+      await disableMemberUser(deps.db, deps.clock, { userId: ctx.user.id, memberId: memberOf(request).id, email: ctx.user.email }, id);
+    } catch (error) {
+      if (error instanceof DomainError && error.kind === 'not_found') throw notFoundError();
+      if (!(error instanceof DomainError)) throw error;
+      return show(request, reply, { kind: 'error', message: error.message }, statusOfDomainError(error));
+    }
+    return redirectTo(reply, `/portal/users?disabled=${id}`);
+  });
+  app.post('/users/:id/link', admin, async (request, reply) => {
+    const ctx = portalOf(request);
+    const id = Number((request.params as { id: string }).id);
+    if (!Number.isSafeInteger(id) || id <= 0) throw notFoundError();
+    try {
+      const issued = await newMemberUserLink(deps.db, deps.clock, { userId: ctx.user.id, memberId: memberOf(request).id, email: ctx.user.email }, id);
+      return await show(request, reply, {
+        kind: issued.purpose === 'invite' ? 'invited' : 'reset',
+        email: issued.email,
+        link: oneTimeLinkOf(publicBaseOf(deps), issued.token),
+      });
+    } catch (error) {
+      if (error instanceof DomainError && error.kind === 'not_found') throw notFoundError();
+      if (!(error instanceof DomainError)) throw error;
+      return show(request, reply, { kind: 'error', message: error.message }, statusOfDomainError(error));
+    }
+  });
+}

@@ -1,0 +1,109 @@
+/** Texts of the member's users page (D27, D28). English and Turkish, same keys. */
+import { defineMessages } from './define.ts';
+
+export const usersMessages = defineMessages({
+  'users.title': {
+    en: 'Users',
+    tr: 'Kullanıcılar',
+  },
+  'users.intro': {
+    en: 'People of your member who can sign in to this portal.',
+    tr: 'Üyenizden bu portala giriş yapabilen kişiler.',
+  },
+  'users.name': {
+    en: 'Name',
+    tr: 'Ad',
+  },
+  'users.email': {
+    en: 'Email',
+    tr: 'E-posta',
+  },
+  'users.role': {
+    en: 'Role',
+    tr: 'Rol',
+  },
+  'users.status': {
+    en: 'Status',
+    tr: 'Durum',
+  },
+  'users.actions': {
+    en: 'Actions',
+    tr: 'İşlemler',
+  },
+  'users.role.member_admin': {
+    en: 'Admin (agreement, API key, users)',
+    tr: 'Yönetici (sözleşme, API anahtarı, kullanıcılar)',
+  },
+  'users.role.member_user': {
+    en: 'User (search and usage)',
+    tr: 'Kullanıcı (sorgu ve kullanım)',
+  },
+  'users.status.invited': {
+    en: 'Invited',
+    tr: 'Davet edildi',
+  },
+  'users.status.active': {
+    en: 'Active',
+    tr: 'Etkin',
+  },
+  'users.status.disabled': {
+    en: 'Disabled',
+    tr: 'Devre dışı',
+  },
+  'users.you': {
+    en: 'you',
+    tr: 'siz',
+  },
+  'users.disable': {
+    en: 'Disable {name}',
+    tr: '{name} kullanıcısını devre dışı bırak',
+  },
+  'users.disable_button': {
+    en: 'Disable',
+    tr: 'Devre dışı bırak',
+  },
+  'users.invite_title': {
+    en: 'Invite a colleague',
+    tr: 'Bir çalışma arkadaşınızı davet edin',
+  },
+  'users.invite': {
+    en: 'Send invitation',
+    tr: 'Davet gönder',
+  },
+  'users.invite_link': {
+    en: 'Give it to them yourself: it works once, for 72 hours, and is shown only now.',
+    tr: 'Bağlantıyı kendiniz iletin: bir kez ve 72 saat boyunca çalışır, yalnızca şimdi gösterilir.',
+  },
+  'users.invite_link_title': {
+    en: 'Invitation link for {email}',
+    tr: '{email} için davet bağlantısı',
+  },
+  'users.reset_link_title': {
+    en: 'New sign-in link for {email}',
+    tr: '{email} için yeni giriş bağlantısı',
+  },
+  'users.new_link': {
+    en: 'New link',
+    tr: 'Yeni bağlantı',
+  },
+  'users.new_link_for': {
+    en: 'New sign-in link for {name}',
+    tr: '{name} için yeni giriş bağlantısı',
+  },
+  'users.disabled_done': {
+    en: '{name} is disabled and signed out everywhere.',
+    tr: '{name} devre dışı bırakıldı ve her yerde oturumu kapatıldı.',
+  },
+  'users.email_invalid': {
+    en: 'Enter a valid email address.',
+    tr: 'Geçerli bir e-posta adresi girin.',
+  },
+  'users.name_missing': {
+    en: 'Enter the colleague’s name.',
+    tr: 'Çalışma arkadaşınızın adını girin.',
+  },
+  'users.copy': {
+    en: 'Copy link',
+    tr: 'Bağlantıyı kopyala',
+  },
+});

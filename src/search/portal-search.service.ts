@@ -1,0 +1,139 @@
+/**
+ * The portal's search (D28): the API's use case and answer (answer-search.ts) for a signed-in
+ * member user, charged to the user's own daily allowance (`user:<id>`, same quota day, D19) and
+ * audited like the API (D21) with channel `portal` and the user. Nothing here knows HTML.
+ */
+import { performance } from 'node:perf_hooks';
+import type { AuditWriter } from '../audit/audit-writer.ts';
+import type { Clock } from '../lib/clock.ts';
+import { AppError, type ErrorReason } from '../lib/errors.ts';
+import { redactSecrets } from '../lib/redact.ts';
+import type { Db } from '../db/types.ts';
+import { peekAllowance, userSubject, type Allowance } from '../quota/allowance.ts';
+import { answerSearch, type SearchResponse, type SearchUseCaseDeps } from './answer-search.ts';
+import { InvalidEncoding, type QueryValue } from '../http/query-string.ts';
+import { normaliseSearchQuery, rejectSecretsInUrl } from './search-params.ts';
+import type { SearchInput } from './search.service.ts';
+
+export interface PortalSearchDeps {
+  db: Db;
+  searchUseCase: SearchUseCaseDeps;
+  audit: AuditWriter;
+  clock: Clock;
+  countryCodes: readonly string[];
+  /** D28: searches per user per quota day. */
+  dailyLimit: number;
+  auditQueryChars: number;
+}
+
+/** Who searches: the signed-in user and the member state D17 checks. */
+export interface PortalSearcher {
+  userId: number;
+  memberId: number;
+  memberStatus: 'active' | 'suspended' | 'terminated';
+  memberTier: 'full' | 'associate';
+  agreementSignedOn: string | null;
+  clientAddress: string;
+}
+
+export type PortalSearchOutcome =
+  | { kind: 'answered'; response: SearchResponse; allowance: Allowance }
+  | { kind: 'refused'; status: number; reason: ErrorReason; message: string; allowance: Allowance };
+
+/** The raw query string of the search page, as the portal's parser gave it (http/query-string.ts). */
+export type PortalSearchForm = Readonly<Record<string, unknown>>;
+
+/**
+ * D17's rule for keys, applied to the member of a portal user: searching needs an active, full
+ * member with a signed data agreement. Pure.
+ */
+export function memberSearchRefusal(searcher: Pick<PortalSearcher, 'memberStatus' | 'memberTier' | 'agreementSignedOn'>): ErrorReason | null {
+  if (searcher.memberStatus === 'suspended') return 'member_suspended';
+  if (searcher.memberStatus === 'terminated') return 'member_terminated';
+  if (searcher.memberTier !== 'full') return 'member_not_full';
+  if (searcher.agreementSignedOn === null) return 'agreement_unsigned';
+  return null;
+}
+
+const REFUSAL_MESSAGES: Partial<Record<ErrorReason, string>> = {
+  member_suspended: 'Membership suspended: searching is paused; contact the association',
+  member_terminated: 'Membership terminated: searching has ended',
+  member_not_full: 'Searching is limited to full members; your membership is associate',
+  agreement_unsigned: "Data agreement not signed: your member's admin signs it on the Agreement page",
+};
+
+/** D7's parameter rules for the form, with the API's reasons. Throws AppError (400). */
+export function portalSearchInput(form: PortalSearchForm, countryCodes: readonly string[]): SearchInput {
+  // The whole query string, as the API checks it: a key anywhere in the URL, a repeated or badly
+  // encoded field are refused with the API's reasons.
+  const query = Object.fromEntries(Object.entries(form).filter((entry): entry is [string, QueryValue] => isQueryValue(entry[1])));
+  rejectSecretsInUrl(query);
+  const normalised = normaliseSearchQuery(query);
+  const q = normalised.q ?? '';
+  const length = [...q].length;
+  if (length < 3 || length > 100) throw new AppError('invalid_parameter', 'q must be 3 to 100 characters after trimming spaces');
+  const type = normalised.type ?? 'name';
+  if (type !== 'name' && type !== 'tax_id') throw new AppError('invalid_parameter', "type must be 'name' or 'tax_id'");
+  const country = normalised.country ?? null;
+  if (country !== null && !countryCodes.includes(country)) {
+    throw new AppError('unsupported_country', `country ${country} is not a supported country`);
+  }
+  return { q, type, country };
+}
+
+function isQueryValue(value: unknown): value is QueryValue {
+  const one = (v: unknown) => typeof v === 'string' || v instanceof InvalidEncoding;
+  return one(value) || (Array.isArray(value) && value.every(one));
+}
+
+function text(value: unknown): string {
+  if (Array.isArray(value)) return text(value[0]);
+  return typeof value === 'string' ? value : '';
+}
+
+/** The user's allowance without using it: shown beside the form. */
+export function readPortalAllowance(deps: Pick<PortalSearchDeps, 'db' | 'clock' | 'dailyLimit'>, userId: number): Promise<Allowance> {
+  return peekAllowance(deps.db, deps.clock, userSubject(userId), deps.dailyLimit);
+}
+
+/** Answers one portal search, or says why not; every attempt is audited (D21). */
+export async function searchAsPortalUser(deps: PortalSearchDeps, searcher: PortalSearcher, form: PortalSearchForm): Promise<PortalSearchOutcome> {
+  const startedAt = performance.now();
+  let input: SearchInput | null = null;
+  let outcome: PortalSearchOutcome;
+  try {
+    const refusal = memberSearchRefusal(searcher);
+    if (refusal) throw new AppError(refusal, REFUSAL_MESSAGES[refusal]!);
+    input = portalSearchInput(form, deps.countryCodes);
+    const answer = await answerSearch(deps.searchUseCase, input, { kind: 'portal_user', userId: searcher.userId, dailyLimit: deps.dailyLimit }, startedAt);
+    outcome = { kind: 'answered', response: answer.response, allowance: answer.allowance! };
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    outcome = {
+      kind: 'refused',
+      status: error.statusCode,
+      reason: error.reason,
+      message: error.message,
+      allowance: await readPortalAllowance(deps, searcher.userId),
+    };
+  }
+  deps.audit.write({
+    at: deps.clock.now(),
+    key_id: null,
+    member_id: searcher.memberId,
+    user_id: searcher.userId,
+    channel: 'portal',
+    q: auditText(input?.q ?? text(form.q), deps.auditQueryChars),
+    type: auditText(input?.type ?? text(form.type), 20),
+    country: auditText(input?.country ?? text(form.country), 10),
+    status: outcome.kind === 'answered' ? 200 : outcome.status,
+    result_count: outcome.kind === 'answered' ? outcome.response.result_count : null,
+    response_ms: Math.round(performance.now() - startedAt),
+    client_address: searcher.clientAddress,
+  });
+  return outcome;
+}
+
+function auditText(value: string | null, max: number): string | null {
+  return value ? redactSecrets(value).slice(0, max) : null;
+}

@@ -1,0 +1,238 @@
+/**
+ * The member self-service rules (D28) below the pages, on every engine: the agreement, the
+ * member's key, usage per day and the portal search with its allowance and audit.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Kysely } from 'kysely';
+import { ENGINES, type TestDatabase } from './helpers/engines.ts';
+import { NOON_TR } from './helpers/app.ts';
+import { countries, makeCompanies, makeMember, makeReport } from './helpers/factories.ts';
+import type { Database, UserRole } from '../src/db/schema.ts';
+import { fixedClock } from '../src/lib/clock.ts';
+import { DomainError } from '../src/lib/errors.ts';
+import { readAgreementState, signAgreement } from '../src/agreement/agreement.service.ts';
+import { AGREEMENT_VERSION } from '../src/agreement/agreement-text.ts';
+import { generateMemberKey, readMemberKey, revokeMemberKey } from '../src/keys/member-key.service.ts';
+import { readMemberUsage } from '../src/quota/member-usage.service.ts';
+import { consumeUsage } from '../src/quota/usage.repository.ts';
+import { createAuditWriter } from '../src/audit/audit-writer.ts';
+import { createCompanySearch } from '../src/search/company-search.ts';
+import { quotaOn } from '../src/quota/allowance.ts';
+import { disableMemberUser, listMemberUsers } from '../src/members/member-users.service.ts';
+import { searchAsPortalUser, type PortalSearchDeps, type PortalSearcher } from '../src/search/portal-search.service.ts';
+
+async function insertUser(db: Kysely<Database>, memberId: number | null, role: UserRole, email: string, status: 'active' | 'disabled' = 'active') {
+  const row = await db
+    .insertInto('users')
+    .values({
+      email,
+      email_norm: email.toLowerCase(),
+      name: email.split('@')[0]!,
+      role,
+      member_id: memberId,
+      status,
+      password_hash: null,
+      totp_secret: null,
+      totp_last_step: null,
+      created_at: 0,
+      updated_at: 0,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+async function memberId(db: Kysely<Database>, ref: string) {
+  return Number((await db.selectFrom('members').select('id').where('ref', '=', ref).executeTakeFirstOrThrow()).id);
+}
+
+const rejectsWith = (kind: DomainError['kind']) => (error: unknown) => error instanceof DomainError && error.kind === kind;
+
+for (const engine of ENGINES) {
+  describe(`member services [${engine.name}]`, () => {
+    let database: TestDatabase;
+    let db: Kysely<Database>;
+    const clock = fixedClock(NOON_TR);
+    const ids: Record<string, number> = {};
+
+    before(async () => {
+      database = await engine.create();
+      db = database.engine.db;
+      await makeMember(db, clock, { ref: 'M-A', agreementSigned: false });
+      await makeMember(db, clock, { ref: 'M-B', agreementSigned: false });
+      ids.a = await memberId(db, 'M-A');
+      ids.b = await memberId(db, 'M-B');
+      ids.adminA = await insertUser(db, ids.a, 'member_admin', 'ayse@a.example');
+      ids.userA = await insertUser(db, ids.a, 'member_user', 'mehmet@a.example');
+      ids.disabledA = await insertUser(db, ids.a, 'member_admin', 'old@a.example', 'disabled');
+      ids.adminB = await insertUser(db, ids.b, 'member_admin', 'bora@b.example');
+    });
+    after(async () => database?.drop());
+
+    test('agreement: only an active member_admin of the member signs; one transaction sets the D17 flag; signing again changes nothing', async () => {
+      assert.deepEqual(await readAgreementState(db, ids.a!), { currentVersion: AGREEMENT_VERSION, signedOn: null, lastSignature: null, signedCurrent: false });
+      await assert.rejects(signAgreement(db, clock, ids.a!, ids.userA!), rejectsWith('invalid'));
+      await assert.rejects(signAgreement(db, clock, ids.a!, ids.adminB!), rejectsWith('invalid'));
+      await assert.rejects(signAgreement(db, clock, ids.a!, ids.disabledA!), rejectsWith('invalid'));
+      assert.equal((await readAgreementState(db, ids.a!)).signedOn, null);
+
+      const state = await signAgreement(db, clock, ids.a!, ids.adminA!);
+      assert.equal(state.signedOn, '2026-11-21');
+      assert.equal(state.signedCurrent, true);
+      assert.deepEqual(state.lastSignature, { version: AGREEMENT_VERSION, signedAt: NOON_TR, signer: 'ayse' });
+      clock.advance(60_000);
+      await signAgreement(db, clock, ids.a!, ids.adminA!);
+      const rows = await db.selectFrom('agreement_signatures').selectAll().where('member_id', '=', ids.a!).execute();
+      assert.equal(rows.length, 1);
+      assert.equal(Number(rows[0]!.user_id), ids.adminA);
+      assert.equal((await readAgreementState(db, ids.b!)).signedOn, null, "the other member's flag is untouched");
+    });
+
+    test("key: none, generated with the member's limit or the default, used, regenerated (old revoked at once), revoked", async () => {
+      assert.deepEqual(await readMemberKey(db, clock, 100, ids.a!), { key: null, nextDailyLimit: 100 });
+      const first = await generateMemberKey(db, clock, 100, ids.a!);
+      assert.equal(first.daily_limit, 100);
+      let view = await readMemberKey(db, clock, 100, ids.a!);
+      assert.deepEqual(view.key, { prefix: first.prefix, createdAt: clock.now(), dailyLimit: 100, usedToday: 0, lastUsedDay: null });
+
+      const keyRow = await db.selectFrom('api_keys').select('id').where('prefix', '=', first.prefix).executeTakeFirstOrThrow();
+      await consumeUsage(db, `key:${keyRow.id}`, '2026-11-19', 100);
+      await consumeUsage(db, `key:${keyRow.id}`, '2026-11-21', 100);
+      await consumeUsage(db, `key:${keyRow.id}`, '2026-11-21', 100);
+      view = await readMemberKey(db, clock, 100, ids.a!);
+      assert.equal(view.key?.usedToday, 2);
+      assert.equal(view.key?.lastUsedDay, '2026-11-21');
+
+      await db.updateTable('members').set({ key_daily_limit: 250 }).where('id', '=', ids.a!).execute();
+      const second = await generateMemberKey(db, clock, 100, ids.a!);
+      assert.equal(second.revoked, 1);
+      assert.equal(second.daily_limit, 250);
+      const active = await db.selectFrom('api_keys').select('prefix').where('member_id', '=', ids.a!).where('revoked_at', 'is', null).execute();
+      assert.deepEqual(
+        active.map((r) => r.prefix),
+        [second.prefix],
+      );
+      assert.equal((await readMemberKey(db, clock, 100, ids.a!)).key?.usedToday, 0, "the new key's day starts empty");
+
+      await revokeMemberKey(db, clock, ids.a!);
+      assert.equal((await readMemberKey(db, clock, 100, ids.a!)).key, null);
+      await assert.rejects(revokeMemberKey(db, clock, ids.a!), rejectsWith('not_found'));
+      assert.equal((await readMemberKey(db, clock, 100, ids.b!)).key, null, 'nothing happened to the other member');
+    });
+
+    test('usage: 30 quota days, API (all the member keys) and portal (its users) apart, nothing of another member', async () => {
+      const keyIds = (await db.selectFrom('api_keys').select('id').where('member_id', '=', ids.a!).execute()).map((r) => Number(r.id));
+      assert.equal(keyIds.length, 2);
+      await consumeUsage(db, `key:${keyIds[1]}`, '2026-11-21', 100);
+      await consumeUsage(db, `user:${ids.userA}`, '2026-11-21', 100);
+      await consumeUsage(db, `user:${ids.adminA}`, '2026-11-20', 100);
+      await consumeUsage(db, `user:${ids.adminB}`, '2026-11-21', 100);
+      await consumeUsage(db, `key:${keyIds[0]}`, '2026-10-01', 100);
+      const usage = await readMemberUsage(db, clock, ids.a!);
+      assert.equal(usage.length, 30);
+      assert.deepEqual(usage.at(-1), { day: '2026-11-21', api: 3, portal: 1 });
+      assert.deepEqual(usage.at(-2), { day: '2026-11-20', api: 0, portal: 1 });
+      assert.deepEqual(usage.at(-3), { day: '2026-11-19', api: 1, portal: 0 });
+      assert.equal(
+        usage.reduce((n, d) => n + d.api + d.portal, 0),
+        6,
+        'the day before the window is left out',
+      );
+      const other = await readMemberUsage(db, clock, ids.b!);
+      assert.deepEqual(other.at(-1), { day: '2026-11-21', api: 0, portal: 1 });
+    });
+
+    test("portal search: the API's answer, charged to the user's own allowance, audited with channel portal; D17's rule and 400s apart", async () => {
+      await makeCompanies(database.engine, clock, [{ company_name: 'Portaltest Lojistik A.Ş.', reports: [makeReport()] }]);
+      const audit = createAuditWriter(db, (error) => {
+        throw error;
+      });
+      const search = createCompanySearch({ db, seam: database.engine.seam, maxResults: 10, cacheEntries: 0 });
+      const deps: PortalSearchDeps = {
+        db,
+        searchUseCase: { countries, search, quota: quotaOn(db), clock },
+        audit,
+        clock,
+        countryCodes: countries.list().map((c) => c.code),
+        dailyLimit: 3,
+        auditQueryChars: 200,
+      };
+      const searcher: PortalSearcher = {
+        userId: ids.userA!,
+        memberId: ids.a!,
+        memberStatus: 'active',
+        memberTier: 'full',
+        agreementSignedOn: '2026-11-21',
+        clientAddress: '127.0.0.9',
+      };
+      const day = '2026-11-21';
+      const usedBefore = Number(
+        (await db.selectFrom('usage_counters').select('used').where('subject', '=', `user:${ids.userA}`).where('day', '=', day).executeTakeFirst())?.used ?? 0,
+      );
+
+      const answered = await searchAsPortalUser(deps, searcher, { q: '  Portaltest  ' });
+      assert.equal(answered.kind, 'answered');
+      assert.ok(answered.kind === 'answered');
+      assert.equal(answered.response.result_count, 1);
+      assert.equal(answered.response.results[0]!.company_name, 'Portaltest Lojistik A.Ş.');
+      assert.deepEqual(answered.response.near_matches, []);
+      assert.equal(answered.allowance.used, usedBefore + 1);
+
+      const tooShort = await searchAsPortalUser(deps, searcher, { q: 'ab' });
+      assert.deepEqual([tooShort.kind, tooShort.kind === 'refused' && tooShort.reason], ['refused', 'invalid_parameter']);
+      const badTaxId = await searchAsPortalUser(deps, searcher, { q: '12345', type: 'tax_id', country: 'TR' });
+      assert.deepEqual([badTaxId.kind, badTaxId.kind === 'refused' && badTaxId.reason], ['refused', 'invalid_tax_id']);
+      const unsigned = await searchAsPortalUser(deps, { ...searcher, agreementSignedOn: null }, { q: 'Portaltest' });
+      assert.deepEqual([unsigned.kind, unsigned.kind === 'refused' && unsigned.reason], ['refused', 'agreement_unsigned']);
+      const suspended = await searchAsPortalUser(deps, { ...searcher, memberStatus: 'suspended' }, { q: 'Portaltest' });
+      assert.equal(suspended.kind === 'refused' && suspended.status, 403);
+
+      // Only answers count: the limit of 3 leaves exactly the remaining searches.
+      for (let i = usedBefore + 1; i < 3; i++) assert.equal((await searchAsPortalUser(deps, searcher, { q: 'Portaltest' })).kind, 'answered');
+      const refused = await searchAsPortalUser(deps, searcher, { q: 'Portaltest' });
+      assert.ok(refused.kind === 'refused');
+      assert.equal(refused.status, 429);
+      assert.match(refused.message, /daily allowance of portal searches of 3 requests is used up/);
+      assert.equal(refused.allowance.used, 3);
+      assert.equal(
+        (await searchAsPortalUser(deps, { ...searcher, userId: ids.adminA! }, { q: 'Portaltest' })).kind,
+        'answered',
+        "another user's allowance is their own",
+      );
+
+      await audit.flush();
+      const records = await db.selectFrom('audit_log').selectAll().where('channel', '=', 'portal').orderBy('id').execute();
+      assert.equal(records.length, 3 - usedBefore + 6);
+      assert.deepEqual(records.map((r) => [Number(r.user_id), Number(r.member_id), r.key_id, r.status, r.client_address]).slice(0, 5), [
+        [ids.userA, ids.a, null, 200, '127.0.0.9'],
+        [ids.userA, ids.a, null, 400, '127.0.0.9'],
+        [ids.userA, ids.a, null, 400, '127.0.0.9'],
+        [ids.userA, ids.a, null, 403, '127.0.0.9'],
+        [ids.userA, ids.a, null, 403, '127.0.0.9'],
+      ]);
+      assert.equal(records[0]!.q, 'Portaltest');
+      assert.equal(records[0]!.result_count, 1);
+      assert.equal(records.at(-2)!.status, 429);
+    });
+
+    test("member users: an admin lists and disables only its own member's users (another member's id is not found), never itself; sessions end", async () => {
+      assert.deepEqual(
+        (await listMemberUsers(db, ids.a!)).map((u) => u.email),
+        ['ayse@a.example', 'mehmet@a.example', 'old@a.example'],
+      );
+      await db
+        .insertInto('sessions')
+        .values({ digest: 'd-1', user_id: ids.userA!, csrf_token: 'c', locale: null, created_at: 0, last_seen_at: 0, expires_at: 9e12, ended_at: null })
+        .execute();
+      const actor = { userId: ids.adminA!, memberId: ids.a!, email: 'ayse@a.example' };
+      await assert.rejects(disableMemberUser(db, clock, actor, ids.adminB!), rejectsWith('not_found'));
+      assert.equal((await db.selectFrom('users').select('status').where('id', '=', ids.adminB!).executeTakeFirstOrThrow()).status, 'active');
+      await assert.rejects(disableMemberUser(db, clock, actor, ids.adminA!), rejectsWith('conflict'));
+      const disabled = await disableMemberUser(db, clock, actor, ids.userA!);
+      assert.equal(disabled.status, 'disabled');
+      const session = await db.selectFrom('sessions').select('ended_at').where('digest', '=', 'd-1').executeTakeFirstOrThrow();
+      assert.equal(Number(session.ended_at), clock.now());
+    });
+  });
+}
