@@ -70,12 +70,13 @@ test('D29: nobody acts on a final status', () => {
 });
 
 test('D29: a reason is required to reject and to deactivate, a note to withdraw; approving needs none', () => {
-  for (const [actor, status, step] of [
+  const cases: Array<[Actor, ReportStatus, ModerationStep]> = [
     [operator, 'pending', 'reject'],
     [operator, 'approved', 'deactivate'],
     [filer, 'approved', 'withdraw'],
     [filer, 'pending', 'withdraw'],
-  ] as const) {
+  ];
+  for (const [actor, status, step] of cases) {
     for (const reason of [null, undefined, '', '   ']) {
       const result = checkStep(actor, report(status), step, reason);
       assert.equal(!result.ok && result.kind, 'invalid', `${step} with ${JSON.stringify(reason)}`);
