@@ -18,7 +18,7 @@ const ALLOWED = new Set([
 ]);
 
 test('D29: exactly the listed steps by the listed roles, every other combination refused', () => {
-  for (const actor of [operator, filer]) {
+  for (const actor of [operator, filer] as Actor[]) {
     for (const status of REPORT_STATUSES) {
       for (const step of MODERATION_STEPS) {
         const result = checkStep(actor, report(status), step, 'because');
@@ -58,7 +58,7 @@ test('D29/D13: another member acting on a report gets not_found, never a hint th
 
 test('D29: nobody acts on a final status', () => {
   for (const status of ['rejected', 'withdrawn', 'deactivated'] as const) {
-    for (const actor of [operator, filer]) {
+    for (const actor of [operator, filer] as Actor[]) {
       for (const step of MODERATION_STEPS) {
         const result = checkStep(actor, report(status), step, 'x');
         assert.equal(result.ok, false, `${actor.kind} ${status} ${step}`);
