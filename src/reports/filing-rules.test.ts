@@ -6,6 +6,7 @@ import { checkFilingMember, checkStep, MODERATION_STEPS, type Actor, type Modera
 const operator: Actor = { kind: 'operator', userId: 1 };
 const filer: Actor = { kind: 'member', userId: 2, memberId: 10 };
 const otherMember: Actor = { kind: 'member', userId: 3, memberId: 11 };
+const actors: readonly Actor[] = [operator, filer];
 const report = (status: ReportStatus) => ({ id: 7, status, reportedBy: 10 });
 
 /** Every (actor, status, step) that D29 allows, and nothing else. */
@@ -18,7 +19,7 @@ const ALLOWED = new Set([
 ]);
 
 test('D29: exactly the listed steps by the listed roles, every other combination refused', () => {
-  for (const actor of [operator, filer] as Actor[]) {
+  for (const actor of actors) {
     for (const status of REPORT_STATUSES) {
       for (const step of MODERATION_STEPS) {
         const result = checkStep(actor, report(status), step, 'because');
@@ -58,10 +59,10 @@ test('D29/D13: another member acting on a report gets not_found, never a hint th
 
 test('D29: nobody acts on a final status', () => {
   for (const status of ['rejected', 'withdrawn', 'deactivated'] as const) {
-    for (const actor of [operator, filer] as Actor[]) {
+    for (const actor of actors) {
       for (const step of MODERATION_STEPS) {
-        const result = checkStep(actor, report(status), step, 'x');
-        assert.equal(result.ok, false, `${actor.kind} ${status} ${step}`);
+        const ok: boolean = checkStep(actor, report(status), step, 'x').ok;
+        assert.equal(ok, false, `${actor.kind} ${status} ${step}`);
       }
     }
     const r = checkStep(operator, report(status), 'deactivate', 'x');
