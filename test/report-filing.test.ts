@@ -140,7 +140,7 @@ for (const engine of ENGINES) {
       const filed = await fileReport(deps, filers['F-B']!, claimInput(nextVkn()));
       const { db } = database.engine;
       const row = await db.selectFrom('reports').selectAll().where('id', '=', filed.reportId).executeTakeFirstOrThrow();
-      const { id: _id, ...copy } = row;
+      const copy = { ...row, id: undefined };
       await assert.rejects(insertFiledReport(db, { ...copy, status: 'approved' }), refusedWith('conflict', /already has a pending or approved unpaid_debt/));
       // Closed claims are outside the rule: history is kept, not blocked.
       await insertFiledReport(db, { ...copy, status: 'withdrawn' });

@@ -56,7 +56,7 @@ for (const engine of ENGINES) {
     const byTaxId = async (taxId: string) => {
       const res = await search(t.app, key, `q=${taxId}&type=tax_id&country=TR`);
       assert.equal(res.statusCode, 200, res.body);
-      return res.json() as { result_count: number; results: Array<{ report_count: number; reports: unknown[] }> };
+      return res.json<{ result_count: number; results: Array<{ report_count: number; reports: unknown[] }> }>();
     };
     const visibleCount = async (companyId: number) =>
       Number((await database.engine.db.selectFrom('companies').select('visible_report_count').where('id', '=', companyId).executeTakeFirstOrThrow()).visible_report_count);
@@ -155,7 +155,7 @@ for (const engine of ENGINES) {
       assert.equal(shown.results[0]!.report_count, 3);
       assert.equal(await visibleCount(companyId), 3);
       const byName = await search(t.app, key, `q=${encodeURIComponent('Konsensus Nakliyat')}`);
-      assert.equal(byName.json().result_count, 1, 'and by name: the new company is in the name index');
+      assert.equal(byName.json<{ result_count: number }>().result_count, 1, 'and by name: the new company is in the name index');
       for (const ref of ['MOD-1', 'MOD-2', 'MOD-3', 'u@mod']) assert.ok(!byName.body.includes(ref), `D13: the reporting member is never shown (${ref})`);
       await withdrawReport(deps, filers[1]!, claims[1]!.reportId, 'the debt was paid');
       assert.equal((await byTaxId(taxId)).result_count, 0, 'one withdrawn: hidden again at once');

@@ -53,7 +53,7 @@ function describeRefused(content: Buffer): string {
 /** A file name safe to keep and to send back: no directories, no control characters, not too long. */
 export function cleanFileName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  const clean = base.replace(/[\u0000-\u001f\u007f"]/g, '').trim().slice(-200);
+  const clean = base.replace(/[\p{Cc}"]/gu, '').trim().slice(-200);
   return clean === '' ? 'attachment' : clean;
 }
 

@@ -49,7 +49,7 @@ function text(value: unknown, name: string, max: number, problems: string[]): st
   if (t === '') problems.push(`${name} is required`);
   else if (t.length > max) problems.push(`${name} is longer than ${max} characters`);
   // Line breaks and tabs are fine in a description; other control characters never are.
-  if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(t)) problems.push(`${name} contains control characters`);
+  if (/[^\P{Cc}\t\n\r]/u.test(t)) problems.push(`${name} contains control characters`);
   return t;
 }
 

@@ -71,7 +71,7 @@ export function checkCase(r: Record<string, unknown>, type: ReportType, at: stri
     else out[k] = v;
   }
   if (requireAll) {
-    for (const k of allowed) if (typeof r.case[k] !== 'string' || (r.case[k] as string).trim() === '') problems.push(`${at}case.${k} is required`);
+    for (const k of allowed) if (typeof r.case[k] !== 'string' || r.case[k].trim() === '') problems.push(`${at}case.${k} is required`);
   }
   return JSON.stringify(out);
 }
