@@ -27,6 +27,7 @@ import { registerAdmission } from './http/admission-hooks.ts';
 import { registerSharedSchemas } from './http/schemas.ts';
 import { DOCS_ROUTE_PATHS, registerDocsRoutes } from './docs/docs.route.ts';
 import { createAuditWriter } from './audit/audit-writer.ts';
+import { registerPortal } from './portal/portal.plugin.ts';
 
 export const SEARCH_PATHS = ['/api/v1/search.php', '/api/v1/search'] as const;
 export const COUNTRIES_PATHS = ['/api/v1/countries.php', '/api/v1/countries'] as const;
@@ -136,6 +137,8 @@ export async function buildApp({ config, engine, logger, clock = systemClock, tr
   registerCountriesRoutes(app, countries, COUNTRIES_PATHS);
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
   registerDocsRoutes(app, OPENAPI_PATH);
+  // D27: the portal is its own scope (HTML pages and errors, sessions, CSRF); admission and transport above apply to it too.
+  registerPortal(app, { db: engine.db, clock, config, transport, audit, searchUseCase, countryCodes });
 
   await app.ready();
   return app;

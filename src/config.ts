@@ -52,6 +52,8 @@ export interface Config {
   readonly auditQueryChars: number;
   /** On SIGTERM, how long a just-accepted connection gets for its request (serve/server.ts); tests shorten it. */
   readonly drainGraceMs: number;
+  /** Where people reach this service (no trailing slash): one-time links point here, and portal forms may come from its origin. */
+  readonly publicUrl: string;
 }
 
 export interface ConfigInput {
@@ -72,6 +74,7 @@ export interface ConfigInput {
   maxWaitMs?: string | number;
   dbConnectionWaitMs?: string | number;
   drainGraceMs?: string | number;
+  publicUrl?: string;
 }
 
 function integer(name: string, raw: string | number | undefined, fallback: number, min: number, max: number, problems: string[]) {
@@ -82,6 +85,23 @@ function integer(name: string, raw: string | number | undefined, fallback: numbe
     return fallback;
   }
   return read.value;
+}
+
+/** The default public URL: `serve` on its default address and port. */
+export const DEFAULT_PUBLIC_URL = 'http://127.0.0.1:8080';
+
+function publicUrlOf(raw: string | undefined, problems: string[]): string {
+  if (raw === undefined || raw.trim() === '') return DEFAULT_PUBLIC_URL;
+  try {
+    const url = new URL(raw.trim());
+    if ((url.protocol === 'http:' || url.protocol === 'https:') && !url.search && !url.hash && !url.username && !url.password) {
+      return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+    }
+  } catch {
+    // reported below
+  }
+  problems.push(`public URL (RISKLOOKUP_PUBLIC_URL) must be an http:// or https:// address such as https://risk.example.com, got '${raw}'`);
+  return DEFAULT_PUBLIC_URL;
 }
 
 function fraction(name: string, raw: string | number | undefined, fallback: number, problems: string[]) {
@@ -125,6 +145,7 @@ export function parseConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pr
     dbConnectionWaitMs: integer('database connection wait in ms (RISKLOOKUP_DB_CONNECTION_WAIT_MS)', input.dbConnectionWaitMs ?? env.RISKLOOKUP_DB_CONNECTION_WAIT_MS, 1000, 10, 60_000, problems),
     auditQueryChars: 200,
     drainGraceMs: integer('drain grace in ms (RISKLOOKUP_DRAIN_GRACE_MS)', input.drainGraceMs ?? env.RISKLOOKUP_DRAIN_GRACE_MS, DRAIN_GRACE_MS, 0, 60_000, problems),
+    publicUrl: publicUrlOf(input.publicUrl ?? env.RISKLOOKUP_PUBLIC_URL, problems),
   };
   if (config.maxActivePerKey > config.maxActive) problems.push(`requests in work per key (${config.maxActivePerKey}) cannot exceed requests in work (${config.maxActive})`);
   if (config.maxQueuedPerKey > config.maxQueued) problems.push(`requests waiting per key (${config.maxQueuedPerKey}) cannot exceed requests waiting (${config.maxQueued})`);

@@ -28,6 +28,12 @@ export const COMMANDS: ReadonlyArray<{ name: string; term: string; description: 
     load: async () => (await import('./commands/member.command.ts')).memberCommand(),
   },
   {
+    name: 'user',
+    term: 'user',
+    description: 'invite, reset, disable and list portal users (D27)',
+    load: async () => (await import('./commands/user.command.ts')).userCommand(),
+  },
+  {
     name: 'key',
     term: 'key',
     description: 'issue and revoke API keys (D16)',

@@ -1,0 +1,125 @@
+/**
+ * GET/POST /portal/sign-in, GET/POST /portal/accept (invitation or reset link), POST
+ * /portal/sign-out, POST /portal/locale (D27).
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { App } from '../http/app-type.ts';
+import { DomainError } from '../lib/errors.ts';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../users/password.ts';
+import { acceptTotpCode, generateTotpSecret, isTotpSecret, totpUri } from '../users/totp.ts';
+import { acceptLink, describeLink, NAME_MAX_LENGTH, type LinkInfo } from '../users/users.service.ts';
+import { acceptPage, linkInvalidPage, signInPage, type TotpEnrolment } from './auth.pages.ts';
+import { cookieOptions, type PortalCookies } from './cookies.ts';
+import { formField, portalPathOr } from './forms.ts';
+import { redirectTo, sendPage } from './layout.ts';
+import { isLocale } from './locale.ts';
+import type { MessageKey } from './messages/index.ts';
+import type { PortalDeps } from './portal-deps.ts';
+import { finishSession, startSession, type SessionHookDeps } from './sessions.hook.ts';
+import { setSessionLocale } from './sessions.repository.ts';
+import { attemptSignIn } from './sign-in.service.ts';
+
+/** Form bodies of these pages are small; the API's 1 KiB limit is too small for them. */
+const FORM_BODY_LIMIT = 16 * 1024;
+const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
+
+function homeOf(role: string): string {
+  return role === 'operator' ? '/portal/operator/' : '/portal/';
+}
+
+function queryField(request: FastifyRequest, name: string): string {
+  const value = (request.query as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value.slice(0, 200) : '';
+}
+
+export function registerAuthRoutes(scope: App, deps: PortalDeps, session: SessionHookDeps & { cookies: PortalCookies }) {
+  scope.get('/sign-in', async (request, reply) => {
+    if (request.portal) return redirectTo(reply, homeOf(request.portal.user.role));
+    const info: MessageKey | undefined = queryField(request, 'signed_out') === '1' ? 'auth.signedOut' : request.portalState.sessionEnded || queryField(request, 'expired') === '1' ? 'auth.signIn.expired' : undefined;
+    return sendPage(reply, signInPage(request, { next: portalPathOr(queryField(request, 'next'), ''), ...(info ? { info } : {}) }));
+  });
+
+  scope.post('/sign-in', { bodyLimit: FORM_BODY_LIMIT }, async (request, reply) => {
+    const email = formField(request.body, 'email', 320);
+    const next = portalPathOr(formField(request.body, 'next'), '');
+    const outcome = await attemptSignIn(deps.db, deps.clock, {
+      email,
+      password: formField(request.body, 'password', 4 * PASSWORD_MAX_LENGTH),
+      code: formField(request.body, 'code', 20),
+      address: request.ip,
+    });
+    if (outcome.kind !== 'signed_in') {
+      request.log.info({ outcome: outcome.kind }, 'portal: sign-in refused');
+      const error: MessageKey = outcome.kind === 'member_inactive' ? 'auth.signIn.memberInactive' : 'auth.signIn.failed';
+      return sendPage(reply, signInPage(request, { email, next, error }), outcome.kind === 'member_inactive' ? 403 : 401);
+    }
+    await startSession(request, reply, session, outcome.userId);
+    request.log.info({ userId: outcome.userId }, 'portal: signed in');
+    return redirectTo(reply, next || '/portal/');
+  });
+
+  scope.post('/sign-out', { config: { portal: { csrfWhenAnonymous: false } } }, async (request, reply) => {
+    if (request.portal) request.log.info({ userId: request.portal.user.id }, 'portal: signed out');
+    await finishSession(request, reply, session);
+    return redirectTo(reply, '/portal/sign-in?signed_out=1');
+  });
+
+  scope.post('/locale', { bodyLimit: FORM_BODY_LIMIT }, async (request, reply) => {
+    const locale = formField(request.body, 'locale');
+    if (isLocale(locale)) {
+      if (request.portalState.sessionId !== null) await setSessionLocale(deps.db, request.portalState.sessionId, locale);
+      reply.setCookie(session.cookies.locale, locale, cookieOptions(session.cookies, ONE_YEAR_SECONDS));
+    }
+    return redirectTo(reply, portalPathOr(formField(request.body, 'return_to'), '/portal/'));
+  });
+
+  const enrolmentFor = (link: LinkInfo, submitted: string): TotpEnrolment | null => {
+    if (link.role !== 'operator') return null;
+    const secret = isTotpSecret(submitted) ? submitted : generateTotpSecret();
+    return { secret, uri: totpUri(secret, link.email) };
+  };
+
+  scope.get('/accept', async (request, reply) => {
+    const token = queryField(request, 'token');
+    const link = await describeLink(deps.db, deps.clock, token);
+    if (!link) return sendPage(reply, linkInvalidPage(request), 404);
+    return sendPage(reply, acceptPage(request, { token, link, name: link.name, totp: enrolmentFor(link, '') }));
+  });
+
+  scope.post('/accept', { bodyLimit: FORM_BODY_LIMIT }, async (request, reply) => acceptPost(request, reply));
+
+  async function acceptPost(request: FastifyRequest, reply: FastifyReply) {
+    const token = formField(request.body, 'token', 100);
+    const link = await describeLink(deps.db, deps.clock, token);
+    if (!link) return sendPage(reply, linkInvalidPage(request), 404);
+    const name = formField(request.body, 'name', 4 * NAME_MAX_LENGTH);
+    const password = formField(request.body, 'password', 4 * PASSWORD_MAX_LENGTH);
+    const totp = enrolmentFor(link, formField(request.body, 'totp_secret', 64));
+    const totpCode = formField(request.body, 'totp_code', 20);
+    const error = problemOf(name, password, formField(request.body, 'password2', 4 * PASSWORD_MAX_LENGTH), totp, totpCode, deps.clock.now());
+    const again = (key: MessageKey) => sendPage(reply, acceptPage(request, { token, link, name, totp, error: key }), 400);
+    if (error) return again(error);
+    let accepted;
+    try {
+      accepted = await acceptLink(deps.db, deps.clock, { token, name, password, ...(totp ? { totpSecret: totp.secret, totpCode } : {}) });
+    } catch (e) {
+      if (e instanceof DomainError && e.kind === 'not_found') return sendPage(reply, linkInvalidPage(request), 404);
+      if (e instanceof DomainError && e.kind === 'invalid') return again(totp ? 'auth.totp.wrong' : 'auth.accept.badName');
+      throw e;
+    }
+    await startSession(request, reply, session, accepted.userId);
+    request.log.info({ userId: accepted.userId, purpose: link.purpose }, 'portal: link accepted');
+    return redirectTo(reply, homeOf(accepted.role));
+  }
+}
+
+/** The first thing wrong with an acceptance form, as a message key; null when all is well. */
+function problemOf(name: string, password: string, password2: string, totp: TotpEnrolment | null, code: string, now: number): MessageKey | null {
+  const trimmed = name.trim();
+  if (trimmed === '' || [...trimmed].length > NAME_MAX_LENGTH || /\p{Cc}/u.test(trimmed)) return 'auth.accept.badName';
+  if ([...password].length < PASSWORD_MIN_LENGTH) return 'auth.accept.tooShort';
+  if ([...password].length > PASSWORD_MAX_LENGTH) return 'auth.accept.tooLong';
+  if (password !== password2) return 'auth.accept.mismatch';
+  if (totp && acceptTotpCode(totp.secret, code, now, null) === null) return 'auth.totp.wrong';
+  return null;
+}

@@ -1,0 +1,70 @@
+/**
+ * The portal's own error handler and not-found handler: HTML pages in the reader's language,
+ * never the API's JSON bodies (those stay for /api/). Statuses follow the same rules.
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { App } from '../http/app-type.ts';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
+import { AppError, DomainError } from '../lib/errors.ts';
+import { html } from './html.ts';
+import { renderPage, sendPage } from './layout.ts';
+import { localeFromAcceptLanguage } from './locale.ts';
+import { t, type MessageKey } from './messages/index.ts';
+import { PortalError } from './portal-errors.ts';
+
+function ensureState(request: FastifyRequest) {
+  // A request refused before the portal's own hook ran (admission, transport) has no state yet.
+  request.portalState ??= { locale: localeFromAcceptLanguage(request.headers['accept-language']), csrfToken: '', sessionId: null, sessionEnded: false };
+}
+
+export function sendErrorPage(request: FastifyRequest, reply: FastifyReply, statusCode: number, title: string, text: string) {
+  ensureState(request);
+  const body = html`<p class="notice error" role="alert">${text}</p><p><a href="/portal/">${t(request.portalState.locale, 'error.backHome')}</a></p>`;
+  return sendPage(reply, renderPage(request, { title, body }), statusCode);
+}
+
+function pageOf(request: FastifyRequest, titleKey: MessageKey, textKey: MessageKey, values: Record<string, string> = {}) {
+  ensureState(request);
+  const locale = request.portalState.locale;
+  return { title: t(locale, titleKey), text: t(locale, textKey, values) };
+}
+
+function handlePortalError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof PortalError) {
+    const { title, text } = pageOf(request, error.titleKey, error.textKey);
+    return sendErrorPage(request, reply, error.statusCode, title, text);
+  }
+  if (error instanceof AppError) {
+    request.log.info({ reason: error.reason, status: error.statusCode }, 'request refused');
+    reply.headers({ ...error.headers });
+    const busy = error.reason === 'overloaded' || error.reason === 'service_unavailable';
+    const { title } = pageOf(request, 'error.title', 'error.title');
+    return sendErrorPage(request, reply, error.statusCode, title, busy ? pageOf(request, 'error.title', 'error.busy.text').text : error.message);
+  }
+  if (error instanceof DomainError) {
+    const status = error.kind === 'not_found' ? 404 : error.kind === 'conflict' ? 409 : 400;
+    return sendErrorPage(request, reply, status, pageOf(request, 'error.title', 'error.title').title, error.message);
+  }
+  const fe = error as FastifyError;
+  if (fe.validation || (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500)) {
+    const { title } = pageOf(request, 'error.badRequest.title', 'error.badRequest.title');
+    return sendErrorPage(request, reply, fe.validation ? 400 : fe.statusCode!, title, fe.validation ? title : fe.message);
+  }
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn({ err: error }, 'database unavailable');
+    reply.header('retry-after', '5');
+    const { title, text } = pageOf(request, 'error.title', 'error.busy.text');
+    return sendErrorPage(request, reply, 503, title, text);
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  const { title, text } = pageOf(request, 'error.title', 'error.internal.text', { id: String(request.id) });
+  return sendErrorPage(request, reply, 500, title, text);
+}
+
+export function registerPortalErrorPages(scope: App) {
+  scope.setErrorHandler(handlePortalError);
+  scope.setNotFoundHandler((request, reply) => {
+    const { title, text } = pageOf(request, 'error.notFound.title', 'error.notFound.text');
+    return sendErrorPage(request, reply, 404, title, text);
+  });
+}

@@ -1,0 +1,53 @@
+/**
+ * Who may reach a portal route (D27, D28). `requireUser()` as a route's preHandler:
+ *
+ *   scope.get('/users', { preHandler: requireUser('member_admin') }, async (request, reply) => {
+ *     const ctx = portalOf(request); …
+ *   });
+ *
+ * No session: a GET goes to the sign-in page (303), anything else is refused (403); a wrong role
+ * is a 403 page. A resource read by id must be checked with `assertOwnedByMember`.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { UserRole } from '../db/schema.ts';
+import type { PortalContext, PortalMember } from './portal-context.ts';
+import { forbiddenError, notFoundError, PortalError } from './portal-errors.ts';
+
+export function requireUser(...roles: UserRole[]) {
+  return async function portalGuard(request: FastifyRequest, reply: FastifyReply) {
+    if (request.portal === null) {
+      if (request.method === 'GET' || request.method === 'HEAD') {
+        const next = request.url.split('?')[0] ?? '/portal/';
+        const ended = request.portalState?.sessionEnded ? '&expired=1' : '';
+        return reply.redirect(`/portal/sign-in?next=${encodeURIComponent(next)}${ended}`, 303);
+      }
+      throw new PortalError(403, 'error.forbidden.title', 'error.signInNeeded');
+    }
+    if (roles.length > 0 && !roles.includes(request.portal.user.role)) throw forbiddenError();
+  };
+}
+
+/** The signed-in user's context on a route guarded by requireUser (throws if the guard is missing). */
+export function portalOf(request: FastifyRequest): PortalContext {
+  if (request.portal === null) throw forbiddenError();
+  return request.portal;
+}
+
+/** The member of a signed-in member user (member_admin, member_user); operators have none. */
+export function memberOf(request: FastifyRequest): PortalMember {
+  const member = portalOf(request).member;
+  if (member === null) throw forbiddenError();
+  return member;
+}
+
+/**
+ * A resource (key, usage row, user, report…) read by id belongs to the signed-in user's member,
+ * or the answer is 404: the same as a resource that does not exist, so ids of other members
+ * cannot be probed (D27: no user ever sees another member's data).
+ */
+export function assertOwnedByMember(request: FastifyRequest, resourceMemberId: number | null | undefined): void {
+  const member = portalOf(request).member;
+  if (member === null || resourceMemberId === null || resourceMemberId === undefined || Number(resourceMemberId) !== member.id) {
+    throw notFoundError();
+  }
+}

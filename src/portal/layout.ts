@@ -1,0 +1,124 @@
+/**
+ * The page frame every portal page is rendered in (D27): navigation by role, the language
+ * switch and sign-out (POST forms with the CSRF field), our own stylesheet and script only.
+ *
+ *   return sendPage(reply, renderPage(request, { title: tr('home.title'), body: html`…`, active: 'home' }));
+ *
+ * Every form a page writes carries `${csrfField(request)}` (or `csrfField(ctx)`).
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { UserRole } from '../db/schema.ts';
+import { html, type Html } from './html.ts';
+import { t, type MessageKey } from './messages/index.ts';
+import type { Locale, PortalContext } from './portal-context.ts';
+
+export const PORTAL_PREFIX = '/portal';
+
+export type NavKey = 'home' | 'api' | 'usage' | 'search' | 'users' | 'operator';
+
+/** The menu: each entry and the roles that see it (D28: member_user sees no keys and no users). */
+export const NAV_ITEMS: ReadonlyArray<{ key: NavKey; href: string; label: MessageKey; roles: readonly UserRole[] }> = [
+  { key: 'home', href: '/portal/', label: 'layout.nav.home', roles: ['member_admin', 'member_user'] },
+  { key: 'api', href: '/portal/api', label: 'layout.nav.api', roles: ['member_admin'] },
+  { key: 'usage', href: '/portal/usage', label: 'layout.nav.usage', roles: ['member_admin', 'member_user'] },
+  { key: 'search', href: '/portal/search', label: 'layout.nav.search', roles: ['member_admin', 'member_user'] },
+  { key: 'users', href: '/portal/users', label: 'layout.nav.users', roles: ['member_admin'] },
+  { key: 'operator', href: '/portal/operator/', label: 'layout.nav.operator', roles: ['operator'] },
+];
+
+/** A signed-in page's context, or the request itself (anonymous pages: sign-in, accept). */
+export type PageSource = FastifyRequest | PortalContext;
+
+function isContext(source: PageSource): source is PortalContext {
+  return 'user' in source && 'csrfToken' in source && !('raw' in source);
+}
+
+interface PageView {
+  locale: Locale;
+  csrfToken: string;
+  portal: PortalContext | null;
+  /** Where the language switch returns to. */
+  path: string;
+}
+
+function viewOf(source: PageSource): PageView {
+  if (isContext(source)) return { locale: source.locale, csrfToken: source.csrfToken, portal: source, path: '/portal/' };
+  const path = source.method === 'GET' ? (source.url.split('?')[0] ?? '/portal/') : '/portal/';
+  return { locale: source.portalState.locale, csrfToken: source.portalState.csrfToken, portal: source.portal, path };
+}
+
+/** The hidden field every form carries; the portal checks it on every POST (sessions.hook.ts). */
+export function csrfField(source: PageSource): Html {
+  return csrfInput(viewOf(source).csrfToken);
+}
+
+function csrfInput(token: string): Html {
+  return html`<input type="hidden" name="_csrf" value="${token}">`;
+}
+
+export interface PageOptions {
+  title: string;
+  body: Html;
+  active?: NavKey;
+}
+
+function renderNav(view: PageView, active: NavKey | undefined): Html {
+  const portal = view.portal;
+  if (!portal) return html``;
+  const items = NAV_ITEMS.filter((item) => item.roles.includes(portal.user.role));
+  return html`<nav class="nav" aria-label="${t(view.locale, 'layout.nav')}"><ul>${items.map(
+    (item) => html`<li><a href="${item.href}"${item.key === active ? html` aria-current="page"` : ''}>${t(view.locale, item.label)}</a></li>`,
+  )}</ul></nav>`;
+}
+
+function renderAccount(view: PageView): Html {
+  if (!view.portal) return html``;
+  return html`<div class="account"><span>${t(view.locale, 'layout.signedInAs', { name: view.portal.user.name || view.portal.user.email })}</span>
+<form method="post" action="/portal/sign-out" class="inline">${csrfInput(view.csrfToken)}<button type="submit">${t(view.locale, 'layout.signOut')}</button></form></div>`;
+}
+
+function renderLanguageSwitch(view: PageView): Html {
+  const other: Locale = view.locale === 'tr' ? 'en' : 'tr';
+  return html`<form method="post" action="/portal/locale" class="inline lang">${csrfInput(view.csrfToken)}<input type="hidden" name="return_to" value="${view.path}"><span>${t(view.locale, 'layout.language')}:</span>
+<button type="submit" name="locale" value="${other}" lang="${other}">${t(view.locale, other === 'tr' ? 'layout.language.tr' : 'layout.language.en')}</button></form>`;
+}
+
+/** A whole HTML page in the portal frame. */
+export function renderPage(source: PageSource, options: PageOptions): Html {
+  const view = viewOf(source);
+  const product = t(view.locale, 'layout.product');
+  return html`<!doctype html>
+<html lang="${view.locale}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${options.title} · ${product}</title>
+<link rel="stylesheet" href="/portal/assets/portal.css">
+<script src="/portal/assets/portal.js" defer></script>
+</head>
+<body>
+<a class="skip" href="#main">${t(view.locale, 'layout.skip')}</a>
+<header class="top">
+<a class="brand" href="/portal/">${product}</a>
+${renderNav(view, options.active)}
+<div class="tools">${renderAccount(view)}${renderLanguageSwitch(view)}</div>
+</header>
+<main id="main" tabindex="-1">
+<h1>${options.title}</h1>
+${options.body}
+</main>
+<footer class="foot"><a href="/api/v1/docs">${t(view.locale, 'layout.apiDocs')}</a></footer>
+</body>
+</html>
+`;
+}
+
+/** Sends a rendered page as HTML (UTF-8). */
+export function sendPage(reply: FastifyReply, page: Html, statusCode = 200) {
+  return reply.code(statusCode).type('text/html; charset=utf-8').send(page.text);
+}
+
+/** A POST's answer that sends the browser on to a page (303: the next request is a GET). */
+export function redirectTo(reply: FastifyReply, path: string) {
+  return reply.redirect(path, 303);
+}

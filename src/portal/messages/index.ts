@@ -1,0 +1,35 @@
+/**
+ * The one catalogue of portal texts, Turkish and English (D27). Each feature keeps its texts in
+ * its own file (`messages/<feature>.ts`, keys prefixed with the feature) and is added here with
+ * one line; `t` is type-checked on the keys.
+ */
+import type { Locale } from '../portal-context.ts';
+import { authMessages } from './auth.ts';
+import { homeMessages } from './home.ts';
+import { layoutMessages } from './layout.ts';
+
+export const MESSAGES = {
+  ...layoutMessages,
+  ...authMessages,
+  ...homeMessages,
+} as const;
+
+/** Each feature file, for the test that no two define the same key. */
+export const MESSAGE_FILES: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
+  layout: layoutMessages,
+  auth: authMessages,
+  home: homeMessages,
+};
+
+export type MessageKey = keyof typeof MESSAGES;
+
+/** The text for `key` in `locale`, with `{name}` placeholders filled from `values` (plain text). */
+export function t(locale: Locale, key: MessageKey, values: Readonly<Record<string, string | number>> = {}): string {
+  const text: string = MESSAGES[key][locale];
+  return text.replace(/\{([a-zA-Z0-9_]+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+}
+
+/** A translator bound to one locale: `const tr = translator(ctx.locale); tr('home.title')`. */
+export function translator(locale: Locale): (key: MessageKey, values?: Readonly<Record<string, string | number>>) => string {
+  return (key, values) => t(locale, key, values);
+}

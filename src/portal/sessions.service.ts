@@ -1,0 +1,98 @@
+/**
+ * Session rules (D27): a 256-bit random id in the cookie, only its SHA-256 digest stored; 30
+ * minutes idle and 12 hours at most; every request reads the session, its user and member fresh
+ * from the database, so a disabled user or a suspended member is out on the very next request,
+ * on every server process.
+ */
+import type { Db } from '../db/types.ts';
+import type { Clock } from '../lib/clock.ts';
+import { digestSecretToken, generateSecretToken, isSecretToken } from '../users/one-time-token.ts';
+import type { Locale, PortalContext } from './portal-context.ts';
+import { LOCALES } from './portal-context.ts';
+import { endSession, endSessionsOfUser, findLiveSession, insertSession, touchSession, type LiveSessionRow } from './sessions.repository.ts';
+
+export const SESSION_IDLE_MS = 30 * 60 * 1000;
+export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
+/** last_seen_at is written at most this often (one write a minute, not one per request). */
+const TOUCH_EVERY_MS = 60 * 1000;
+
+export interface NewSession {
+  /** The cookie's value: shown to the browser only, never stored or logged. */
+  id: string;
+  sessionId: number;
+  csrfToken: string;
+}
+
+export async function createSession(db: Db, clock: Clock, userId: number, locale: Locale | null): Promise<NewSession> {
+  const id = generateSecretToken();
+  const csrfToken = generateSecretToken();
+  const now = clock.now();
+  const sessionId = await insertSession(db, {
+    digest: digestSecretToken(id),
+    user_id: userId,
+    csrf_token: csrfToken,
+    locale,
+    created_at: now,
+    last_seen_at: now,
+    expires_at: now + SESSION_ABSOLUTE_MS,
+    ended_at: null,
+  });
+  return { id, sessionId, csrfToken };
+}
+
+export type SessionOutcome =
+  | { kind: 'none' }
+  /** There was a session, and it has now ended (idle, too old, user disabled, member suspended). */
+  | { kind: 'ended' }
+  | { kind: 'live'; sessionId: number; context: Omit<PortalContext, 'locale'>; locale: Locale | null };
+
+function isLocale(value: string | null): value is Locale {
+  return value !== null && (LOCALES as readonly string[]).includes(value);
+}
+
+function contextOf(row: LiveSessionRow): Omit<PortalContext, 'locale'> {
+  const member =
+    row.memberId === null || row.memberRef === null
+      ? null
+      : {
+          id: row.memberId,
+          ref: row.memberRef,
+          name: row.memberName ?? '',
+          tier: row.memberTier ?? 'full',
+          status: row.memberStatus ?? 'active',
+          agreementSignedOn: row.agreementSignedOn ?? null,
+        };
+  return {
+    user: { id: row.userId, email: row.email, name: row.userName, role: row.role, memberId: row.memberId },
+    member,
+    csrfToken: row.csrfToken,
+  };
+}
+
+/** Why a live row no longer grants access, or null when it does. */
+function refusalOf(row: LiveSessionRow, now: number): 'expired' | 'user' | null {
+  if (now >= row.expiresAt || now - row.lastSeenAt > SESSION_IDLE_MS) return 'expired';
+  if (row.userStatus !== 'active') return 'user';
+  if (row.role !== 'operator' && (row.memberId === null || row.memberStatus !== 'active')) return 'user';
+  return null;
+}
+
+/** Reads the session a cookie names and applies every rule; ends it when a rule says so. */
+export async function resolveSession(db: Db, clock: Clock, cookieValue: string | undefined): Promise<SessionOutcome> {
+  if (cookieValue === undefined || !isSecretToken(cookieValue)) return { kind: 'none' };
+  const row = await findLiveSession(db, digestSecretToken(cookieValue));
+  if (!row) return { kind: 'none' };
+  const now = clock.now();
+  const refusal = refusalOf(row, now);
+  if (refusal === 'expired') {
+    await endSession(db, row.sessionId, now);
+    return { kind: 'ended' };
+  }
+  if (refusal === 'user') {
+    // Every session of the user, not only this one: a suspended member's users are all out.
+    await endSessionsOfUser(db, row.userId, now);
+    return { kind: 'ended' };
+  }
+  if (now - row.lastSeenAt >= TOUCH_EVERY_MS) await touchSession(db, row.sessionId, now);
+  return { kind: 'live', sessionId: row.sessionId, context: contextOf(row), locale: isLocale(row.locale) ? row.locale : null };
+}

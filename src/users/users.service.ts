@@ -1,0 +1,242 @@
+/**
+ * Portal accounts (D27): invitations and reset links (one-time, 72 h, only a digest stored),
+ * accepting them (password, name, and for operators a TOTP enrolment), disabling.
+ */
+import type { Kysely } from 'kysely';
+import type { Database, UserRole, UserStatus } from '../db/schema.ts';
+import type { Db } from '../db/types.ts';
+import type { Clock } from '../lib/clock.ts';
+import { DomainError } from '../lib/errors.ts';
+import { requireMember } from '../members/members.service.ts';
+import { endSessionsOfUser } from '../portal/sessions.repository.ts';
+import { digestSecretToken, generateSecretToken, isSecretToken } from './one-time-token.ts';
+import { checkPasswordRules, hashPassword } from './password.ts';
+import { acceptTotpCode, isTotpSecret } from './totp.ts';
+import {
+  findUsableToken,
+  findUserByEmailNorm,
+  insertUser,
+  insertUserToken,
+  listUsers,
+  markTokenUsed,
+  retireTokensOfUser,
+  updateUser,
+  type UserListRow,
+  type UserRow,
+} from './users.repository.ts';
+
+export const USER_ROLES = ['member_admin', 'member_user', 'operator'] as const satisfies readonly UserRole[];
+export const MEMBER_ROLES = ['member_admin', 'member_user'] as const satisfies readonly UserRole[];
+/** D27: a one-time link works for 72 hours. */
+export const LINK_VALID_MS = 72 * 60 * 60 * 1000;
+export const NAME_MAX_LENGTH = 100;
+
+export interface UserView {
+  email: string;
+  name: string;
+  role: UserRole;
+  status: UserStatus;
+  /** The member's ref; null for operators. */
+  member: string | null;
+}
+
+export interface IssuedLink {
+  user: UserView;
+  purpose: 'invite' | 'reset';
+  /** The secret of the link (shown once; only its digest is stored). */
+  token: string;
+  expiresAt: number;
+}
+
+/** The form of an email that uniqueness and sign-in compare (D27: case-insensitive). */
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+function checkEmail(email: string): string {
+  const trimmed = email.trim();
+  if (trimmed.length > 254 || !/^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/.test(trimmed)) {
+    throw new DomainError('invalid', `'${email}' is not an email address such as ayse@example.com`);
+  }
+  return trimmed;
+}
+
+/** A person's name as shown on pages: 1 to 100 characters, no control characters. */
+export function checkName(name: string): string {
+  const trimmed = name.trim().replace(/\s+/g, ' ');
+  if (trimmed === '' || [...trimmed].length > NAME_MAX_LENGTH || /\p{Cc}/u.test(trimmed)) {
+    throw new DomainError('invalid', `the name must be 1 to ${NAME_MAX_LENGTH} characters`);
+  }
+  return trimmed;
+}
+
+/** The link a person opens: `<public url>/portal/accept?token=…`. */
+export function oneTimeLinkOf(publicUrl: string, token: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}/portal/accept?token=${encodeURIComponent(token)}`;
+}
+
+function viewOf(user: Pick<UserRow, 'email' | 'name' | 'role' | 'status'>, memberRef: string | null): UserView {
+  return { email: user.email, name: user.name, role: user.role, status: user.status, member: memberRef };
+}
+
+async function issueLink(db: Db, clock: Clock, userId: number, purpose: 'invite' | 'reset', createdBy: string) {
+  const token = generateSecretToken();
+  const now = clock.now();
+  // One link at a time: a new one retires the ones before it.
+  await retireTokensOfUser(db, userId, now);
+  await insertUserToken(db, { user_id: userId, purpose, digest: digestSecretToken(token), created_at: now, expires_at: now + LINK_VALID_MS, used_at: null, created_by: createdBy });
+  return { token, expiresAt: now + LINK_VALID_MS };
+}
+
+/**
+ * Invites a person: a member's user (member_admin, member_user) or an operator (no member).
+ * `createdBy` names who asked (an operator, `cli`), kept with the link.
+ */
+export async function inviteUser(
+  db: Kysely<Database>,
+  clock: Clock,
+  input: { email: string; role: UserRole; memberRef?: string | null; createdBy: string },
+): Promise<IssuedLink> {
+  const email = checkEmail(input.email);
+  if (!(USER_ROLES as readonly string[]).includes(input.role)) throw new DomainError('invalid', `role must be one of ${USER_ROLES.join(', ')}`);
+  if (input.role === 'operator' && input.memberRef) throw new DomainError('invalid', 'an operator belongs to no member: leave out --member');
+  if (input.role !== 'operator' && !input.memberRef) throw new DomainError('invalid', `a ${input.role} belongs to a member: give --member REF`);
+  return db.transaction().execute(async (trx) => {
+    const member = input.memberRef ? await requireMember(trx as Kysely<Database>, input.memberRef) : null;
+    if (member && member.status !== 'active') throw new DomainError('conflict', `member ${member.ref} is ${member.status}: its users cannot sign in`);
+    const now = clock.now();
+    const user = await insertUser(trx, {
+      email,
+      email_norm: normaliseEmail(email),
+      name: '',
+      role: input.role,
+      member_id: member ? Number(member.id) : null,
+      status: 'invited',
+      password_hash: null,
+      totp_secret: null,
+      totp_last_step: null,
+      created_at: now,
+      updated_at: now,
+    });
+    const link = await issueLink(trx, clock, Number(user.id), 'invite', input.createdBy);
+    return { user: viewOf(user, member?.ref ?? null), purpose: 'invite' as const, ...link };
+  });
+}
+
+async function requireUserByEmail(db: Db, email: string): Promise<UserRow> {
+  const user = await findUserByEmailNorm(db, normaliseEmail(email));
+  if (!user) throw new DomainError('not_found', `no user with the email ${email.trim()}; see 'user list'`);
+  return user;
+}
+
+async function memberRefOf(db: Db, memberId: number | null): Promise<string | null> {
+  if (memberId === null) return null;
+  const row = await db.selectFrom('members').select('ref').where('id', '=', Number(memberId)).executeTakeFirst();
+  return row?.ref ?? null;
+}
+
+/**
+ * A new one-time link for a user: a reset link for an active user (the password and, for an
+ * operator, the authenticator are set again), a fresh invitation for one who never accepted.
+ */
+export async function createResetLink(db: Kysely<Database>, clock: Clock, input: { email: string; createdBy: string }): Promise<IssuedLink> {
+  return db.transaction().execute(async (trx) => {
+    const user = await requireUserByEmail(trx, input.email);
+    if (user.status === 'disabled') throw new DomainError('conflict', `user ${user.email} is disabled`);
+    const purpose = user.status === 'invited' ? 'invite' : 'reset';
+    const link = await issueLink(trx, clock, Number(user.id), purpose, input.createdBy);
+    return { user: viewOf(user, await memberRefOf(trx, user.member_id)), purpose, ...link };
+  });
+}
+
+/** Disables a user: their links stop working and their sessions end at once, on every server (D27). */
+export async function disableUser(db: Kysely<Database>, clock: Clock, email: string): Promise<UserView> {
+  return db.transaction().execute(async (trx) => {
+    const user = await requireUserByEmail(trx, email);
+    const now = clock.now();
+    const updated = await updateUser(trx, Number(user.id), { status: 'disabled', updated_at: now });
+    await retireTokensOfUser(trx, Number(user.id), now);
+    await endSessionsOfUser(trx, Number(user.id), now);
+    return viewOf(updated, await memberRefOf(trx, user.member_id));
+  });
+}
+
+export async function listUserViews(db: Kysely<Database>, filter: { memberRef?: string } = {}): Promise<UserView[]> {
+  const member = filter.memberRef ? await requireMember(db, filter.memberRef) : null;
+  const rows: UserListRow[] = await listUsers(db, member ? { memberId: Number(member.id) } : {});
+  return rows.map((r) => viewOf(r, r.memberRef));
+}
+
+/** What the acceptance page shows about a link, or null when it does not work (any reason alike). */
+export interface LinkInfo {
+  purpose: 'invite' | 'reset';
+  email: string;
+  name: string;
+  role: UserRole;
+}
+
+const LINK_NOT_VALID = 'this link does not work: it has expired, was used already or was replaced by a newer one; ask for a new link';
+
+export async function describeLink(db: Db, clock: Clock, token: string): Promise<LinkInfo | null> {
+  if (!isSecretToken(token)) return null;
+  const row = await findUsableToken(db, digestSecretToken(token), clock.now());
+  if (!row || row.status === 'disabled') return null;
+  return { purpose: row.purpose, email: row.email, name: row.name, role: row.role };
+}
+
+export interface Acceptance {
+  token: string;
+  name: string;
+  password: string;
+  /** Operators: the secret shown on the page and one code from the app (D27). */
+  totpSecret?: string;
+  totpCode?: string;
+}
+
+/**
+ * Accepts an invitation or reset link: sets the name and password (and an operator's TOTP
+ * secret), makes the user active, uses the link up and ends the user's other sessions.
+ * Returns the user's id, for the caller to start a session.
+ */
+export async function acceptLink(db: Kysely<Database>, clock: Clock, input: Acceptance): Promise<{ userId: number; role: UserRole }> {
+  const name = checkName(input.name);
+  checkPasswordRules(input.password);
+  const info = await describeLink(db, clock, input.token);
+  if (!info) throw new DomainError('not_found', LINK_NOT_VALID);
+  let totp: { secret: string; step: number } | null = null;
+  if (info.role === 'operator') {
+    const secret = input.totpSecret ?? '';
+    const step = isTotpSecret(secret) ? acceptTotpCode(secret, input.totpCode ?? '', clock.now(), null) : null;
+    if (step === null) throw new DomainError('invalid', 'the authenticator code is not right: add the secret to your app and type the code it shows now');
+    totp = { secret, step };
+  }
+  // Slow on purpose (argon2id): outside the transaction, so no write lock is held meanwhile.
+  const passwordHash = await hashPassword(input.password);
+  return db.transaction().execute(async (trx) => {
+    const now = clock.now();
+    const row = await findUsableToken(trx, digestSecretToken(input.token), now);
+    if (!row || row.status === 'disabled' || !(await markTokenUsed(trx, row.tokenId, now))) throw new DomainError('not_found', LINK_NOT_VALID);
+    await updateUser(trx, row.userId, {
+      name,
+      password_hash: passwordHash,
+      status: 'active',
+      updated_at: now,
+      ...(totp ? { totp_secret: totp.secret, totp_last_step: totp.step } : {}),
+    });
+    await retireTokensOfUser(trx, row.userId, now);
+    await endSessionsOfUser(trx, row.userId, now);
+    return { userId: row.userId, role: row.role };
+  });
+}
+
+/**
+ * Sets a user's password directly, making the user active: for `serve --demo` only (a demo
+ * account whose password is printed at start). People get links instead.
+ */
+export async function setDemoPassword(db: Kysely<Database>, clock: Clock, userEmail: string, password: string): Promise<void> {
+  checkPasswordRules(password);
+  const user = await requireUserByEmail(db, userEmail);
+  const now = clock.now();
+  await updateUser(db, Number(user.id), { password_hash: await hashPassword(password), status: 'active', updated_at: now });
+  await endSessionsOfUser(db, Number(user.id), now);
+}
