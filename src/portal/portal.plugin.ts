@@ -15,6 +15,8 @@ import { portalCookiesFor } from './cookies.ts';
 import { registerPortalErrorPages } from './error-pages.ts';
 import { registerHomeRoutes } from './home.routes.ts';
 import { registerOperatorRoutes } from './operator.routes.ts';
+import { registerOperatorReportRoutes } from './operator-reports.routes.ts';
+import { registerReportRoutes } from './reports.routes.ts';
 import type { PortalDeps } from './portal-deps.ts';
 import { registerSessionHook, type SessionHookDeps } from './sessions.hook.ts';
 
@@ -52,6 +54,8 @@ export function registerPortal(app: App, deps: PortalDeps) {
       registerAuthRoutes(scope, deps, { ...session });
       registerHomeRoutes(scope, deps);
       registerOperatorRoutes(scope);
+      registerReportRoutes(scope, deps);
+      registerOperatorReportRoutes(scope, deps);
       // Features of the portal register here, one line each.
     },
     { prefix: '/portal' },

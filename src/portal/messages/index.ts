@@ -7,11 +7,13 @@ import type { Locale } from '../portal-context.ts';
 import { authMessages } from './auth.ts';
 import { homeMessages } from './home.ts';
 import { layoutMessages } from './layout.ts';
+import { reportsMessages } from './reports.ts';
 
 export const MESSAGES = {
   ...layoutMessages,
   ...authMessages,
   ...homeMessages,
+  ...reportsMessages,
 } as const;
 
 /** Each feature file, for the test that no two define the same key. */
@@ -19,6 +21,7 @@ export const MESSAGE_FILES: Readonly<Record<string, Readonly<Record<string, unkn
   layout: layoutMessages,
   auth: authMessages,
   home: homeMessages,
+  reports: reportsMessages,
 };
 
 export type MessageKey = keyof typeof MESSAGES;
