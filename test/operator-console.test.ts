@@ -30,6 +30,7 @@ import {
   setMemberStatusByOperator,
   setMemberTierByOperator,
 } from '../src/operator/member-admin.service.ts';
+import { createResetLinkByOperator, disableUserByOperator, inviteUserByOperator } from '../src/operator/user-admin.service.ts';
 
 for (const engine of ENGINES) {
   describe(`operator console services [${engine.name}]`, () => {
@@ -152,6 +153,24 @@ for (const engine of ENGINES) {
       assert.deepEqual((log[0]!.before as { active_key: { daily_limit: number } }).active_key.daily_limit, 250);
       const page = await listOperatorLog(db, { limit: 2, beforeId: log[1]!.id });
       assert.deepEqual(page.map((e) => e.action), ['member.key_daily_limit', 'member.agreement']);
+    });
+
+    test('D30: users invited, sent a reset link and disabled by an operator, each in the log (never the link secret)', async () => {
+      const { db } = database.engine;
+      const invited = await inviteUserByOperator(deps(), op, { email: 'New.User@CON-1.test', role: 'member_user', memberRef: 'CON-1' });
+      const again = await createResetLinkByOperator(deps(), op, 'new.user@con-1.test');
+      assert.equal(again.purpose, 'invite', 'not accepted yet: a fresh invitation');
+      const disabled = await disableUserByOperator(deps(), op, 'new.user@con-1.test');
+      assert.equal(disabled.status, 'disabled');
+      const log = await listOperatorLog(db, { limit: 3 });
+      assert.deepEqual(log.map((e) => e.action), ['user.disable', 'user.reinvite', 'user.invite']);
+      assert.ok(log.every((e) => e.target === `user:${invited.user.email}`));
+      assert.equal((log[0]!.before as { status: string }).status, 'invited');
+      assert.equal((log[0]!.after as { status: string }).status, 'disabled');
+      const text = JSON.stringify(log);
+      assert.ok(!text.includes(invited.token) && !text.includes(again.token), 'the link secret is never logged');
+      await assert.rejects(inviteUserByOperator(deps(), { userId: filers[0]!.userId }, { email: 'x@con-1.test', role: 'member_user', memberRef: 'CON-1' }), refusedWith('forbidden'));
+      assert.equal(await db.selectFrom('users').select('id').where('email_norm', '=', 'x@con-1.test').executeTakeFirst(), undefined);
     });
 
     test('D30: a member user is refused every console action, and nothing is logged or changed', async () => {
