@@ -9,7 +9,7 @@ import { findActiveKey, setActiveKeyDailyLimit } from '../keys/keys.repository.t
 import { revokeKey } from '../keys/keys.service.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
-import type { MemberRow } from '../members/members.repository.ts';
+import { listMembers, type MemberRow } from '../members/members.repository.ts';
 import {
   addMember,
   requireMember,
@@ -48,6 +48,13 @@ async function stateOf(db: Kysely<Database>, member: MemberRow): Promise<MemberS
     key_daily_limit: member.key_daily_limit === null ? null : Number(member.key_daily_limit),
     active_key: key ? { prefix: key.prefix, daily_limit: Number(key.daily_limit) } : null,
   };
+}
+
+/** Every member with its settings and active key, by ref (the console's member list). */
+export async function listMemberStates(db: Kysely<Database>): Promise<MemberState[]> {
+  const states: MemberState[] = [];
+  for (const member of await listMembers(db)) states.push(await stateOf(db, member));
+  return states;
 }
 
 /** Runs one console action on a member, logged with its before and after, in one transaction. */

@@ -20,6 +20,7 @@ import type { PortalContext } from './portal-context.ts';
 import type { PortalDeps } from './portal-deps.ts';
 import { notFoundError } from './portal-errors.ts';
 import { idParam, statusLabel } from './report-view.ts';
+import { operatorAdminLinks } from './operator-admin.routes.ts';
 
 const STEPS: readonly ModerationStep[] = ['approve', 'reject', 'deactivate'];
 
@@ -114,5 +115,6 @@ export function operatorConsoleBody(ctx: PortalContext): Html {
   return html`<p>${tr('operator.console.intro')}</p>
 <p><a href="/portal/operator/queue">${tr('operator.queue.title')}</a></p>
 <form method="get" action="/portal/operator/companies" class="inline"><label>${tr('reports.field.country')} <input name="country" value="TR" maxlength="2" size="3"></label>
-<label>${tr('reports.field.taxId')} <input name="tax_id" required maxlength="40"></label><button type="submit">${tr('operator.company.open')}</button></form>`;
+<label>${tr('reports.field.taxId')} <input name="tax_id" required maxlength="40"></label><button type="submit">${tr('operator.company.open')}</button></form>
+${operatorAdminLinks(ctx)}`;
 }

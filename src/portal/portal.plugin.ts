@@ -15,6 +15,7 @@ import { portalCookiesFor } from './cookies.ts';
 import { registerPortalErrorPages } from './error-pages.ts';
 import { registerHomeRoutes } from './home.routes.ts';
 import { registerOperatorRoutes } from './operator.routes.ts';
+import { registerOperatorAdminRoutes } from './operator-admin.routes.ts';
 import { registerOperatorReportRoutes } from './operator-reports.routes.ts';
 import { registerReportRoutes } from './reports.routes.ts';
 import type { PortalDeps } from './portal-deps.ts';
@@ -56,6 +57,7 @@ export function registerPortal(app: App, deps: PortalDeps) {
       registerOperatorRoutes(scope);
       registerReportRoutes(scope, deps);
       registerOperatorReportRoutes(scope, deps);
+      registerOperatorAdminRoutes(scope, deps);
       // Features of the portal register here, one line each.
     },
     { prefix: '/portal' },

@@ -5,6 +5,7 @@
  */
 import type { Locale } from '../portal-context.ts';
 import { authMessages } from './auth.ts';
+import { consoleMessages } from './console.ts';
 import { homeMessages } from './home.ts';
 import { layoutMessages } from './layout.ts';
 import { reportsMessages } from './reports.ts';
@@ -14,6 +15,7 @@ export const MESSAGES = {
   ...authMessages,
   ...homeMessages,
   ...reportsMessages,
+  ...consoleMessages,
 } as const;
 
 /** Each feature file, for the test that no two define the same key. */
@@ -22,6 +24,7 @@ export const MESSAGE_FILES: Readonly<Record<string, Readonly<Record<string, unkn
   auth: authMessages,
   home: homeMessages,
   reports: reportsMessages,
+  console: consoleMessages,
 };
 
 export type MessageKey = keyof typeof MESSAGES;
