@@ -33,3 +33,12 @@ test('the database URL: the flag, else DATABASE_URL, else the default', () => {
   assert.equal(parseConfig({}, { DATABASE_URL: 'sqlite:b.db' }).databaseUrl, 'sqlite:b.db');
   assert.equal(parseConfig({}, {}).databaseUrl, DEFAULT_DATABASE_URL);
 });
+
+test('the public URL (one-time links, allowed form origin): flag, else RISKLOOKUP_PUBLIC_URL, else loopback; no trailing slash', () => {
+  assert.equal(parseConfig({}, {}).publicUrl, 'http://127.0.0.1:8080');
+  assert.equal(parseConfig({}, { RISKLOOKUP_PUBLIC_URL: 'https://risk.example.com/' }).publicUrl, 'https://risk.example.com');
+  assert.equal(parseConfig({ publicUrl: 'https://a.example/risk/' }, { RISKLOOKUP_PUBLIC_URL: 'https://b.example' }).publicUrl, 'https://a.example/risk');
+  for (const bad of ['ftp://x', 'not a url', 'https://x.example/?q=1', 'https://user:pw@x.example']) {
+    assert.throws(() => parseConfig({ publicUrl: bad }, {}), /public URL \(RISKLOOKUP_PUBLIC_URL\)/, bad);
+  }
+});

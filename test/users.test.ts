@@ -9,16 +9,7 @@ import { DomainError } from '../src/lib/errors.ts';
 import { digestSecretToken } from '../src/users/one-time-token.ts';
 import { generateTotpSecret, totpCodeAt } from '../src/users/totp.ts';
 import { createSession } from '../src/portal/sessions.service.ts';
-import {
-  acceptLink,
-  createResetLink,
-  describeLink,
-  disableUser,
-  inviteUser,
-  LINK_VALID_MS,
-  listUserViews,
-  oneTimeLinkOf,
-} from '../src/users/users.service.ts';
+import { acceptLink, createResetLink, describeLink, disableUser, inviteUser, LINK_VALID_MS, listUserViews, oneTimeLinkOf } from '../src/users/users.service.ts';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -62,7 +53,11 @@ for (const engine of ENGINES) {
     });
 
     test('emails are unique whatever their case', async () => {
-      await rejectsWith(inviteUser(db(), clock, { email: 'AYSE@example.com', role: 'member_user', memberRef: 'M-1', createdBy: 'op' }), 'conflict', /already exists/);
+      await rejectsWith(
+        inviteUser(db(), clock, { email: 'AYSE@example.com', role: 'member_user', memberRef: 'M-1', createdBy: 'op' }),
+        'conflict',
+        /already exists/,
+      );
     });
 
     test('invite refuses a bad email, a missing or surplus member, an unknown or suspended member', async () => {
@@ -134,7 +129,16 @@ for (const engine of ENGINES) {
       const link = await inviteUser(db(), clock, { email: 'op@example.com', role: 'operator', createdBy: 'op' });
       assert.equal(link.user.member, null);
       const secret = generateTotpSecret();
-      await rejectsWith(acceptLink(db(), clock, { token: link.token, name: 'Op', password: PASSWORD, totpSecret: secret, totpCode: '000000' === totpCodeAt(secret, clock.now()) ? '111111' : '000000' }), 'invalid');
+      await rejectsWith(
+        acceptLink(db(), clock, {
+          token: link.token,
+          name: 'Op',
+          password: PASSWORD,
+          totpSecret: secret,
+          totpCode: '000000' === totpCodeAt(secret, clock.now()) ? '111111' : '000000',
+        }),
+        'invalid',
+      );
       await rejectsWith(acceptLink(db(), clock, { token: link.token, name: 'Op', password: PASSWORD }), 'invalid');
       await acceptLink(db(), clock, { token: link.token, name: 'Op', password: PASSWORD, totpSecret: secret, totpCode: totpCodeAt(secret, clock.now()) });
       const user = await db().selectFrom('users').selectAll().where('email_norm', '=', 'op@example.com').executeTakeFirstOrThrow();
@@ -142,7 +146,7 @@ for (const engine of ENGINES) {
       assert.equal(Number(user.totp_last_step), Math.floor(clock.now() / 30_000));
     });
 
-    test('list: all users, or one member\'s', async () => {
+    test("list: all users, or one member's", async () => {
       const all = await listUserViews(db());
       assert.ok(all.some((u) => u.role === 'operator'));
       const m1 = await listUserViews(db(), { memberRef: 'M-1' });

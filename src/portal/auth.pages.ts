@@ -14,20 +14,20 @@ export function signInPage(request: FastifyRequest, view: { email?: string; next
   const locale = request.portalState.locale;
   const tr = (key: MessageKey) => t(locale, key);
   const body = html`${notice(view.error ? tr(view.error) : null)}${notice(view.info ? tr(view.info) : null, 'ok')}
-<p>${tr('auth.signIn.intro')}</p>
-<form method="post" action="/portal/sign-in" class="stack">
-${csrfField(request)}
-<input type="hidden" name="next" value="${view.next ?? ''}">
-<label for="email">${tr('auth.email')}</label>
-<input type="email" id="email" name="email" autocomplete="username" required value="${view.email ?? ''}">
-<label for="password">${tr('auth.password')}</label>
-<input type="password" id="password" name="password" autocomplete="current-password" required>
-<label for="code">${tr('auth.code')}</label>
-<span class="hint" id="code-hint">${tr('auth.code.hint')}</span>
-<input type="text" id="code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]{6,7}" aria-describedby="code-hint">
-<button type="submit">${tr('auth.signIn.submit')}</button>
-</form>
-<p class="hint">${tr('auth.signIn.forgot')}</p>`;
+    <p>${tr('auth.signIn.intro')}</p>
+    <form method="post" action="/portal/sign-in" class="stack">
+      ${csrfField(request)}
+      <input type="hidden" name="next" value="${view.next ?? ''}" />
+      <label for="email">${tr('auth.email')}</label>
+      <input type="email" id="email" name="email" autocomplete="username" required value="${view.email ?? ''}" />
+      <label for="password">${tr('auth.password')}</label>
+      <input type="password" id="password" name="password" autocomplete="current-password" required />
+      <label for="code">${tr('auth.code')}</label>
+      <span class="hint" id="code-hint">${tr('auth.code.hint')}</span>
+      <input type="text" id="code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]{6,7}" aria-describedby="code-hint" />
+      <button type="submit">${tr('auth.signIn.submit')}</button>
+    </form>
+    <p class="hint">${tr('auth.signIn.forgot')}</p>`;
   return renderPage(request, { title: tr('auth.signIn.title'), body });
 }
 
@@ -36,41 +36,48 @@ export interface TotpEnrolment {
   uri: string;
 }
 
-export function acceptPage(request: FastifyRequest, view: { token: string; link: LinkInfo; name: string; totp: TotpEnrolment | null; error?: MessageKey }): Html {
+export function acceptPage(
+  request: FastifyRequest,
+  view: { token: string; link: LinkInfo; name: string; totp: TotpEnrolment | null; error?: MessageKey },
+): Html {
   const locale = request.portalState.locale;
   const tr = (key: MessageKey) => t(locale, key);
   const totp = view.totp
-    ? html`<fieldset><legend>${tr('auth.totp.heading')}</legend>
-<p>${tr('auth.totp.intro')}</p>
-<p><strong>${tr('auth.totp.secret')}</strong> <code class="secret" id="totp-secret">${view.totp.secret}</code>
-<button type="button" class="secondary" data-copy-target="totp-secret" data-copied-label="${tr('auth.copied')}" hidden>${tr('auth.copy')}</button></p>
-<p><strong>${tr('auth.totp.uri')}</strong> <code class="secret" id="totp-uri">${view.totp.uri}</code></p>
-<input type="hidden" name="totp_secret" value="${view.totp.secret}">
-<label for="totp_code">${tr('auth.totp.code')}</label>
-<input type="text" id="totp_code" name="totp_code" inputmode="numeric" autocomplete="one-time-code" required pattern="[0-9 ]{6,7}">
-</fieldset>`
+    ? html`<fieldset>
+        <legend>${tr('auth.totp.heading')}</legend>
+        <p>${tr('auth.totp.intro')}</p>
+        <p>
+          <strong>${tr('auth.totp.secret')}</strong> <code class="secret" id="totp-secret">${view.totp.secret}</code>
+          <button type="button" class="secondary" data-copy-target="totp-secret" data-copied-label="${tr('auth.copied')}" hidden>${tr('auth.copy')}</button>
+        </p>
+        <p><strong>${tr('auth.totp.uri')}</strong> <code class="secret" id="totp-uri">${view.totp.uri}</code></p>
+        <input type="hidden" name="totp_secret" value="${view.totp.secret}" />
+        <label for="totp_code">${tr('auth.totp.code')}</label>
+        <input type="text" id="totp_code" name="totp_code" inputmode="numeric" autocomplete="one-time-code" required pattern="[0-9 ]{6,7}" />
+      </fieldset>`
     : html``;
   const body = html`${notice(view.error ? tr(view.error) : null)}
-<p>${t(locale, 'auth.accept.intro', { email: view.link.email })}</p>
-<form method="post" action="/portal/accept" class="stack">
-${csrfField(request)}
-<input type="hidden" name="token" value="${view.token}">
-<input type="text" name="username" value="${view.link.email}" autocomplete="username" hidden>
-<label for="name">${tr('auth.accept.name')}</label>
-<input type="text" id="name" name="name" autocomplete="name" required maxlength="100" value="${view.name}">
-<label for="password">${tr('auth.accept.password')}</label>
-<input type="password" id="password" name="password" autocomplete="new-password" required minlength="12">
-<label for="password2">${tr('auth.accept.passwordAgain')}</label>
-<input type="password" id="password2" name="password2" autocomplete="new-password" required minlength="12">
-${totp}
-<button type="submit">${tr('auth.accept.submit')}</button>
-</form>`;
+    <p>${t(locale, 'auth.accept.intro', { email: view.link.email })}</p>
+    <form method="post" action="/portal/accept" class="stack">
+      ${csrfField(request)}
+      <input type="hidden" name="token" value="${view.token}" />
+      <input type="text" name="username" value="${view.link.email}" autocomplete="username" hidden />
+      <label for="name">${tr('auth.accept.name')}</label>
+      <input type="text" id="name" name="name" autocomplete="name" required maxlength="100" value="${view.name}" />
+      <label for="password">${tr('auth.accept.password')}</label>
+      <input type="password" id="password" name="password" autocomplete="new-password" required minlength="12" />
+      <label for="password2">${tr('auth.accept.passwordAgain')}</label>
+      <input type="password" id="password2" name="password2" autocomplete="new-password" required minlength="12" />
+      ${totp}
+      <button type="submit">${tr('auth.accept.submit')}</button>
+    </form>`;
   const title = tr(view.link.purpose === 'invite' ? 'auth.accept.invite.title' : 'auth.accept.reset.title');
   return renderPage(request, { title, body });
 }
 
 export function linkInvalidPage(request: FastifyRequest): Html {
   const locale = request.portalState.locale;
-  const body = html`<p class="notice error" role="alert">${t(locale, 'auth.accept.invalid.text')}</p><p><a href="/portal/sign-in">${t(locale, 'auth.signIn.title')}</a></p>`;
+  const body = html`<p class="notice error" role="alert">${t(locale, 'auth.accept.invalid.text')}</p>
+    <p><a href="/portal/sign-in">${t(locale, 'auth.signIn.title')}</a></p>`;
   return renderPage(request, { title: t(locale, 'auth.accept.invalid.title'), body });
 }

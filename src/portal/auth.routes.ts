@@ -35,7 +35,12 @@ function queryField(request: FastifyRequest, name: string): string {
 export function registerAuthRoutes(scope: App, deps: PortalDeps, session: SessionHookDeps & { cookies: PortalCookies }) {
   scope.get('/sign-in', async (request, reply) => {
     if (request.portal) return redirectTo(reply, homeOf(request.portal.user.role));
-    const info: MessageKey | undefined = queryField(request, 'signed_out') === '1' ? 'auth.signedOut' : request.portalState.sessionEnded || queryField(request, 'expired') === '1' ? 'auth.signIn.expired' : undefined;
+    const info: MessageKey | undefined =
+      queryField(request, 'signed_out') === '1'
+        ? 'auth.signedOut'
+        : request.portalState.sessionEnded || queryField(request, 'expired') === '1'
+          ? 'auth.signIn.expired'
+          : undefined;
     return sendPage(reply, signInPage(request, { next: portalPathOr(queryField(request, 'next'), ''), ...(info ? { info } : {}) }));
   });
 

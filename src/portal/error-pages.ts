@@ -19,7 +19,8 @@ function ensureState(request: FastifyRequest) {
 
 export function sendErrorPage(request: FastifyRequest, reply: FastifyReply, statusCode: number, title: string, text: string) {
   ensureState(request);
-  const body = html`<p class="notice error" role="alert">${text}</p><p><a href="/portal/">${t(request.portalState.locale, 'error.backHome')}</a></p>`;
+  const body = html`<p class="notice error" role="alert">${text}</p>
+    <p><a href="/portal/">${t(request.portalState.locale, 'error.backHome')}</a></p>`;
   return sendPage(reply, renderPage(request, { title, body }), statusCode);
 }
 

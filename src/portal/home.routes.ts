@@ -16,14 +16,22 @@ export function registerHomeRoutes(scope: App, deps: Pick<PortalDeps, 'db' | 'cl
     const member = ctx.member;
     const key = await findActiveKeyUsage(deps.db, member.id, quotaDayOf(deps.clock.now()));
     const body = html`<p>${tr('home.welcome', { name: ctx.user.name })}</p>
-<dl class="facts">
-<dt>${tr('home.member')}</dt><dd>${member.name} (${member.ref})</dd>
-<dt>${tr('home.status')}</dt><dd>${tr(`home.status.${member.status}`)}</dd>
-<dt>${tr('home.tier')}</dt><dd>${tr(`home.tier.${member.tier}`)}</dd>
-<dt>${tr('home.agreement')}</dt><dd>${member.agreementSignedOn ? tr('home.agreement.signed', { date: member.agreementSignedOn }) : tr('home.agreement.unsigned')}</dd>
-<dt>${tr('home.quota')}</dt><dd>${key ? tr('home.quota.value', { used: Math.min(key.used, key.dailyLimit), limit: key.dailyLimit, prefix: key.prefix }) : tr('home.quota.noKey')}</dd>
-<dt>${tr('home.role')}</dt><dd>${tr(`home.role.${ctx.user.role}`)}</dd>
-</dl>`;
+      <dl class="facts">
+        <dt>${tr('home.member')}</dt>
+        <dd>${member.name} (${member.ref})</dd>
+        <dt>${tr('home.status')}</dt>
+        <dd>${tr(`home.status.${member.status}`)}</dd>
+        <dt>${tr('home.tier')}</dt>
+        <dd>${tr(`home.tier.${member.tier}`)}</dd>
+        <dt>${tr('home.agreement')}</dt>
+        <dd>${member.agreementSignedOn ? tr('home.agreement.signed', { date: member.agreementSignedOn }) : tr('home.agreement.unsigned')}</dd>
+        <dt>${tr('home.quota')}</dt>
+        <dd>
+          ${key ? tr('home.quota.value', { used: Math.min(key.used, key.dailyLimit), limit: key.dailyLimit, prefix: key.prefix }) : tr('home.quota.noKey')}
+        </dd>
+        <dt>${tr('home.role')}</dt>
+        <dd>${tr(`home.role.${ctx.user.role}`)}</dd>
+      </dl>`;
     return sendPage(reply, renderPage(ctx, { title: tr('home.title'), body, active: 'home' }));
   });
 }

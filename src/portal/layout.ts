@@ -44,7 +44,7 @@ interface PageView {
 
 function viewOf(source: PageSource): PageView {
   if (isContext(source)) return { locale: source.locale, csrfToken: source.csrfToken, portal: source, path: '/portal/' };
-  const path = source.method === 'GET' ? (source.url.split('?')[0] ?? '/portal/') : '/portal/';
+  const path = source.method === 'GET' ? source.url : '/portal/';
   return { locale: source.portalState.locale, csrfToken: source.portalState.csrfToken, portal: source.portal, path };
 }
 
@@ -54,7 +54,7 @@ export function csrfField(source: PageSource): Html {
 }
 
 function csrfInput(token: string): Html {
-  return html`<input type="hidden" name="_csrf" value="${token}">`;
+  return html`<input type="hidden" name="_csrf" value="${token}" />`;
 }
 
 export interface PageOptions {
@@ -67,21 +67,31 @@ function renderNav(view: PageView, active: NavKey | undefined): Html {
   const portal = view.portal;
   if (!portal) return html``;
   const items = NAV_ITEMS.filter((item) => item.roles.includes(portal.user.role));
-  return html`<nav class="nav" aria-label="${t(view.locale, 'layout.nav')}"><ul>${items.map(
-    (item) => html`<li><a href="${item.href}"${item.key === active ? html` aria-current="page"` : ''}>${t(view.locale, item.label)}</a></li>`,
-  )}</ul></nav>`;
+  return html`<nav class="nav" aria-label="${t(view.locale, 'layout.nav')}">
+    <ul>
+      ${items.map((item) => html`<li><a href="${item.href}" ${item.key === active ? html` aria-current="page"` : ''}>${t(view.locale, item.label)}</a></li>`)}
+    </ul>
+  </nav>`;
 }
 
 function renderAccount(view: PageView): Html {
   if (!view.portal) return html``;
-  return html`<div class="account"><span>${t(view.locale, 'layout.signedInAs', { name: view.portal.user.name || view.portal.user.email })}</span>
-<form method="post" action="/portal/sign-out" class="inline">${csrfInput(view.csrfToken)}<button type="submit">${t(view.locale, 'layout.signOut')}</button></form></div>`;
+  return html`<div class="account">
+    <span>${t(view.locale, 'layout.signedInAs', { name: view.portal.user.name || view.portal.user.email })}</span>
+    <form method="post" action="/portal/sign-out" class="inline">
+      ${csrfInput(view.csrfToken)}<button type="submit">${t(view.locale, 'layout.signOut')}</button>
+    </form>
+  </div>`;
 }
 
 function renderLanguageSwitch(view: PageView): Html {
   const other: Locale = view.locale === 'tr' ? 'en' : 'tr';
-  return html`<form method="post" action="/portal/locale" class="inline lang">${csrfInput(view.csrfToken)}<input type="hidden" name="return_to" value="${view.path}"><span>${t(view.locale, 'layout.language')}:</span>
-<button type="submit" name="locale" value="${other}" lang="${other}">${t(view.locale, other === 'tr' ? 'layout.language.tr' : 'layout.language.en')}</button></form>`;
+  return html`<form method="post" action="/portal/locale" class="inline lang">
+    ${csrfInput(view.csrfToken)}<input type="hidden" name="return_to" value="${view.path}" /><span>${t(view.locale, 'layout.language')}:</span>
+    <button type="submit" name="locale" value="${other}" lang="${other}">
+      ${t(view.locale, other === 'tr' ? 'layout.language.tr' : 'layout.language.en')}
+    </button>
+  </form>`;
 }
 
 /** A whole HTML page in the portal frame. */
@@ -89,29 +99,28 @@ export function renderPage(source: PageSource, options: PageOptions): Html {
   const view = viewOf(source);
   const product = t(view.locale, 'layout.product');
   return html`<!doctype html>
-<html lang="${view.locale}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${options.title} · ${product}</title>
-<link rel="stylesheet" href="/portal/assets/portal.css">
-<script src="/portal/assets/portal.js" defer></script>
-</head>
-<body>
-<a class="skip" href="#main">${t(view.locale, 'layout.skip')}</a>
-<header class="top">
-<a class="brand" href="/portal/">${product}</a>
-${renderNav(view, options.active)}
-<div class="tools">${renderAccount(view)}${renderLanguageSwitch(view)}</div>
-</header>
-<main id="main" tabindex="-1">
-<h1>${options.title}</h1>
-${options.body}
-</main>
-<footer class="foot"><a href="/api/v1/docs">${t(view.locale, 'layout.apiDocs')}</a></footer>
-</body>
-</html>
-`;
+    <html lang="${view.locale}">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${options.title} · ${product}</title>
+        <link rel="stylesheet" href="/portal/assets/portal.css" />
+        <script src="/portal/assets/portal.js" defer></script>
+      </head>
+      <body>
+        <a class="skip" href="#main">${t(view.locale, 'layout.skip')}</a>
+        <header class="top">
+          <a class="brand" href="/portal/">${product}</a>
+          ${renderNav(view, options.active)}
+          <div class="tools">${renderAccount(view)}${renderLanguageSwitch(view)}</div>
+        </header>
+        <main id="main" tabindex="-1">
+          <h1>${options.title}</h1>
+          ${options.body}
+        </main>
+        <footer class="foot"><a href="/api/v1/docs">${t(view.locale, 'layout.apiDocs')}</a></footer>
+      </body>
+    </html> `;
 }
 
 /** Sends a rendered page as HTML (UTF-8). */

@@ -127,21 +127,32 @@ export function registerSessionHook(scope: App, deps: SessionHookDeps) {
     };
   });
 
-  scope.addHook('preHandler', async (request) => {
-    if (!STATE_CHANGING.has(request.method)) return;
-    if (!isSameOrigin(request, deps.publicUrl)) {
-      request.log.info({ origin: request.headers.origin ?? null }, 'portal: state change refused: not from this origin');
-      throw csrfError();
-    }
-    if (request.portal === null && routeConfigOf(request).csrfWhenAnonymous === false) return;
-    const expected = request.portalState.csrfToken;
-    const submitted = submittedToken(request.body);
-    // A new anonymous token was only just set: nothing submitted can match it.
-    if (expected === '' || submitted === null || !secretsEqual(submitted, expected) || (request.portal === null && request.cookies[deps.cookies.csrf] !== expected)) {
-      request.log.info('portal: state change refused: missing or wrong CSRF token');
-      throw csrfError();
+  scope.addHook('preHandler', (request, _reply, done) => {
+    try {
+      checkStateChange(request, deps);
+      done();
+    } catch (error) {
+      done(error as Error);
     }
   });
+}
+
+/** A state change must come from this origin and carry the right `_csrf` (throws the 403 otherwise). */
+function checkStateChange(request: FastifyRequest, deps: SessionHookDeps): void {
+  if (!STATE_CHANGING.has(request.method)) return;
+  if (!isSameOrigin(request, deps.publicUrl)) {
+    request.log.info({ origin: request.headers.origin ?? null }, 'portal: state change refused: not from this origin');
+    throw csrfError();
+  }
+  if (request.portal === null && routeConfigOf(request).csrfWhenAnonymous === false) return;
+  const expected = request.portalState.csrfToken;
+  const submitted = submittedToken(request.body);
+  // Anonymous: the token must also be the cookie's (a token just set now matches nothing sent).
+  const anonymousMismatch = request.portal === null && request.cookies[deps.cookies.csrf] !== expected;
+  if (expected === '' || submitted === null || !secretsEqual(submitted, expected) || anonymousMismatch) {
+    request.log.info('portal: state change refused: missing or wrong CSRF token');
+    throw csrfError();
+  }
 }
 
 /**

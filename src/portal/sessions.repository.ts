@@ -65,3 +65,12 @@ export async function endSessionsOfUser(db: Db, userId: number, now: number): Pr
 export async function setSessionLocale(db: Db, sessionId: number, locale: string): Promise<void> {
   await db.updateTable('sessions').set({ locale }).where('id', '=', sessionId).execute();
 }
+
+/** Forgets a user's sessions that ended or expired before `before` (kept a while for the record). */
+export async function deleteOldSessionsOfUser(db: Db, userId: number, before: number): Promise<void> {
+  await db
+    .deleteFrom('sessions')
+    .where('user_id', '=', userId)
+    .where((eb) => eb.or([eb('ended_at', '<', before), eb('expires_at', '<', before)]))
+    .execute();
+}

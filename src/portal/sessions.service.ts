@@ -9,12 +9,22 @@ import type { Clock } from '../lib/clock.ts';
 import { digestSecretToken, generateSecretToken, isSecretToken } from '../users/one-time-token.ts';
 import type { Locale, PortalContext } from './portal-context.ts';
 import { LOCALES } from './portal-context.ts';
-import { endSession, endSessionsOfUser, findLiveSession, insertSession, touchSession, type LiveSessionRow } from './sessions.repository.ts';
+import {
+  deleteOldSessionsOfUser,
+  endSession,
+  endSessionsOfUser,
+  findLiveSession,
+  insertSession,
+  touchSession,
+  type LiveSessionRow,
+} from './sessions.repository.ts';
 
 export const SESSION_IDLE_MS = 30 * 60 * 1000;
 export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
 /** last_seen_at is written at most this often (one write a minute, not one per request). */
 const TOUCH_EVERY_MS = 60 * 1000;
+/** Ended sessions are kept this long (who was signed in when), then forgotten at the user's next sign-in. */
+const ENDED_SESSIONS_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
 
 export interface NewSession {
   /** The cookie's value: shown to the browser only, never stored or logged. */
@@ -27,6 +37,7 @@ export async function createSession(db: Db, clock: Clock, userId: number, locale
   const id = generateSecretToken();
   const csrfToken = generateSecretToken();
   const now = clock.now();
+  await deleteOldSessionsOfUser(db, userId, now - ENDED_SESSIONS_KEPT_MS);
   const sessionId = await insertSession(db, {
     digest: digestSecretToken(id),
     user_id: userId,

@@ -12,12 +12,21 @@ export async function countFailuresSince(db: Db, subject: string, since: number)
 }
 
 export async function recordFailures(db: Db, subjects: readonly string[], at: number): Promise<void> {
-  await db.insertInto('sign_in_failures').values(subjects.map((subject) => ({ subject, at }))).execute();
+  await db
+    .insertInto('sign_in_failures')
+    .values(subjects.map((subject) => ({ subject, at })))
+    .execute();
 }
 
-/** Forgets a subject's failures (all of them, or those at or before `before`). */
-export async function deleteFailures(db: Db, subjects: readonly string[], before?: number): Promise<void> {
-  let query = db.deleteFrom('sign_in_failures').where('subject', 'in', subjects);
-  if (before !== undefined) query = query.where('at', '<=', before);
-  await query.execute();
+/** Forgets every failure of the given subjects (an email that has just signed in). */
+export async function deleteFailures(db: Db, subjects: readonly string[]): Promise<void> {
+  await db.deleteFrom('sign_in_failures').where('subject', 'in', subjects).execute();
+}
+
+/**
+ * Forgets failures older than the window, of every subject: the table holds at most one window
+ * of failures, itself bounded by the per-address throttle.
+ */
+export async function purgeFailuresBefore(db: Db, before: number): Promise<void> {
+  await db.deleteFrom('sign_in_failures').where('at', '<=', before).execute();
 }

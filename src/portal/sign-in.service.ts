@@ -10,7 +10,7 @@ import { verifyDummyPassword, verifyPassword } from '../users/password.ts';
 import { acceptTotpCode } from '../users/totp.ts';
 import { findMemberStatus, findUserByEmailNorm, recordTotpStep } from '../users/users.repository.ts';
 import { normaliseEmail } from '../users/users.service.ts';
-import { countFailuresSince, deleteFailures, recordFailures } from './sign-in-failures.repository.ts';
+import { countFailuresSince, deleteFailures, purgeFailuresBefore, recordFailures } from './sign-in-failures.repository.ts';
 
 export const SIGN_IN_THROTTLE = {
   windowMs: 15 * 60 * 1000,
@@ -47,7 +47,7 @@ export async function attemptSignIn(db: Db, clock: Clock, attempt: SignInAttempt
   }
   const refuse = async (): Promise<SignInOutcome> => {
     await recordFailures(db, subjects, now);
-    await deleteFailures(db, subjects, since);
+    await purgeFailuresBefore(db, since);
     return { kind: 'refused' };
   };
   const user = norm === '' ? undefined : await findUserByEmailNorm(db, norm);

@@ -110,11 +110,12 @@ function demoLines(demo: DemoOutcome, url: string): string[] {
     `  ${curl.replace('q=Anadolu%20Demir', 'q=Anadolu%20Demri')}`,
     `  curl -s '${url}/api/v1/countries.php'`,
     `API reference: ${url}/api/v1/docs (OpenAPI document: ${url}/api/v1/openapi.json)`,
+    `portal: ${url}/portal/ email ${demo.portal.email} password ${demo.portal.password} (a new password at every start)`,
   ];
 }
 
 function announce(out: Output, url: string, database: string, demo: DemoOutcome, workers: number) {
-  out.result({ listening: url, database, workers, ...(demo.kind === 'untouched' ? {} : { demo_key: demo.key }) }, [
+  out.result({ listening: url, database, workers, ...(demo.kind === 'untouched' ? {} : { demo_key: demo.key, demo_portal: { url: `${url}/portal/`, ...demo.portal } }) }, [
     `listening on ${url} (${database}${workers > 1 ? `, ${workers} worker processes` : ''})`,
     ...demoLines(demo, url),
   ]);

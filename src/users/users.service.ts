@@ -90,7 +90,15 @@ async function issueLink(db: Db, clock: Clock, userId: number, purpose: 'invite'
   const now = clock.now();
   // One link at a time: a new one retires the ones before it.
   await retireTokensOfUser(db, userId, now);
-  await insertUserToken(db, { user_id: userId, purpose, digest: digestSecretToken(token), created_at: now, expires_at: now + LINK_VALID_MS, used_at: null, created_by: createdBy });
+  await insertUserToken(db, {
+    user_id: userId,
+    purpose,
+    digest: digestSecretToken(token),
+    created_at: now,
+    expires_at: now + LINK_VALID_MS,
+    used_at: null,
+    created_by: createdBy,
+  });
   return { token, expiresAt: now + LINK_VALID_MS };
 }
 
@@ -109,7 +117,7 @@ export async function inviteUser(
   if (input.role === 'operator' && input.memberRef) throw new DomainError('invalid', 'an operator belongs to no member: leave out --member');
   if (input.role !== 'operator' && !input.memberRef) throw new DomainError('invalid', `a ${input.role} belongs to a member: give --member REF`);
   return db.transaction().execute(async (trx) => {
-    const member = input.memberRef ? await requireMember(trx as Kysely<Database>, input.memberRef) : null;
+    const member = input.memberRef ? await requireMember(trx, input.memberRef) : null;
     if (member && member.status !== 'active') throw new DomainError('conflict', `member ${member.ref} is ${member.status}: its users cannot sign in`);
     const now = clock.now();
     const user = await insertUser(trx, {
@@ -257,10 +265,12 @@ export async function acceptLink(db: Kysely<Database>, clock: Clock, input: Acce
  * Sets a user's password directly, making the user active: for `serve --demo` only (a demo
  * account whose password is printed at start). People get links instead.
  */
-export async function setDemoPassword(db: Kysely<Database>, clock: Clock, userEmail: string, password: string): Promise<void> {
+export async function setDemoPassword(db: Kysely<Database>, clock: Clock, userEmail: string, password: string, name?: string): Promise<void> {
   checkPasswordRules(password);
   const user = await requireUserByEmail(db, userEmail);
   const now = clock.now();
-  await updateUser(db, Number(user.id), { password_hash: await hashPassword(password), status: 'active', updated_at: now });
+  const passwordHash = await hashPassword(password);
+  await updateUser(db, Number(user.id), { password_hash: passwordHash, status: 'active', updated_at: now, ...(name ? { name: checkName(name) } : {}) });
+  await retireTokensOfUser(db, Number(user.id), now);
   await endSessionsOfUser(db, Number(user.id), now);
 }

@@ -96,7 +96,9 @@ export class PortalBrowser {
 
   /** Posts a urlencoded form with `_csrf` and Origin as a browser would (see PostOptions to omit them). */
   async post(url: string, fields: Record<string, string> = {}, options: PostOptions = {}): Promise<Response> {
-    return this.absorb(await postForm(this.app, url, fields, { ...options, csrf: options.csrf === undefined ? this.csrf : options.csrf, cookie: this.cookieHeader() }));
+    return this.absorb(
+      await postForm(this.app, url, fields, { ...options, csrf: options.csrf === undefined ? this.csrf : options.csrf, cookie: this.cookieHeader() }),
+    );
   }
 
   /** The session cookie's value (rl_session, or __Host-rl_session over HTTPS). */

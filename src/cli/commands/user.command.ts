@@ -1,7 +1,16 @@
 import { Command, Option } from 'commander';
 import { parseConfig } from '../../config.ts';
 import type { UserRole } from '../../db/schema.ts';
-import { createResetLink, disableUser, inviteUser, listUserViews, oneTimeLinkOf, USER_ROLES, type IssuedLink, type UserView } from '../../users/users.service.ts';
+import {
+  createResetLink,
+  disableUser,
+  inviteUser,
+  listUserViews,
+  oneTimeLinkOf,
+  USER_ROLES,
+  type IssuedLink,
+  type UserView,
+} from '../../users/users.service.ts';
 import { CommandError, UsageError } from '../command-errors.ts';
 import { withContext } from '../context.ts';
 

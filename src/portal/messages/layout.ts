@@ -30,6 +30,9 @@ export const layoutMessages = defineMessages({
   'error.signInNeeded': { en: 'Please sign in again.', tr: 'Lütfen yeniden oturum açın.' },
   'error.badRequest.title': { en: 'The request was not understood', tr: 'İstek anlaşılamadı' },
   'error.busy.text': { en: 'The service is busy. Try again in a moment.', tr: 'Hizmet şu anda yoğun. Biraz sonra tekrar deneyin.' },
-  'error.internal.text': { en: 'An internal error occurred; quote request id {id} when you report it.', tr: 'Bir iç hata oluştu; bildirirken şu istek numarasını belirtin: {id}.' },
+  'error.internal.text': {
+    en: 'An internal error occurred; quote request id {id} when you report it.',
+    tr: 'Bir iç hata oluştu; bildirirken şu istek numarasını belirtin: {id}.',
+  },
   'error.backHome': { en: 'Back to the portal', tr: 'Portala dön' },
 });
