@@ -14,13 +14,7 @@ import { makeUser, memberIdOf } from './helpers/users.ts';
 import { fixedClock } from '../src/lib/clock.ts';
 import { fileReport, type Filer } from '../src/reports/filing.service.ts';
 import { approveReport, rejectReport } from '../src/reports/moderation.service.ts';
-import {
-  findCompanyIdByTaxId,
-  getCompanyFile,
-  listMyReports,
-  listPendingQueue,
-  summariseSearchAudit,
-} from '../src/reports/report-queries.service.ts';
+import { findCompanyIdByTaxId, getCompanyFile, listMyReports, listPendingQueue, summariseSearchAudit } from '../src/reports/report-queries.service.ts';
 import { listOperatorLog } from '../src/operator/operator-log.ts';
 import {
   addMemberByOperator,
@@ -44,7 +38,10 @@ for (const engine of ENGINES) {
       const { db } = database.engine;
       for (const ref of ['CON-1', 'CON-2']) {
         await makeMember(db, clock, { ref });
-        filers.push({ userId: await makeUser(db, { email: `u@${ref.toLowerCase()}.test`, role: 'member_user', memberRef: ref }), memberId: await memberIdOf(db, ref) });
+        filers.push({
+          userId: await makeUser(db, { email: `u@${ref.toLowerCase()}.test`, role: 'member_user', memberRef: ref }),
+          memberId: await memberIdOf(db, ref),
+        });
       }
       op = { userId: await makeUser(db, { email: 'op@bureau.test', role: 'operator' }) };
     });
@@ -56,7 +53,13 @@ for (const engine of ENGINES) {
 
     test('D30: the queue holds pending reports oldest first, with member, filer and attachment metadata', async () => {
       const taxId = nextVkn();
-      const first = await fileReport(deps(), filers[1]!, { ...claimInput(taxId), attachments: [{ fileName: 'a.pdf', declaredType: 'application/pdf', content: PDF_FILE }, { fileName: 'b.png', declaredType: 'image/png', content: PNG_FILE }] });
+      const first = await fileReport(deps(), filers[1]!, {
+        ...claimInput(taxId),
+        attachments: [
+          { fileName: 'a.pdf', declaredType: 'application/pdf', content: PDF_FILE },
+          { fileName: 'b.png', declaredType: 'image/png', content: PNG_FILE },
+        ],
+      });
       clock.advance(1000);
       const second = await fileReport(deps(), filers[0]!, claimInput(taxId));
       clock.advance(1000);
@@ -69,8 +72,17 @@ for (const engine of ENGINES) {
       const item = queue.find((r) => r.report_id === first.reportId)!;
       assert.deepEqual(item.member, { ref: 'CON-2', name: 'Member CON-2' });
       assert.deepEqual(item.filedBy, { userId: filers[1]!.userId, name: 'u', email: 'u@con-2.test' });
-      assert.deepEqual([item.status, item.type, item.amount, item.currency, item.eventDate, item.company.taxId], ['pending', 'unpaid_debt', 48000, 'TRY', '2026-09-30', taxId]);
-      assert.deepEqual(item.attachments.map((a) => [a.fileName, a.contentType, a.sizeBytes]), [['a.pdf', 'application/pdf', PDF_FILE.length], ['b.png', 'image/png', PNG_FILE.length]]);
+      assert.deepEqual(
+        [item.status, item.type, item.amount, item.currency, item.eventDate, item.company.taxId],
+        ['pending', 'unpaid_debt', 48000, 'TRY', '2026-09-30', taxId],
+      );
+      assert.deepEqual(
+        item.attachments.map((a) => [a.fileName, a.contentType, a.sizeBytes]),
+        [
+          ['a.pdf', 'application/pdf', PDF_FILE.length],
+          ['b.png', 'image/png', PNG_FILE.length],
+        ],
+      );
       assert.ok(!('content' in item.attachments[0]!), 'metadata only');
     });
 
@@ -83,11 +95,20 @@ for (const engine of ENGINES) {
       const companyId = await findCompanyIdByTaxId(database.engine.db, countries, 'tr', `TR${taxId}`);
       const file = await getCompanyFile(database.engine.db, companyId);
       assert.equal(file.company.taxId, taxId);
-      assert.deepEqual(file.reports.map((r) => [r.type, r.status]).sort(), [['enforcement_bill', 'approved'], ['unpaid_debt', 'rejected']]);
+      assert.deepEqual(file.reports.map((r) => [r.type, r.status]).sort(), [
+        ['enforcement_bill', 'approved'],
+        ['unpaid_debt', 'rejected'],
+      ]);
       const mine = file.reports.find((r) => r.report_id === filed.reportId)!;
       assert.deepEqual(mine.member?.ref, 'CON-1');
       assert.equal(mine.filedBy?.email, 'u@con-1.test');
-      assert.deepEqual(mine.history.map((h) => [h.from, h.to, h.by, h.reason]), [[null, 'pending', 'u@con-1.test', null], ['pending', 'rejected', 'op@bureau.test', 'no proof of delivery']]);
+      assert.deepEqual(
+        mine.history.map((h) => [h.from, h.to, h.by, h.reason]),
+        [
+          [null, 'pending', 'u@con-1.test', null],
+          ['pending', 'rejected', 'op@bureau.test', 'no proof of delivery'],
+        ],
+      );
       const imported = file.reports.find((r) => r.type === 'enforcement_bill')!;
       assert.deepEqual([imported.member, imported.filedBy, imported.history.map((h) => h.by)], [null, null, ['test']]);
       await assert.rejects(getCompanyFile(database.engine.db, 987654), refusedWith('not_found'));
@@ -100,7 +121,10 @@ for (const engine of ENGINES) {
       const theirs = await fileReport(deps(), filers[1]!, claimInput(taxId));
       await rejectReport(deps(), op, mine.reportId, 'invoice unreadable');
       const list = await listMyReports(database.engine.db, filers[0]!.memberId);
-      assert.ok(list.every((r) => r.report_id !== theirs.reportId), 'only its own');
+      assert.ok(
+        list.every((r) => r.report_id !== theirs.reportId),
+        'only its own',
+      );
       const row = list.find((r) => r.report_id === mine.reportId)!;
       assert.deepEqual([row.status, row.latest.status, row.latest.reason], ['rejected', 'rejected', 'invoice unreadable']);
       const text = JSON.stringify(list);
@@ -112,19 +136,35 @@ for (const engine of ENGINES) {
       const memberId = await memberIdOf(db, 'CON-1');
       const at = (iso: string) => Date.parse(iso);
       const row = (when: number, status: number, channel = 'api') => ({
-        at: when, key_id: null, member_id: memberId, q: 'x', type: 'name', country: null, status, result_count: status === 200 ? 2 : null,
-        response_ms: 3, client_address: '127.0.0.1', channel,
+        at: when,
+        key_id: null,
+        member_id: memberId,
+        q: 'x',
+        type: 'name',
+        country: null,
+        status,
+        result_count: status === 200 ? 2 : null,
+        response_ms: 3,
+        client_address: '127.0.0.1',
+        channel,
       });
-      await db.insertInto('audit_log').values([
-        row(at('2026-11-20T20:59:00Z'), 200), // 23:59 on the 20th in Turkey
-        row(at('2026-11-20T21:00:00Z'), 200), // 00:00 on the 21st
-        row(at('2026-11-21T08:00:00Z'), 429),
-        row(at('2026-11-21T08:30:00Z'), 200, 'portal'),
-      ]).execute();
+      await db
+        .insertInto('audit_log')
+        .values([
+          row(at('2026-11-20T20:59:00Z'), 200), // 23:59 on the 20th in Turkey
+          row(at('2026-11-20T21:00:00Z'), 200), // 00:00 on the 21st
+          row(at('2026-11-21T08:00:00Z'), 429),
+          row(at('2026-11-21T08:30:00Z'), 200, 'portal'),
+        ])
+        .execute();
       const summary = (await summariseSearchAudit(db, clock.now(), 7)).filter((s) => s.memberRef === 'CON-1');
       assert.deepEqual(
         summary.map((s) => [s.day, s.channel, s.searches, s.answered, s.results]),
-        [['2026-11-21', 'api', 2, 1, 2], ['2026-11-21', 'portal', 1, 1, 2], ['2026-11-20', 'api', 1, 1, 2]],
+        [
+          ['2026-11-21', 'api', 2, 1, 2],
+          ['2026-11-21', 'portal', 1, 1, 2],
+          ['2026-11-20', 'api', 1, 1, 2],
+        ],
       );
     });
 
@@ -142,7 +182,10 @@ for (const engine of ENGINES) {
       assert.equal(revoked.active_key, null);
       await assert.rejects(revokeKeyByOperator(deps(), op, 'CON-KEY'), refusedWith('not_found', /no active key/));
       const log = await listOperatorLog(db, { limit: 6 });
-      assert.deepEqual(log.map((e) => e.action), ['member.revoke_key', 'member.status', 'member.key_daily_limit', 'member.agreement', 'member.tier', 'member.add']);
+      assert.deepEqual(
+        log.map((e) => e.action),
+        ['member.revoke_key', 'member.status', 'member.key_daily_limit', 'member.agreement', 'member.tier', 'member.add'],
+      );
       assert.ok(log.every((e) => e.actor === 'op@bureau.test' && e.userId === op.userId));
       const status = log[1]!;
       assert.equal(status.target, 'member:CON-NEW');
@@ -152,7 +195,10 @@ for (const engine of ENGINES) {
       assert.equal((log[5]!.after as { tier: string }).tier, 'associate');
       assert.deepEqual((log[0]!.before as { active_key: { daily_limit: number } }).active_key.daily_limit, 250);
       const page = await listOperatorLog(db, { limit: 2, beforeId: log[1]!.id });
-      assert.deepEqual(page.map((e) => e.action), ['member.key_daily_limit', 'member.agreement']);
+      assert.deepEqual(
+        page.map((e) => e.action),
+        ['member.key_daily_limit', 'member.agreement'],
+      );
     });
 
     test('D30: users invited, sent a reset link and disabled by an operator, each in the log (never the link secret)', async () => {
@@ -163,13 +209,19 @@ for (const engine of ENGINES) {
       const disabled = await disableUserByOperator(deps(), op, 'new.user@con-1.test');
       assert.equal(disabled.status, 'disabled');
       const log = await listOperatorLog(db, { limit: 3 });
-      assert.deepEqual(log.map((e) => e.action), ['user.disable', 'user.reinvite', 'user.invite']);
+      assert.deepEqual(
+        log.map((e) => e.action),
+        ['user.disable', 'user.reinvite', 'user.invite'],
+      );
       assert.ok(log.every((e) => e.target === `user:${invited.user.email}`));
       assert.equal((log[0]!.before as { status: string }).status, 'invited');
       assert.equal((log[0]!.after as { status: string }).status, 'disabled');
       const text = JSON.stringify(log);
       assert.ok(!text.includes(invited.token) && !text.includes(again.token), 'the link secret is never logged');
-      await assert.rejects(inviteUserByOperator(deps(), { userId: filers[0]!.userId }, { email: 'x@con-1.test', role: 'member_user', memberRef: 'CON-1' }), refusedWith('forbidden'));
+      await assert.rejects(
+        inviteUserByOperator(deps(), { userId: filers[0]!.userId }, { email: 'x@con-1.test', role: 'member_user', memberRef: 'CON-1' }),
+        refusedWith('forbidden'),
+      );
       assert.equal(await db.selectFrom('users').select('id').where('email_norm', '=', 'x@con-1.test').executeTakeFirst(), undefined);
     });
 

@@ -47,7 +47,15 @@ for (const engine of ENGINES) {
       await database?.drop();
     });
 
-    const countReports = async () => Number((await database.engine.db.selectFrom('reports').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const countReports = async () =>
+      Number(
+        (
+          await database.engine.db
+            .selectFrom('reports')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
 
     test('D29: a claim starts pending on a company it creates, with its history row and attachments', async () => {
       const { db } = database.engine;
@@ -95,20 +103,30 @@ for (const engine of ENGINES) {
 
     test('D29: only a user of an active full member with a signed agreement files', async () => {
       const before = await countReports();
-      for (const [ref, pattern] of [['F-ASSOC', /full members/], ['F-UNSIGNED', /data agreement/], ['F-SUSP', /suspended/]] as const) {
+      for (const [ref, pattern] of [
+        ['F-ASSOC', /full members/],
+        ['F-UNSIGNED', /data agreement/],
+        ['F-SUSP', /suspended/],
+      ] as const) {
         await assert.rejects(fileReport(deps, filers[ref]!, claimInput(nextVkn())), refusedWith('forbidden', pattern), ref);
       }
       // A user acting for a member it does not belong to, and an operator, do not file.
-      await assert.rejects(fileReport(deps, { userId: filers['F-B']!.userId, memberId: filers['F-A']!.memberId }, claimInput(nextVkn())), refusedWith('forbidden'));
+      await assert.rejects(
+        fileReport(deps, { userId: filers['F-B']!.userId, memberId: filers['F-A']!.memberId }, claimInput(nextVkn())),
+        refusedWith('forbidden'),
+      );
       await assert.rejects(fileReport(deps, { userId: operatorId, memberId: filers['F-A']!.memberId }, claimInput(nextVkn())), refusedWith('forbidden'));
       const disabled = await makeUser(database.engine.db, { email: 'gone@f-a.test', role: 'member_user', memberRef: 'F-A', status: 'disabled' });
       await assert.rejects(fileReport(deps, { userId: disabled, memberId: filers['F-A']!.memberId }, claimInput(nextVkn())), refusedWith('forbidden'));
       assert.equal(await countReports(), before, 'nothing written');
     });
 
-    test('D9: a mistyped tax ID is refused with the API\'s message, and nothing is written', async () => {
+    test("D9: a mistyped tax ID is refused with the API's message, and nothing is written", async () => {
       const before = await countReports();
-      await assert.rejects(fileReport(deps, filers['F-A']!, claimInput('1234567891')), refusedWith('invalid', /'1234567891' is not a valid TR tax ID: expected VKN/));
+      await assert.rejects(
+        fileReport(deps, filers['F-A']!, claimInput('1234567891')),
+        refusedWith('invalid', /'1234567891' is not a valid TR tax ID: expected VKN/),
+      );
       assert.equal(await countReports(), before);
     });
 
@@ -130,7 +148,11 @@ for (const engine of ENGINES) {
       await assert.rejects(fileReport(deps, secondUserOfA, claimInput(taxId)), refusedWith('conflict', /already has a pending or approved unpaid_debt/));
       // Another member, and an official file of the same member, are not limited by it.
       await fileReport(deps, filers['F-B']!, claimInput(taxId));
-      await fileReport(deps, filers['F-A']!, claimInput(taxId, { type: 'bounced_cheque', amount: null, currency: null, case: { prosecutor_office: 'Bursa CBS', investigation_number: '2026/991' } }));
+      await fileReport(
+        deps,
+        filers['F-A']!,
+        claimInput(taxId, { type: 'bounced_cheque', amount: null, currency: null, case: { prosecutor_office: 'Bursa CBS', investigation_number: '2026/991' } }),
+      );
       await withdrawReport({ db: database.engine.db, clock }, filers['F-A']!, first.reportId, 'paid on 1 November');
       const again = await fileReport(deps, filers['F-A']!, claimInput(taxId));
       assert.equal(again.companyId, first.companyId);
@@ -167,7 +189,7 @@ for (const engine of ENGINES) {
       }
     });
 
-    test('D29: an attachment is served to the filing member\'s users and to operators only; others get not_found', async () => {
+    test("D29: an attachment is served to the filing member's users and to operators only; others get not_found", async () => {
       const filed = await fileReport(deps, filers['F-A']!, {
         ...claimInput(nextVkn()),
         attachments: [{ fileName: 'fatura.pdf', declaredType: 'application/pdf', content: PDF_FILE }],
@@ -181,7 +203,11 @@ for (const engine of ENGINES) {
       assert.ok((await fetchAttachment(db, { kind: 'operator', userId: operatorId }, id)).content.equals(PDF_FILE));
       const other = { kind: 'member' as const, userId: filers['F-B']!.userId, memberId: filers['F-B']!.memberId };
       await assert.rejects(fetchAttachment(db, other, id), refusedWith('not_found', new RegExp(`^no attachment ${id}$`)));
-      await assert.rejects(fetchAttachment(db, other, id + 1000), refusedWith('not_found', new RegExp(`^no attachment ${id + 1000}$`)), 'the same answer as for no attachment');
+      await assert.rejects(
+        fetchAttachment(db, other, id + 1000),
+        refusedWith('not_found', new RegExp(`^no attachment ${id + 1000}$`)),
+        'the same answer as for no attachment',
+      );
     });
   });
 }

@@ -11,14 +11,7 @@ import { countries, makeKeyHolder, makeMember, nextVkn } from './helpers/factori
 import { claimInput, refusedWith } from './helpers/filing.ts';
 import { makeUser, memberIdOf } from './helpers/users.ts';
 import { fileReport, type Filer } from '../src/reports/filing.service.ts';
-import {
-  approveReport,
-  deactivateReport,
-  moderateReport,
-  rejectReport,
-  withdrawReport,
-  type ModerationDeps,
-} from '../src/reports/moderation.service.ts';
+import { approveReport, deactivateReport, moderateReport, rejectReport, withdrawReport, type ModerationDeps } from '../src/reports/moderation.service.ts';
 import { changeReportStatus } from '../src/reports/reports.service.ts';
 import { listOperatorLog } from '../src/operator/operator-log.ts';
 
@@ -40,7 +33,10 @@ for (const engine of ENGINES) {
       key = await makeKeyHolder(db, t.clock, { ref: 'MOD-SEARCH', dailyLimit: 1000 });
       for (const ref of ['MOD-1', 'MOD-2', 'MOD-3', 'MOD-4']) {
         await makeMember(db, t.clock, { ref });
-        filers.push({ userId: await makeUser(db, { email: `u@${ref.toLowerCase()}.test`, role: 'member_user', memberRef: ref }), memberId: await memberIdOf(db, ref) });
+        filers.push({
+          userId: await makeUser(db, { email: `u@${ref.toLowerCase()}.test`, role: 'member_user', memberRef: ref }),
+          memberId: await memberIdOf(db, ref),
+        });
       }
       op1 = { userId: await makeUser(db, { email: 'op1@bureau.test', role: 'operator' }) };
       op2 = { userId: await makeUser(db, { email: 'op2@bureau.test', role: 'operator' }) };
@@ -59,11 +55,19 @@ for (const engine of ENGINES) {
       return res.json<{ result_count: number; results: Array<{ report_count: number; reports: unknown[] }> }>();
     };
     const visibleCount = async (companyId: number) =>
-      Number((await database.engine.db.selectFrom('companies').select('visible_report_count').where('id', '=', companyId).executeTakeFirstOrThrow()).visible_report_count);
+      Number(
+        (await database.engine.db.selectFrom('companies').select('visible_report_count').where('id', '=', companyId).executeTakeFirstOrThrow())
+          .visible_report_count,
+      );
 
     test('D29: approve, reject with a reason, deactivate with a reason, withdraw with a note: each kept with user, time and reason', async () => {
       const taxId = nextVkn();
-      const a = await file(filers[0]!, taxId, { type: 'enforcement_plain', amount: null, currency: null, case: { enforcement_office: 'Bursa 2. İcra', file_number: '2026/7', date: '2026-05-01' } });
+      const a = await file(filers[0]!, taxId, {
+        type: 'enforcement_plain',
+        amount: null,
+        currency: null,
+        case: { enforcement_office: 'Bursa 2. İcra', file_number: '2026/7', date: '2026-05-01' },
+      });
       const b = await file(filers[1]!, taxId);
       t.clock.advance(60_000);
       const approved = await approveReport(deps, op1, a.reportId);
@@ -86,7 +90,7 @@ for (const engine of ENGINES) {
       assert.deepEqual([last.changed_by, Number(last.changed_by_user_id), last.reason], ['u@mod-3.test', filers[2]!.userId, 'paid in full']);
     });
 
-    test('D30: every operator step is in the operator log with before and after; a member\'s withdrawal is not an operator action', async () => {
+    test("D30: every operator step is in the operator log with before and after; a member's withdrawal is not an operator action", async () => {
       const r = await file(filers[0]!, nextVkn());
       const before = (await listOperatorLog(database.engine.db)).length;
       await approveReport(deps, op1, r.reportId);
@@ -96,7 +100,16 @@ for (const engine of ENGINES) {
       const [entry] = log;
       assert.deepEqual(
         { ...entry, id: 0 },
-        { id: 0, at: t.clock.now(), userId: op1.userId, actor: 'op1@bureau.test', action: 'report.approve', target: `report:${r.reportId}`, before: { status: 'pending' }, after: { status: 'approved', reason: null } },
+        {
+          id: 0,
+          at: t.clock.now(),
+          userId: op1.userId,
+          actor: 'op1@bureau.test',
+          action: 'report.approve',
+          target: `report:${r.reportId}`,
+          before: { status: 'pending' },
+          after: { status: 'approved', reason: null },
+        },
       );
       await assert.rejects(database.engine.db.updateTable('operator_log').set({ actor: 'someone else' }).execute(), /append-only/);
       await assert.rejects(database.engine.db.deleteFrom('operator_log').execute(), /append-only/);
@@ -108,28 +121,46 @@ for (const engine of ENGINES) {
       await assert.rejects(withdrawReport(deps, filers[0]!, r.reportId, ''), refusedWith('invalid', /note is required/));
       await approveReport(deps, op1, r.reportId);
       await assert.rejects(deactivateReport(deps, op1, r.reportId, ''), refusedWith('invalid', /reason is required/));
-      assert.deepEqual((await history(r.reportId)).map((h) => h.to_status), ['pending', 'approved']);
+      assert.deepEqual(
+        (await history(r.reportId)).map((h) => h.to_status),
+        ['pending', 'approved'],
+      );
     });
 
     test('D29: only the listed roles: a member never approves, an operator never withdraws, another member sees nothing, final is final', async () => {
       const r = await file(filers[0]!, nextVkn());
       await assert.rejects(moderateReport(deps, { kind: 'member', ...filers[0]! }, r.reportId, 'approve'), refusedWith('forbidden', /only an operator/));
-      await assert.rejects(moderateReport(deps, { kind: 'operator', ...op1 }, r.reportId, 'withdraw', 'paid'), refusedWith('forbidden', /only the filing member/));
+      await assert.rejects(
+        moderateReport(deps, { kind: 'operator', ...op1 }, r.reportId, 'withdraw', 'paid'),
+        refusedWith('forbidden', /only the filing member/),
+      );
       // A member user calling the operator's functions, and an operator calling the member's, are refused by who they are.
       await assert.rejects(approveReport(deps, { userId: filers[0]!.userId }, r.reportId), refusedWith('forbidden'));
       await assert.rejects(withdrawReport(deps, { userId: op1.userId, memberId: filers[0]!.memberId }, r.reportId, 'x'), refusedWith('forbidden'));
       await assert.rejects(withdrawReport(deps, filers[1]!, r.reportId, 'paid'), refusedWith('not_found', new RegExp(`^no report ${r.reportId} among`)));
-      await assert.rejects(withdrawReport(deps, filers[1]!, 99_999_999, 'paid'), refusedWith('not_found', /^no report 99999999 among/), 'the same answer as for no report');
+      await assert.rejects(
+        withdrawReport(deps, filers[1]!, 99_999_999, 'paid'),
+        refusedWith('not_found', /^no report 99999999 among/),
+        'the same answer as for no report',
+      );
       await rejectReport(deps, op1, r.reportId, 'duplicate');
       await assert.rejects(approveReport(deps, op1, r.reportId), refusedWith('conflict', /rejected, which is final/));
       await assert.rejects(withdrawReport(deps, filers[0]!, r.reportId, 'paid'), refusedWith('conflict', /final/));
       await assert.rejects(deactivateReport(deps, op1, r.reportId, 'x'), refusedWith('conflict', /final/));
-      assert.deepEqual((await history(r.reportId)).map((h) => h.to_status), ['pending', 'rejected']);
+      assert.deepEqual(
+        (await history(r.reportId)).map((h) => h.to_status),
+        ['pending', 'rejected'],
+      );
     });
 
     test('D30: two operators acting on one pending report at once → exactly one wins, the other gets a conflict', async () => {
       for (let round = 0; round < 3; round++) {
-        const r = await file(filers[3]!, nextVkn(), { type: 'bounced_cheque', amount: null, currency: null, case: { prosecutor_office: 'X', investigation_number: String(round) } });
+        const r = await file(filers[3]!, nextVkn(), {
+          type: 'bounced_cheque',
+          amount: null,
+          currency: null,
+          case: { prosecutor_office: 'X', investigation_number: String(round) },
+        });
         const logBefore = (await listOperatorLog(database.engine.db)).length;
         const outcomes = await Promise.allSettled([approveReport(deps, op1, r.reportId), rejectReport(deps, op2, r.reportId, 'not a real file')]);
         assert.equal(outcomes.filter((o) => o.status === 'fulfilled').length, 1, JSON.stringify(outcomes));
@@ -165,7 +196,12 @@ for (const engine of ENGINES) {
     test('D12 through the API: an official file shows once approved, and lifts a single claim; deactivation hides it', async () => {
       const taxId = nextVkn();
       const claim = await file(filers[0]!, taxId);
-      const official = await file(filers[1]!, taxId, { type: 'debt_assigned', amount: null, currency: null, case: { collection_company: 'Varlık A.Ş.', contract_number: 'C-1', assignment_date: '2026-06-01' } });
+      const official = await file(filers[1]!, taxId, {
+        type: 'debt_assigned',
+        amount: null,
+        currency: null,
+        case: { collection_company: 'Varlık A.Ş.', contract_number: 'C-1', assignment_date: '2026-06-01' },
+      });
       await approveReport(deps, op1, claim.reportId);
       assert.equal((await byTaxId(taxId)).result_count, 0);
       await approveReport(deps, op1, official.reportId);
@@ -176,7 +212,10 @@ for (const engine of ENGINES) {
 
     test('D11: the CLI step still works on a filed report, and still has no pending → withdrawn', async () => {
       const r = await file(filers[3]!, nextVkn());
-      await assert.rejects(changeReportStatus(database.engine.db, t.clock, String(r.reportId), 'withdrawn', 'cli'), /can become approved or rejected, not withdrawn/);
+      await assert.rejects(
+        changeReportStatus(database.engine.db, t.clock, String(r.reportId), 'withdrawn', 'cli'),
+        /can become approved or rejected, not withdrawn/,
+      );
       const change = await changeReportStatus(database.engine.db, t.clock, String(r.reportId), 'approved', 'cli');
       assert.deepEqual([change.from, change.to], ['pending', 'approved']);
     });

@@ -10,14 +10,7 @@ import { revokeKey } from '../keys/keys.service.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
 import { listMembers, type MemberRow } from '../members/members.repository.ts';
-import {
-  addMember,
-  requireMember,
-  setMember,
-  setMemberKeyDailyLimit,
-  type MemberStatus,
-  type Tier,
-} from '../members/members.service.ts';
+import { addMember, requireMember, setMember, setMemberKeyDailyLimit, type MemberStatus, type Tier } from '../members/members.service.ts';
 import { requireOperator } from '../reports/acting-user.ts';
 import { appendOperatorLog } from './operator-log.ts';
 
@@ -44,7 +37,11 @@ export interface MemberState {
 async function stateOf(db: Kysely<Database>, member: MemberRow): Promise<MemberState> {
   const key = await findActiveKey(db, Number(member.id));
   return {
-    ref: member.ref, name: member.name, tier: member.tier, status: member.status, agreement_signed_on: member.agreement_signed_on,
+    ref: member.ref,
+    name: member.name,
+    tier: member.tier,
+    status: member.status,
+    agreement_signed_on: member.agreement_signed_on,
     key_daily_limit: member.key_daily_limit === null ? null : Number(member.key_daily_limit),
     active_key: key ? { prefix: key.prefix, daily_limit: Number(key.daily_limit) } : null,
   };

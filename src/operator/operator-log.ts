@@ -42,7 +42,11 @@ export async function appendOperatorLog(db: Db, entry: OperatorLogEntry): Promis
 
 /** Newest first; `beforeId` pages back from an earlier page's last id. */
 export async function listOperatorLog(db: Db, options: { limit?: number; beforeId?: number } = {}): Promise<OperatorLogRecord[]> {
-  let query = db.selectFrom('operator_log').selectAll().orderBy('id', 'desc').limit(Math.min(Math.max(options.limit ?? 100, 1), 1000));
+  let query = db
+    .selectFrom('operator_log')
+    .selectAll()
+    .orderBy('id', 'desc')
+    .limit(Math.min(Math.max(options.limit ?? 100, 1), 1000));
   if (options.beforeId !== undefined) query = query.where('id', '<', options.beforeId);
   const rows = await query.execute();
   return rows.map((r) => ({

@@ -30,7 +30,15 @@ export async function inviteUserByOperator(
   const createdBy = await operatorLabel(deps, operator.userId);
   return inviteUser(deps.db, deps.clock, { ...input, createdBy }, async (trx, link) => {
     const op = await requireOperator(trx, operator.userId);
-    await appendOperatorLog(trx, { at: deps.clock.now(), userId: operator.userId, actor: op.label, action: 'user.invite', target: `user:${link.user.email}`, before: null, after: linkFacts(link) });
+    await appendOperatorLog(trx, {
+      at: deps.clock.now(),
+      userId: operator.userId,
+      actor: op.label,
+      action: 'user.invite',
+      target: `user:${link.user.email}`,
+      before: null,
+      after: linkFacts(link),
+    });
   });
 }
 
@@ -38,7 +46,15 @@ export async function createResetLinkByOperator(deps: UserAdminDeps, operator: {
   const createdBy = await operatorLabel(deps, operator.userId);
   return createResetLink(deps.db, deps.clock, { email, createdBy }, async (trx, link) => {
     const op = await requireOperator(trx, operator.userId);
-    await appendOperatorLog(trx, { at: deps.clock.now(), userId: operator.userId, actor: op.label, action: `user.${link.purpose === 'invite' ? 'reinvite' : 'reset_link'}`, target: `user:${link.user.email}`, before: link.user, after: linkFacts(link) });
+    await appendOperatorLog(trx, {
+      at: deps.clock.now(),
+      userId: operator.userId,
+      actor: op.label,
+      action: `user.${link.purpose === 'invite' ? 'reinvite' : 'reset_link'}`,
+      target: `user:${link.user.email}`,
+      before: link.user,
+      after: linkFacts(link),
+    });
   });
 }
 
@@ -46,6 +62,14 @@ export async function disableUserByOperator(deps: UserAdminDeps, operator: { use
   await operatorLabel(deps, operator.userId);
   return disableUser(deps.db, deps.clock, email, async (trx, after, before) => {
     const op = await requireOperator(trx, operator.userId);
-    await appendOperatorLog(trx, { at: deps.clock.now(), userId: operator.userId, actor: op.label, action: 'user.disable', target: `user:${after.email}`, before: before ?? null, after });
+    await appendOperatorLog(trx, {
+      at: deps.clock.now(),
+      userId: operator.userId,
+      actor: op.label,
+      action: 'user.disable',
+      target: `user:${after.email}`,
+      before: before ?? null,
+      after,
+    });
   });
 }

@@ -41,7 +41,9 @@ function form(ctx: PortalContext, action: string, inner: Html, button: string): 
 }
 
 function select(name: string, options: readonly string[], current: string): Html {
-  return html`<select name="${name}" aria-label="${name}">${options.map((o) => html`<option${o === current ? html` selected` : ''}>${o}</option>`)}</select>`;
+  return html`<select name="${name}" aria-label="${name}">
+    ${options.map((o) => html`<option${o === current ? html` selected` : ''}>${o}</option>`)}
+  </select>`;
 }
 
 function doneNotice(ctx: PortalContext, request: FastifyRequest): Html {
@@ -52,8 +54,9 @@ function doneNotice(ctx: PortalContext, request: FastifyRequest): Html {
 
 function linkPage(ctx: PortalContext, deps: Pick<PortalDeps, 'config'>, link: IssuedLink): Html {
   const url = oneTimeLinkOf(deps.config.publicUrl, link.token);
-  return html`<p class="notice ok">${translator(ctx.locale)('console.link', { email: link.user.email })}</p><p><code id="link">${url}</code> <button type="button" data-copy-target="link">⧉</button></p>
-<p><a href="/portal/operator/users">${translator(ctx.locale)('console.users.title')}</a></p>`;
+  return html`<p class="notice ok">${translator(ctx.locale)('console.link', { email: link.user.email })}</p>
+    <p><code id="link">${url}</code> <button type="button" data-copy-target="link">⧉</button></p>
+    <p><a href="/portal/operator/users">${translator(ctx.locale)('console.users.title')}</a></p>`;
 }
 
 export function registerOperatorAdminRoutes(scope: App, deps: Pick<PortalDeps, 'db' | 'clock' | 'config'>) {
@@ -65,15 +68,46 @@ export function registerOperatorAdminRoutes(scope: App, deps: Pick<PortalDeps, '
     const tr = translator(ctx.locale);
     const rows = (await listMemberStates(deps.db)).map((m) => {
       const base = `/portal/operator/members/${encodeURIComponent(m.ref)}`;
-      return html`<tr><td>${m.ref}</td><td>${m.name}</td>
-<td>${form(ctx, `${base}/status`, select('status', MEMBER_STATUSES, m.status), tr('console.save'))}</td>
-<td>${form(ctx, `${base}/tier`, select('tier', TIERS, m.tier), tr('console.save'))}</td>
-<td>${m.agreement_signed_on ?? '—'} ${form(ctx, `${base}/agreement`, html`<input type="hidden" name="signed" value="${m.agreement_signed_on ? 'no' : 'yes'}">`, tr(m.agreement_signed_on ? 'console.unsign' : 'console.sign'))}</td>
-<td>${form(ctx, `${base}/limit`, html`<input name="daily_limit" inputmode="numeric" size="6" value="${m.key_daily_limit ?? m.active_key?.daily_limit ?? ''}" aria-label="daily_limit">`, tr('console.save'))}</td>
-<td>${m.active_key ? html`${m.active_key.prefix}… ${form(ctx, `${base}/revoke-key`, html``, tr('console.revoke'))}` : '—'}</td></tr>`;
+      return html`<tr>
+        <td>${m.ref}</td>
+        <td>${m.name}</td>
+        <td>${form(ctx, `${base}/status`, select('status', MEMBER_STATUSES, m.status), tr('console.save'))}</td>
+        <td>${form(ctx, `${base}/tier`, select('tier', TIERS, m.tier), tr('console.save'))}</td>
+        <td>
+          ${m.agreement_signed_on ?? '—'}
+          ${form(ctx, `${base}/agreement`, html`<input type="hidden" name="signed" value="${m.agreement_signed_on ? 'no' : 'yes'}" />`, tr(m.agreement_signed_on ? 'console.unsign' : 'console.sign'))}
+        </td>
+        <td>
+          ${form(ctx, `${base}/limit`, html`<input name="daily_limit" inputmode="numeric" size="6" value="${m.key_daily_limit ?? m.active_key?.daily_limit ?? ''}" aria-label="daily_limit" />`, tr('console.save'))}
+        </td>
+        <td>${m.active_key ? html`${m.active_key.prefix}… ${form(ctx, `${base}/revoke-key`, html``, tr('console.revoke'))}` : '—'}</td>
+      </tr>`;
     });
-    const add = form(ctx, '/portal/operator/members', html`<input name="ref" required aria-label="ref" placeholder="${tr('console.ref')}"> <input name="name" required aria-label="name" placeholder="${tr('console.name')}"> ${select('tier', TIERS, 'full')}`, tr('console.add'));
-    const body = html`${doneNotice(ctx, request)}<p>${add}</p><table><thead><tr><th>${tr('console.ref')}</th><th>${tr('console.name')}</th><th>${tr('console.status')}</th><th>${tr('console.tier')}</th><th>${tr('console.agreement')}</th><th>${tr('console.limit')}</th><th>${tr('console.key')}</th></tr></thead><tbody>${rows}</tbody></table>`;
+    const add = form(
+      ctx,
+      '/portal/operator/members',
+      html`<input name="ref" required aria-label="ref" placeholder="${tr('console.ref')}" />
+        <input name="name" required aria-label="name" placeholder="${tr('console.name')}" /> ${select('tier', TIERS, 'full')}`,
+      tr('console.add'),
+    );
+    const body = html`${doneNotice(ctx, request)}
+      <p>${add}</p>
+      <table>
+        <thead>
+          <tr>
+            <th>${tr('console.ref')}</th>
+            <th>${tr('console.name')}</th>
+            <th>${tr('console.status')}</th>
+            <th>${tr('console.tier')}</th>
+            <th>${tr('console.agreement')}</th>
+            <th>${tr('console.limit')}</th>
+            <th>${tr('console.key')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${rows}
+        </tbody>
+      </table>`;
     return sendPage(reply, renderPage(ctx, { title: tr('console.members.title'), body, active: 'operator' }));
   });
 
@@ -89,12 +123,23 @@ export function registerOperatorAdminRoutes(scope: App, deps: Pick<PortalDeps, '
     const op = { userId: portalOf(request).user.id };
     const field = (name: string) => formField(request.body, name);
     switch (what) {
-      case 'status': await setMemberStatusByOperator(deps, op, ref, pick<MemberStatus>(field('status'), MEMBER_STATUSES)); break;
-      case 'tier': await setMemberTierByOperator(deps, op, ref, pick<Tier>(field('tier'), TIERS)); break;
-      case 'agreement': await setMemberAgreementByOperator(deps, op, ref, field('signed') === 'yes'); break;
-      case 'limit': await setKeyDailyLimitByOperator(deps, op, ref, /^[0-9]{1,7}$/.test(field('daily_limit')) ? Number(field('daily_limit')) : NaN); break;
-      case 'revoke-key': await revokeKeyByOperator(deps, op, ref); break;
-      default: throw notFoundError();
+      case 'status':
+        await setMemberStatusByOperator(deps, op, ref, pick<MemberStatus>(field('status'), MEMBER_STATUSES));
+        break;
+      case 'tier':
+        await setMemberTierByOperator(deps, op, ref, pick<Tier>(field('tier'), TIERS));
+        break;
+      case 'agreement':
+        await setMemberAgreementByOperator(deps, op, ref, field('signed') === 'yes');
+        break;
+      case 'limit':
+        await setKeyDailyLimitByOperator(deps, op, ref, /^[0-9]{1,7}$/.test(field('daily_limit')) ? Number(field('daily_limit')) : NaN);
+        break;
+      case 'revoke-key':
+        await revokeKeyByOperator(deps, op, ref);
+        break;
+      default:
+        throw notFoundError();
     }
     return redirectTo(reply, done(`member.${what}`, ref, '/portal/operator/members'));
   });
@@ -103,11 +148,42 @@ export function registerOperatorAdminRoutes(scope: App, deps: Pick<PortalDeps, '
     const ctx = portalOf(request);
     const tr = translator(ctx.locale);
     const rows = (await listUserViews(deps.db)).map(
-      (u) => html`<tr><td>${u.email}</td><td>${u.name}</td><td>${u.role}</td><td>${u.member ?? '—'}</td><td>${u.status}</td>
-<td>${u.status === 'disabled' ? '' : html`${form(ctx, '/portal/operator/users/reset', html`<input type="hidden" name="email" value="${u.email}">`, tr('console.reset'))} ${form(ctx, '/portal/operator/users/disable', html`<input type="hidden" name="email" value="${u.email}">`, tr('console.disable'))}`}</td></tr>`,
+      (u) =>
+        html`<tr>
+          <td>${u.email}</td>
+          <td>${u.name}</td>
+          <td>${u.role}</td>
+          <td>${u.member ?? '—'}</td>
+          <td>${u.status}</td>
+          <td>
+            ${u.status === 'disabled' ? '' : html`${form(ctx, '/portal/operator/users/reset', html`<input type="hidden" name="email" value="${u.email}" />`, tr('console.reset'))} ${form(ctx, '/portal/operator/users/disable', html`<input type="hidden" name="email" value="${u.email}" />`, tr('console.disable'))}`}
+          </td>
+        </tr>`,
     );
-    const invite = form(ctx, '/portal/operator/users/invite', html`<input name="email" type="email" required aria-label="email" placeholder="${tr('console.email')}"> ${select('role', USER_ROLES, 'member_user')} <input name="member" aria-label="member" placeholder="${tr('console.member')}">`, tr('console.invite'));
-    const body = html`${doneNotice(ctx, request)}<p>${invite}</p><table><thead><tr><th>${tr('console.email')}</th><th>${tr('console.name')}</th><th>${tr('console.role')}</th><th>${tr('console.member')}</th><th>${tr('console.status')}</th><th></th></tr></thead><tbody>${rows}</tbody></table>`;
+    const invite = form(
+      ctx,
+      '/portal/operator/users/invite',
+      html`<input name="email" type="email" required aria-label="email" placeholder="${tr('console.email')}" /> ${select('role', USER_ROLES, 'member_user')}
+        <input name="member" aria-label="member" placeholder="${tr('console.member')}" />`,
+      tr('console.invite'),
+    );
+    const body = html`${doneNotice(ctx, request)}
+      <p>${invite}</p>
+      <table>
+        <thead>
+          <tr>
+            <th>${tr('console.email')}</th>
+            <th>${tr('console.name')}</th>
+            <th>${tr('console.role')}</th>
+            <th>${tr('console.member')}</th>
+            <th>${tr('console.status')}</th>
+            <th></th>
+          </tr>
+        </thead>
+        <tbody>
+          ${rows}
+        </tbody>
+      </table>`;
     return sendPage(reply, renderPage(ctx, { title: tr('console.users.title'), body, active: 'operator' }));
   });
 
@@ -123,7 +199,11 @@ export function registerOperatorAdminRoutes(scope: App, deps: Pick<PortalDeps, '
     let link: IssuedLink;
     if (what === 'invite') {
       const member = formField(request.body, 'member', 64).trim();
-      link = await inviteUserByOperator(deps, op, { email, role: pick<UserRole>(formField(request.body, 'role'), USER_ROLES), memberRef: member === '' ? null : member });
+      link = await inviteUserByOperator(deps, op, {
+        email,
+        role: pick<UserRole>(formField(request.body, 'role'), USER_ROLES),
+        memberRef: member === '' ? null : member,
+      });
     } else if (what === 'reset') {
       link = await createResetLinkByOperator(deps, op, email);
     } else {
@@ -138,9 +218,33 @@ export function registerOperatorAdminRoutes(scope: App, deps: Pick<PortalDeps, '
     const ctx = portalOf(request);
     const tr = translator(ctx.locale);
     const rows = (await summariseSearchAudit(deps.db, deps.clock.now(), 30)).map(
-      (s) => html`<tr><td>${s.day}</td><td>${s.memberRef ?? '—'}</td><td>${s.memberName ?? ''}</td><td>${s.channel}</td><td>${s.searches}</td><td>${s.answered}</td><td>${s.results}</td></tr>`,
+      (s) =>
+        html`<tr>
+          <td>${s.day}</td>
+          <td>${s.memberRef ?? '—'}</td>
+          <td>${s.memberName ?? ''}</td>
+          <td>${s.channel}</td>
+          <td>${s.searches}</td>
+          <td>${s.answered}</td>
+          <td>${s.results}</td>
+        </tr>`,
     );
-    const body = html`<table><thead><tr><th>${tr('console.day')}</th><th>${tr('console.ref')}</th><th>${tr('console.member')}</th><th>${tr('console.channel')}</th><th>${tr('console.searches')}</th><th>${tr('console.answered')}</th><th>${tr('console.results')}</th></tr></thead><tbody>${rows}</tbody></table>`;
+    const body = html`<table>
+      <thead>
+        <tr>
+          <th>${tr('console.day')}</th>
+          <th>${tr('console.ref')}</th>
+          <th>${tr('console.member')}</th>
+          <th>${tr('console.channel')}</th>
+          <th>${tr('console.searches')}</th>
+          <th>${tr('console.answered')}</th>
+          <th>${tr('console.results')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${rows}
+      </tbody>
+    </table>`;
     return sendPage(reply, renderPage(ctx, { title: tr('console.audit.title'), body, active: 'operator' }));
   });
 
@@ -150,11 +254,33 @@ export function registerOperatorAdminRoutes(scope: App, deps: Pick<PortalDeps, '
     const before = Number((request.query as Record<string, string | undefined>).before ?? NaN);
     const entries = await listOperatorLog(deps.db, { limit: 100, ...(Number.isSafeInteger(before) ? { beforeId: before } : {}) });
     const rows = entries.map(
-      (e) => html`<tr><td>${formatTurkeyDateTime(e.at)}</td><td>${e.actor}</td><td>${e.action}</td><td>${e.target}</td><td><code>${e.before === null ? '' : JSON.stringify(e.before)}</code></td><td><code>${e.after === null ? '' : JSON.stringify(e.after)}</code></td></tr>`,
+      (e) =>
+        html`<tr>
+          <td>${formatTurkeyDateTime(e.at)}</td>
+          <td>${e.actor}</td>
+          <td>${e.action}</td>
+          <td>${e.target}</td>
+          <td><code>${e.before === null ? '' : JSON.stringify(e.before)}</code></td>
+          <td><code>${e.after === null ? '' : JSON.stringify(e.after)}</code></td>
+        </tr>`,
     );
     const last = entries.at(-1);
-    const body = html`<table><thead><tr><th>${tr('console.at')}</th><th>${tr('console.who')}</th><th>${tr('console.action')}</th><th>${tr('console.target')}</th><th>${tr('console.before')}</th><th>${tr('console.after')}</th></tr></thead><tbody>${rows}</tbody></table>
-${entries.length === 100 && last ? html`<p><a href="/portal/operator/log?before=${last.id}">→</a></p>` : ''}`;
+    const body = html`<table>
+        <thead>
+          <tr>
+            <th>${tr('console.at')}</th>
+            <th>${tr('console.who')}</th>
+            <th>${tr('console.action')}</th>
+            <th>${tr('console.target')}</th>
+            <th>${tr('console.before')}</th>
+            <th>${tr('console.after')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${rows}
+        </tbody>
+      </table>
+      ${entries.length === 100 && last ? html`<p><a href="/portal/operator/log?before=${last.id}">→</a></p>` : ''}`;
     return sendPage(reply, renderPage(ctx, { title: tr('console.log.title'), body, active: 'operator' }));
   });
 }
@@ -162,10 +288,12 @@ ${entries.length === 100 && last ? html`<p><a href="/portal/operator/log?before=
 /** Links to the administration pages, for the console's front page. */
 export function operatorAdminLinks(ctx: PortalContext): Html {
   const tr = translator(ctx.locale);
-  return html`<ul>${[
-    ['/portal/operator/members', tr('console.members.title')],
-    ['/portal/operator/users', tr('console.users.title')],
-    ['/portal/operator/audit', tr('console.audit.title')],
-    ['/portal/operator/log', tr('console.log.title')],
-  ].map(([href, label]) => html`<li><a href="${href}">${label}</a></li>`)}</ul>`;
+  return html`<ul>
+    ${[
+      ['/portal/operator/members', tr('console.members.title')],
+      ['/portal/operator/users', tr('console.users.title')],
+      ['/portal/operator/audit', tr('console.audit.title')],
+      ['/portal/operator/log', tr('console.log.title')],
+    ].map(([href, label]) => html`<li><a href="${href}">${label}</a></li>`)}
+  </ul>`;
 }

@@ -27,24 +27,53 @@ const STEPS: readonly ModerationStep[] = ['approve', 'reject', 'deactivate'];
 function stepForm(ctx: PortalContext, reportId: number, step: ModerationStep, returnTo: string): Html {
   const tr = translator(ctx.locale);
   const needsReason = step !== 'approve';
-  return html`<form method="post" action="/portal/operator/reports/${reportId}/${step}" class="inline">${csrfField(ctx)}<input type="hidden" name="return_to" value="${returnTo}">
-<label>${tr('operator.reason')} <input name="reason" maxlength="1000"${needsReason ? html` required` : ''}></label><button type="submit">${tr(`operator.${step}` as 'operator.approve')}</button></form>`;
+  return html`<form method="post" action="/portal/operator/reports/${reportId}/${step}" class="inline">
+    ${csrfField(ctx)}<input type="hidden" name="return_to" value="${returnTo}" />
+    <label>${tr('operator.reason')} <input name="reason" maxlength="1000" ${needsReason ? html` required` : ''} /></label
+    ><button type="submit">${tr(`operator.${step}` as 'operator.approve')}</button>
+  </form>`;
 }
 
 function reportCells(ctx: PortalContext, r: ConsoleReport): Html {
   const tr = translator(ctx.locale);
-  const details = [r.amount !== undefined ? `${r.amount} ${r.currency}` : '', r.case ? Object.entries(r.case).map(([k, v]) => `${k}: ${v}`).join(', ') : '']
+  const details = [
+    r.amount !== undefined ? `${r.amount} ${r.currency}` : '',
+    r.case
+      ? Object.entries(r.case)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join(', ')
+      : '',
+  ]
     .filter((s) => s !== '')
     .join(' · ');
-  return html`<td>${r.report_id}</td><td><a href="/portal/operator/companies/${r.company.id}">${r.company.name}</a><br><small>${r.company.country} ${r.company.taxId}</small></td>
-<td>${r.type}${details ? html`<br><small>${details}</small>` : ''}<br><small>${r.eventDate ?? ''}</small><p>${r.description}</p></td>
-<td>${statusLabel(tr, r.status)}</td><td>${r.member ? `${r.member.ref} (${r.member.name})` : ''}<br><small>${r.filedBy?.email ?? ''}</small></td><td>${r.filed_at}</td>
-<td>${r.attachments.map((a) => html`<a href="/portal/operator/attachments/${a.id}">${a.fileName}</a> <small>(${Math.ceil(a.sizeBytes / 1024)} KB)</small><br>`)}</td>`;
+  return html`<td>${r.report_id}</td>
+    <td><a href="/portal/operator/companies/${r.company.id}">${r.company.name}</a><br /><small>${r.company.country} ${r.company.taxId}</small></td>
+    <td>
+      ${r.type}${details ? html`<br /><small>${details}</small>` : ''}<br /><small>${r.eventDate ?? ''}</small>
+      <p>${r.description}</p>
+    </td>
+    <td>${statusLabel(tr, r.status)}</td>
+    <td>${r.member ? `${r.member.ref} (${r.member.name})` : ''}<br /><small>${r.filedBy?.email ?? ''}</small></td>
+    <td>${r.filed_at}</td>
+    <td>
+      ${r.attachments.map((a) => html`<a href="/portal/operator/attachments/${a.id}">${a.fileName}</a> <small>(${Math.ceil(a.sizeBytes / 1024)} KB)</small><br />`)}
+    </td>`;
 }
 
 function header(ctx: PortalContext, extra: Html = html``): Html {
   const tr = translator(ctx.locale);
-  return html`<thead><tr><th>${tr('reports.col.id')}</th><th>${tr('reports.col.company')}</th><th>${tr('reports.col.type')}</th><th>${tr('reports.col.status')}</th><th>${tr('reports.col.member')}</th><th>${tr('reports.col.filed')}</th><th>${tr('reports.col.attachments')}</th>${extra}</tr></thead>`;
+  return html`<thead>
+    <tr>
+      <th>${tr('reports.col.id')}</th>
+      <th>${tr('reports.col.company')}</th>
+      <th>${tr('reports.col.type')}</th>
+      <th>${tr('reports.col.status')}</th>
+      <th>${tr('reports.col.member')}</th>
+      <th>${tr('reports.col.filed')}</th>
+      <th>${tr('reports.col.attachments')}</th>
+      ${extra}
+    </tr>
+  </thead>`;
 }
 
 function doneNotice(ctx: PortalContext, request: FastifyRequest): Html {
@@ -61,9 +90,22 @@ export function registerOperatorReportRoutes(scope: App, deps: Pick<PortalDeps, 
     const tr = translator(ctx.locale);
     const queue = await listPendingQueue(deps.db);
     const rows = queue.map(
-      (r) => html`<tr>${reportCells(ctx, r)}<td>${stepForm(ctx, r.report_id, 'approve', '/portal/operator/queue')}${stepForm(ctx, r.report_id, 'reject', '/portal/operator/queue')}</td></tr>`,
+      (r) =>
+        html`<tr>
+          ${reportCells(ctx, r)}
+          <td>${stepForm(ctx, r.report_id, 'approve', '/portal/operator/queue')}${stepForm(ctx, r.report_id, 'reject', '/portal/operator/queue')}</td>
+        </tr>`,
     );
-    const body = html`${doneNotice(ctx, request)}${queue.length === 0 ? html`<p>${tr('operator.queue.empty')}</p>` : html`<table>${header(ctx, html`<th>${tr('reports.col.actions')}</th>`)}<tbody>${rows}</tbody></table>`}`;
+    const body = html`${doneNotice(ctx, request)}${
+      queue.length === 0
+        ? html`<p>${tr('operator.queue.empty')}</p>`
+        : html`<table>
+            ${header(ctx, html`<th>${tr('reports.col.actions')}</th>`)}
+            <tbody>
+              ${rows}
+            </tbody>
+          </table>`
+    }`;
     return sendPage(reply, renderPage(ctx, { title: tr('operator.queue.title'), body, active: 'operator' }));
   });
 
@@ -94,13 +136,34 @@ export function registerOperatorReportRoutes(scope: App, deps: Pick<PortalDeps, 
     }
     const path = `/portal/operator/companies/${file.company.id}`;
     const rows = file.reports.map((r) => {
-      const history = html`<ol>${r.history.map((h) => html`<li>${h.at}: ${h.from ?? '—'} → ${h.to} · ${h.by}${h.reason ? html` · “${h.reason}”` : ''}</li>`)}</ol>`;
-      const actions = r.status === 'pending' ? html`${stepForm(ctx, r.report_id, 'approve', path)}${stepForm(ctx, r.report_id, 'reject', path)}` : r.status === 'approved' ? stepForm(ctx, r.report_id, 'deactivate', path) : html``;
-      return html`<tr>${reportCells(ctx, r)}<td>${history}</td><td>${actions}</td></tr>`;
+      const history = html`<ol>
+        ${r.history.map((h) => html`<li>${h.at}: ${h.from ?? '—'} → ${h.to} · ${h.by}${h.reason ? html` · “${h.reason}”` : ''}</li>`)}
+      </ol>`;
+      const actions =
+        r.status === 'pending'
+          ? html`${stepForm(ctx, r.report_id, 'approve', path)}${stepForm(ctx, r.report_id, 'reject', path)}`
+          : r.status === 'approved'
+            ? stepForm(ctx, r.report_id, 'deactivate', path)
+            : html``;
+      return html`<tr>
+        ${reportCells(ctx, r)}
+        <td>${history}</td>
+        <td>${actions}</td>
+      </tr>`;
     });
-    const body = html`${doneNotice(ctx, request)}<p>${file.company.country} ${file.company.taxId} · ${file.company.city}</p>
-<p>${tr('operator.company.visible', { count: file.company.visibleReportCount })}</p>
-<table>${header(ctx, html`<th>${tr('reports.col.history')}</th><th>${tr('reports.col.actions')}</th>`)}<tbody>${rows}</tbody></table>`;
+    const body = html`${doneNotice(ctx, request)}
+      <p>${file.company.country} ${file.company.taxId} · ${file.company.city}</p>
+      <p>${tr('operator.company.visible', { count: file.company.visibleReportCount })}</p>
+      <table>
+        ${header(
+          ctx,
+          html`<th>${tr('reports.col.history')}</th>
+            <th>${tr('reports.col.actions')}</th>`,
+        )}
+        <tbody>
+          ${rows}
+        </tbody>
+      </table>`;
     return sendPage(reply, renderPage(ctx, { title: tr('operator.company.title', { name: file.company.name }), body, active: 'operator' }));
   });
 
@@ -113,8 +176,10 @@ export function registerOperatorReportRoutes(scope: App, deps: Pick<PortalDeps, 
 export function operatorConsoleBody(ctx: PortalContext): Html {
   const tr = translator(ctx.locale);
   return html`<p>${tr('operator.console.intro')}</p>
-<p><a href="/portal/operator/queue">${tr('operator.queue.title')}</a></p>
-<form method="get" action="/portal/operator/companies" class="inline"><label>${tr('reports.field.country')} <input name="country" value="TR" maxlength="2" size="3"></label>
-<label>${tr('reports.field.taxId')} <input name="tax_id" required maxlength="40"></label><button type="submit">${tr('operator.company.open')}</button></form>
-${operatorAdminLinks(ctx)}`;
+    <p><a href="/portal/operator/queue">${tr('operator.queue.title')}</a></p>
+    <form method="get" action="/portal/operator/companies" class="inline">
+      <label>${tr('reports.field.country')} <input name="country" value="TR" maxlength="2" size="3" /></label>
+      <label>${tr('reports.field.taxId')} <input name="tax_id" required maxlength="40" /></label><button type="submit">${tr('operator.company.open')}</button>
+    </form>
+    ${operatorAdminLinks(ctx)}`;
 }

@@ -51,8 +51,16 @@ function filingOf(body: Record<string, MultipartField | MultipartField[] | undef
   const type = f('type');
   const caseFields = CASE_FIELDS[type as keyof typeof CASE_FIELDS];
   return {
-    companyName: f('company_name'), taxId: f('tax_id'), country: f('country'), city: f('city'), type, eventDate: f('event_date'),
-    amount: f('amount'), currency: f('currency'), description: f('description'), courtDecisionDate: f('court_decision_date'),
+    companyName: f('company_name'),
+    taxId: f('tax_id'),
+    country: f('country'),
+    city: f('city'),
+    type,
+    eventDate: f('event_date'),
+    amount: f('amount'),
+    currency: f('currency'),
+    description: f('description'),
+    courtDecisionDate: f('court_decision_date'),
     case: caseFields ? Object.fromEntries(caseFields.map((k) => [k, f(`case_${k}`)])) : null,
   };
 }
@@ -62,29 +70,52 @@ function filingForm(request: FastifyRequest, deps: Pick<PortalDeps, 'countryCode
   const v = (name: string) => values[name] ?? '';
   /** `label`: a catalogue key, or `{ raw }` for a D14 field name shown as it is. */
   const input = (name: string, label: MessageKey | { raw: string }, attrs: Html = html``) =>
-    html`<label for="f-${name}">${typeof label === 'string' ? tr(label) : label.raw}</label><input id="f-${name}" name="${name}" value="${v(name)}"${attrs}>`;
+    html`<label for="f-${name}">${typeof label === 'string' ? tr(label) : label.raw}</label
+      ><input id="f-${name}" name="${name}" value="${v(name)}" ${attrs} />`;
   const country = v('country') || 'TR';
   return html`<p>${tr('reports.new.intro')}</p>
-${problems.length > 0 ? html`<div class="notice error" role="alert"><p>${tr('reports.refused')}</p><ul>${problems.map((p) => html`<li>${p}</li>`)}</ul></div>` : ''}
-<form method="post" action="/portal/reports" enctype="multipart/form-data" class="stack">${csrfField(request)}
-${input('company_name', 'reports.field.company', html` required maxlength="300"`)}
-${input('tax_id', 'reports.field.taxId', html` required maxlength="40" autocomplete="off"`)}
-<label for="f-country">${tr('reports.field.country')}</label><select id="f-country" name="country">${deps.countryCodes.map((c) => html`<option${c === country ? html` selected` : ''}>${c}</option>`)}</select>
-${input('city', 'reports.field.city', html` required maxlength="100"`)}
-<label for="f-type">${tr('reports.field.type')}</label><select id="f-type" name="type">${FILABLE_TYPES.map((t) => html`<option${t === v('type') ? html` selected` : ''}>${t}</option>`)}</select>
-${input('event_date', 'reports.field.eventDate', html` type="date" required`)}
-${input('amount', 'reports.field.amount', html` inputmode="decimal"`)}
-${input('currency', 'reports.field.currency', html` maxlength="3" placeholder="TRY"`)}
-<fieldset><legend>${tr('reports.field.case')}</legend>${CASE_INPUTS.map((k) => input(`case_${k}`, { raw: k }))}</fieldset>
-${input('court_decision_date', 'reports.field.courtDecisionDate', html` type="date"`)}
-<label for="f-description">${tr('reports.field.description')}</label><textarea id="f-description" name="description" maxlength="2000" rows="5" required>${v('description')}</textarea>
-<label for="f-attachments">${tr('reports.field.attachments')}</label><input id="f-attachments" type="file" name="attachments" multiple accept="application/pdf,image/png,image/jpeg">
-<button type="submit">${tr('reports.submit')}</button>
-</form>`;
+    ${
+      problems.length > 0
+        ? html`<div class="notice error" role="alert">
+            <p>${tr('reports.refused')}</p>
+            <ul>
+              ${problems.map((p) => html`<li>${p}</li>`)}
+            </ul>
+          </div>`
+        : ''
+    }
+    <form method="post" action="/portal/reports" enctype="multipart/form-data" class="stack">
+      ${csrfField(request)} ${input('company_name', 'reports.field.company', html` required maxlength="300"`)}
+      ${input('tax_id', 'reports.field.taxId', html` required maxlength="40" autocomplete="off"`)} <label for="f-country">${tr('reports.field.country')}</label
+      ><select id="f-country" name="country">
+        ${deps.countryCodes.map((c) => html`<option${c === country ? html` selected` : ''}>${c}</option>`)}
+      </select>
+      ${input('city', 'reports.field.city', html` required maxlength="100"`)}
+      <label for="f-type">${tr('reports.field.type')}</label
+      ><select id="f-type" name="type">
+        ${FILABLE_TYPES.map((t) => html`<option${t === v('type') ? html` selected` : ''}>${t}</option>`)}
+      </select>
+      ${input('event_date', 'reports.field.eventDate', html` type="date" required`)} ${input('amount', 'reports.field.amount', html` inputmode="decimal"`)}
+      ${input('currency', 'reports.field.currency', html` maxlength="3" placeholder="TRY"`)}
+      <fieldset>
+        <legend>${tr('reports.field.case')}</legend>
+        ${CASE_INPUTS.map((k) => input(`case_${k}`, { raw: k }))}
+      </fieldset>
+      ${input('court_decision_date', 'reports.field.courtDecisionDate', html` type="date"`)}
+      <label for="f-description">${tr('reports.field.description')}</label
+      ><textarea id="f-description" name="description" maxlength="2000" rows="5" required>${v('description')}</textarea>
+      <label for="f-attachments">${tr('reports.field.attachments')}</label
+      ><input id="f-attachments" type="file" name="attachments" multiple accept="application/pdf,image/png,image/jpeg" />
+      <button type="submit">${tr('reports.submit')}</button>
+    </form>`;
 }
 
 function plainValues(body: Record<string, MultipartField | MultipartField[] | undefined>): Record<string, string> {
-  return Object.fromEntries(Object.keys(body).filter((k) => k !== '_csrf' && k !== 'attachments').map((k) => [k, fieldOf(body, k)]));
+  return Object.fromEntries(
+    Object.keys(body)
+      .filter((k) => k !== '_csrf' && k !== 'attachments')
+      .map((k) => [k, fieldOf(body, k)]),
+  );
 }
 
 async function myReportsPage(request: FastifyRequest, reply: FastifyReply, deps: Pick<PortalDeps, 'db'>) {
@@ -94,16 +125,50 @@ async function myReportsPage(request: FastifyRequest, reply: FastifyReply, deps:
   const query = request.query as Record<string, string | undefined>;
   const notice = query.filed ? tr('reports.mine.filed', { id: query.filed }) : query.withdrawn ? tr('reports.mine.withdrawn', { id: query.withdrawn }) : null;
   const rows = reports.map(
-    (r) => html`<tr><td>${r.report_id}</td><td>${r.company.name}<br><small>${r.company.country} ${r.company.taxId}</small></td><td>${r.type}</td>
-<td>${statusLabel(tr, r.status)}</td><td>${r.filed_at}</td><td>${r.latest.reason ?? ''}</td>
-<td>${r.attachments.map((a) => html`<a href="/portal/reports/attachments/${a.id}">${a.fileName}</a> `)}</td>
-<td>${r.status === 'pending' || r.status === 'approved'
-      ? html`<form method="post" action="/portal/reports/${r.report_id}/withdraw" class="inline">${csrfField(ctx)}<label>${tr('reports.withdraw.note')} <input name="note" required maxlength="1000"></label><button type="submit">${tr('reports.withdraw')}</button></form>`
-      : ''}</td></tr>`,
+    (r) =>
+      html`<tr>
+        <td>${r.report_id}</td>
+        <td>${r.company.name}<br /><small>${r.company.country} ${r.company.taxId}</small></td>
+        <td>${r.type}</td>
+        <td>${statusLabel(tr, r.status)}</td>
+        <td>${r.filed_at}</td>
+        <td>${r.latest.reason ?? ''}</td>
+        <td>${r.attachments.map((a) => html`<a href="/portal/reports/attachments/${a.id}">${a.fileName}</a> `)}</td>
+        <td>
+          ${
+            r.status === 'pending' || r.status === 'approved'
+              ? html`<form method="post" action="/portal/reports/${r.report_id}/withdraw" class="inline">
+                  ${csrfField(ctx)}<label>${tr('reports.withdraw.note')} <input name="note" required maxlength="1000" /></label
+                  ><button type="submit">${tr('reports.withdraw')}</button>
+                </form>`
+              : ''
+          }
+        </td>
+      </tr>`,
   );
   const body = html`${notice ? html`<p class="notice ok" role="status">${notice}</p>` : ''}
-<p><a href="/portal/reports/new">${tr('reports.new.title')}</a></p>
-${reports.length === 0 ? html`<p>${tr('reports.mine.empty')}</p>` : html`<table><thead><tr><th>${tr('reports.col.id')}</th><th>${tr('reports.col.company')}</th><th>${tr('reports.col.type')}</th><th>${tr('reports.col.status')}</th><th>${tr('reports.col.filed')}</th><th>${tr('reports.col.reason')}</th><th>${tr('reports.col.attachments')}</th><th>${tr('reports.col.actions')}</th></tr></thead><tbody>${rows}</tbody></table>`}`;
+    <p><a href="/portal/reports/new">${tr('reports.new.title')}</a></p>
+    ${
+      reports.length === 0
+        ? html`<p>${tr('reports.mine.empty')}</p>`
+        : html`<table>
+            <thead>
+              <tr>
+                <th>${tr('reports.col.id')}</th>
+                <th>${tr('reports.col.company')}</th>
+                <th>${tr('reports.col.type')}</th>
+                <th>${tr('reports.col.status')}</th>
+                <th>${tr('reports.col.filed')}</th>
+                <th>${tr('reports.col.reason')}</th>
+                <th>${tr('reports.col.attachments')}</th>
+                <th>${tr('reports.col.actions')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${rows}
+            </tbody>
+          </table>`
+    }`;
   return sendPage(reply, renderPage(ctx, { title: tr('reports.mine.title'), body, active: 'reports' }));
 }
 

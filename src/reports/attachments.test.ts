@@ -29,31 +29,62 @@ test('D29: PDF, PNG and JPEG are told by their content and kept with their SHA-2
 });
 
 test('D29: a renamed .exe is refused, whatever its name and declared type', () => {
-  for (const [fileName, declaredType] of [['invoice.pdf', 'application/pdf'], ['photo.jpg', 'image/jpeg'], ['setup.exe', 'application/octet-stream']]) {
-    assert.match(refusal(() => checkAttachment({ fileName: fileName!, declaredType: declaredType!, content: EXE })), /Windows program.*attach a PDF, PNG or JPEG/);
+  for (const [fileName, declaredType] of [
+    ['invoice.pdf', 'application/pdf'],
+    ['photo.jpg', 'image/jpeg'],
+    ['setup.exe', 'application/octet-stream'],
+  ]) {
+    assert.match(
+      refusal(() => checkAttachment({ fileName: fileName!, declaredType: declaredType!, content: EXE })),
+      /Windows program.*attach a PDF, PNG or JPEG/,
+    );
   }
 });
 
 test('D29: an HTML file is refused, even named .pdf', () => {
-  assert.match(refusal(() => checkAttachment({ fileName: 'page.html', declaredType: 'text/html', content: HTML })), /web page/);
-  assert.match(refusal(() => checkAttachment({ fileName: 'x.pdf', declaredType: 'application/pdf', content: HTML })), /web page/);
+  assert.match(
+    refusal(() => checkAttachment({ fileName: 'page.html', declaredType: 'text/html', content: HTML })),
+    /web page/,
+  );
+  assert.match(
+    refusal(() => checkAttachment({ fileName: 'x.pdf', declaredType: 'application/pdf', content: HTML })),
+    /web page/,
+  );
 });
 
 test('D29: the declared type and the extension must agree with the content', () => {
-  assert.match(refusal(() => checkAttachment({ fileName: 'scan.pdf', declaredType: 'application/pdf', content: PNG })), /PNG file but its name does not end in \.png/);
-  assert.match(refusal(() => checkAttachment({ fileName: 'scan.png', declaredType: 'application/pdf', content: PNG })), /sent as application\/pdf but is a PNG/);
-  assert.match(refusal(() => checkAttachment({ fileName: 'noextension', declaredType: 'image/png', content: PNG })), /does not end in \.png/);
+  assert.match(
+    refusal(() => checkAttachment({ fileName: 'scan.pdf', declaredType: 'application/pdf', content: PNG })),
+    /PNG file but its name does not end in \.png/,
+  );
+  assert.match(
+    refusal(() => checkAttachment({ fileName: 'scan.png', declaredType: 'application/pdf', content: PNG })),
+    /sent as application\/pdf but is a PNG/,
+  );
+  assert.match(
+    refusal(() => checkAttachment({ fileName: 'noextension', declaredType: 'image/png', content: PNG })),
+    /does not end in \.png/,
+  );
 });
 
 test('D29: at most 5 MB each, not empty, at most 3', () => {
   const big = Buffer.concat([PDF, Buffer.alloc(MAX_ATTACHMENT_BYTES - PDF.length + 1)]);
-  assert.match(refusal(() => checkAttachment({ fileName: 'big.pdf', declaredType: 'application/pdf', content: big })), /larger than 5 MB/);
+  assert.match(
+    refusal(() => checkAttachment({ fileName: 'big.pdf', declaredType: 'application/pdf', content: big })),
+    /larger than 5 MB/,
+  );
   const exact = Buffer.concat([PDF, Buffer.alloc(MAX_ATTACHMENT_BYTES - PDF.length)]);
   assert.equal(checkAttachment({ fileName: 'max.pdf', declaredType: 'application/pdf', content: exact }).sizeBytes, MAX_ATTACHMENT_BYTES);
-  assert.match(refusal(() => checkAttachment({ fileName: 'e.pdf', declaredType: '', content: Buffer.alloc(0) })), /empty/);
+  assert.match(
+    refusal(() => checkAttachment({ fileName: 'e.pdf', declaredType: '', content: Buffer.alloc(0) })),
+    /empty/,
+  );
   const one = { fileName: 'a.pdf', declaredType: 'application/pdf', content: PDF };
   assert.equal(checkAttachments([one, one, one]).length, 3);
-  assert.match(refusal(() => checkAttachments([one, one, one, one])), /at most 3 attachments/);
+  assert.match(
+    refusal(() => checkAttachments([one, one, one, one])),
+    /at most 3 attachments/,
+  );
 });
 
 test('file names lose directories and control characters; downloads are attachments', () => {

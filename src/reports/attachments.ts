@@ -44,7 +44,12 @@ const UNKNOWN_TYPES = new Set(['', 'application/octet-stream']);
 function describeRefused(content: Buffer): string {
   if (content.subarray(0, 2).toString('latin1') === 'MZ') return 'is a Windows program, not a document';
   if (content.subarray(0, 4).equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46]))) return 'is a program, not a document';
-  const head = content.subarray(0, 512).toString('utf8').replace(/^\uFEFF/, '').trimStart().toLowerCase();
+  const head = content
+    .subarray(0, 512)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .toLowerCase();
   if (/^<(!doctype html|html|head|body|script|svg|\?xml)/.test(head)) return 'is a web page or script, not a document';
   if (content.subarray(0, 4).equals(Buffer.from('PK\u0003\u0004', 'latin1'))) return 'is a ZIP archive or an office file';
   return 'is not a PDF, PNG or JPEG file';
@@ -53,7 +58,10 @@ function describeRefused(content: Buffer): string {
 /** A file name safe to keep and to send back: no directories, no control characters, not too long. */
 export function cleanFileName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  const clean = base.replace(/[\p{Cc}"]/gu, '').trim().slice(-200);
+  const clean = base
+    .replace(/[\p{Cc}"]/gu, '')
+    .trim()
+    .slice(-200);
   return clean === '' ? 'attachment' : clean;
 }
 
@@ -90,7 +98,9 @@ export function checkAttachments(uploads: readonly AttachmentUpload[]): CheckedA
 
 /** The Content-Disposition of a download: always `attachment`, the name in ASCII and in UTF-8. */
 export function attachmentDisposition(fileName: string): string {
-  const ascii = cleanFileName(fileName).replace(/[^\x20-\x7e]/g, '_').replace(/[\\"]/g, '_');
+  const ascii = cleanFileName(fileName)
+    .replace(/[^\x20-\x7e]/g, '_')
+    .replace(/[\\"]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(cleanFileName(fileName))}`;
 }
 

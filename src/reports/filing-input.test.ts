@@ -28,11 +28,19 @@ test('D29: a good claim is cleaned (country, currency upper-cased; amount in min
   assert.equal(filing.company.nameCore, 'ornek lojistik');
   assert.deepEqual(
     { ...filing.report },
-    { type: 'unpaid_debt', eventDate: '2026-10-01', description: 'Invoice 2026/118 unpaid for 60 days.', amountMinor: 125050, currency: 'TRY', courtDecisionDate: null, caseJson: null },
+    {
+      type: 'unpaid_debt',
+      eventDate: '2026-10-01',
+      description: 'Invoice 2026/118 unpaid for 60 days.',
+      amountMinor: 125050,
+      currency: 'TRY',
+      courtDecisionDate: null,
+      caseJson: null,
+    },
   );
 });
 
-test('D9: a mistyped tax ID is refused with the API\'s message naming the formats', () => {
+test("D9: a mistyped tax ID is refused with the API's message naming the formats", () => {
   const [problem] = problemsOf(claim({ taxId: '1234567891' }));
   assert.match(problem!, /^'1234567891' is not a valid TR tax ID: expected VKN \(10 digits with check digits/);
   assert.deepEqual(problemsOf(claim({ country: 'XX' })), ['country "XX" is not a supported 2-letter country code']);
@@ -58,19 +66,20 @@ test('D29/D14: a claim needs amount and currency; amounts have at most 2 decimal
 });
 
 test('D14: an enforcement file needs its whole case; a claim takes no case; legacy types are not filed', () => {
-  const enforcement = claim({ type: 'enforcement_plain', amount: null, currency: null, case: { enforcement_office: 'İstanbul 3. İcra', file_number: '2026/55' } });
+  const enforcement = claim({
+    type: 'enforcement_plain',
+    amount: null,
+    currency: null,
+    case: { enforcement_office: 'İstanbul 3. İcra', file_number: '2026/55' },
+  });
   assert.deepEqual(problemsOf(enforcement), ['case.date is required']);
   const whole = { ...enforcement, case: { enforcement_office: 'İstanbul 3. İcra', file_number: '2026/55', date: '2026-03-01' } };
   assert.deepEqual(problemsOf(whole), []);
-  assert.deepEqual(
-    problemsOf(claim({ case: { enforcement_office: 'x' } })),
-    ['case is not used for unpaid_debt reports; leave it out'],
-  );
+  assert.deepEqual(problemsOf(claim({ case: { enforcement_office: 'x' } })), ['case is not used for unpaid_debt reports; leave it out']);
   assert.match(problemsOf(claim({ type: 'concordat' }))[0]!, /type must be one of/);
-  assert.deepEqual(
-    problemsOf(claim({ type: 'bounced_cheque', amount: null, currency: null })),
-    ['case is required for bounced_cheque reports: prosecutor_office, investigation_number'],
-  );
+  assert.deepEqual(problemsOf(claim({ type: 'bounced_cheque', amount: null, currency: null })), [
+    'case is required for bounced_cheque reports: prosecutor_office, investigation_number',
+  ]);
   assert.deepEqual(problemsOf(claim({ courtDecisionDate: '2026-01-01' })), ['court_decision_date is not used for unpaid_debt']);
 });
 

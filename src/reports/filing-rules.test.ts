@@ -95,7 +95,7 @@ test('D29: an overlong reason is refused', () => {
   assert.equal(!result.ok && result.kind, 'invalid');
 });
 
-test('D11 stays the CLI\'s table: pending → withdrawn is a D29 member step only', () => {
+test("D11 stays the CLI's table: pending → withdrawn is a D29 member step only", () => {
   assert.notEqual(checkTransition('pending', 'withdrawn'), null);
   assert.equal(checkStep(filer, report('pending'), 'withdraw', 'paid').ok, true);
 });

@@ -44,8 +44,7 @@ export async function findOpenClaim(db: Db, memberId: number, companyId: number)
   return row && { id: Number(row.id) };
 }
 
-export const ONE_OPEN_CLAIM_MESSAGE =
-  'your member already has a pending or approved unpaid_debt report on this company: withdraw it before filing another';
+export const ONE_OPEN_CLAIM_MESSAGE = 'your member already has a pending or approved unpaid_debt report on this company: withdraw it before filing another';
 
 /** Inserts a filed report; the second open claim of a member on a company is a conflict (migration 0005). */
 export async function insertFiledReport(db: Db, report: Insertable<ReportsTable>): Promise<number> {
@@ -60,7 +59,10 @@ export async function insertFiledReport(db: Db, report: Insertable<ReportsTable>
 
 export async function insertAttachments(db: Db, rows: ReadonlyArray<Insertable<ReportAttachmentsTable>>): Promise<void> {
   if (rows.length === 0) return;
-  await db.insertInto('report_attachments').values([...rows]).execute();
+  await db
+    .insertInto('report_attachments')
+    .values([...rows])
+    .execute();
 }
 
 export interface AttachmentMeta {
@@ -116,11 +118,6 @@ export async function findAttachmentWithReport(db: Db, id: number) {
  * commit; SQLite runs one write transaction at a time). False when the report had moved on.
  */
 export async function updateReportStatusIf(db: Db, id: number, from: string, to: string, at: number): Promise<boolean> {
-  const result = await db
-    .updateTable('reports')
-    .set({ status: to, updated_at: at })
-    .where('id', '=', id)
-    .where('status', '=', from)
-    .executeTakeFirst();
+  const result = await db.updateTable('reports').set({ status: to, updated_at: at }).where('id', '=', id).where('status', '=', from).executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

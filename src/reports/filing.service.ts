@@ -14,13 +14,7 @@ import { requireMemberUser } from './acting-user.ts';
 import { checkAttachments, type AttachmentUpload } from './attachments.ts';
 import { checkFilingInput, type FilingInput } from './filing-input.ts';
 import { checkFilingMember } from './filing-rules.ts';
-import {
-  findOpenClaim,
-  findOrCreateCompany,
-  insertAttachments,
-  insertFiledReport,
-  ONE_OPEN_CLAIM_MESSAGE,
-} from './filing.repository.ts';
+import { findOpenClaim, findOrCreateCompany, insertAttachments, insertFiledReport, ONE_OPEN_CLAIM_MESSAGE } from './filing.repository.ts';
 import { CLAIM_TYPE } from './report-types.ts';
 import { insertStatusChange } from './reports.repository.ts';
 
@@ -57,11 +51,7 @@ async function requireFilingMember(db: Kysely<Database>, memberId: number): Prom
  * forbidden (the user or its member may not file), conflict (the member's open claim on the
  * company: at most one, D29; enforced by the database, migration 0005).
  */
-export async function fileReport(
-  deps: FilingDeps,
-  filer: Filer,
-  input: FilingInput & { attachments?: readonly AttachmentUpload[] },
-): Promise<FiledReport> {
+export async function fileReport(deps: FilingDeps, filer: Filer, input: FilingInput & { attachments?: readonly AttachmentUpload[] }): Promise<FiledReport> {
   const now = deps.clock.now();
   const { filing, problems } = checkFilingInput(input, deps.countries, quotaDayOf(now));
   if (!filing) throw new DomainError('invalid', problems.join('; '));
@@ -71,33 +61,66 @@ export async function fileReport(
     await requireFilingMember(trx, filer.memberId);
     const c = filing.company;
     const { row: company, created } = await findOrCreateCompany(trx, {
-      company_name: c.companyName, tax_id: c.taxId, tax_id_norm: c.taxIdNorm, country: c.country, city: c.city,
-      name_key: c.nameKey, name_core: c.nameCore, visible_report_count: 0, updated_at: now,
+      company_name: c.companyName,
+      tax_id: c.taxId,
+      tax_id_norm: c.taxIdNorm,
+      country: c.country,
+      city: c.city,
+      name_key: c.nameKey,
+      name_core: c.nameCore,
+      visible_report_count: 0,
+      updated_at: now,
     });
     const companyId = Number(company.id);
     const r = filing.report;
     // An imported open claim is outside the index (migration 0005); filed ones are refused by it.
     if (r.type === CLAIM_TYPE && (await findOpenClaim(trx, filer.memberId, companyId))) throw new DomainError('conflict', ONE_OPEN_CLAIM_MESSAGE);
     const reportId = await insertFiledReport(trx, {
-      company_id: companyId, ref: null, type: r.type, status: 'pending', filed_at: now, description: r.description,
-      amount_minor: r.amountMinor, currency: r.currency, court_decision_date: r.courtDecisionDate,
-      concordat_start: null, concordat_end: null, case_json: r.caseJson, reported_by: filer.memberId,
-      filed_by_user_id: filer.userId, event_date: r.eventDate, created_at: now, updated_at: now,
+      company_id: companyId,
+      ref: null,
+      type: r.type,
+      status: 'pending',
+      filed_at: now,
+      description: r.description,
+      amount_minor: r.amountMinor,
+      currency: r.currency,
+      court_decision_date: r.courtDecisionDate,
+      concordat_start: null,
+      concordat_end: null,
+      case_json: r.caseJson,
+      reported_by: filer.memberId,
+      filed_by_user_id: filer.userId,
+      event_date: r.eventDate,
+      created_at: now,
+      updated_at: now,
     });
     await insertStatusChange(trx, {
-      report_id: reportId, from_status: null, to_status: 'pending', changed_at: now, changed_by: user.label,
-      changed_by_user_id: filer.userId, reason: null,
+      report_id: reportId,
+      from_status: null,
+      to_status: 'pending',
+      changed_at: now,
+      changed_by: user.label,
+      changed_by_user_id: filer.userId,
+      reason: null,
     });
     await insertAttachments(
       trx,
       attachments.map((a) => ({
-        report_id: reportId, file_name: a.fileName, content_type: a.contentType, size_bytes: a.sizeBytes, sha256: a.sha256,
-        content: a.content, created_at: now,
+        report_id: reportId,
+        file_name: a.fileName,
+        content_type: a.contentType,
+        size_bytes: a.sizeBytes,
+        sha256: a.sha256,
+        content: a.content,
+        created_at: now,
       })),
     );
     // A pending report changes no visible count (D12): the company's count stays as it is.
     return {
-      reportId, companyId, companyCreated: created, status: 'pending',
+      reportId,
+      companyId,
+      companyCreated: created,
+      status: 'pending',
       attachments: attachments.map(({ fileName, contentType, sizeBytes, sha256 }) => ({ fileName, contentType, sizeBytes, sha256 })),
     };
   });

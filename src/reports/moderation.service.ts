@@ -51,15 +51,25 @@ async function takeStep(deps: ModerationDeps, who: Who, reportId: number, step: 
       throw new DomainError('conflict', `report ${reportId} was changed meanwhile (it is now ${current?.status ?? 'gone'}); reload and look again`);
     }
     await insertStatusChange(trx, {
-      report_id: reportId, from_status: check.from, to_status: check.to, changed_at: now, changed_by: user.label,
-      changed_by_user_id: who.userId, reason: check.reason,
+      report_id: reportId,
+      from_status: check.from,
+      to_status: check.to,
+      changed_at: now,
+      changed_by: user.label,
+      changed_by_user_id: who.userId,
+      reason: check.reason,
     });
     const companyId = Number(report.company_id);
     const visibleReportCount = await refreshVisibleCount(trx, companyId);
     if (who.kind === 'operator') {
       await appendOperatorLog(trx, {
-        at: now, userId: who.userId, actor: user.label, action: `report.${step}`, target: `report:${reportId}`,
-        before: { status: check.from }, after: { status: check.to, reason: check.reason },
+        at: now,
+        userId: who.userId,
+        actor: user.label,
+        action: `report.${step}`,
+        target: `report:${reportId}`,
+        before: { status: check.from },
+        after: { status: check.to, reason: check.reason },
       });
     }
     return { reportId, companyId, from: check.from, to: check.to, reason: check.reason, visibleReportCount };

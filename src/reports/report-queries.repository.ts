@@ -48,7 +48,12 @@ export async function listReportsOfMember(db: Db, memberId: number) {
 /** The status histories of the given reports, oldest step first. */
 export async function listHistories(db: Db, reportIds: readonly number[]) {
   if (reportIds.length === 0) return [];
-  return db.selectFrom('report_status_changes').selectAll().where('report_id', 'in', [...reportIds]).orderBy('id').execute();
+  return db
+    .selectFrom('report_status_changes')
+    .selectAll()
+    .where('report_id', 'in', [...reportIds])
+    .orderBy('id')
+    .execute();
 }
 
 export async function findCompanyById(db: Db, id: number) {

@@ -77,7 +77,10 @@ function consoleReportOf(row: ReportWithParties, attachments: Map<number, Attach
 /** The moderation queue: pending reports, oldest first, with their attachments (names, types, sizes). */
 export async function listPendingQueue(db: Db, options: { limit?: number } = {}): Promise<ConsoleReport[]> {
   const rows = await listPendingReports(db, Math.min(Math.max(options.limit ?? 100, 1), 500));
-  const attachments = await attachmentsByReport(db, rows.map((r) => Number(r.id)));
+  const attachments = await attachmentsByReport(
+    db,
+    rows.map((r) => Number(r.id)),
+  );
   return rows.map((r) => consoleReportOf(r, attachments));
 }
 
@@ -108,7 +111,11 @@ export async function getCompanyFile(db: Db, companyId: number): Promise<Company
   for (const h of await listHistories(db, ids)) histories.set(Number(h.report_id), [...(histories.get(Number(h.report_id)) ?? []), stepOf(h)]);
   return {
     company: {
-      id: Number(company.id), name: company.company_name, taxId: company.tax_id, country: company.country, city: company.city,
+      id: Number(company.id),
+      name: company.company_name,
+      taxId: company.tax_id,
+      country: company.country,
+      city: company.city,
       visibleReportCount: Number(company.visible_report_count),
     },
     reports: rows.map((r) => ({ ...consoleReportOf(r, attachments), history: histories.get(Number(r.id)) ?? [] })),

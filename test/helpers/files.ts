@@ -4,3 +4,8 @@ export const PNG_FILE = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d
 export const JPEG_FILE = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(64, 2)]);
 export const EXE_FILE = Buffer.concat([Buffer.from('MZ'), Buffer.alloc(128, 0x90)]);
 export const HTML_FILE = Buffer.from('<!doctype html><html><body><script>alert(1)</script></body></html>');
+
+/** A page's HTML without the white space around tags (the templates are formatted by prettier). */
+export function squash(body: string): string {
+  return body.replace(/\s*(<[^>]+>)\s*/g, '$1').replace(/\s+/g, ' ');
+}

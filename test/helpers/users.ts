@@ -6,13 +6,8 @@ import type { Kysely } from 'kysely';
 import type { Database, UserRole, UserStatus } from '../../src/db/schema.ts';
 import { NOON_TR } from './app.ts';
 
-export async function makeUser(
-  db: Kysely<Database>,
-  spec: { email: string; role: UserRole; memberRef?: string; status?: UserStatus },
-): Promise<number> {
-  const member = spec.memberRef
-    ? await db.selectFrom('members').select('id').where('ref', '=', spec.memberRef).executeTakeFirstOrThrow()
-    : null;
+export async function makeUser(db: Kysely<Database>, spec: { email: string; role: UserRole; memberRef?: string; status?: UserStatus }): Promise<number> {
+  const member = spec.memberRef ? await db.selectFrom('members').select('id').where('ref', '=', spec.memberRef).executeTakeFirstOrThrow() : null;
   const row = await db
     .insertInto('users')
     .values({

@@ -24,7 +24,10 @@ export const consoleMessages = defineMessages({
   'console.invite': { en: 'Invite', tr: 'Davet et' },
   'console.reset': { en: 'Reset link', tr: 'Sıfırlama bağlantısı' },
   'console.disable': { en: 'Disable', tr: 'Devre dışı bırak' },
-  'console.link': { en: 'Send this one-time link to {email} (valid 72 hours, shown only now):', tr: 'Bu tek kullanımlık bağlantıyı {email} adresine gönderin (72 saat geçerli, yalnızca şimdi gösterilir):' },
+  'console.link': {
+    en: 'Send this one-time link to {email} (valid 72 hours, shown only now):',
+    tr: 'Bu tek kullanımlık bağlantıyı {email} adresine gönderin (72 saat geçerli, yalnızca şimdi gösterilir):',
+  },
   'console.done': { en: 'Done: {action} on {target}.', tr: 'Yapıldı: {target} için {action}.' },
   'console.day': { en: 'Day', tr: 'Gün' },
   'console.channel': { en: 'Channel', tr: 'Kanal' },

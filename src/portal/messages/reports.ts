@@ -5,7 +5,10 @@ export const reportsMessages = defineMessages({
   'reports.nav': { en: 'Reports', tr: 'Bildirimler' },
   'reports.mine.title': { en: 'My reports', tr: 'Bildirimlerim' },
   'reports.mine.empty': { en: 'Your member has filed no reports yet.', tr: 'Üyeliğiniz henüz bildirim yapmadı.' },
-  'reports.mine.filed': { en: 'Report {id} was filed. It stays pending until an operator looks at it.', tr: '{id} numaralı bildirim alındı. Bir operatör inceleyene kadar beklemede kalır.' },
+  'reports.mine.filed': {
+    en: 'Report {id} was filed. It stays pending until an operator looks at it.',
+    tr: '{id} numaralı bildirim alındı. Bir operatör inceleyene kadar beklemede kalır.',
+  },
   'reports.mine.withdrawn': { en: 'Report {id} was withdrawn.', tr: '{id} numaralı bildirim geri çekildi.' },
   'reports.new.title': { en: 'File a report', tr: 'Bildirim yap' },
   'reports.new.intro': {
@@ -23,7 +26,10 @@ export const reportsMessages = defineMessages({
   'reports.field.case': { en: 'Case details (official files only)', tr: 'Dosya bilgileri (yalnızca resmi dosyalar)' },
   'reports.field.courtDecisionDate': { en: 'Court decision date (enforcement by judgment)', tr: 'Mahkeme karar tarihi (ilama dayalı takip)' },
   'reports.field.description': { en: 'Description (at most 2,000 characters)', tr: 'Açıklama (en çok 2.000 karakter)' },
-  'reports.field.attachments': { en: 'Attachments: up to 3 PDF, PNG or JPEG files, 5 MB each', tr: 'Ekler: en çok 3 PDF, PNG ya da JPEG dosyası, her biri en çok 5 MB' },
+  'reports.field.attachments': {
+    en: 'Attachments: up to 3 PDF, PNG or JPEG files, 5 MB each',
+    tr: 'Ekler: en çok 3 PDF, PNG ya da JPEG dosyası, her biri en çok 5 MB',
+  },
   'reports.submit': { en: 'File the report', tr: 'Bildirimi gönder' },
   'reports.refused': { en: 'The report was not filed:', tr: 'Bildirim gönderilmedi:' },
   'reports.col.id': { en: 'No.', tr: 'No' },
