@@ -10,7 +10,7 @@ import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { makeTestApp, search, type TestApp } from './helpers/app.ts';
 import { makeKeyHolder, makeMember, nextVkn } from './helpers/factories.ts';
 import { EXE_FILE, PDF_FILE, squash } from './helpers/files.ts';
-import { makePortalUser, PORTAL_ORIGIN, signIn, type PortalBrowser } from './helpers/portal.ts';
+import { makePortalUser, PORTAL_ORIGIN, PortalBrowser, signIn } from './helpers/portal.ts';
 
 interface FilePart {
   name: string;
@@ -114,6 +114,21 @@ for (const engine of ENGINES) {
       assert.equal(badId.statusCode, 400);
       assert.match(badId.body, /&#39;1234567891&#39; is not a valid TR tax ID|'1234567891' is not a valid TR tax ID/);
       assert.equal((await database.engine.db.selectFrom('reports').select('id').execute()).length, countBefore);
+    });
+
+    test('D29: an upload without a member session is refused before its body is read', async () => {
+      const anonymous = new PortalBrowser(t.app);
+      const res = await postMultipart(anonymous, '/portal/reports', claimFields(nextVkn()), [pdf()], { csrf: 'x' });
+      assert.equal(res.statusCode, 403);
+      assert.equal((await postMultipart(operator, '/portal/reports', claimFields(nextVkn()), [pdf()])).statusCode, 403, 'nor by an operator');
+      // A body that cannot be parsed shows the order: refused (403), not a parse error (400).
+      const garbage = await t.app.inject({
+        method: 'POST',
+        url: '/portal/reports',
+        headers: { 'content-type': 'multipart/form-data; boundary=x', origin: PORTAL_ORIGIN },
+        payload: 'not multipart at all',
+      });
+      assert.equal(garbage.statusCode, 403);
     });
 
     test('D27: the multipart form needs its CSRF token', async () => {

@@ -195,6 +195,8 @@ export function registerReportRoutes(scope: App, deps: Pick<PortalDeps, 'db' | '
 
   // The filing form is multipart (files): its own scope, so that only this route parses it.
   scope.register(async (child) => {
+    // Refuse before the body is read: up to 15 MB of files are parsed before any preHandler runs.
+    child.addHook('onRequest', requireUser(...MEMBER_ROLES));
     await child.register(multipart, {
       attachFieldsToBody: true,
       throwFileSizeLimit: false,
