@@ -92,7 +92,10 @@ describe('reports and the operator console in a browser, steps 1–5 of issue 13
   async function fileClaim(page: Page, taxId: string, withFile: boolean) {
     await page.goto(`${base}/portal/reports/new`);
     await page.locator('#f-company_name').fill('Karadeniz Nakliyat Ltd. Şti.');
+    await page.locator('#f-tax_id').fill('1234567891');
+    await page.locator('#tax-id-hint').filter({ hasText: 'is not a valid TR tax ID' }).waitFor();
     await page.locator('#f-tax_id').fill(taxId);
+    await page.locator('#tax-id-hint').filter({ hasText: taxId }).waitFor();
     await page.locator('#f-city').fill('Samsun');
     await page.locator('#f-type').selectOption('unpaid_debt');
     await page.locator('#f-event_date').fill('2026-10-01');

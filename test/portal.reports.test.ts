@@ -131,6 +131,20 @@ for (const engine of ENGINES) {
       assert.equal(garbage.statusCode, 403);
     });
 
+    test("D9 as typed: the form's check answers with the API's rule and message, check digits included", async () => {
+      const taxId = nextVkn();
+      const good = await members[0]!.get(`/portal/reports/check-tax-id?country=TR&tax_id=TR${taxId}`);
+      assert.equal(good.statusCode, 200);
+      assert.deepEqual(good.json(), { valid: true, canonical: taxId, id_type: 'VKN' });
+      const bad = await members[0]!.get('/portal/reports/check-tax-id?country=TR&tax_id=1234567891');
+      assert.deepEqual(bad.json<{ valid: boolean }>().valid, false);
+      assert.match(bad.json<{ message: string }>().message, /^'1234567891' is not a valid TR tax ID: expected VKN/);
+      const form = await members[0]!.get('/portal/reports/new');
+      assert.match(form.body, /<script src="\/portal\/reports\/tax-id-check.js" defer><\/script>/);
+      const script = await members[0]!.get('/portal/reports/tax-id-check.js');
+      assert.equal(script.headers['content-type'], 'text/javascript; charset=utf-8');
+    });
+
     test('D27: the multipart form needs its CSRF token', async () => {
       await members[0]!.get('/portal/reports/new');
       const res = await postMultipart(members[0]!, '/portal/reports', claimFields(nextVkn()), [], { csrf: null });

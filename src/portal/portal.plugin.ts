@@ -23,9 +23,12 @@ import { registerSessionHook, type SessionHookDeps } from './sessions.hook.ts';
 
 export type { PortalDeps } from './portal-deps.ts';
 
-/** D27: our own script and style only, no framing, forms post only to us. */
+/**
+ * D27: our own script and style only, no framing, forms post only to us. `connect-src 'self'`:
+ * the filing form's script asks this server to check a tax ID as it is typed (D29).
+ */
 export const PORTAL_CONTENT_SECURITY_POLICY =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 /** Largest form body a portal route takes unless it says otherwise (the API's is 1 KiB). */
 export const PORTAL_BODY_LIMIT = 16 * 1024;

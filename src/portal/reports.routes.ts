@@ -22,6 +22,7 @@ import { redirectTo, renderPage, sendPage, csrfField } from './layout.ts';
 import { translator, type MessageKey } from './messages/index.ts';
 import type { PortalDeps } from './portal-deps.ts';
 import { idParam, statusLabel } from './report-view.ts';
+import { registerTaxIdCheck } from './tax-id-check.ts';
 
 const MEMBER_ROLES = ['member_admin', 'member_user'] as const;
 const CASE_INPUTS = [...new Set(Object.values(CASE_FIELDS).flat())];
@@ -86,7 +87,8 @@ function filingForm(request: FastifyRequest, deps: Pick<PortalDeps, 'countryCode
     }
     <form method="post" action="/portal/reports" enctype="multipart/form-data" class="stack">
       ${csrfField(request)} ${input('company_name', 'reports.field.company', html` required maxlength="300"`)}
-      ${input('tax_id', 'reports.field.taxId', html` required maxlength="40" autocomplete="off"`)} <label for="f-country">${tr('reports.field.country')}</label
+      ${input('tax_id', 'reports.field.taxId', html` required maxlength="40" autocomplete="off"`)}
+      <span class="hint" id="tax-id-hint" aria-live="polite"></span> <label for="f-country">${tr('reports.field.country')}</label
       ><select id="f-country" name="country">
         ${deps.countryCodes.map((c) => html`<option${c === country ? html` selected` : ''}>${c}</option>`)}
       </select>
@@ -107,7 +109,8 @@ function filingForm(request: FastifyRequest, deps: Pick<PortalDeps, 'countryCode
       <label for="f-attachments">${tr('reports.field.attachments')}</label
       ><input id="f-attachments" type="file" name="attachments" multiple accept="application/pdf,image/png,image/jpeg" />
       <button type="submit">${tr('reports.submit')}</button>
-    </form>`;
+    </form>
+    <script src="/portal/reports/tax-id-check.js" defer></script>`;
 }
 
 function plainValues(body: Record<string, MultipartField | MultipartField[] | undefined>): Record<string, string> {
@@ -174,6 +177,7 @@ async function myReportsPage(request: FastifyRequest, reply: FastifyReply, deps:
 
 export function registerReportRoutes(scope: App, deps: Pick<PortalDeps, 'db' | 'clock' | 'countryCodes' | 'searchUseCase'>) {
   const guard = { preHandler: requireUser(...MEMBER_ROLES) };
+  registerTaxIdCheck(scope, deps.searchUseCase.countries);
   scope.get('/reports', guard, (request, reply) => myReportsPage(request, reply, deps));
 
   scope.get('/reports/new', guard, async (request, reply) => {
