@@ -118,7 +118,10 @@ for (const engine of ENGINES) {
       const user = await makePortalUser(db(), t.clock, { role: 'member_user', memberRef: 'M-1' });
       const browser = await signIn(t.app, user);
       await disableUser(db(), t.clock, user.email);
-      assert.equal((await browser.get('/portal/')).statusCode, 303);
+      const out = await browser.get('/portal/');
+      assert.equal(out.statusCode, 303);
+      assert.equal(out.headers.location, '/portal/sign-in?next=%2Fportal%2F&expired=1', 'told that the session ended');
+      assert.equal(browser.sessionId(), undefined, "the ended session's cookie is cleared");
       const retry = await (await anonymousBrowser(t.app)).post('/portal/sign-in', { email: user.email, password: user.password, code: '' });
       assert.equal(retry.statusCode, 401, 'a disabled user gets the same refusal as a wrong password');
     });

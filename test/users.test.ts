@@ -146,6 +146,18 @@ for (const engine of ENGINES) {
       assert.equal(Number(user.totp_last_step), Math.floor(clock.now() / 30_000));
     });
 
+    test("a member scope: another member's user or an operator is not found", async () => {
+      await makeMember(db(), clock, { ref: 'M-3' });
+      const m1 = await db().selectFrom('members').select('id').where('ref', '=', 'M-1').executeTakeFirstOrThrow();
+      const m3 = await db().selectFrom('members').select('id').where('ref', '=', 'M-3').executeTakeFirstOrThrow();
+      await inviteUser(db(), clock, { email: 'scoped@example.com', role: 'member_user', memberRef: 'M-1', createdBy: 'op' });
+      await rejectsWith(disableUser(db(), clock, 'scoped@example.com', { memberId: Number(m3.id) }), 'not_found');
+      await rejectsWith(createResetLink(db(), clock, { email: 'scoped@example.com', createdBy: 'x', memberId: Number(m3.id) }), 'not_found');
+      await rejectsWith(createResetLink(db(), clock, { email: 'op@example.com', createdBy: 'x', memberId: Number(m1.id) }), 'not_found');
+      assert.equal((await createResetLink(db(), clock, { email: 'scoped@example.com', createdBy: 'x', memberId: Number(m1.id) })).purpose, 'invite');
+      assert.equal((await disableUser(db(), clock, 'scoped@example.com', { memberId: Number(m1.id) })).status, 'disabled');
+    });
+
     test("list: all users, or one member's", async () => {
       const all = await listUserViews(db());
       assert.ok(all.some((u) => u.role === 'operator'));

@@ -60,7 +60,7 @@ export async function createResetLinkByOperator(deps: UserAdminDeps, operator: {
 
 export async function disableUserByOperator(deps: UserAdminDeps, operator: { userId: number }, email: string): Promise<UserView> {
   await operatorLabel(deps, operator.userId);
-  return disableUser(deps.db, deps.clock, email, async (trx, after, before) => {
+  return disableUser(deps.db, deps.clock, email, {}, async (trx, after, before) => {
     const op = await requireOperator(trx, operator.userId);
     await appendOperatorLog(trx, {
       at: deps.clock.now(),

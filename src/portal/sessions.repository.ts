@@ -8,8 +8,8 @@ export async function insertSession(db: Db, session: Insertable<SessionsTable>):
   return Number(row.id);
 }
 
-/** The session, its user and the user's member, in one statement: what every portal request needs. */
-export async function findLiveSession(db: Db, digest: string) {
+/** The session (ended or not), its user and the user's member, in one statement: what every portal request needs. */
+export async function findSessionByDigest(db: Db, digest: string) {
   const row = await db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
@@ -20,6 +20,7 @@ export async function findLiveSession(db: Db, digest: string) {
       'sessions.locale',
       'sessions.last_seen_at as lastSeenAt',
       'sessions.expires_at as expiresAt',
+      'sessions.ended_at as endedAt',
       'users.id as userId',
       'users.email',
       'users.name as userName',
@@ -33,7 +34,6 @@ export async function findLiveSession(db: Db, digest: string) {
       'members.agreement_signed_on as agreementSignedOn',
     ])
     .where('sessions.digest', '=', digest)
-    .where('sessions.ended_at', 'is', null)
     .executeTakeFirst();
   if (!row) return undefined;
   return {
@@ -46,7 +46,7 @@ export async function findLiveSession(db: Db, digest: string) {
   };
 }
 
-export type LiveSessionRow = NonNullable<Awaited<ReturnType<typeof findLiveSession>>>;
+export type SessionContextRow = NonNullable<Awaited<ReturnType<typeof findSessionByDigest>>>;
 
 export async function touchSession(db: Db, sessionId: number, now: number): Promise<void> {
   await db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', sessionId).where('ended_at', 'is', null).execute();

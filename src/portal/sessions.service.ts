@@ -13,10 +13,10 @@ import {
   deleteOldSessionsOfUser,
   endSession,
   endSessionsOfUser,
-  findLiveSession,
+  findSessionByDigest,
   insertSession,
   touchSession,
-  type LiveSessionRow,
+  type SessionContextRow,
 } from './sessions.repository.ts';
 
 export const SESSION_IDLE_MS = 30 * 60 * 1000;
@@ -61,7 +61,7 @@ function isLocale(value: string | null): value is Locale {
   return value !== null && (LOCALES as readonly string[]).includes(value);
 }
 
-function contextOf(row: LiveSessionRow): Omit<PortalContext, 'locale'> {
+function contextOf(row: SessionContextRow): Omit<PortalContext, 'locale'> {
   const member =
     row.memberId === null || row.memberRef === null
       ? null
@@ -81,7 +81,7 @@ function contextOf(row: LiveSessionRow): Omit<PortalContext, 'locale'> {
 }
 
 /** Why a live row no longer grants access, or null when it does. */
-function refusalOf(row: LiveSessionRow, now: number): 'expired' | 'user' | null {
+function refusalOf(row: SessionContextRow, now: number): 'expired' | 'user' | null {
   if (now >= row.expiresAt || now - row.lastSeenAt > SESSION_IDLE_MS) return 'expired';
   if (row.userStatus !== 'active') return 'user';
   if (row.role !== 'operator' && (row.memberId === null || row.memberStatus !== 'active')) return 'user';
@@ -91,8 +91,10 @@ function refusalOf(row: LiveSessionRow, now: number): 'expired' | 'user' | null 
 /** Reads the session a cookie names and applies every rule; ends it when a rule says so. */
 export async function resolveSession(db: Db, clock: Clock, cookieValue: string | undefined): Promise<SessionOutcome> {
   if (cookieValue === undefined || !isSecretToken(cookieValue)) return { kind: 'none' };
-  const row = await findLiveSession(db, digestSecretToken(cookieValue));
+  const row = await findSessionByDigest(db, digestSecretToken(cookieValue));
   if (!row) return { kind: 'none' };
+  // Signed out, or ended by another process (user disabled, member suspended, password reset).
+  if (row.endedAt !== null) return { kind: 'ended' };
   const now = clock.now();
   const refusal = refusalOf(row, now);
   if (refusal === 'expired') {

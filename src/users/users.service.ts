@@ -140,10 +140,21 @@ export async function inviteUser(
   });
 }
 
-async function requireUserByEmail(db: Db, email: string): Promise<UserRow> {
+/**
+ * The user with this email. With `memberId` (a member_admin acting in the portal), a user of
+ * another member, or an operator, is "not found" as well: no way to learn of others' accounts.
+ */
+async function requireUserByEmail(db: Db, email: string, memberId?: number): Promise<UserRow> {
   const user = await findUserByEmailNorm(db, normaliseEmail(email));
-  if (!user) throw new DomainError('not_found', `no user with the email ${email.trim()}; see 'user list'`);
+  if (!user || (memberId !== undefined && (user.member_id === null || Number(user.member_id) !== memberId))) {
+    throw new DomainError('not_found', `no user with the email ${email.trim()}; see 'user list'`);
+  }
   return user;
+}
+
+/** Limits an action to the users of one member (the portal's member_admin); absent for operators. */
+export interface MemberScope {
+  memberId?: number;
 }
 
 async function memberRefOf(db: Db, memberId: number | null): Promise<string | null> {
@@ -159,11 +170,11 @@ async function memberRefOf(db: Db, memberId: number | null): Promise<string | nu
 export async function createResetLink(
   db: Kysely<Database>,
   clock: Clock,
-  input: { email: string; createdBy: string },
+  input: { email: string; createdBy: string } & MemberScope,
   alsoInTransaction?: AlsoInTransaction<IssuedLink>,
 ): Promise<IssuedLink> {
   return db.transaction().execute(async (trx) => {
-    const user = await requireUserByEmail(trx, input.email);
+    const user = await requireUserByEmail(trx, input.email, input.memberId);
     if (user.status === 'disabled') throw new DomainError('conflict', `user ${user.email} is disabled`);
     const purpose = user.status === 'invited' ? 'invite' : 'reset';
     const link = await issueLink(trx, clock, Number(user.id), purpose, input.createdBy);
@@ -178,10 +189,11 @@ export async function disableUser(
   db: Kysely<Database>,
   clock: Clock,
   email: string,
+  scope: MemberScope = {},
   alsoInTransaction?: AlsoInTransaction<UserView, UserView>,
 ): Promise<UserView> {
   return db.transaction().execute(async (trx) => {
-    const user = await requireUserByEmail(trx, email);
+    const user = await requireUserByEmail(trx, email, scope.memberId);
     const now = clock.now();
     const updated = await updateUser(trx, Number(user.id), { status: 'disabled', updated_at: now });
     await retireTokensOfUser(trx, Number(user.id), now);
