@@ -1,12 +1,11 @@
 /**
  * The operator console's administration pages (D30): members (add, status, tier, agreement,
- * key daily limit, revoke key), users (invite, reset link, disable), the search audit by member
- * and day, and the operator log. Every action goes through a service that writes the operator
+ * key daily limit, revoke key) and users (invite, reset link, disable); the search audit and the
+ * operator log are in operator-records.routes.ts. Every action goes through a service that writes the operator
  * log in its own transaction. Operators only.
  */
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../http/app-type.ts';
-import { formatTurkeyDateTime } from '../lib/turkey-time.ts';
 import { MEMBER_STATUSES, TIERS, type MemberStatus, type Tier } from '../members/members.service.ts';
 import {
   addMemberByOperator,
@@ -17,9 +16,7 @@ import {
   setMemberStatusByOperator,
   setMemberTierByOperator,
 } from '../operator/member-admin.service.ts';
-import { listOperatorLog } from '../operator/operator-log.ts';
 import { createResetLinkByOperator, disableUserByOperator, inviteUserByOperator } from '../operator/user-admin.service.ts';
-import { summariseSearchAudit } from '../reports/report-queries.service.ts';
 import type { UserRole } from '../db/schema.ts';
 import { listUserViews, oneTimeLinkOf, USER_ROLES, type IssuedLink } from '../users/users.service.ts';
 import { formField } from './forms.ts';
@@ -213,87 +210,4 @@ export function registerOperatorAdminRoutes(scope: App, deps: Pick<PortalDeps, '
     reply.header('cache-control', 'no-store');
     return sendPage(reply, renderPage(ctx, { title: translator(ctx.locale)('console.users.title'), body: linkPage(ctx, deps, link), active: 'operator' }));
   });
-
-  scope.get('/operator/audit', guard, async (request, reply) => {
-    const ctx = portalOf(request);
-    const tr = translator(ctx.locale);
-    const rows = (await summariseSearchAudit(deps.db, deps.clock.now(), 30)).map(
-      (s) =>
-        html`<tr>
-          <td>${s.day}</td>
-          <td>${s.memberRef ?? '—'}</td>
-          <td>${s.memberName ?? ''}</td>
-          <td>${s.channel}</td>
-          <td>${s.searches}</td>
-          <td>${s.answered}</td>
-          <td>${s.results}</td>
-        </tr>`,
-    );
-    const body = html`<table>
-      <thead>
-        <tr>
-          <th>${tr('console.day')}</th>
-          <th>${tr('console.ref')}</th>
-          <th>${tr('console.member')}</th>
-          <th>${tr('console.channel')}</th>
-          <th>${tr('console.searches')}</th>
-          <th>${tr('console.answered')}</th>
-          <th>${tr('console.results')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${rows}
-      </tbody>
-    </table>`;
-    return sendPage(reply, renderPage(ctx, { title: tr('console.audit.title'), body, active: 'operator' }));
-  });
-
-  scope.get('/operator/log', guard, async (request, reply) => {
-    const ctx = portalOf(request);
-    const tr = translator(ctx.locale);
-    const before = Number((request.query as Record<string, string | undefined>).before ?? NaN);
-    const entries = await listOperatorLog(deps.db, { limit: 100, ...(Number.isSafeInteger(before) ? { beforeId: before } : {}) });
-    const rows = entries.map(
-      (e) =>
-        html`<tr>
-          <td>${formatTurkeyDateTime(e.at)}</td>
-          <td>${e.actor}</td>
-          <td>${e.action}</td>
-          <td>${e.target}</td>
-          <td><code>${e.before === null ? '' : JSON.stringify(e.before)}</code></td>
-          <td><code>${e.after === null ? '' : JSON.stringify(e.after)}</code></td>
-        </tr>`,
-    );
-    const last = entries.at(-1);
-    const body = html`<table>
-        <thead>
-          <tr>
-            <th>${tr('console.at')}</th>
-            <th>${tr('console.who')}</th>
-            <th>${tr('console.action')}</th>
-            <th>${tr('console.target')}</th>
-            <th>${tr('console.before')}</th>
-            <th>${tr('console.after')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${rows}
-        </tbody>
-      </table>
-      ${entries.length === 100 && last ? html`<p><a href="/portal/operator/log?before=${last.id}">→</a></p>` : ''}`;
-    return sendPage(reply, renderPage(ctx, { title: tr('console.log.title'), body, active: 'operator' }));
-  });
-}
-
-/** Links to the administration pages, for the console's front page. */
-export function operatorAdminLinks(ctx: PortalContext): Html {
-  const tr = translator(ctx.locale);
-  return html`<ul>
-    ${[
-      ['/portal/operator/members', tr('console.members.title')],
-      ['/portal/operator/users', tr('console.users.title')],
-      ['/portal/operator/audit', tr('console.audit.title')],
-      ['/portal/operator/log', tr('console.log.title')],
-    ].map(([href, label]) => html`<li><a href="${href}">${label}</a></li>`)}
-  </ul>`;
 }

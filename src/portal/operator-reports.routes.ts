@@ -20,7 +20,7 @@ import type { PortalContext } from './portal-context.ts';
 import type { PortalDeps } from './portal-deps.ts';
 import { notFoundError } from './portal-errors.ts';
 import { idParam, statusLabel } from './report-view.ts';
-import { operatorAdminLinks } from './operator-admin.routes.ts';
+import { operatorAdminLinks } from './operator-records.routes.ts';
 
 const STEPS: readonly ModerationStep[] = ['approve', 'reject', 'deactivate'];
 

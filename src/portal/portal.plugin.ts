@@ -16,6 +16,7 @@ import { registerPortalErrorPages } from './error-pages.ts';
 import { registerHomeRoutes } from './home.routes.ts';
 import { registerOperatorRoutes } from './operator.routes.ts';
 import { registerOperatorAdminRoutes } from './operator-admin.routes.ts';
+import { registerOperatorRecordRoutes } from './operator-records.routes.ts';
 import { registerOperatorReportRoutes } from './operator-reports.routes.ts';
 import { registerReportRoutes } from './reports.routes.ts';
 import type { PortalDeps } from './portal-deps.ts';
@@ -61,6 +62,7 @@ export function registerPortal(app: App, deps: PortalDeps) {
       registerReportRoutes(scope, deps);
       registerOperatorReportRoutes(scope, deps);
       registerOperatorAdminRoutes(scope, deps);
+      registerOperatorRecordRoutes(scope, deps);
       // Features of the portal register here, one line each.
     },
     { prefix: '/portal' },
