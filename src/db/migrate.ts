@@ -5,6 +5,7 @@ import * as initial from './migrations/0001-initial.ts';
 import * as nameRankIndexes from './migrations/0002-name-rank-indexes.ts';
 import * as dataVersion from './migrations/0003-data-version.ts';
 import * as portal from './migrations/0004-portal.ts';
+import * as oneOpenClaim from './migrations/0005-one-open-claim.ts';
 
 function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -12,6 +13,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '0002-name-rank-indexes': { up: (db) => nameRankIndexes.up(db, engine.seam) },
     '0003-data-version': { up: (db) => dataVersion.up(db, engine.seam) },
     '0004-portal': { up: (db) => portal.up(db, engine.seam) },
+    '0005-one-open-claim': { up: (db) => oneOpenClaim.up(db) },
   };
 }
 

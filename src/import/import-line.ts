@@ -3,18 +3,10 @@
  * problem of the line, phrased for the operator who has to fix the file.
  */
 import type { CountryCatalogue } from '../countries/catalogue.ts';
-import { isCalendarDate, parseTurkeyDateTime } from '../lib/turkey-time.ts';
+import { parseTurkeyDateTime } from '../lib/turkey-time.ts';
 import { isReportStatus, type ReportStatus } from '../reports/lifecycle.ts';
-import {
-  CASE_DATE_FIELDS,
-  CASE_FIELDS,
-  CONCORDAT_TYPES,
-  COURT_DECISION_DATE_TYPES,
-  isReportType,
-  needsReportingMember,
-  REPORT_TYPES,
-  type ReportType,
-} from '../reports/report-types.ts';
+import { checkAmount, checkCase, checkConcordat, checkCourtDecisionDate } from '../reports/report-fields.ts';
+import { isReportType, needsReportingMember, REPORT_TYPES, type ReportType } from '../reports/report-types.ts';
 import { coreOfKey, toSearchKey } from '../search/name-key.ts';
 import { checkTaxId } from '../search/tax-id.ts';
 
@@ -59,7 +51,6 @@ const REPORT_FIELDS = new Set([
   'case',
   'reported_by',
 ]);
-const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -76,54 +67,6 @@ function text(v: unknown, name: string, problems: string[], opts: { max: number;
   // eslint-disable-next-line no-control-regex -- control characters are what this rejects
   if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(t)) problems.push(`${name} contains control characters`);
   return t;
-}
-
-function optionalDate(r: Record<string, unknown>, field: string, at: string, problems: string[]): string | null {
-  const v = r[field];
-  if (v === undefined || v === null) return null;
-  if (typeof v !== 'string' || !isCalendarDate(v)) {
-    problems.push(`${at}.${field} must be a date YYYY-MM-DD, got ${JSON.stringify(v)}`);
-    return null;
-  }
-  return v;
-}
-
-function parseAmount(r: Record<string, unknown>, at: string, problems: string[]): [number | null, string | null] {
-  const { amount, currency } = r;
-  if ((amount === undefined || amount === null) && (currency === undefined || currency === null)) return [null, null];
-  if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0) {
-    problems.push(`${at}.amount must be a non-negative number when currency is given`);
-    return [null, null];
-  }
-  const minor = Math.round(amount * 100);
-  if (Math.abs(minor - amount * 100) > 1e-6 || minor > Number.MAX_SAFE_INTEGER) {
-    problems.push(`${at}.amount must have at most 2 decimals, got ${amount}`);
-  }
-  if (typeof currency !== 'string' || !CURRENCIES.has(currency)) {
-    problems.push(`${at}.currency must be an ISO 4217 code such as TRY, EUR or USD when amount is given`);
-  }
-  return [minor, typeof currency === 'string' ? currency : null];
-}
-
-function parseCase(r: Record<string, unknown>, type: ReportType, at: string, problems: string[]): string | null {
-  const allowed = CASE_FIELDS[type];
-  if (r.case === undefined || r.case === null) return null;
-  if (!allowed) {
-    problems.push(`${at}.case is not used for ${type} reports; leave it out`);
-    return null;
-  }
-  if (!isObject(r.case)) {
-    problems.push(`${at}.case must be an object with ${allowed.join(', ')}`);
-    return null;
-  }
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(r.case)) {
-    if (!allowed.includes(k)) problems.push(`${at}.case.${k} is not a field of a ${type} case (use ${allowed.join(', ')})`);
-    else if (typeof v !== 'string') problems.push(`${at}.case.${k} must be a string`);
-    else if (CASE_DATE_FIELDS.has(k) && !isCalendarDate(v)) problems.push(`${at}.case.${k} must be a date YYYY-MM-DD`);
-    else out[k] = v;
-  }
-  return JSON.stringify(out);
 }
 
 function parseReport(raw: unknown, index: number, problems: string[]): ImportReport | null {
@@ -146,19 +89,10 @@ function parseReport(raw: unknown, index: number, problems: string[]): ImportRep
   const filedAt = typeof raw.filed_at === 'string' ? parseTurkeyDateTime(raw.filed_at) : null;
   if (filedAt === null) problems.push(`${at}.filed_at must be 'YYYY-MM-DD HH:MM:SS' (Turkey time) or an ISO 8601 instant`);
   const description = text(raw.description ?? '', `${at}.description`, problems, { max: 4000, allowEmpty: true });
-  const [amountMinor, currency] = parseAmount(raw, at, problems);
-  const courtDecisionDate = optionalDate(raw, 'court_decision_date', at, problems);
-  if (courtDecisionDate && !COURT_DECISION_DATE_TYPES.has(type)) problems.push(`${at}.court_decision_date is not used for ${type}`);
-  if (type === 'court_decision' && !courtDecisionDate) problems.push(`${at}.court_decision_date is required for court_decision`);
-  const concordatStart = optionalDate(raw, 'concordat_start', at, problems);
-  const concordatEnd = optionalDate(raw, 'concordat_end', at, problems);
-  if (CONCORDAT_TYPES.has(type)) {
-    if (!concordatStart || !concordatEnd) problems.push(`${at}: a concordat needs concordat_start and concordat_end`);
-    else if (concordatEnd < concordatStart) problems.push(`${at}.concordat_end is before concordat_start`);
-  } else if (concordatStart || concordatEnd) {
-    problems.push(`${at}.concordat_start/concordat_end are only for concordat reports`);
-  }
-  const caseJson = parseCase(raw, type, at, problems);
+  const [amountMinor, currency] = checkAmount(raw, `${at}.`, problems);
+  const courtDecisionDate = checkCourtDecisionDate(raw, type, `${at}.`, problems);
+  const [concordatStart, concordatEnd] = checkConcordat(raw, type, `${at}.`, problems);
+  const caseJson = checkCase(raw, type, `${at}.`, problems);
   const ref = raw.ref === undefined || raw.ref === null ? null : text(raw.ref, `${at}.ref`, problems, { max: 100 });
   const reportedBy = raw.reported_by === undefined || raw.reported_by === null ? null : text(raw.reported_by, `${at}.reported_by`, problems, { max: 64 });
   if (needsReportingMember(type) && !reportedBy) problems.push(`${at}.reported_by (a member ref) is required for ${type}`);

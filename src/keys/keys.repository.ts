@@ -26,6 +26,27 @@ export async function revokeActiveKeys(db: Db, memberId: number, at: number): Pr
   return Number(result.numUpdatedRows);
 }
 
+/** Sets the daily limit of the member's active key, if it has one; returns how many keys changed. */
+export async function setActiveKeyDailyLimit(db: Db, memberId: number, dailyLimit: number): Promise<number> {
+  const result = await db
+    .updateTable('api_keys')
+    .set({ daily_limit: dailyLimit })
+    .where('member_id', '=', memberId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** The member's active key (D16: at most one), without its digest. */
+export async function findActiveKey(db: Db, memberId: number) {
+  return db
+    .selectFrom('api_keys')
+    .select(['id', 'prefix', 'daily_limit', 'created_at'])
+    .where('member_id', '=', memberId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+}
+
 export async function listKeyIdsOfMember(db: Db, memberId: number): Promise<number[]> {
   const rows = await db.selectFrom('api_keys').select('id').where('member_id', '=', memberId).execute();
   return rows.map((r) => Number(r.id));

@@ -79,8 +79,11 @@ export function errorBody(reason: ErrorReason, message: string): ErrorBody {
  */
 export class DomainError extends Error {
   constructor(
-    /** invalid: bad input; not_found: nothing by that name; conflict: the data's state refuses it. */
-    readonly kind: 'invalid' | 'not_found' | 'conflict',
+    /**
+     * invalid: bad input; not_found: nothing by that name (or nothing this caller may know of);
+     * conflict: the data's state refuses it; forbidden: this caller's role may not take the step.
+     */
+    readonly kind: 'invalid' | 'not_found' | 'conflict' | 'forbidden',
     message: string,
   ) {
     super(message);

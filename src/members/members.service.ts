@@ -76,3 +76,12 @@ export async function setMember(
 export async function listMemberViews(db: Kysely<Database>): Promise<MemberView[]> {
   return (await listMembers(db)).map(toMemberView);
 }
+
+/** The daily limit given to the member's next key (D30); null = the server's default. */
+export async function setMemberKeyDailyLimit(db: Kysely<Database>, clock: Clock, ref: string, dailyLimit: number | null): Promise<MemberRow> {
+  if (dailyLimit !== null && (!Number.isInteger(dailyLimit) || dailyLimit < 1 || dailyLimit > 1_000_000)) {
+    throw new DomainError('invalid', 'daily limit must be a whole number from 1 to 1000000');
+  }
+  const member = await requireMember(db, ref);
+  return updateMember(db, Number(member.id), { key_daily_limit: dailyLimit, updated_at: clock.now() });
+}

@@ -43,7 +43,7 @@ function handlePortalError(error: FastifyError | Error, request: FastifyRequest,
     return sendErrorPage(request, reply, error.statusCode, title, busy ? pageOf(request, 'error.title', 'error.busy.text').text : error.message);
   }
   if (error instanceof DomainError) {
-    const status = error.kind === 'not_found' ? 404 : error.kind === 'conflict' ? 409 : 400;
+    const status = error.kind === 'not_found' ? 404 : error.kind === 'conflict' ? 409 : error.kind === 'forbidden' ? 403 : 400;
     return sendErrorPage(request, reply, status, pageOf(request, 'error.title', 'error.title').title, error.message);
   }
   const fe = error as FastifyError;

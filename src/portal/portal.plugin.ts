@@ -16,14 +16,21 @@ import { registerPortalErrorPages } from './error-pages.ts';
 import { registerHomeRoutes } from './home.routes.ts';
 import { registerMemberPages } from './member/member.routes.ts';
 import { registerOperatorRoutes } from './operator.routes.ts';
+import { registerOperatorAdminRoutes } from './operator-admin.routes.ts';
+import { registerOperatorRecordRoutes } from './operator-records.routes.ts';
+import { registerOperatorReportRoutes } from './operator-reports.routes.ts';
+import { registerReportRoutes } from './reports.routes.ts';
 import type { PortalDeps } from './portal-deps.ts';
 import { registerSessionHook, type SessionHookDeps } from './sessions.hook.ts';
 
 export type { PortalDeps } from './portal-deps.ts';
 
-/** D27: our own script and style only, no framing, forms post only to us. */
+/**
+ * D27: our own script and style only, no framing, forms post only to us. `connect-src 'self'`:
+ * the filing form's script asks this server to check a tax ID as it is typed (D29).
+ */
 export const PORTAL_CONTENT_SECURITY_POLICY =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 /** Largest form body a portal route takes unless it says otherwise (the API's is 1 KiB). */
 export const PORTAL_BODY_LIMIT = 16 * 1024;
@@ -54,6 +61,10 @@ export function registerPortal(app: App, deps: PortalDeps) {
       registerHomeRoutes(scope, deps);
       registerOperatorRoutes(scope);
       registerMemberPages(scope, deps);
+      registerReportRoutes(scope, deps);
+      registerOperatorReportRoutes(scope, deps);
+      registerOperatorAdminRoutes(scope, deps);
+      registerOperatorRecordRoutes(scope, deps);
       // Features of the portal register here, one line each.
     },
     { prefix: '/portal' },

@@ -1,4 +1,9 @@
-/** Report lifecycle (D11): pending → approved | rejected; approved → withdrawn | deactivated. */
+/**
+ * Report lifecycle (D11): pending → approved | rejected; approved → withdrawn | deactivated.
+ * These are the steps of the operator's CLI (`report status`) and the import (D24). The portal's
+ * steps (D29: who may take which, with a reason) are in filing-rules.ts; D29 adds one step that
+ * only the filing member may take, pending → withdrawn, which the CLI and the import still refuse.
+ */
 
 export const REPORT_STATUSES = ['pending', 'approved', 'rejected', 'withdrawn', 'deactivated'] as const;
 export type ReportStatus = (typeof REPORT_STATUSES)[number];

@@ -40,6 +40,12 @@ export interface UserView {
   member: string | null;
 }
 
+/**
+ * Work a caller adds to the action's own transaction (the operator console writes its log there,
+ * D30), with the result and, where there is one, the record as it was before.
+ */
+export type AlsoInTransaction<R, B = undefined> = (trx: Kysely<Database>, result: R, before?: B) => Promise<void>;
+
 export interface IssuedLink {
   user: UserView;
   purpose: 'invite' | 'reset';
@@ -104,6 +110,7 @@ export async function inviteUser(
   db: Kysely<Database>,
   clock: Clock,
   input: { email: string; role: UserRole; memberRef?: string | null; createdBy: string },
+  alsoInTransaction?: AlsoInTransaction<IssuedLink>,
 ): Promise<IssuedLink> {
   const email = checkEmail(input.email);
   if (!(USER_ROLES as readonly string[]).includes(input.role)) throw new DomainError('invalid', `role must be one of ${USER_ROLES.join(', ')}`);
@@ -127,7 +134,9 @@ export async function inviteUser(
       updated_at: now,
     });
     const link = await issueLink(trx, clock, Number(user.id), 'invite', input.createdBy);
-    return { user: viewOf(user, member?.ref ?? null), purpose: 'invite' as const, ...link };
+    const issued = { user: viewOf(user, member?.ref ?? null), purpose: 'invite' as const, ...link };
+    await alsoInTransaction?.(trx, issued);
+    return issued;
   });
 }
 
@@ -158,25 +167,41 @@ async function memberRefOf(db: Db, memberId: number | null): Promise<string | nu
  * A new one-time link for a user: a reset link for an active user (the password and, for an
  * operator, the authenticator are set again), a fresh invitation for one who never accepted.
  */
-export async function createResetLink(db: Kysely<Database>, clock: Clock, input: { email: string; createdBy: string } & MemberScope): Promise<IssuedLink> {
+export async function createResetLink(
+  db: Kysely<Database>,
+  clock: Clock,
+  input: { email: string; createdBy: string } & MemberScope,
+  alsoInTransaction?: AlsoInTransaction<IssuedLink>,
+): Promise<IssuedLink> {
   return db.transaction().execute(async (trx) => {
     const user = await requireUserByEmail(trx, input.email, input.memberId);
     if (user.status === 'disabled') throw new DomainError('conflict', `user ${user.email} is disabled`);
     const purpose = user.status === 'invited' ? 'invite' : 'reset';
     const link = await issueLink(trx, clock, Number(user.id), purpose, input.createdBy);
-    return { user: viewOf(user, await memberRefOf(trx, user.member_id)), purpose, ...link };
+    const issued: IssuedLink = { user: viewOf(user, await memberRefOf(trx, user.member_id)), purpose, ...link };
+    await alsoInTransaction?.(trx, issued);
+    return issued;
   });
 }
 
 /** Disables a user: their links stop working and their sessions end at once, on every server (D27). */
-export async function disableUser(db: Kysely<Database>, clock: Clock, email: string, scope: MemberScope = {}): Promise<UserView> {
+export async function disableUser(
+  db: Kysely<Database>,
+  clock: Clock,
+  email: string,
+  scope: MemberScope = {},
+  alsoInTransaction?: AlsoInTransaction<UserView, UserView>,
+): Promise<UserView> {
   return db.transaction().execute(async (trx) => {
     const user = await requireUserByEmail(trx, email, scope.memberId);
     const now = clock.now();
     const updated = await updateUser(trx, Number(user.id), { status: 'disabled', updated_at: now });
     await retireTokensOfUser(trx, Number(user.id), now);
     await endSessionsOfUser(trx, Number(user.id), now);
-    return viewOf(updated, await memberRefOf(trx, user.member_id));
+    const memberRef = await memberRefOf(trx, user.member_id);
+    const view = viewOf(updated, memberRef);
+    await alsoInTransaction?.(trx, view, viewOf(user, memberRef));
+    return view;
   });
 }
 

@@ -5,6 +5,7 @@
  */
 import type { Locale } from '../portal-context.ts';
 import { authMessages } from './auth.ts';
+import { consoleMessages } from './console.ts';
 import { homeMessages } from './home.ts';
 import { layoutMessages } from './layout.ts';
 import { agreementMessages } from './agreement.ts';
@@ -12,6 +13,7 @@ import { apiKeyMessages } from './api-key.ts';
 import { searchMessages } from './search.ts';
 import { usageMessages } from './usage.ts';
 import { usersMessages } from './users.ts';
+import { reportsMessages } from './reports.ts';
 
 export const MESSAGES = {
   ...layoutMessages,
@@ -22,6 +24,8 @@ export const MESSAGES = {
   ...usageMessages,
   ...searchMessages,
   ...usersMessages,
+  ...reportsMessages,
+  ...consoleMessages,
 } as const;
 
 /** Each feature file, for the test that no two define the same key. */
@@ -34,6 +38,8 @@ export const MESSAGE_FILES: Readonly<Record<string, Readonly<Record<string, unkn
   usage: usageMessages,
   search: searchMessages,
   users: usersMessages,
+  reports: reportsMessages,
+  console: consoleMessages,
 };
 
 export type MessageKey = keyof typeof MESSAGES;

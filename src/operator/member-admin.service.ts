@@ -1,0 +1,111 @@
+/**
+ * Member administration from the operator console (D30): the CLI's own services (members.service,
+ * keys.service) run inside a transaction that also writes the operator log, with the member as it
+ * was before and after. The acting user must be an active operator, read in that transaction.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { findActiveKey, setActiveKeyDailyLimit } from '../keys/keys.repository.ts';
+import { revokeKey } from '../keys/keys.service.ts';
+import type { Clock } from '../lib/clock.ts';
+import { DomainError } from '../lib/errors.ts';
+import { listMembers, type MemberRow } from '../members/members.repository.ts';
+import { addMember, requireMember, setMember, setMemberKeyDailyLimit, type MemberStatus, type Tier } from '../members/members.service.ts';
+import { requireOperator } from '../reports/acting-user.ts';
+import { appendOperatorLog } from './operator-log.ts';
+
+export interface AdminDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+}
+
+export interface OperatorRef {
+  userId: number;
+}
+
+/** The member as the log and the console show it: its settings and its active key's prefix and limit. */
+export interface MemberState {
+  ref: string;
+  name: string;
+  tier: Tier;
+  status: MemberStatus;
+  agreement_signed_on: string | null;
+  key_daily_limit: number | null;
+  active_key: { prefix: string; daily_limit: number } | null;
+}
+
+async function stateOf(db: Kysely<Database>, member: MemberRow): Promise<MemberState> {
+  const key = await findActiveKey(db, Number(member.id));
+  return {
+    ref: member.ref,
+    name: member.name,
+    tier: member.tier,
+    status: member.status,
+    agreement_signed_on: member.agreement_signed_on,
+    key_daily_limit: member.key_daily_limit === null ? null : Number(member.key_daily_limit),
+    active_key: key ? { prefix: key.prefix, daily_limit: Number(key.daily_limit) } : null,
+  };
+}
+
+/** Every member with its settings and active key, by ref (the console's member list). */
+export async function listMemberStates(db: Kysely<Database>): Promise<MemberState[]> {
+  const states: MemberState[] = [];
+  for (const member of await listMembers(db)) states.push(await stateOf(db, member));
+  return states;
+}
+
+/** Runs one console action on a member, logged with its before and after, in one transaction. */
+async function logged(
+  deps: AdminDeps,
+  operator: OperatorRef,
+  ref: string,
+  action: string,
+  change: (trx: Kysely<Database>) => Promise<void>,
+  options: { creates?: boolean } = {},
+): Promise<MemberState> {
+  return deps.db.transaction().execute(async (trx) => {
+    const op = await requireOperator(trx, operator.userId);
+    const before = options.creates ? null : await stateOf(trx, await requireMember(trx, ref));
+    await change(trx);
+    const after = await stateOf(trx, await requireMember(trx, ref));
+    await appendOperatorLog(trx, { at: deps.clock.now(), userId: operator.userId, actor: op.label, action, target: `member:${ref}`, before, after });
+    return after;
+  });
+}
+
+export function addMemberByOperator(
+  deps: AdminDeps,
+  operator: OperatorRef,
+  input: { ref: string; name: string; tier?: Tier; agreementSigned?: boolean },
+): Promise<MemberState> {
+  return logged(deps, operator, input.ref, 'member.add', async (trx) => void (await addMember(trx, deps.clock, input)), { creates: true });
+}
+
+export function setMemberStatusByOperator(deps: AdminDeps, operator: OperatorRef, ref: string, status: MemberStatus) {
+  return logged(deps, operator, ref, 'member.status', async (trx) => void (await setMember(trx, deps.clock, ref, { status })));
+}
+
+export function setMemberTierByOperator(deps: AdminDeps, operator: OperatorRef, ref: string, tier: Tier) {
+  return logged(deps, operator, ref, 'member.tier', async (trx) => void (await setMember(trx, deps.clock, ref, { tier })));
+}
+
+/** Marks the data agreement signed (today, unless it already was) or unsigned (D15, D17). */
+export function setMemberAgreementByOperator(deps: AdminDeps, operator: OperatorRef, ref: string, signed: boolean) {
+  return logged(deps, operator, ref, 'member.agreement', async (trx) => void (await setMember(trx, deps.clock, ref, { agreementSigned: signed })));
+}
+
+/** The member's key daily limit: for its next key, and at once for its active key, if any. */
+export function setKeyDailyLimitByOperator(deps: AdminDeps, operator: OperatorRef, ref: string, dailyLimit: number) {
+  return logged(deps, operator, ref, 'member.key_daily_limit', async (trx) => {
+    const member = await setMemberKeyDailyLimit(trx, deps.clock, ref, dailyLimit);
+    await setActiveKeyDailyLimit(trx, Number(member.id), dailyLimit);
+  });
+}
+
+/** Revokes the member's active key (D16); not_found when it has none. */
+export function revokeKeyByOperator(deps: AdminDeps, operator: OperatorRef, ref: string) {
+  return logged(deps, operator, ref, 'member.revoke_key', async (trx) => {
+    const { revoked } = await revokeKey(trx, deps.clock, ref);
+    if (revoked === 0) throw new DomainError('not_found', `member ${ref} has no active key to revoke`);
+  });
+}

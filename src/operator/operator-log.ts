@@ -1,0 +1,62 @@
+/**
+ * The operator log (D30): who did what to which record, with the record before and after, for
+ * every console action. Append-only: migration 0004 makes the database refuse updates and
+ * deletes. Written in the transaction of the action it records, so neither exists without the other.
+ */
+import type { Db } from '../db/types.ts';
+
+export interface OperatorLogEntry {
+  at: number;
+  /** The operator's user id; null for an action outside the portal (a script). */
+  userId: number | null;
+  /** Readable: the operator's email. */
+  actor: string;
+  /** `report.approve`, `member.set_status`, … */
+  action: string;
+  /** `report:42`, `member:M-1001`, … */
+  target: string;
+  before: unknown;
+  after: unknown;
+}
+
+export interface OperatorLogRecord extends OperatorLogEntry {
+  id: number;
+}
+
+const toJson = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
+
+export async function appendOperatorLog(db: Db, entry: OperatorLogEntry): Promise<void> {
+  await db
+    .insertInto('operator_log')
+    .values({
+      at: entry.at,
+      user_id: entry.userId,
+      actor: entry.actor,
+      action: entry.action,
+      target: entry.target,
+      before_json: toJson(entry.before),
+      after_json: toJson(entry.after),
+    })
+    .execute();
+}
+
+/** Newest first; `beforeId` pages back from an earlier page's last id. */
+export async function listOperatorLog(db: Db, options: { limit?: number; beforeId?: number } = {}): Promise<OperatorLogRecord[]> {
+  let query = db
+    .selectFrom('operator_log')
+    .selectAll()
+    .orderBy('id', 'desc')
+    .limit(Math.min(Math.max(options.limit ?? 100, 1), 1000));
+  if (options.beforeId !== undefined) query = query.where('id', '<', options.beforeId);
+  const rows = await query.execute();
+  return rows.map((r) => ({
+    id: Number(r.id),
+    at: Number(r.at),
+    userId: r.user_id === null ? null : Number(r.user_id),
+    actor: r.actor,
+    action: r.action,
+    target: r.target,
+    before: r.before_json === null ? null : (JSON.parse(r.before_json) as unknown),
+    after: r.after_json === null ? null : (JSON.parse(r.after_json) as unknown),
+  }));
+}

@@ -1,0 +1,75 @@
+/**
+ * Portal users from the operator console (D30): invite, reset link, disable. The users service
+ * does the work; the operator check and the operator log run in its transaction, so an action is
+ * never done without its log line. The one-time link's secret is returned once and never logged.
+ */
+import type { Kysely } from 'kysely';
+import type { Database, UserRole } from '../db/schema.ts';
+import type { Clock } from '../lib/clock.ts';
+import { requireOperator } from '../reports/acting-user.ts';
+import { createResetLink, disableUser, inviteUser, type IssuedLink, type UserView } from '../users/users.service.ts';
+import { appendOperatorLog } from './operator-log.ts';
+
+export interface UserAdminDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+}
+
+/** What the log keeps of a link: who it is for, what for, until when; never its secret. */
+const linkFacts = (link: IssuedLink) => ({ user: link.user, purpose: link.purpose, expires_at: link.expiresAt });
+
+async function operatorLabel(deps: UserAdminDeps, userId: number): Promise<string> {
+  return (await requireOperator(deps.db, userId)).label;
+}
+
+export async function inviteUserByOperator(
+  deps: UserAdminDeps,
+  operator: { userId: number },
+  input: { email: string; role: UserRole; memberRef?: string | null },
+): Promise<IssuedLink> {
+  const createdBy = await operatorLabel(deps, operator.userId);
+  return inviteUser(deps.db, deps.clock, { ...input, createdBy }, async (trx, link) => {
+    const op = await requireOperator(trx, operator.userId);
+    await appendOperatorLog(trx, {
+      at: deps.clock.now(),
+      userId: operator.userId,
+      actor: op.label,
+      action: 'user.invite',
+      target: `user:${link.user.email}`,
+      before: null,
+      after: linkFacts(link),
+    });
+  });
+}
+
+export async function createResetLinkByOperator(deps: UserAdminDeps, operator: { userId: number }, email: string): Promise<IssuedLink> {
+  const createdBy = await operatorLabel(deps, operator.userId);
+  return createResetLink(deps.db, deps.clock, { email, createdBy }, async (trx, link) => {
+    const op = await requireOperator(trx, operator.userId);
+    await appendOperatorLog(trx, {
+      at: deps.clock.now(),
+      userId: operator.userId,
+      actor: op.label,
+      action: `user.${link.purpose === 'invite' ? 'reinvite' : 'reset_link'}`,
+      target: `user:${link.user.email}`,
+      before: link.user,
+      after: linkFacts(link),
+    });
+  });
+}
+
+export async function disableUserByOperator(deps: UserAdminDeps, operator: { userId: number }, email: string): Promise<UserView> {
+  await operatorLabel(deps, operator.userId);
+  return disableUser(deps.db, deps.clock, email, {}, async (trx, after, before) => {
+    const op = await requireOperator(trx, operator.userId);
+    await appendOperatorLog(trx, {
+      at: deps.clock.now(),
+      userId: operator.userId,
+      actor: op.label,
+      action: 'user.disable',
+      target: `user:${after.email}`,
+      before: before ?? null,
+      after,
+    });
+  });
+}

@@ -1,0 +1,27 @@
+/**
+ * An attachment sent as a download (D29): always `Content-Disposition: attachment`, the stored
+ * type (the one its content was checked to be), `X-Content-Type-Options: nosniff`, never cached.
+ * Whoever may not see it gets the same 404 as for an id that does not exist.
+ */
+import type { FastifyReply } from 'fastify';
+import type { Db } from '../db/types.ts';
+import { attachmentDisposition, fetchAttachment } from '../reports/attachments.ts';
+import type { Actor } from '../reports/filing-rules.ts';
+import { DomainError } from '../lib/errors.ts';
+import { notFoundError } from './portal-errors.ts';
+
+export async function sendAttachment(reply: FastifyReply, db: Db, viewer: Actor, attachmentId: number) {
+  let file;
+  try {
+    file = await fetchAttachment(db, viewer, attachmentId);
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === 'not_found') throw notFoundError();
+    throw error;
+  }
+  return reply
+    .header('content-type', file.contentType)
+    .header('content-disposition', attachmentDisposition(file.fileName))
+    .header('x-content-type-options', 'nosniff')
+    .header('cache-control', 'private, no-store')
+    .send(file.content);
+}

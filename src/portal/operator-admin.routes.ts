@@ -1,0 +1,213 @@
+/**
+ * The operator console's administration pages (D30): members (add, status, tier, agreement,
+ * key daily limit, revoke key) and users (invite, reset link, disable); the search audit and the
+ * operator log are in operator-records.routes.ts. Every action goes through a service that writes the operator
+ * log in its own transaction. Operators only.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { App } from '../http/app-type.ts';
+import { MEMBER_STATUSES, TIERS, type MemberStatus, type Tier } from '../members/members.service.ts';
+import {
+  addMemberByOperator,
+  listMemberStates,
+  revokeKeyByOperator,
+  setKeyDailyLimitByOperator,
+  setMemberAgreementByOperator,
+  setMemberStatusByOperator,
+  setMemberTierByOperator,
+} from '../operator/member-admin.service.ts';
+import { createResetLinkByOperator, disableUserByOperator, inviteUserByOperator } from '../operator/user-admin.service.ts';
+import type { UserRole } from '../db/schema.ts';
+import { listUserViews, oneTimeLinkOf, USER_ROLES, type IssuedLink } from '../users/users.service.ts';
+import { formField } from './forms.ts';
+import { portalOf, requireUser } from './guards.ts';
+import { html, type Html } from './html.ts';
+import { csrfField, redirectTo, renderPage, sendPage } from './layout.ts';
+import { translator } from './messages/index.ts';
+import type { PortalContext } from './portal-context.ts';
+import type { PortalDeps } from './portal-deps.ts';
+import { notFoundError } from './portal-errors.ts';
+
+const pick = <T extends string>(value: string, allowed: readonly T[]): T => {
+  if (!(allowed as readonly string[]).includes(value)) throw notFoundError();
+  return value as T;
+};
+
+function form(ctx: PortalContext, action: string, inner: Html, button: string): Html {
+  return html`<form method="post" action="${action}" class="inline">${csrfField(ctx)}${inner}<button type="submit">${button}</button></form>`;
+}
+
+function select(name: string, options: readonly string[], current: string): Html {
+  return html`<select name="${name}" aria-label="${name}">
+    ${options.map((o) => html`<option${o === current ? html` selected` : ''}>${o}</option>`)}
+  </select>`;
+}
+
+function doneNotice(ctx: PortalContext, request: FastifyRequest): Html {
+  const q = request.query as Record<string, string | undefined>;
+  if (!q.done || !q.target) return html``;
+  return html`<p class="notice ok" role="status">${translator(ctx.locale)('console.done', { action: q.done, target: q.target })}</p>`;
+}
+
+function linkPage(ctx: PortalContext, deps: Pick<PortalDeps, 'config'>, link: IssuedLink): Html {
+  const url = oneTimeLinkOf(deps.config.publicUrl, link.token);
+  return html`<p class="notice ok">${translator(ctx.locale)('console.link', { email: link.user.email })}</p>
+    <p><code id="link">${url}</code> <button type="button" data-copy-target="link">⧉</button></p>
+    <p><a href="/portal/operator/users">${translator(ctx.locale)('console.users.title')}</a></p>`;
+}
+
+export function registerOperatorAdminRoutes(scope: App, deps: Pick<PortalDeps, 'db' | 'clock' | 'config'>) {
+  const guard = { preHandler: requireUser('operator') };
+  const done = (action: string, target: string, path: string) => `${path}?done=${encodeURIComponent(action)}&target=${encodeURIComponent(target)}`;
+
+  scope.get('/operator/members', guard, async (request, reply) => {
+    const ctx = portalOf(request);
+    const tr = translator(ctx.locale);
+    const rows = (await listMemberStates(deps.db)).map((m) => {
+      const base = `/portal/operator/members/${encodeURIComponent(m.ref)}`;
+      return html`<tr>
+        <td>${m.ref}</td>
+        <td>${m.name}</td>
+        <td>${form(ctx, `${base}/status`, select('status', MEMBER_STATUSES, m.status), tr('console.save'))}</td>
+        <td>${form(ctx, `${base}/tier`, select('tier', TIERS, m.tier), tr('console.save'))}</td>
+        <td>
+          ${m.agreement_signed_on ?? '—'}
+          ${form(ctx, `${base}/agreement`, html`<input type="hidden" name="signed" value="${m.agreement_signed_on ? 'no' : 'yes'}" />`, tr(m.agreement_signed_on ? 'console.unsign' : 'console.sign'))}
+        </td>
+        <td>
+          ${form(ctx, `${base}/limit`, html`<input name="daily_limit" inputmode="numeric" size="6" value="${m.key_daily_limit ?? m.active_key?.daily_limit ?? ''}" aria-label="daily_limit" />`, tr('console.save'))}
+        </td>
+        <td>${m.active_key ? html`${m.active_key.prefix}… ${form(ctx, `${base}/revoke-key`, html``, tr('console.revoke'))}` : '—'}</td>
+      </tr>`;
+    });
+    const add = form(
+      ctx,
+      '/portal/operator/members',
+      html`<input name="ref" required aria-label="ref" placeholder="${tr('console.ref')}" />
+        <input name="name" required aria-label="name" placeholder="${tr('console.name')}" /> ${select('tier', TIERS, 'full')}`,
+      tr('console.add'),
+    );
+    const body = html`${doneNotice(ctx, request)}
+      <p>${add}</p>
+      <table>
+        <thead>
+          <tr>
+            <th>${tr('console.ref')}</th>
+            <th>${tr('console.name')}</th>
+            <th>${tr('console.status')}</th>
+            <th>${tr('console.tier')}</th>
+            <th>${tr('console.agreement')}</th>
+            <th>${tr('console.limit')}</th>
+            <th>${tr('console.key')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${rows}
+        </tbody>
+      </table>`;
+    return sendPage(reply, renderPage(ctx, { title: tr('console.members.title'), body, active: 'operator' }));
+  });
+
+  scope.post('/operator/members', guard, async (request, reply) => {
+    const ref = formField(request.body, 'ref', 64);
+    const tier = pick<Tier>(formField(request.body, 'tier') || 'full', TIERS);
+    await addMemberByOperator(deps, { userId: portalOf(request).user.id }, { ref, name: formField(request.body, 'name', 200), tier });
+    return redirectTo(reply, done('member.add', ref, '/portal/operator/members'));
+  });
+
+  scope.post('/operator/members/:ref/:what', guard, async (request, reply) => {
+    const { ref = '', what = '' } = request.params as { ref?: string; what?: string };
+    const op = { userId: portalOf(request).user.id };
+    const field = (name: string) => formField(request.body, name);
+    switch (what) {
+      case 'status':
+        await setMemberStatusByOperator(deps, op, ref, pick<MemberStatus>(field('status'), MEMBER_STATUSES));
+        break;
+      case 'tier':
+        await setMemberTierByOperator(deps, op, ref, pick<Tier>(field('tier'), TIERS));
+        break;
+      case 'agreement':
+        await setMemberAgreementByOperator(deps, op, ref, field('signed') === 'yes');
+        break;
+      case 'limit':
+        await setKeyDailyLimitByOperator(deps, op, ref, /^[0-9]{1,7}$/.test(field('daily_limit')) ? Number(field('daily_limit')) : NaN);
+        break;
+      case 'revoke-key':
+        await revokeKeyByOperator(deps, op, ref);
+        break;
+      default:
+        throw notFoundError();
+    }
+    return redirectTo(reply, done(`member.${what}`, ref, '/portal/operator/members'));
+  });
+
+  scope.get('/operator/users', guard, async (request, reply) => {
+    const ctx = portalOf(request);
+    const tr = translator(ctx.locale);
+    const rows = (await listUserViews(deps.db)).map(
+      (u) =>
+        html`<tr>
+          <td>${u.email}</td>
+          <td>${u.name}</td>
+          <td>${u.role}</td>
+          <td>${u.member ?? '—'}</td>
+          <td>${u.status}</td>
+          <td>
+            ${u.status === 'disabled' ? '' : html`${form(ctx, '/portal/operator/users/reset', html`<input type="hidden" name="email" value="${u.email}" />`, tr('console.reset'))} ${form(ctx, '/portal/operator/users/disable', html`<input type="hidden" name="email" value="${u.email}" />`, tr('console.disable'))}`}
+          </td>
+        </tr>`,
+    );
+    const invite = form(
+      ctx,
+      '/portal/operator/users/invite',
+      html`<input name="email" type="email" required aria-label="email" placeholder="${tr('console.email')}" /> ${select('role', USER_ROLES, 'member_user')}
+        <input name="member" aria-label="member" placeholder="${tr('console.member')}" />`,
+      tr('console.invite'),
+    );
+    const body = html`${doneNotice(ctx, request)}
+      <p>${invite}</p>
+      <table>
+        <thead>
+          <tr>
+            <th>${tr('console.email')}</th>
+            <th>${tr('console.name')}</th>
+            <th>${tr('console.role')}</th>
+            <th>${tr('console.member')}</th>
+            <th>${tr('console.status')}</th>
+            <th></th>
+          </tr>
+        </thead>
+        <tbody>
+          ${rows}
+        </tbody>
+      </table>`;
+    return sendPage(reply, renderPage(ctx, { title: tr('console.users.title'), body, active: 'operator' }));
+  });
+
+  scope.post('/operator/users/:what', guard, async (request, reply) => {
+    const ctx = portalOf(request);
+    const op = { userId: ctx.user.id };
+    const what = (request.params as { what?: string }).what;
+    const email = formField(request.body, 'email', 254);
+    if (what === 'disable') {
+      await disableUserByOperator(deps, op, email);
+      return redirectTo(reply, done('user.disable', email, '/portal/operator/users'));
+    }
+    let link: IssuedLink;
+    if (what === 'invite') {
+      const member = formField(request.body, 'member', 64).trim();
+      link = await inviteUserByOperator(deps, op, {
+        email,
+        role: pick<UserRole>(formField(request.body, 'role'), USER_ROLES),
+        memberRef: member === '' ? null : member,
+      });
+    } else if (what === 'reset') {
+      link = await createResetLinkByOperator(deps, op, email);
+    } else {
+      throw notFoundError();
+    }
+    // The link is shown once, on this answer; nothing stores it.
+    reply.header('cache-control', 'no-store');
+    return sendPage(reply, renderPage(ctx, { title: translator(ctx.locale)('console.users.title'), body: linkPage(ctx, deps, link), active: 'operator' }));
+  });
+}

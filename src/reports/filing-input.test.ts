@@ -1,0 +1,88 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildCountryCatalogue } from '../countries/catalogue.ts';
+import { vkn } from '../demo/valid-ids.ts';
+import { checkFilingInput, type FilingInput } from './filing-input.ts';
+
+const countries = buildCountryCatalogue();
+const TODAY = '2026-11-21';
+const claim = (overrides: Partial<FilingInput> = {}): FilingInput => ({
+  companyName: 'Örnek Lojistik A.Ş.',
+  taxId: vkn('123456789'),
+  country: 'tr',
+  city: 'İzmir',
+  type: 'unpaid_debt',
+  eventDate: '2026-10-01',
+  amount: '1250.50',
+  currency: 'try',
+  description: 'Invoice 2026/118 unpaid for 60 days.',
+  ...overrides,
+});
+const problemsOf = (input: FilingInput) => checkFilingInput(input, countries, TODAY).problems;
+
+test('D29: a good claim is cleaned (country, currency upper-cased; amount in minor units; tax ID canonical)', () => {
+  const { filing } = checkFilingInput(claim({ taxId: `TR ${vkn('123456789')}` }), countries, TODAY);
+  assert.ok(filing);
+  assert.equal(filing.company.country, 'TR');
+  assert.equal(filing.company.taxIdNorm, vkn('123456789'));
+  assert.equal(filing.company.nameCore, 'ornek lojistik');
+  assert.deepEqual(
+    { ...filing.report },
+    {
+      type: 'unpaid_debt',
+      eventDate: '2026-10-01',
+      description: 'Invoice 2026/118 unpaid for 60 days.',
+      amountMinor: 125050,
+      currency: 'TRY',
+      courtDecisionDate: null,
+      caseJson: null,
+    },
+  );
+});
+
+test("D9: a mistyped tax ID is refused with the API's message naming the formats", () => {
+  const [problem] = problemsOf(claim({ taxId: '1234567891' }));
+  assert.match(problem!, /^'1234567891' is not a valid TR tax ID: expected VKN \(10 digits with check digits/);
+  assert.deepEqual(problemsOf(claim({ country: 'XX' })), ['country "XX" is not a supported 2-letter country code']);
+});
+
+test('D29: the event date is a calendar date, not in the future', () => {
+  assert.deepEqual(problemsOf(claim({ eventDate: '2026-11-21' })), []);
+  assert.deepEqual(problemsOf(claim({ eventDate: '2026-11-22' })), ['event date 2026-11-22 is in the future (today is 2026-11-21)']);
+  assert.match(problemsOf(claim({ eventDate: '2026-02-30' }))[0]!, /YYYY-MM-DD/);
+});
+
+test('D29: description required, at most 2000 characters', () => {
+  assert.deepEqual(problemsOf(claim({ description: 'x'.repeat(2000) })), []);
+  assert.deepEqual(problemsOf(claim({ description: 'x'.repeat(2001) })), ['description is longer than 2000 characters']);
+  assert.deepEqual(problemsOf(claim({ description: '  ' })), ['description is required']);
+});
+
+test('D29/D14: a claim needs amount and currency; amounts have at most 2 decimals and an ISO 4217 currency', () => {
+  assert.deepEqual(problemsOf(claim({ amount: '', currency: '' })), ['an unpaid_debt report needs the amount and its currency']);
+  assert.deepEqual(problemsOf(claim({ amount: '10.555' })), ['amount must have at most 2 decimals, got 10.555']);
+  assert.match(problemsOf(claim({ currency: 'ABC' }))[0]!, /ISO 4217/);
+  assert.match(problemsOf(claim({ amount: 'ten' }))[0]!, /amount must be a number/);
+});
+
+test('D14: an enforcement file needs its whole case; a claim takes no case; legacy types are not filed', () => {
+  const enforcement = claim({
+    type: 'enforcement_plain',
+    amount: null,
+    currency: null,
+    case: { enforcement_office: 'İstanbul 3. İcra', file_number: '2026/55' },
+  });
+  assert.deepEqual(problemsOf(enforcement), ['case.date is required']);
+  const whole = { ...enforcement, case: { enforcement_office: 'İstanbul 3. İcra', file_number: '2026/55', date: '2026-03-01' } };
+  assert.deepEqual(problemsOf(whole), []);
+  assert.deepEqual(problemsOf(claim({ case: { enforcement_office: 'x' } })), ['case is not used for unpaid_debt reports; leave it out']);
+  assert.match(problemsOf(claim({ type: 'concordat' }))[0]!, /type must be one of/);
+  assert.deepEqual(problemsOf(claim({ type: 'bounced_cheque', amount: null, currency: null })), [
+    'case is required for bounced_cheque reports: prosecutor_office, investigation_number',
+  ]);
+  assert.deepEqual(problemsOf(claim({ courtDecisionDate: '2026-01-01' })), ['court_decision_date is not used for unpaid_debt']);
+});
+
+test('every problem is listed at once', () => {
+  assert.equal(problemsOf({ ...claim(), companyName: '', city: '', taxId: '', eventDate: '', description: '' }).length, 5);
+});

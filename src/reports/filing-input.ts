@@ -1,0 +1,114 @@
+/**
+ * What a member's user types into "File a report" (D29), checked: the company (D9 tax ID with its
+ * country, D8 name key), the type and its fields (D14, report-fields.ts), the event date, the
+ * description. Pure: every problem is listed at once, in words for the member.
+ */
+import type { CountryCatalogue } from '../countries/catalogue.ts';
+import { isCalendarDate } from '../lib/turkey-time.ts';
+import { coreOfKey, toSearchKey } from '../search/name-key.ts';
+import { checkTaxId } from '../search/tax-id.ts';
+import { checkAmount, checkCase, checkConcordat, checkCourtDecisionDate } from './report-fields.ts';
+import { CLAIM_TYPE, OFFICIAL_TYPES, type ReportType } from './report-types.ts';
+
+/** Types a member files: the official files it holds, and claims. The legacy types are import-only. */
+export const FILABLE_TYPES: readonly ReportType[] = [...OFFICIAL_TYPES, CLAIM_TYPE];
+export const DESCRIPTION_MAX = 2000;
+
+export interface FilingInput {
+  companyName: string;
+  taxId: string;
+  country: string;
+  city: string;
+  type: string;
+  /** `YYYY-MM-DD` of the underlying event (the invoice's due date, the enforcement file's date…). */
+  eventDate: string;
+  /** A number, or the form's text (`1250.50`); empty = none. */
+  amount?: number | string | null;
+  currency?: string | null;
+  /** The type's `case` fields (D14). */
+  case?: Record<string, string> | null;
+  courtDecisionDate?: string | null;
+  description: string;
+}
+
+export interface CheckedFiling {
+  company: { companyName: string; taxId: string; taxIdNorm: string; country: string; city: string; nameKey: string; nameCore: string };
+  report: {
+    type: ReportType;
+    eventDate: string;
+    description: string;
+    amountMinor: number | null;
+    currency: string | null;
+    courtDecisionDate: string | null;
+    caseJson: string | null;
+  };
+}
+
+function text(value: unknown, name: string, max: number, problems: string[]): string {
+  const t = typeof value === 'string' ? value.trim() : '';
+  if (t === '') problems.push(`${name} is required`);
+  else if (t.length > max) problems.push(`${name} is longer than ${max} characters`);
+  // Line breaks and tabs are fine in a description; other control characters never are.
+  if (/[^\P{Cc}\t\n\r]/u.test(t)) problems.push(`${name} contains control characters`);
+  return t;
+}
+
+function amountOf(raw: FilingInput['amount'], problems: string[]): number | null | undefined {
+  if (raw === undefined || raw === null || raw === '') return null;
+  if (typeof raw === 'number') return raw;
+  const t = raw.trim().replace(',', '.');
+  if (!/^[0-9]+(\.[0-9]+)?$/.test(t)) {
+    problems.push(`amount must be a number such as 1250.50, got ${JSON.stringify(raw)}`);
+    return undefined;
+  }
+  return Number(t);
+}
+
+/** Checks a filing; `today` is the Turkey date (D4) that the event date may not be after. */
+export function checkFilingInput(
+  input: FilingInput,
+  countries: Pick<CountryCatalogue, 'get'>,
+  today: string,
+): { filing: CheckedFiling; problems: [] } | { filing: null; problems: string[] } {
+  const problems: string[] = [];
+  const companyName = text(input.companyName, 'company name', 300, problems);
+  const nameKey = toSearchKey(companyName);
+  const nameCore = coreOfKey(nameKey);
+  if (companyName !== '' && nameCore === '') problems.push('company name has no letters or digits beyond legal forms');
+  const city = text(input.city, 'city', 100, problems);
+  const code = (input.country ?? '').trim().toUpperCase();
+  const country = countries.get(code);
+  let taxIdNorm = '';
+  const taxId = text(input.taxId, 'tax ID', 40, problems);
+  if (!country) problems.push(`country ${JSON.stringify(input.country)} is not a supported 2-letter country code`);
+  else if (taxId !== '') {
+    // D9, the same check and message as the API's tax-ID search.
+    const check = checkTaxId(taxId, country);
+    if (check.valid) taxIdNorm = check.canonical;
+    else problems.push(check.message);
+  }
+  const type = FILABLE_TYPES.find((t) => t === input.type);
+  if (!type) problems.push(`type must be one of ${FILABLE_TYPES.join(', ')}, got ${JSON.stringify(input.type)}`);
+  const eventDate = typeof input.eventDate === 'string' ? input.eventDate.trim() : '';
+  if (!isCalendarDate(eventDate)) problems.push(`event date must be a date YYYY-MM-DD, got ${JSON.stringify(input.eventDate)}`);
+  else if (eventDate > today) problems.push(`event date ${eventDate} is in the future (today is ${today})`);
+  const description = text(input.description, 'description', DESCRIPTION_MAX, problems);
+
+  const amount = amountOf(input.amount, problems);
+  const currency = typeof input.currency === 'string' && input.currency.trim() !== '' ? input.currency.trim().toUpperCase() : null;
+  const fields: Record<string, unknown> = { amount, currency, case: input.case ?? null, court_decision_date: input.courtDecisionDate || null };
+  let report: CheckedFiling['report'] | null = null;
+  if (type) {
+    if (type === CLAIM_TYPE && (amount === null || currency === null)) problems.push('an unpaid_debt report needs the amount and its currency');
+    const [amountMinor, cur] = amount === undefined ? [null, null] : checkAmount(fields, '', problems);
+    const courtDecisionDate = checkCourtDecisionDate(fields, type, '', problems);
+    checkConcordat(fields, type, '', problems);
+    const caseJson = checkCase(fields, type, '', problems, true);
+    report = { type, eventDate, description, amountMinor, currency: cur, courtDecisionDate, caseJson };
+  }
+  if (problems.length > 0 || !report) return { filing: null, problems };
+  return {
+    filing: { company: { companyName, taxId, taxIdNorm, country: code, city, nameKey, nameCore }, report },
+    problems: [],
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * Who may take which step on a report filed through the portal (D29), and who may file at all.
+ * Pure: the services look the actor, the member and the report up and ask these.
+ *
+ * - the filing member (any of its users) withdraws a pending or an approved report, with a note;
+ * - an operator approves or rejects a pending report (a reason is required to reject) and
+ *   deactivates an approved one (reason required);
+ * - nothing else: a member never approves, an operator never withdraws a member's report, and
+ *   rejected, withdrawn and deactivated are final.
+ *
+ * D11's table (lifecycle.ts) stays the CLI's and the import's: it has no pending → withdrawn.
+ */
+import type { ReportStatus } from './lifecycle.ts';
+
+export type ModerationStep = 'approve' | 'reject' | 'deactivate' | 'withdraw';
+export const MODERATION_STEPS: readonly ModerationStep[] = ['approve', 'reject', 'deactivate', 'withdraw'];
+
+/** Who acts: an operator, or a user of a member (member_admin or member_user). */
+export type Actor = { kind: 'operator'; userId: number } | { kind: 'member'; userId: number; memberId: number };
+
+/** Longest reason or note kept with a step. */
+export const REASON_MAX = 1000;
+
+interface StepRule {
+  by: Actor['kind'];
+  from: readonly ReportStatus[];
+  to: ReportStatus;
+  reason: 'required' | 'optional';
+  /** What the reason is called in messages. */
+  reasonName: string;
+}
+
+const STEPS: Record<ModerationStep, StepRule> = {
+  approve: { by: 'operator', from: ['pending'], to: 'approved', reason: 'optional', reasonName: 'reason' },
+  reject: { by: 'operator', from: ['pending'], to: 'rejected', reason: 'required', reasonName: 'reason' },
+  deactivate: { by: 'operator', from: ['approved'], to: 'deactivated', reason: 'required', reasonName: 'reason' },
+  withdraw: { by: 'member', from: ['pending', 'approved'], to: 'withdrawn', reason: 'required', reasonName: 'note' },
+};
+
+/** The status a step leads to. */
+export function targetOf(step: ModerationStep): ReportStatus {
+  return STEPS[step].to;
+}
+
+export type StepCheck =
+  | { ok: true; from: ReportStatus; to: ReportStatus; reason: string | null }
+  | { ok: false; kind: 'forbidden' | 'not_found' | 'conflict' | 'invalid'; message: string };
+
+/**
+ * Whether `actor` may take `step` on a report (its status and reporting member), with `reason`.
+ * A member asking about another member's report gets not_found: D13/D27 never reveal it exists.
+ */
+export function checkStep(
+  actor: Actor,
+  report: { id: number; status: ReportStatus; reportedBy: number | null },
+  step: ModerationStep,
+  reason: string | null | undefined,
+): StepCheck {
+  const rule = STEPS[step];
+  if (actor.kind === 'member' && report.reportedBy !== actor.memberId) {
+    return { ok: false, kind: 'not_found', message: `no report ${report.id} among your member's reports` };
+  }
+  if (actor.kind !== rule.by) {
+    return {
+      ok: false,
+      kind: 'forbidden',
+      message: rule.by === 'operator' ? `only an operator may ${step} a report` : `only the filing member may ${step} its report`,
+    };
+  }
+  if (!rule.from.includes(report.status)) {
+    const final = ['rejected', 'withdrawn', 'deactivated'].includes(report.status);
+    return {
+      ok: false,
+      kind: 'conflict',
+      message: final
+        ? `report ${report.id} is ${report.status}, which is final: it cannot be ${pastOf(step)}`
+        : `report ${report.id} is ${report.status}: only a ${rule.from.join(' or ')} report can be ${pastOf(step)}`,
+    };
+  }
+  const text = reason?.trim() ?? '';
+  if (rule.reason === 'required' && text === '') {
+    return { ok: false, kind: 'invalid', message: `a ${rule.reasonName} is required to ${step} a report: say why` };
+  }
+  if (text.length > REASON_MAX) {
+    return { ok: false, kind: 'invalid', message: `the ${rule.reasonName} is longer than ${REASON_MAX} characters` };
+  }
+  return { ok: true, from: report.status, to: rule.to, reason: text === '' ? null : text };
+}
+
+function pastOf(step: ModerationStep): string {
+  return step === 'withdraw' ? 'withdrawn' : `${step}d`;
+}
+
+/** What D29 needs of the filing member: the same three conditions as API access (D17). */
+export interface FilingMember {
+  status: 'active' | 'suspended' | 'terminated';
+  tier: 'full' | 'associate';
+  agreementSignedOn: string | null;
+}
+
+/** Null when the member may file; else why not, in words for the member's user. */
+export function checkFilingMember(member: FilingMember): string | null {
+  if (member.status !== 'active') return `your membership is ${member.status}: only an active member can file reports`;
+  if (member.tier !== 'full') return 'only full members can file reports; your membership is associate';
+  if (member.agreementSignedOn === null) return 'sign the data agreement before filing reports';
+  return null;
+}

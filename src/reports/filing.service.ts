@@ -1,0 +1,127 @@
+/**
+ * A member's user files a report (D29): checked (filing-input.ts, attachments.ts), then in one
+ * transaction the company found or created, the report written `pending` with its first history
+ * row (null → pending) and its attachments. Nothing of it shows in a search until an operator
+ * approves it (moderation.service.ts) and, for a claim, D12's consensus holds.
+ */
+import type { Kysely } from 'kysely';
+import type { CountryCatalogue } from '../countries/catalogue.ts';
+import type { Database } from '../db/schema.ts';
+import type { Clock } from '../lib/clock.ts';
+import { DomainError } from '../lib/errors.ts';
+import { quotaDayOf } from '../lib/turkey-time.ts';
+import { requireMemberUser } from './acting-user.ts';
+import { checkAttachments, type AttachmentUpload } from './attachments.ts';
+import { checkFilingInput, type FilingInput } from './filing-input.ts';
+import { checkFilingMember } from './filing-rules.ts';
+import { findOpenClaim, findOrCreateCompany, insertAttachments, insertFiledReport, ONE_OPEN_CLAIM_MESSAGE } from './filing.repository.ts';
+import { CLAIM_TYPE } from './report-types.ts';
+import { insertStatusChange } from './reports.repository.ts';
+
+export interface FilingDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  countries: Pick<CountryCatalogue, 'get'>;
+}
+
+/** Who files: the signed-in user and its member (request.portal). */
+export interface Filer {
+  userId: number;
+  memberId: number;
+}
+
+export interface FiledReport {
+  reportId: number;
+  companyId: number;
+  /** Whether this filing created the company. */
+  companyCreated: boolean;
+  status: 'pending';
+  attachments: Array<{ fileName: string; contentType: string; sizeBytes: number; sha256: string }>;
+}
+
+async function requireFilingMember(db: Kysely<Database>, memberId: number): Promise<void> {
+  const member = await db.selectFrom('members').select(['status', 'tier', 'agreement_signed_on']).where('id', '=', memberId).executeTakeFirst();
+  if (!member) throw new DomainError('forbidden', 'no such member');
+  const refusal = checkFilingMember({ status: member.status, tier: member.tier, agreementSignedOn: member.agreement_signed_on });
+  if (refusal) throw new DomainError('forbidden', refusal);
+}
+
+/**
+ * Files one report. Throws DomainError: invalid (every problem of the input, `; `-separated),
+ * forbidden (the user or its member may not file), conflict (the member's open claim on the
+ * company: at most one, D29; enforced by the database, migration 0005).
+ */
+export async function fileReport(deps: FilingDeps, filer: Filer, input: FilingInput & { attachments?: readonly AttachmentUpload[] }): Promise<FiledReport> {
+  const now = deps.clock.now();
+  const { filing, problems } = checkFilingInput(input, deps.countries, quotaDayOf(now));
+  if (!filing) throw new DomainError('invalid', problems.join('; '));
+  const attachments = checkAttachments(input.attachments ?? []);
+  return deps.db.transaction().execute(async (trx) => {
+    const user = await requireMemberUser(trx, filer.userId, filer.memberId);
+    await requireFilingMember(trx, filer.memberId);
+    const c = filing.company;
+    const { row: company, created } = await findOrCreateCompany(trx, {
+      company_name: c.companyName,
+      tax_id: c.taxId,
+      tax_id_norm: c.taxIdNorm,
+      country: c.country,
+      city: c.city,
+      name_key: c.nameKey,
+      name_core: c.nameCore,
+      visible_report_count: 0,
+      updated_at: now,
+    });
+    const companyId = Number(company.id);
+    const r = filing.report;
+    // An imported open claim is outside the index (migration 0005); filed ones are refused by it.
+    if (r.type === CLAIM_TYPE && (await findOpenClaim(trx, filer.memberId, companyId))) throw new DomainError('conflict', ONE_OPEN_CLAIM_MESSAGE);
+    const reportId = await insertFiledReport(trx, {
+      company_id: companyId,
+      ref: null,
+      type: r.type,
+      status: 'pending',
+      filed_at: now,
+      description: r.description,
+      amount_minor: r.amountMinor,
+      currency: r.currency,
+      court_decision_date: r.courtDecisionDate,
+      concordat_start: null,
+      concordat_end: null,
+      case_json: r.caseJson,
+      reported_by: filer.memberId,
+      filed_by_user_id: filer.userId,
+      event_date: r.eventDate,
+      created_at: now,
+      updated_at: now,
+    });
+    await insertStatusChange(trx, {
+      report_id: reportId,
+      from_status: null,
+      to_status: 'pending',
+      changed_at: now,
+      changed_by: user.label,
+      changed_by_user_id: filer.userId,
+      reason: null,
+    });
+    await insertAttachments(
+      trx,
+      attachments.map((a) => ({
+        report_id: reportId,
+        file_name: a.fileName,
+        content_type: a.contentType,
+        size_bytes: a.sizeBytes,
+        sha256: a.sha256,
+        content: a.content,
+        created_at: now,
+      })),
+    );
+    // A pending report changes no visible count (D12): the company's count stays as it is.
+    return {
+      reportId,
+      companyId,
+      companyCreated: created,
+      status: 'pending',
+      attachments: attachments.map(({ fileName, contentType, sizeBytes, sha256 }) => ({ fileName, contentType, sizeBytes, sha256 })),
+    };
+  });
+}

@@ -1,0 +1,104 @@
+/**
+ * Moderation of filed reports (D29, D30): an operator approves, rejects (reason) or deactivates
+ * (reason); a user of the filing member withdraws (note). Each step, in one transaction: the
+ * rule (filing-rules.ts), the status moved only if it is still what was read (of two operators at
+ * once exactly one wins), the history row (from, to, user, time, reason), the company's visible
+ * count (D12) and, for an operator's step, the operator log. Ordinary statements: the version
+ * triggers keep the search cache exact (the write protocol).
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { Clock } from '../lib/clock.ts';
+import { DomainError } from '../lib/errors.ts';
+import { appendOperatorLog } from '../operator/operator-log.ts';
+import { requireMemberUser, requireOperator } from './acting-user.ts';
+import { checkStep, type ModerationStep } from './filing-rules.ts';
+import { updateReportStatusIf } from './filing.repository.ts';
+import type { ReportStatus } from './lifecycle.ts';
+import { findReportById, insertStatusChange } from './reports.repository.ts';
+import { refreshVisibleCount } from './reports.service.ts';
+
+export interface ModerationDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+}
+
+export interface ModerationResult {
+  reportId: number;
+  companyId: number;
+  from: ReportStatus;
+  to: ReportStatus;
+  reason: string | null;
+  /** The company's visible report count after the step (D12). */
+  visibleReportCount: number;
+}
+
+type Who = { kind: 'operator'; userId: number } | { kind: 'member'; userId: number; memberId: number };
+
+async function takeStep(deps: ModerationDeps, who: Who, reportId: number, step: ModerationStep, reason: string | null | undefined) {
+  return deps.db.transaction().execute(async (trx): Promise<ModerationResult> => {
+    const user = who.kind === 'operator' ? await requireOperator(trx, who.userId) : await requireMemberUser(trx, who.userId, who.memberId);
+    const report = Number.isSafeInteger(reportId) ? await findReportById(trx, reportId) : undefined;
+    if (!report) {
+      throw new DomainError('not_found', who.kind === 'member' ? `no report ${reportId} among your member's reports` : `no report ${reportId}`);
+    }
+    const reportedBy = report.reported_by === null ? null : Number(report.reported_by);
+    const check = checkStep(user.actor, { id: reportId, status: report.status as ReportStatus, reportedBy }, step, reason);
+    if (!check.ok) throw new DomainError(check.kind, check.message);
+    const now = deps.clock.now();
+    if (!(await updateReportStatusIf(trx, reportId, check.from, check.to, now))) {
+      const current = await findReportById(trx, reportId);
+      throw new DomainError('conflict', `report ${reportId} was changed meanwhile (it is now ${current?.status ?? 'gone'}); reload and look again`);
+    }
+    await insertStatusChange(trx, {
+      report_id: reportId,
+      from_status: check.from,
+      to_status: check.to,
+      changed_at: now,
+      changed_by: user.label,
+      changed_by_user_id: who.userId,
+      reason: check.reason,
+    });
+    const companyId = Number(report.company_id);
+    const visibleReportCount = await refreshVisibleCount(trx, companyId);
+    if (who.kind === 'operator') {
+      await appendOperatorLog(trx, {
+        at: now,
+        userId: who.userId,
+        actor: user.label,
+        action: `report.${step}`,
+        target: `report:${reportId}`,
+        before: { status: check.from },
+        after: { status: check.to, reason: check.reason },
+      });
+    }
+    return { reportId, companyId, from: check.from, to: check.to, reason: check.reason, visibleReportCount };
+  });
+}
+
+export interface OperatorRef {
+  userId: number;
+}
+
+export function approveReport(deps: ModerationDeps, operator: OperatorRef, reportId: number, reason?: string | null) {
+  return takeStep(deps, { kind: 'operator', userId: operator.userId }, reportId, 'approve', reason);
+}
+
+/** The reason is required; the member sees it under "My reports". */
+export function rejectReport(deps: ModerationDeps, operator: OperatorRef, reportId: number, reason: string) {
+  return takeStep(deps, { kind: 'operator', userId: operator.userId }, reportId, 'reject', reason);
+}
+
+export function deactivateReport(deps: ModerationDeps, operator: OperatorRef, reportId: number, reason: string) {
+  return takeStep(deps, { kind: 'operator', userId: operator.userId }, reportId, 'deactivate', reason);
+}
+
+/** A user of the filing member withdraws its pending or approved report (e.g. the debt was paid). */
+export function withdrawReport(deps: ModerationDeps, user: { userId: number; memberId: number }, reportId: number, note: string) {
+  return takeStep(deps, { kind: 'member', userId: user.userId, memberId: user.memberId }, reportId, 'withdraw', note);
+}
+
+/** Any step by whoever `who` is; for callers that dispatch on a form's button. */
+export function moderateReport(deps: ModerationDeps, who: Who, reportId: number, step: ModerationStep, reason?: string | null) {
+  return takeStep(deps, who, reportId, step, reason);
+}

@@ -1,0 +1,168 @@
+/**
+ * What the operator console (D30) and a member's "My reports" (D29) show. Operators see every
+ * report with who filed it and its whole history; a member sees only its own reports, with their
+ * status and the latest reason, and never another member's identity or an operator's (D13).
+ */
+import type { CountryCatalogue } from '../countries/catalogue.ts';
+import type { Db } from '../db/types.ts';
+import { DomainError } from '../lib/errors.ts';
+import { formatTurkeyDateTime, quotaDayOf } from '../lib/turkey-time.ts';
+import { checkTaxId } from '../search/tax-id.ts';
+import { listAttachmentMeta, type AttachmentMeta } from './filing.repository.ts';
+import {
+  countAuditByMemberAndDay,
+  findCompanyById,
+  findCompanyByTaxId,
+  listCompanyReports,
+  listHistories,
+  listPendingReports,
+  listReportsOfMember,
+  type ReportWithParties,
+} from './report-queries.repository.ts';
+import type { ReportStatus } from './lifecycle.ts';
+import { toReportView, type ReportView } from './report-view.ts';
+
+export interface ReportDetails extends ReportView {
+  status: ReportStatus;
+  eventDate: string | null;
+  company: { id: number; name: string; taxId: string; country: string; city: string };
+  attachments: AttachmentMeta[];
+}
+
+export interface ConsoleReport extends ReportDetails {
+  ref: string | null;
+  /** The reporting member; null for an official file entered by the operator. */
+  member: { ref: string; name: string } | null;
+  /** The portal user who filed it; null for imported reports. */
+  filedBy: { userId: number; name: string; email: string } | null;
+}
+
+export interface HistoryStep {
+  from: ReportStatus | null;
+  to: ReportStatus;
+  at: string;
+  by: string;
+  userId: number | null;
+  reason: string | null;
+}
+
+async function attachmentsByReport(db: Db, reportIds: number[]): Promise<Map<number, AttachmentMeta[]>> {
+  const byReport = new Map<number, AttachmentMeta[]>();
+  for (const a of await listAttachmentMeta(db, reportIds)) byReport.set(a.reportId, [...(byReport.get(a.reportId) ?? []), a]);
+  return byReport;
+}
+
+function detailsOf(row: ReportWithParties, attachments: Map<number, AttachmentMeta[]>): ReportDetails {
+  return {
+    ...toReportView(row),
+    status: row.status as ReportStatus,
+    eventDate: row.event_date,
+    company: { id: Number(row.company_id), name: row.companyName, taxId: row.companyTaxId, country: row.companyCountry, city: row.companyCity },
+    attachments: attachments.get(Number(row.id)) ?? [],
+  };
+}
+
+function consoleReportOf(row: ReportWithParties, attachments: Map<number, AttachmentMeta[]>): ConsoleReport {
+  return {
+    ...detailsOf(row, attachments),
+    ref: row.ref,
+    member: row.memberRef === null || row.memberName === null ? null : { ref: row.memberRef, name: row.memberName },
+    filedBy:
+      row.filed_by_user_id === null || row.filerEmail === null
+        ? null
+        : { userId: Number(row.filed_by_user_id), name: row.filerName ?? '', email: row.filerEmail },
+  };
+}
+
+/** The moderation queue: pending reports, oldest first, with their attachments (names, types, sizes). */
+export async function listPendingQueue(db: Db, options: { limit?: number } = {}): Promise<ConsoleReport[]> {
+  const rows = await listPendingReports(db, Math.min(Math.max(options.limit ?? 100, 1), 500));
+  const attachments = await attachmentsByReport(
+    db,
+    rows.map((r) => Number(r.id)),
+  );
+  return rows.map((r) => consoleReportOf(r, attachments));
+}
+
+export interface CompanyFile {
+  company: { id: number; name: string; taxId: string; country: string; city: string; visibleReportCount: number };
+  reports: Array<ConsoleReport & { history: HistoryStep[] }>;
+}
+
+function stepOf(h: Awaited<ReturnType<typeof listHistories>>[number]): HistoryStep {
+  return {
+    from: h.from_status as ReportStatus | null,
+    to: h.to_status as ReportStatus,
+    at: formatTurkeyDateTime(Number(h.changed_at)),
+    by: h.changed_by,
+    userId: h.changed_by_user_id === null ? null : Number(h.changed_by_user_id),
+    reason: h.reason,
+  };
+}
+
+/** A company with all its reports in every status, who filed each, and each one's whole history. */
+export async function getCompanyFile(db: Db, companyId: number): Promise<CompanyFile> {
+  const company = Number.isSafeInteger(companyId) ? await findCompanyById(db, companyId) : undefined;
+  if (!company) throw new DomainError('not_found', `no company ${companyId}`);
+  const rows = await listCompanyReports(db, companyId);
+  const ids = rows.map((r) => Number(r.id));
+  const attachments = await attachmentsByReport(db, ids);
+  const histories = new Map<number, HistoryStep[]>();
+  for (const h of await listHistories(db, ids)) histories.set(Number(h.report_id), [...(histories.get(Number(h.report_id)) ?? []), stepOf(h)]);
+  return {
+    company: {
+      id: Number(company.id),
+      name: company.company_name,
+      taxId: company.tax_id,
+      country: company.country,
+      city: company.city,
+      visibleReportCount: Number(company.visible_report_count),
+    },
+    reports: rows.map((r) => ({ ...consoleReportOf(r, attachments), history: histories.get(Number(r.id)) ?? [] })),
+  };
+}
+
+/** The console's "open a company" by tax ID (D9, with its country); not_found when unknown. */
+export async function findCompanyIdByTaxId(db: Db, countries: Pick<CountryCatalogue, 'get'>, country: string, taxId: string): Promise<number> {
+  const c = countries.get(country.trim().toUpperCase());
+  if (!c) throw new DomainError('invalid', `country ${JSON.stringify(country)} is not a supported 2-letter country code`);
+  const check = checkTaxId(taxId, c);
+  if (!check.valid) throw new DomainError('invalid', check.message);
+  const company = await findCompanyByTaxId(db, c.code, check.canonical);
+  if (!company) throw new DomainError('not_found', `no company with tax ID ${check.canonical} in ${c.code}`);
+  return Number(company.id);
+}
+
+export interface MyReport extends ReportDetails {
+  /** The latest step: its status, when, and its reason (a rejection's, a deactivation's, the member's own note). */
+  latest: { status: ReportStatus; at: string; reason: string | null };
+}
+
+/**
+ * A member's own reports, newest first, each with its latest step. No reporting member, filing
+ * user or operator is named: a member's users see their own reports only, and who moderated them
+ * is the bureau's business (D13).
+ */
+export async function listMyReports(db: Db, memberId: number): Promise<MyReport[]> {
+  const rows = await listReportsOfMember(db, memberId);
+  const ids = rows.map((r) => Number(r.id));
+  const attachments = await attachmentsByReport(db, ids);
+  const latest = new Map<number, HistoryStep>();
+  for (const h of await listHistories(db, ids)) latest.set(Number(h.report_id), stepOf(h));
+  return rows.map((r) => {
+    const step = latest.get(Number(r.id));
+    return {
+      ...detailsOf(r, attachments),
+      latest: step
+        ? { status: step.to, at: step.at, reason: step.reason }
+        : { status: r.status as ReportStatus, at: formatTurkeyDateTime(Number(r.updated_at)), reason: null },
+    };
+  });
+}
+
+/** Search audit (D21) by member, Turkey day (D19) and channel, newest day first; `days` back from `now`. */
+export async function summariseSearchAudit(db: Db, now: number, days = 30) {
+  const today = quotaDayOf(now);
+  const toMs = Date.parse(`${today}T00:00:00+03:00`) + 86_400_000;
+  return countAuditByMemberAndDay(db, toMs - days * 86_400_000, toMs);
+}

@@ -1,0 +1,115 @@
+/**
+ * The operator console's administration pages through the real routes (D30): members, users,
+ * the search audit and the operator log; no operator page or action reachable by a member user.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ENGINES, type TestDatabase } from './helpers/engines.ts';
+import { makeTestApp, search, type TestApp } from './helpers/app.ts';
+import { makeKeyHolder, makeMember } from './helpers/factories.ts';
+import { makePortalUser, signIn, type PortalBrowser } from './helpers/portal.ts';
+import { squash } from './helpers/files.ts';
+
+const OPERATOR_PAGES = [
+  '/portal/operator/',
+  '/portal/operator/queue',
+  '/portal/operator/members',
+  '/portal/operator/users',
+  '/portal/operator/audit',
+  '/portal/operator/log',
+  '/portal/operator/companies/1',
+];
+const OPERATOR_ACTIONS = [
+  '/portal/operator/members',
+  '/portal/operator/members/C-1/status',
+  '/portal/operator/users/invite',
+  '/portal/operator/reports/1/approve',
+];
+
+for (const engine of ENGINES) {
+  describe(`portal operator console [${engine.name}]`, () => {
+    let database: TestDatabase;
+    let t: TestApp;
+    let operator: PortalBrowser;
+    let memberAdmin: PortalBrowser;
+    let key: string;
+
+    before(async () => {
+      database = await engine.create();
+      t = await makeTestApp(database);
+      const db = database.engine.db;
+      await makeMember(db, t.clock, { ref: 'C-1' });
+      key = await makeKeyHolder(db, t.clock, { ref: 'C-KEY', dailyLimit: 100 });
+      memberAdmin = await signIn(t.app, await makePortalUser(db, t.clock, { role: 'member_admin', memberRef: 'C-1' }));
+      operator = await signIn(t.app, await makePortalUser(db, t.clock, { role: 'operator', email: 'op@console.test' }), t.clock);
+    });
+    after(async () => {
+      await t?.close();
+      await database?.drop();
+    });
+
+    test('D30: no operator page or action is reachable by a member user', async () => {
+      for (const url of OPERATOR_PAGES) assert.equal((await memberAdmin.get(url)).statusCode, 403, url);
+      await memberAdmin.get('/portal/');
+      for (const url of OPERATOR_ACTIONS)
+        assert.equal((await memberAdmin.post(url, { ref: 'X', name: 'X', status: 'terminated', email: 'x@x.test', role: 'operator' })).statusCode, 403, url);
+      const member = await database.engine.db.selectFrom('members').select('status').where('ref', '=', 'C-1').executeTakeFirstOrThrow();
+      assert.equal(member.status, 'active');
+    });
+
+    test('D30: members: add, status, limit and revoke from the console, each in the operator log page', async () => {
+      assert.equal((await operator.get('/portal/operator/members')).statusCode, 200);
+      assert.equal((await operator.post('/portal/operator/members', { ref: 'C-NEW', name: 'Yeni Nakliyat', tier: 'full' })).statusCode, 303);
+      assert.equal((await operator.post('/portal/operator/members/C-NEW/status', { status: 'suspended' })).statusCode, 303);
+      assert.equal((await operator.post('/portal/operator/members/C-KEY/limit', { daily_limit: '3' })).statusCode, 303);
+      const api = await search(t.app, key, 'q=anything');
+      assert.equal(api.headers['x-ratelimit-limit'], '3', 'the active key has the new limit at once');
+      assert.equal((await operator.post('/portal/operator/members/C-KEY/revoke-key', {})).statusCode, 303);
+      assert.equal((await search(t.app, key, 'q=anything')).statusCode, 403, 'revoked');
+      const bad = await operator.post('/portal/operator/members/C-KEY/limit', { daily_limit: 'lots' });
+      assert.equal(bad.statusCode, 400);
+      const page = await operator.get('/portal/operator/members');
+      assert.match(squash(page.body), /<td>C-NEW<\/td><td>Yeni Nakliyat<\/td>/);
+      const log = await operator.get('/portal/operator/log');
+      for (const action of ['member.add', 'member.status', 'member.key_daily_limit', 'member.revoke_key'])
+        assert.match(squash(log.body), new RegExp(`<td>${action.replace('.', '\\.')}</td>`), action);
+      assert.ok(log.body.indexOf('member.revoke_key') < log.body.indexOf('member.add'), 'newest first');
+    });
+
+    test('D30: users: an invitation link is shown once to the operator, and logged without its secret', async () => {
+      const res = await operator.post('/portal/operator/users/invite', { email: 'yeni@c-1.test', role: 'member_user', member: 'C-1' });
+      assert.equal(res.statusCode, 200, res.body.slice(0, 500));
+      const token = /accept\?token=([A-Za-z0-9_-]+)/.exec(res.body)?.[1];
+      assert.ok(token, 'the link is on the page');
+      assert.equal(res.headers['cache-control'], 'no-store');
+      assert.match((await operator.get('/portal/operator/users')).body, /yeni@c-1\.test/);
+      const log = await operator.get('/portal/operator/log');
+      assert.match(log.body, /user\.invite/);
+      assert.ok(!log.body.includes(token), 'never the secret');
+      assert.equal((await operator.post('/portal/operator/users/disable', { email: 'yeni@c-1.test' })).statusCode, 303);
+    });
+
+    test('D30: the search audit page lists searches by member and day', async () => {
+      const db = database.engine.db;
+      const member = await db.selectFrom('members').select('id').where('ref', '=', 'C-1').executeTakeFirstOrThrow();
+      await db
+        .insertInto('audit_log')
+        .values({
+          at: t.clock.now(),
+          key_id: null,
+          member_id: Number(member.id),
+          q: 'x',
+          type: 'name',
+          country: null,
+          status: 200,
+          result_count: 1,
+          response_ms: 2,
+          client_address: '127.0.0.1',
+        })
+        .execute();
+      const page = await operator.get('/portal/operator/audit');
+      assert.equal(page.statusCode, 200);
+      assert.match(squash(page.body), /<td>2026-11-21<\/td><td>C-1<\/td><td>Member C-1<\/td><td>api<\/td><td>1<\/td><td>1<\/td><td>1<\/td>/);
+    });
+  });
+}
