@@ -393,5 +393,29 @@ for (const engine of ENGINES) {
       const gone = await as.userA.get('/portal/search');
       assert.equal(gone.statusCode, 303, 'the disabled user is signed out');
     });
+
+    test('a search from a link on another site, or a HEAD, is shown but not run, charged or audited; a pasted key is not written back', async () => {
+      const subject = `user:${users.adminA.id}`;
+      const usedNow = async () => Number((await db.selectFrom('usage_counters').select('used').where('subject', '=', subject).executeTakeFirst())?.used ?? 0);
+      const before = await usedNow();
+      const crossSite = await as.adminA.get('/portal/search?q=Karadeniz+Nakliyat', { 'sec-fetch-site': 'cross-site' });
+      assert.equal(crossSite.statusCode, 200);
+      assert.match(text(crossSite.body), /came from a link on another site, so it has not been run or counted/);
+      assert.ok(crossSite.body.includes('value="Karadeniz Nakliyat"'), 'the form is filled in, to be submitted');
+      assert.doesNotMatch(text(crossSite.body), /company found/);
+      const head = await as.adminA.head('/portal/search?q=Karadeniz+Nakliyat');
+      assert.equal(head.statusCode, 200);
+      assert.equal(await usedNow(), before, 'neither was charged');
+      const own = await as.adminA.get('/portal/search?q=Karadeniz+Nakliyat', { 'sec-fetch-site': 'same-origin' });
+      assert.match(text(own.body), /company found/);
+      assert.equal(await usedNow(), before + 1, 'a search from our own form runs');
+
+      const issued = keyOf((await as.adminA.post('/portal/api/key')).body)!;
+      for (const pasted of [issued, `${issued.slice(0, 30)} ${issued.slice(30)}`]) {
+        const page = await as.adminA.get(`/portal/search?q=${encodeURIComponent(pasted)}`);
+        assert.equal(page.statusCode, 400);
+        assert.ok(!page.body.includes(issued.slice(0, 30)) && !page.body.includes(issued.slice(30)), 'no part of the key on the page');
+      }
+    });
   });
 }

@@ -109,6 +109,31 @@ for (const engine of ENGINES) {
       );
       assert.equal(audit.includes(keys.ok!), false, 'key in the audit log');
     });
+
+    test('D7, D21: a key pasted into q in two halves (a space, a line break) is refused, costs nothing and is never logged', async () => {
+      const key = keys.ok!;
+      const before = await search(t.app, key, 'q=Authtest');
+      const used = Number(before.headers['x-ratelimit-used']);
+      for (const split of [`${key.slice(0, 32)}%20${key.slice(32)}`, `${key.slice(0, 20)}%0A${key.slice(20)}`, `${key.slice(0, 40)}+${key.slice(40)}`]) {
+        const res = await search(t.app, key, `q=${split}`);
+        assert.equal(res.statusCode, 400, split);
+        assert.equal(res.json<{ reason: string }>().reason, 'key_in_url');
+        assert.ok(!res.body.includes(key.slice(0, 20)), 'the key is not echoed');
+      }
+      const after = await search(t.app, key, 'q=Authtest');
+      assert.equal(Number(after.headers['x-ratelimit-used']), used + 1, 'only the second real search was charged');
+      const halves = [key.slice(0, 20), key.slice(20, 40), key.slice(44)];
+      const logs = t.logs.join('');
+      for (const half of halves) assert.equal(logs.includes(half), false, 'no part of the key in the logs');
+      const audit = JSON.stringify(
+        await eventually(async () => {
+          const rows = await database.engine.db.selectFrom('audit_log').selectAll().where('status', '=', 400).execute();
+          assert.ok(rows.length >= 3, 'the refusals were audited');
+          return rows;
+        }),
+      );
+      for (const half of halves) assert.equal(audit.includes(half), false, 'no part of the key in the audit log');
+    });
   });
 
   describe(`revocation on a running server [${engine.name}]`, () => {

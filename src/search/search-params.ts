@@ -5,7 +5,8 @@
  */
 import { AppError } from '../lib/errors.ts';
 import { InvalidEncoding, type ParsedQuery, type QueryValue } from '../http/query-string.ts';
-import { isWellFormedApiKey, KEY_LENGTH, KEY_PREFIX } from '../keys/api-key.ts';
+import { isWellFormedApiKey } from '../keys/api-key.ts';
+import { findKeySpans } from '../lib/redact.ts';
 
 /** Parameters that look like a key in the URL (D7). */
 export const SECRET_PARAMETERS = ['api_key', 'apikey', 'key', 'token', 'access_token'] as const;
@@ -16,17 +17,13 @@ export interface NormalisedSearchQuery {
   country?: string;
 }
 
-/** True when a value holds something shaped like one of our keys, checksum included. */
+/**
+ * True when a value holds one of our keys, checksum included, also split by a space or a line
+ * break (pasted in two halves): such a query is refused, never run, charged or echoed.
+ */
 function holdsApiKey(value: QueryValue): boolean {
   const values = Array.isArray(value) ? value : [value];
-  return values.some((v) => typeof v === 'string' && [...v.matchAll(/[A-Za-z0-9]{64,}/g)].some((m) => containsWellFormedKey(m[0])));
-}
-
-function containsWellFormedKey(run: string): boolean {
-  for (let i = run.indexOf(KEY_PREFIX); i !== -1 && i + KEY_LENGTH <= run.length; i = run.indexOf(KEY_PREFIX, i + 1)) {
-    if (isWellFormedApiKey(run.slice(i, i + KEY_LENGTH))) return true;
-  }
-  return false;
+  return values.some((v) => typeof v === 'string' && findKeySpans(v, isWellFormedApiKey).length > 0);
 }
 
 export function rejectSecretsInUrl(query: ParsedQuery): void {

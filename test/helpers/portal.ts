@@ -90,6 +90,10 @@ export class PortalBrowser {
     return response;
   }
 
+  async head(url: string): Promise<Response> {
+    return this.absorb(await this.app.inject({ method: 'HEAD', url, headers: { cookie: this.cookieHeader() } }));
+  }
+
   async get(url: string, headers: Record<string, string> = {}): Promise<Response> {
     return this.absorb(await this.app.inject({ method: 'GET', url, headers: { cookie: this.cookieHeader(), ...headers } }));
   }

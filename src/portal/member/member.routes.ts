@@ -120,6 +120,12 @@ function registerUsageRoutes(app: App, deps: PortalDeps) {
   });
 }
 
+/** Whether the browser says the request came from this site, or from no site at all (typed, bookmarked). */
+function sentFromHere(request: FastifyRequest): boolean {
+  const site = request.headers['sec-fetch-site'];
+  return site === undefined || site === 'same-origin' || site === 'none';
+}
+
 function registerSearchRoute(app: App, deps: PortalDeps) {
   const countries = deps.countryCodes.map((code) => ({ code, name: deps.searchUseCase.countries.get(code)?.name ?? code }));
   const searchDeps: PortalSearchDeps = {
@@ -147,14 +153,24 @@ function registerSearchRoute(app: App, deps: PortalDeps) {
     };
     // A search is a GET that is charged, like the API's: never cached anywhere (D5).
     reply.header('cache-control', 'no-store');
-    const outcome = asked ? await searchAsPortalUser(searchDeps, searcher, query) : null;
+    // A search is charged and audited, so only a GET sent from our own pages (or typed, or
+    // bookmarked) runs one; a link followed from another site, or a HEAD, shows the filled form
+    // to be submitted instead (D27: no state change by a request another site can make).
+    const runs = asked && request.method === 'GET' && sentFromHere(request);
+    const outcome = runs ? await searchAsPortalUser(searchDeps, searcher, query) : null;
     const allowance = outcome?.allowance ?? (await readPortalAllowance(searchDeps, ctx.user.id));
     // The figures the page shows, as the API sends them (D3): the user's own allowance.
     reply.headers(rateLimitHeaders(allowance, deps.clock.now()));
     const refusal = memberSearchRefusal(searcher);
     const first = (v: unknown) => (typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : '');
     const model = {
-      form: { q: first(query.q), type: first(query.type), country: first(query.country).toUpperCase() },
+      // A key pasted into the box is refused (D7) and never written back into the page (D16).
+      form: {
+        q: outcome?.kind === 'refused' && outcome.reason === 'key_in_url' ? '' : first(query.q),
+        type: first(query.type),
+        country: first(query.country).toUpperCase(),
+      },
+      notRun: asked && !runs,
       countries,
       allowance,
       outcome,

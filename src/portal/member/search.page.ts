@@ -23,6 +23,8 @@ export interface SearchPageModel {
   outcome: PortalSearchOutcome | null;
   /** Set when the member may not search at all (D17's rule), before any search. */
   blocked: string | null;
+  /** A search was asked for by a link from another site (or a HEAD): shown, not run. */
+  notRun: boolean;
 }
 
 function searchForm(t: MemberText, model: SearchPageModel): Html {
@@ -183,7 +185,9 @@ export function searchBody(ctx: PortalContext, model: SearchPageModel): Html {
   }
   const result =
     outcome === null
-      ? ''
+      ? model.notRun
+        ? notice('info', t('search.not_run'))
+        : ''
       : outcome.kind === 'answered'
         ? answer(t, ctx.locale, outcome.response)
         : notice(

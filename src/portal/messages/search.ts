@@ -6,6 +6,10 @@ export const searchMessages = defineMessages({
     en: 'Search a company',
     tr: 'Firma sorgula',
   },
+  'search.not_run': {
+    en: 'This search came from a link on another site, so it has not been run or counted. Check it and press Search to run it.',
+    tr: 'Bu sorgu başka bir sitedeki bir bağlantıdan geldiği için çalıştırılmadı ve sayılmadı. Kontrol edip çalıştırmak için Sorgula düğmesine basın.',
+  },
   'search.q': {
     en: 'Company name or tax ID',
     tr: 'Firma adı veya vergi numarası',
