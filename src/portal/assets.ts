@@ -27,7 +27,7 @@ main{max-width:60rem;margin:0 auto;padding:1.25rem}
 h1{font-size:1.6rem;margin-top:.5rem}
 label{display:block;font-weight:600;margin-top:1rem}
 .hint{display:block;color:var(--muted);font-size:.9rem}
-input[type=text],input[type=email],input[type=password],input[type=search],select,textarea{display:block;width:100%;max-width:28rem;padding:.5rem;font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--line);border-radius:4px}
+input:not([type]),input[type=text],input[type=email],input[type=password],input[type=search],input[type=date],input[type=number],select,textarea{display:block;width:100%;max-width:28rem;padding:.5rem;font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--line);border-radius:4px}
 button,.button{display:inline-block;font:inherit;padding:.45rem 1rem;border:1px solid var(--accent);border-radius:4px;background:var(--accent);color:var(--accent-fg);cursor:pointer;text-decoration:none}
 button.secondary,.tools button{background:var(--bg);color:var(--accent)}
 form.stack button[type=submit]{margin-top:1.25rem}

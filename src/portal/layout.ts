@@ -105,6 +105,8 @@ export function renderPage(source: PageSource, options: PageOptions): Html {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${options.title} · ${product}</title>
+        <!-- No icon: browsers would otherwise ask for /favicon.ico on every page and log a 404. -->
+        <link rel="icon" href="data:," />
         <link rel="stylesheet" href="/portal/assets/portal.css" />
         <script src="/portal/assets/portal.js" defer></script>
       </head>
