@@ -57,7 +57,8 @@ export function registerUsersRoutes(app: App, deps: PortalDeps) {
   app.get('/users', admin, async (request, reply) => {
     const disabled = Number((request.query as { disabled?: string }).disabled);
     const users = Number.isInteger(disabled) && disabled > 0 ? await listMemberUsers(deps.db, memberOf(request).id) : [];
-    const who = users.find((u) => u.id === disabled);
+    // Only a user who is disabled: a link cannot make the page say so of an active one.
+    const who = users.find((u) => u.id === disabled && u.status === 'disabled');
     return show(request, reply, who ? { kind: 'disabled', name: who.name || who.email } : null);
   });
   app.post('/users/invite', admin, async (request, reply) => {
