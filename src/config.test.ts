@@ -40,6 +40,12 @@ test('the portal daily limit per user (D28): 100 by default, RISKLOOKUP_PORTAL_D
   assert.throws(() => parseConfig({}, { RISKLOOKUP_PORTAL_DAILY_LIMIT: '0' }), /RISKLOOKUP_PORTAL_DAILY_LIMIT\) must be a whole number from 1/);
 });
 
+test('the users per member a member_admin may have: 25 by default, RISKLOOKUP_MAX_USERS_PER_MEMBER, a bad value reported', () => {
+  assert.equal(parseConfig({}, {}).maxUsersPerMember, 25);
+  assert.equal(parseConfig({}, { RISKLOOKUP_MAX_USERS_PER_MEMBER: '3' }).maxUsersPerMember, 3);
+  assert.throws(() => parseConfig({}, { RISKLOOKUP_MAX_USERS_PER_MEMBER: 'many' }), /RISKLOOKUP_MAX_USERS_PER_MEMBER\) must be a whole number from 1/);
+});
+
 test('the public URL (one-time links, allowed form origin): flag, else RISKLOOKUP_PUBLIC_URL, else loopback; no trailing slash', () => {
   assert.equal(parseConfig({}, {}).publicUrl, 'http://127.0.0.1:8080');
   assert.equal(parseConfig({}, { RISKLOOKUP_PUBLIC_URL: 'https://risk.example.com/' }).publicUrl, 'https://risk.example.com');

@@ -27,6 +27,8 @@ export interface Config {
   readonly anonDailyLimit: number;
   /** D28: daily portal searches per user. */
   readonly portalDailyLimit: number;
+  /** D28: users a member_admin may have in its member that are not disabled (the operator is not bound by it). */
+  readonly maxUsersPerMember: number;
   /** D22: served countries, or 'all'. */
   readonly countries: readonly string[] | 'all';
   /** PostgreSQL connections per server process. */
@@ -64,6 +66,7 @@ export interface ConfigInput {
   defaultDailyLimit?: string | number;
   anonDailyLimit?: string | number;
   portalDailyLimit?: string | number;
+  maxUsersPerMember?: string | number;
   countries?: string;
   dbPoolSize?: string | number;
   dbStatementTimeoutMs?: string | number;
@@ -157,6 +160,14 @@ export function parseConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pr
       100,
       1,
       10_000_000,
+      problems,
+    ),
+    maxUsersPerMember: integer(
+      'users per member a member_admin may have (RISKLOOKUP_MAX_USERS_PER_MEMBER)',
+      input.maxUsersPerMember ?? env.RISKLOOKUP_MAX_USERS_PER_MEMBER,
+      25,
+      1,
+      100_000,
       problems,
     ),
     countries,

@@ -371,14 +371,16 @@ for (const engine of ENGINES) {
       assert.equal(bad.statusCode, 400);
       assert.match(text(bad.body), /Enter a valid email address/);
 
-      // A new link for a colleague who lost theirs: an invitation while never accepted, a reset after.
+      // A new link for a colleague who lost theirs: an invitation while never accepted.
       const zeynep = await db.selectFrom('users').select('id').where('email_norm', '=', 'zeynep@a.example').executeTakeFirstOrThrow();
       const again = await as.adminA.post(`/portal/users/${zeynep.id}/link`);
       assert.equal(again.statusCode, 200);
       assert.match(text(again.body), /Invitation link for zeynep@a\.example/);
       assert.equal(await describeLink(db, t.clock, token), null, 'the earlier link is retired');
+      // An active colleague's password reset is the operator's: no link for the admin.
       const reset = await as.adminA.post(`/portal/users/${users.userA.id}/link`);
-      assert.match(text(reset.body), /New sign-in link for mehmet@a\.example/);
+      assert.equal(reset.statusCode, 409);
+      assert.match(text(reset.body), /A password reset must come from the service operator/);
       assert.equal((await as.adminA.post(`/portal/users/${users.userB.id}/link`)).statusCode, 404);
 
       // Another member's user: 404, untouched.

@@ -10,6 +10,27 @@ import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
 import { createResetLink, disableUser, inviteUser } from '../users/users.service.ts';
 
+/**
+ * Why a member_admin's step was refused, as a stable code the pages turn into their own words
+ * (both languages); the message is the English for logs and the CLI-less callers.
+ */
+export type MemberUsersRefusal = 'email_invalid' | 'invite_refused' | 'member_not_active' | 'user_cap' | 'reset_by_operator' | 'user_disabled' | 'self_disable';
+
+export class MemberUsersError extends DomainError {
+  constructor(
+    kind: DomainError['kind'],
+    readonly code: MemberUsersRefusal,
+    message: string,
+    /** Figures the page's text needs (the cap). */
+    readonly params: Readonly<Record<string, string | number>> = {},
+  ) {
+    super(kind, message);
+  }
+}
+
+/** What the member_admin is told when an address cannot be invited: never whose it is (D27). */
+export const INVITE_REFUSED_MESSAGE = 'This address cannot be invited. If the person already has an account with another member, ask the service operator.';
+
 export interface MemberUserView {
   id: number;
   email: string;
@@ -36,33 +57,82 @@ export async function listMemberUsers(db: Kysely<Database>, memberId: number): P
   return rows.map((r) => ({ id: Number(r.id), email: r.email, name: r.name, role: r.role, status: r.status, createdAt: Number(r.created_at) }));
 }
 
-/** Invites a colleague into the actor's own member; returns the one-time link's secret (shown once). */
+/**
+ * Invites a colleague into the actor's own member; returns the one-time link's secret (shown
+ * once). At most `maxUsers` users of the member that are not disabled (invited or active):
+ * each is a per-user portal allowance (D28), so a member cannot multiply it at will; the
+ * operator (console, CLI) is not bound by it and can raise the setting. An address already in
+ * use (this member's, another member's, an operator's) gets one answer that says none of it.
+ */
 export async function inviteMemberUser(
   db: Kysely<Database>,
   clock: Clock,
   actor: MemberActor,
   input: { email: string; role: 'member_admin' | 'member_user' },
+  limits: { maxUsers: number },
 ): Promise<{ email: string; token: string }> {
   if (input.role !== 'member_admin' && input.role !== 'member_user') throw new DomainError('invalid', 'role must be member_admin or member_user');
-  const member = await db.selectFrom('members').select('ref').where('id', '=', actor.memberId).executeTakeFirstOrThrow();
-  const issued = await inviteUser(db, clock, { email: input.email, role: input.role, memberRef: member.ref, createdBy: `portal:${actor.email}` });
-  return { email: issued.user.email, token: issued.token };
+  const member = await db.selectFrom('members').select(['ref', 'status']).where('id', '=', actor.memberId).executeTakeFirstOrThrow();
+  if (member.status !== 'active') throw new MemberUsersError('conflict', 'member_not_active', `the membership is ${member.status}: no user can be invited`);
+  const capReached = () =>
+    new MemberUsersError(
+      'conflict',
+      'user_cap',
+      `your member already has ${limits.maxUsers} users that are not disabled, the most allowed: disable one, or ask the service operator to raise the limit`,
+      { max: limits.maxUsers },
+    );
+  // Checked before (a clear answer, nothing written) and again in the invitation's transaction.
+  if ((await countUsersNotDisabled(db, actor.memberId)) >= limits.maxUsers) throw capReached();
+  try {
+    const issued = await inviteUser(
+      db,
+      clock,
+      { email: input.email, role: input.role, memberRef: member.ref, createdBy: `portal:${actor.email}` },
+      async (trx) => {
+        if ((await countUsersNotDisabled(trx, actor.memberId)) > limits.maxUsers) throw capReached();
+      },
+    );
+    return { email: issued.user.email, token: issued.token };
+  } catch (error) {
+    if (error instanceof MemberUsersError || !(error instanceof DomainError)) throw error;
+    if (error.kind === 'invalid') throw new MemberUsersError('invalid', 'email_invalid', error.message);
+    // The email is taken (by anyone), or the member changed meanwhile: one answer for all.
+    throw new MemberUsersError('conflict', 'invite_refused', INVITE_REFUSED_MESSAGE);
+  }
+}
+
+async function countUsersNotDisabled(db: Kysely<Database>, memberId: number): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('member_id', '=', memberId)
+    .where('status', '!=', 'disabled')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /**
- * A new one-time link for a user of the actor's member (a lost invitation, a forgotten
- * password): an invitation for one who never accepted, a reset link otherwise. Shown once.
+ * A new invitation link for a user of the actor's member who never accepted (a lost or expired
+ * invitation). Shown once. An active user's password is reset only by the service operator
+ * (console, CLI): a link shown to the admin would let the admin sign in as that colleague.
  */
 export async function newMemberUserLink(
   db: Kysely<Database>,
   clock: Clock,
   actor: MemberActor,
   userId: number,
-): Promise<{ email: string; token: string; purpose: 'invite' | 'reset' }> {
-  const user = await db.selectFrom('users').select('email').where('id', '=', userId).where('member_id', '=', actor.memberId).executeTakeFirst();
+): Promise<{ email: string; token: string; purpose: 'invite' }> {
+  const user = await db.selectFrom('users').select(['email', 'status']).where('id', '=', userId).where('member_id', '=', actor.memberId).executeTakeFirst();
   if (!user) throw new DomainError('not_found', 'no such user in your member');
-  const issued = await createResetLink(db, clock, { email: user.email, createdBy: `portal:${actor.email}`, memberId: actor.memberId });
-  return { email: issued.user.email, token: issued.token, purpose: issued.purpose };
+  if (user.status === 'disabled') throw new MemberUsersError('conflict', 'user_disabled', `user ${user.email} is disabled`);
+  const operatorOnly = () =>
+    new MemberUsersError('conflict', 'reset_by_operator', `user ${user.email} has accepted the invitation: a password reset comes from the service operator`);
+  if (user.status !== 'invited') throw operatorOnly();
+  // Accepted between the two reads: that would be a reset link; undone with its transaction.
+  const issued = await createResetLink(db, clock, { email: user.email, createdBy: `portal:${actor.email}`, memberId: actor.memberId }, (_trx, link) =>
+    link.purpose === 'invite' ? Promise.resolve() : Promise.reject(operatorOnly()),
+  );
+  return { email: issued.user.email, token: issued.token, purpose: 'invite' };
 }
 
 /**
@@ -70,7 +140,7 @@ export async function newMemberUserLink(
  * disable itself (the member would risk having no admin left to undo it).
  */
 export async function disableMemberUser(db: Kysely<Database>, clock: Clock, actor: MemberActor, userId: number): Promise<MemberUserView> {
-  if (userId === actor.userId) throw new DomainError('conflict', 'you cannot disable your own account; ask another member_admin');
+  if (userId === actor.userId) throw new MemberUsersError('conflict', 'self_disable', 'you cannot disable your own account; ask another member_admin');
   const user = await db.selectFrom('users').select('email').where('id', '=', userId).where('member_id', '=', actor.memberId).executeTakeFirst();
   if (!user) throw new DomainError('not_found', 'no such user in your member');
   await disableUser(db, clock, user.email, { memberId: actor.memberId });

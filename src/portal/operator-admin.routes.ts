@@ -43,9 +43,17 @@ function select(name: string, options: readonly string[], current: string): Html
   </select>`;
 }
 
-function doneNotice(ctx: PortalContext, request: FastifyRequest): Html {
+/** The console's actions that redirect with a notice (`?done=ACTION&target=…`). */
+const MEMBER_ACTIONS = ['member.add', 'member.status', 'member.tier', 'member.agreement', 'member.limit', 'member.revoke-key'] as const;
+const USER_ACTIONS = ['user.disable'] as const;
+
+/**
+ * "Done: ACTION on TARGET" only for an action of this page's closed list and a target the page
+ * lists (a member's ref, a user's email): a link cannot put other words in a trusted notice.
+ */
+function doneNotice(ctx: PortalContext, request: FastifyRequest, actions: readonly string[], targets: readonly string[]): Html {
   const q = request.query as Record<string, string | undefined>;
-  if (!q.done || !q.target) return html``;
+  if (q.done === undefined || q.target === undefined || !actions.includes(q.done) || !targets.includes(q.target)) return html``;
   return html`<p class="notice ok" role="status">${translator(ctx.locale)('console.done', { action: q.done, target: q.target })}</p>`;
 }
 
@@ -63,7 +71,8 @@ export function registerOperatorAdminRoutes(scope: App, deps: Pick<PortalDeps, '
   scope.get('/operator/members', guard, async (request, reply) => {
     const ctx = portalOf(request);
     const tr = translator(ctx.locale);
-    const rows = (await listMemberStates(deps.db)).map((m) => {
+    const members = await listMemberStates(deps.db);
+    const rows = members.map((m) => {
       const base = `/portal/operator/members/${encodeURIComponent(m.ref)}`;
       return html`<tr>
         <td>${m.ref}</td>
@@ -87,7 +96,12 @@ export function registerOperatorAdminRoutes(scope: App, deps: Pick<PortalDeps, '
         <input name="name" required aria-label="name" placeholder="${tr('console.name')}" /> ${select('tier', TIERS, 'full')}`,
       tr('console.add'),
     );
-    const body = html`${doneNotice(ctx, request)}
+    const body = html`${doneNotice(
+      ctx,
+      request,
+      MEMBER_ACTIONS,
+      members.map((m) => m.ref),
+    )}
       <p>${add}</p>
       <table>
         <thead>
@@ -144,7 +158,8 @@ export function registerOperatorAdminRoutes(scope: App, deps: Pick<PortalDeps, '
   scope.get('/operator/users', guard, async (request, reply) => {
     const ctx = portalOf(request);
     const tr = translator(ctx.locale);
-    const rows = (await listUserViews(deps.db)).map(
+    const users = await listUserViews(deps.db);
+    const rows = users.map(
       (u) =>
         html`<tr>
           <td>${u.email}</td>
@@ -164,7 +179,12 @@ export function registerOperatorAdminRoutes(scope: App, deps: Pick<PortalDeps, '
         <input name="member" aria-label="member" placeholder="${tr('console.member')}" />`,
       tr('console.invite'),
     );
-    const body = html`${doneNotice(ctx, request)}
+    const body = html`${doneNotice(
+      ctx,
+      request,
+      USER_ACTIONS,
+      users.map((u) => u.email),
+    )}
       <p>${invite}</p>
       <table>
         <thead>

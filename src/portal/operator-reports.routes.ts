@@ -8,6 +8,7 @@ import type { FastifyRequest } from 'fastify';
 import type { App } from '../http/app-type.ts';
 import { DomainError } from '../lib/errors.ts';
 import type { ModerationStep } from '../reports/filing-rules.ts';
+import { REPORT_STATUSES } from '../reports/lifecycle.ts';
 import { moderateReport } from '../reports/moderation.service.ts';
 import { findCompanyIdByTaxId, getCompanyFile, listPendingQueue, type ConsoleReport } from '../reports/report-queries.service.ts';
 import { sendAttachment } from './attachment-download.ts';
@@ -78,7 +79,9 @@ function header(ctx: PortalContext, extra: Html = html``): Html {
 
 function doneNotice(ctx: PortalContext, request: FastifyRequest): Html {
   const q = request.query as Record<string, string | undefined>;
-  if (!q.done || !q.from || !q.to) return html``;
+  // Only what a moderation step redirects with: a report id and two statuses; anything else, no notice.
+  const isStatus = (v: string | undefined): v is string => v !== undefined && (REPORT_STATUSES as readonly string[]).includes(v);
+  if (q.done === undefined || !/^\d+$/.test(q.done) || !isStatus(q.from) || !isStatus(q.to)) return html``;
   return html`<p class="notice ok" role="status">${translator(ctx.locale)('operator.done', { id: q.done, from: q.from, to: q.to })}</p>`;
 }
 

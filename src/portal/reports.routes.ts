@@ -126,7 +126,15 @@ async function myReportsPage(request: FastifyRequest, reply: FastifyReply, deps:
   const tr = translator(ctx.locale);
   const reports = await listMyReports(deps.db, memberOf(request).id);
   const query = request.query as Record<string, string | undefined>;
-  const notice = query.filed ? tr('reports.mine.filed', { id: query.filed }) : query.withdrawn ? tr('reports.mine.withdrawn', { id: query.withdrawn }) : null;
+  // A notice only for a report of this member, in the state it claims: a link cannot put words in it.
+  const mine = (id: string | undefined) => (id !== undefined && /^\d+$/.test(id) ? reports.find((r) => r.report_id === Number(id)) : undefined);
+  const filed = mine(query.filed);
+  const withdrawn = mine(query.withdrawn);
+  const notice = filed
+    ? tr('reports.mine.filed', { id: filed.report_id })
+    : withdrawn?.status === 'withdrawn'
+      ? tr('reports.mine.withdrawn', { id: withdrawn.report_id })
+      : null;
   const rows = reports.map(
     (r) =>
       html`<tr>

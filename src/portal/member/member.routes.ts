@@ -54,6 +54,8 @@ function registerAgreementRoutes(app: App, deps: PortalDeps) {
   const show = async (request: FastifyRequest, reply: FastifyReply, flash: 'signed' | 'must_accept' | null, status = 200) => {
     const ctx = portalOf(request);
     const state = await readAgreementState(deps.db, memberOf(request).id);
+    // "Signed" only when it is: a link with ?signed=1 cannot say so of an unsigned agreement.
+    if (flash === 'signed' && !state.signedCurrent) flash = null;
     return sendPage(
       reply,
       renderPage(ctx, { title: memberText(ctx.locale)('agreement.title'), body: agreementBody(ctx, state, flash), active: 'agreement' }),
@@ -74,6 +76,8 @@ function registerApiKeyRoutes(app: App, deps: PortalDeps) {
   const show = async (request: FastifyRequest, reply: FastifyReply, flash: ApiFlash, status = 200) => {
     const ctx = portalOf(request);
     const view = await readMemberKey(deps.db, deps.clock, deps.config.defaultDailyLimit, memberOf(request).id);
+    // "Revoked" only when there is no active key: a link with ?revoked=1 cannot say so of a live one.
+    if (flash?.kind === 'revoked' && view.key !== null) flash = null;
     // The new key is in this response only: never cached, never stored (D16).
     reply.header('cache-control', 'no-store');
     return sendPage(reply, renderPage(ctx, { title: memberText(ctx.locale)('api.title'), body: apiBody(ctx, view, flash), active: 'api' }), status);

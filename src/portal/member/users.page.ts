@@ -26,11 +26,16 @@ export function usersBody(
     const action =
       !self && u.status !== 'disabled'
         ? html`<div class="row-actions">
-            <form method="post" action="/portal/users/${u.id}/link">
-              ${csrfInput(ctx)}<button type="submit" class="secondary small" aria-label="${t('users.new_link_for', { name: u.name || u.email })}">
-                ${t('users.new_link')}
-              </button>
-            </form>
+            ${
+              // A new link only for an invitation not yet accepted; a password reset is the operator's.
+              u.status === 'invited'
+                ? html`<form method="post" action="/portal/users/${u.id}/link">
+                    ${csrfInput(ctx)}<button type="submit" class="secondary small" aria-label="${t('users.new_invitation_for', { name: u.name || u.email })}">
+                      ${t('users.new_link')}
+                    </button>
+                  </form>`
+                : ''
+            }
             <form method="post" action="/portal/users/${u.id}/disable">
               ${csrfInput(ctx)}<button type="submit" class="danger small" aria-label="${t('users.disable', { name: u.name || u.email })}">
                 ${t('users.disable_button')}

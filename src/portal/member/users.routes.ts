@@ -6,15 +6,41 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../http/app-type.ts';
 import { DomainError } from '../../lib/errors.ts';
-import { disableMemberUser, inviteMemberUser, listMemberUsers, newMemberUserLink } from '../../members/member-users.service.ts';
+import {
+  disableMemberUser,
+  inviteMemberUser,
+  listMemberUsers,
+  MemberUsersError,
+  newMemberUserLink,
+  type MemberUsersRefusal,
+} from '../../members/member-users.service.ts';
 import { oneTimeLinkOf } from '../../users/users.service.ts';
 import { memberOf, portalOf, requireUser } from '../guards.ts';
 import { redirectTo, renderPage, sendPage } from '../layout.ts';
 import type { PortalDeps } from '../portal-deps.ts';
 import { notFoundError } from '../portal-errors.ts';
 import { field, publicBaseOf, statusOfDomainError } from './member.routes.ts';
-import { memberText } from './text.ts';
+import { memberText, type MemberText, type MemberTextKey } from './text.ts';
 import { usersBody, type UsersFlash } from './users.page.ts';
+
+const REFUSAL_TEXT: Record<MemberUsersRefusal, MemberTextKey> = {
+  email_invalid: 'users.email_invalid',
+  invite_refused: 'users.invite_refused',
+  member_not_active: 'users.member_not_active',
+  user_cap: 'users.cap_reached',
+  reset_by_operator: 'users.reset_by_operator',
+  user_disabled: 'users.user_disabled',
+  self_disable: 'users.self_disable',
+};
+
+/**
+ * A service's refusal in the page's language. Only known refusals have words of their own;
+ * any other DomainError gets a generic text (its English message may name other accounts).
+ */
+export function refusalOf(t: MemberText, error: DomainError): string {
+  if (error instanceof MemberUsersError) return t(REFUSAL_TEXT[error.code], error.params);
+  return t(error.kind === 'invalid' ? 'users.email_invalid' : 'users.refused');
+}
 
 export function registerUsersRoutes(app: App, deps: PortalDeps) {
   const show = async (request: FastifyRequest, reply: FastifyReply, flash: UsersFlash, status = 200, form?: { email: string; role: string }) => {
@@ -31,7 +57,8 @@ export function registerUsersRoutes(app: App, deps: PortalDeps) {
   app.get('/users', admin, async (request, reply) => {
     const disabled = Number((request.query as { disabled?: string }).disabled);
     const users = Number.isInteger(disabled) && disabled > 0 ? await listMemberUsers(deps.db, memberOf(request).id) : [];
-    const who = users.find((u) => u.id === disabled);
+    // Only a user who is disabled: a link cannot make the page say so of an active one.
+    const who = users.find((u) => u.id === disabled && u.status === 'disabled');
     return show(request, reply, who ? { kind: 'disabled', name: who.name || who.email } : null);
   });
   app.post('/users/invite', admin, async (request, reply) => {
@@ -39,12 +66,17 @@ export function registerUsersRoutes(app: App, deps: PortalDeps) {
     const form = { email: field(request, 'email'), role: field(request, 'role') === 'member_admin' ? 'member_admin' : 'member_user' };
     try {
       const actor = { userId: ctx.user.id, memberId: memberOf(request).id, email: ctx.user.email };
-      const issued = await inviteMemberUser(deps.db, deps.clock, actor, { email: form.email, role: form.role as 'member_admin' | 'member_user' });
+      const issued = await inviteMemberUser(
+        deps.db,
+        deps.clock,
+        actor,
+        { email: form.email, role: form.role as 'member_admin' | 'member_user' },
+        { maxUsers: deps.config.maxUsersPerMember },
+      );
       return await show(request, reply, { kind: 'invited', email: issued.email, link: oneTimeLinkOf(publicBaseOf(deps), issued.token) });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      const message = error.kind === 'invalid' ? memberText(ctx.locale)('users.email_invalid') : error.message;
-      return show(request, reply, { kind: 'error', message }, statusOfDomainError(error), form);
+      return show(request, reply, { kind: 'error', message: refusalOf(memberText(ctx.locale), error) }, statusOfDomainError(error), form);
     }
   });
   app.post('/users/:id/disable', admin, async (request, reply) => {
@@ -56,7 +88,7 @@ export function registerUsersRoutes(app: App, deps: PortalDeps) {
     } catch (error) {
       if (error instanceof DomainError && error.kind === 'not_found') throw notFoundError();
       if (!(error instanceof DomainError)) throw error;
-      return show(request, reply, { kind: 'error', message: error.message }, statusOfDomainError(error));
+      return show(request, reply, { kind: 'error', message: refusalOf(memberText(ctx.locale), error) }, statusOfDomainError(error));
     }
     return redirectTo(reply, `/portal/users?disabled=${id}`);
   });
@@ -66,15 +98,11 @@ export function registerUsersRoutes(app: App, deps: PortalDeps) {
     if (!Number.isSafeInteger(id) || id <= 0) throw notFoundError();
     try {
       const issued = await newMemberUserLink(deps.db, deps.clock, { userId: ctx.user.id, memberId: memberOf(request).id, email: ctx.user.email }, id);
-      return await show(request, reply, {
-        kind: issued.purpose === 'invite' ? 'invited' : 'reset',
-        email: issued.email,
-        link: oneTimeLinkOf(publicBaseOf(deps), issued.token),
-      });
+      return await show(request, reply, { kind: 'invited', email: issued.email, link: oneTimeLinkOf(publicBaseOf(deps), issued.token) });
     } catch (error) {
       if (error instanceof DomainError && error.kind === 'not_found') throw notFoundError();
       if (!(error instanceof DomainError)) throw error;
-      return show(request, reply, { kind: 'error', message: error.message }, statusOfDomainError(error));
+      return show(request, reply, { kind: 'error', message: refusalOf(memberText(ctx.locale), error) }, statusOfDomainError(error));
     }
   });
 }
