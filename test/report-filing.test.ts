@@ -189,6 +189,41 @@ for (const engine of ENGINES) {
       }
     });
 
+    test('D29: the same filing replayed (same type, event date, case number) is refused while the first is open', async () => {
+      const taxId = nextVkn();
+      const enforcement = (fileNumber: string, eventDate = '2026-09-30') =>
+        claimInput(taxId, {
+          type: 'enforcement_plain',
+          eventDate,
+          amount: null,
+          currency: null,
+          case: { enforcement_office: 'Bursa 3. İcra', file_number: fileNumber, date: '2026-10-02' },
+        });
+      const outcomes = await Promise.allSettled([1, 2, 3].map(() => fileReport(deps, filers['F-A']!, enforcement('2026/100'))));
+      assert.equal(outcomes.filter((o) => o.status === 'fulfilled').length, 1, JSON.stringify(outcomes));
+      for (const o of outcomes) if (o.status === 'rejected') refusedWith('conflict', /already has a pending or approved report of this type/)(o.reason);
+      const first = (outcomes.find((o) => o.status === 'fulfilled') as PromiseFulfilledResult<{ reportId: number }>).value;
+      // Another user of the member replaying it is the same member; a case number typed differently only in case is the same.
+      await assert.rejects(fileReport(deps, secondUserOfA, enforcement(' 2026/100 ')), refusedWith('conflict'));
+      // Another case number, another event date, another member: different reports.
+      await fileReport(deps, filers['F-A']!, enforcement('2026/101'));
+      await fileReport(deps, filers['F-A']!, enforcement('2026/100', '2026-09-29'));
+      await fileReport(deps, filers['F-B']!, enforcement('2026/100'));
+      // Once the first is closed, it may be filed again.
+      await withdrawReport({ db: database.engine.db, clock }, filers['F-A']!, first.reportId, 'filed by mistake');
+      await fileReport(deps, filers['F-A']!, enforcement('2026/100'));
+    });
+
+    test('D29: an amount too long for its digits and an event date before 1900 are refused, nothing written', async () => {
+      const before = await countReports();
+      await assert.rejects(
+        fileReport(deps, filers['F-A']!, claimInput(nextVkn(), { amount: '99999999999999999999' })),
+        refusedWith('invalid', /at most 9999999999999\.99/),
+      );
+      await assert.rejects(fileReport(deps, filers['F-A']!, claimInput(nextVkn(), { eventDate: '0001-01-01' })), refusedWith('invalid', /before 1900-01-01/));
+      assert.equal(await countReports(), before);
+    });
+
     test("D29: an attachment is served to the filing member's users and to operators only; others get not_found", async () => {
       const filed = await fileReport(deps, filers['F-A']!, {
         ...claimInput(nextVkn()),

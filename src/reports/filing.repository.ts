@@ -44,6 +44,32 @@ export async function findOpenClaim(db: Db, memberId: number, companyId: number)
   return row && { id: Number(row.id) };
 }
 
+/**
+ * Takes the member's row lock for the rest of the transaction (a no-op update): filings of one
+ * member run one after another, so the checks made before an insert (a replayed filing, the day's
+ * limit) hold under concurrency too. SQLite runs one write transaction at a time anyway.
+ */
+export async function lockMemberForFiling(db: Db, memberId: number): Promise<void> {
+  await db
+    .updateTable('members')
+    .set((eb) => ({ status: eb.ref('status') }))
+    .where('id', '=', memberId)
+    .execute();
+}
+
+/** The member's open (pending or approved) reports of one type and event date on a company, with their case. */
+export async function listOpenTwins(db: Db, memberId: number, companyId: number, type: string, eventDate: string) {
+  return db
+    .selectFrom('reports')
+    .select(['id', 'case_json'])
+    .where('reported_by', '=', memberId)
+    .where('company_id', '=', companyId)
+    .where('type', '=', type)
+    .where('event_date', '=', eventDate)
+    .where('status', 'in', ['pending', 'approved'])
+    .execute();
+}
+
 export const ONE_OPEN_CLAIM_MESSAGE = 'your member already has a pending or approved unpaid_debt report on this company: withdraw it before filing another';
 
 /** Inserts a filed report; the second open claim of a member on a company is a conflict (migration 0005). */
