@@ -139,6 +139,31 @@ export async function findAttachmentWithReport(db: Db, id: number) {
 }
 
 /**
+ * Whether anything of the company has ever been public or came from an import: an imported
+ * report (no filing user), or any report of it that was ever approved (its history says so,
+ * withdrawn and deactivated ones included).
+ */
+export async function companyHasPublicHistory(db: Db, companyId: number): Promise<boolean> {
+  const imported = await db
+    .selectFrom('reports')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('filed_by_user_id', 'is', null)
+    .limit(1)
+    .executeTakeFirst();
+  if (imported) return true;
+  const approved = await db
+    .selectFrom('report_status_changes')
+    .innerJoin('reports', 'reports.id', 'report_status_changes.report_id')
+    .select('report_status_changes.id')
+    .where('reports.company_id', '=', companyId)
+    .where('report_status_changes.to_status', '=', 'approved')
+    .limit(1)
+    .executeTakeFirst();
+  return approved !== undefined;
+}
+
+/**
  * Moves a report from `from` to `to` only if it is still `from`: of two moderators acting at
  * once, exactly one changes the row (PostgreSQL re-checks the condition after the other's
  * commit; SQLite runs one write transaction at a time). False when the report had moved on.

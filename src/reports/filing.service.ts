@@ -124,6 +124,11 @@ export async function fileReport(deps: FilingDeps, filer: Filer, input: FilingIn
       reported_by: filer.memberId,
       filed_by_user_id: filer.userId,
       event_date: r.eventDate,
+      // What this filer typed: the company keeps the values it has (public ones are never
+      // overwritten by a filing); a company created by filing takes its public name and city
+      // from the first report an operator approves (moderation.service.ts).
+      filed_company_name: c.companyName,
+      filed_city: c.city,
       created_at: now,
       updated_at: now,
     });

@@ -3,18 +3,21 @@
  * (reason); a user of the filing member withdraws (note). Each step, in one transaction: the
  * rule (filing-rules.ts), the status moved only if it is still what was read (of two operators at
  * once exactly one wins), the history row (from, to, user, time, reason), the company's visible
- * count (D12) and, for an operator's step, the operator log. Ordinary statements: the version
+ * count (D12), on a first approval the name and city of a company created by filing, and, for an operator's step, the operator log. Ordinary statements: the version
  * triggers keep the search cache exact (the write protocol).
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
+import { updateCompany } from '../companies/companies.repository.ts';
 import { appendOperatorLog } from '../operator/operator-log.ts';
+import { coreOfKey, toSearchKey } from '../search/name-key.ts';
 import { requireMemberUser, requireOperator } from './acting-user.ts';
 import { checkStep, type ModerationStep } from './filing-rules.ts';
-import { updateReportStatusIf } from './filing.repository.ts';
+import { companyHasPublicHistory, updateReportStatusIf } from './filing.repository.ts';
 import type { ReportStatus } from './lifecycle.ts';
+import { findCompanyById } from './report-queries.repository.ts';
 import { findReportById, insertStatusChange } from './reports.repository.ts';
 import { refreshVisibleCount } from './reports.service.ts';
 
@@ -46,6 +49,14 @@ async function takeStep(deps: ModerationDeps, who: Who, reportId: number, step: 
     const check = checkStep(user.actor, { id: reportId, status: report.status as ReportStatus, reportedBy }, step, reason);
     if (!check.ok) throw new DomainError(check.kind, check.message);
     const now = deps.clock.now();
+    const companyId = Number(report.company_id);
+    // A company created by filing takes its public name and city from the first report an
+    // operator approves on it, read before this approval is written: never from a rejected
+    // filing, and never again once something of it has been public or imported.
+    const renameTo =
+      check.to === 'approved' && report.filed_company_name !== null && report.filed_city !== null && !(await companyHasPublicHistory(trx, companyId))
+        ? { name: report.filed_company_name, city: report.filed_city }
+        : null;
     if (!(await updateReportStatusIf(trx, reportId, check.from, check.to, now))) {
       const current = await findReportById(trx, reportId);
       throw new DomainError('conflict', `report ${reportId} was changed meanwhile (it is now ${current?.status ?? 'gone'}); reload and look again`);
@@ -59,7 +70,19 @@ async function takeStep(deps: ModerationDeps, who: Who, reportId: number, step: 
       changed_by_user_id: who.userId,
       reason: check.reason,
     });
-    const companyId = Number(report.company_id);
+    let renamedFrom: { name: string; city: string } | null = null;
+    if (renameTo) {
+      const company = await findCompanyById(trx, companyId);
+      renamedFrom = company ? { name: company.company_name, city: company.city } : null;
+      const nameKey = toSearchKey(renameTo.name);
+      await updateCompany(trx, companyId, {
+        company_name: renameTo.name,
+        city: renameTo.city,
+        name_key: nameKey,
+        name_core: coreOfKey(nameKey),
+        updated_at: now,
+      });
+    }
     const visibleReportCount = await refreshVisibleCount(trx, companyId);
     if (who.kind === 'operator') {
       await appendOperatorLog(trx, {
@@ -68,8 +91,8 @@ async function takeStep(deps: ModerationDeps, who: Who, reportId: number, step: 
         actor: user.label,
         action: `report.${step}`,
         target: `report:${reportId}`,
-        before: { status: check.from },
-        after: { status: check.to, reason: check.reason },
+        before: { status: check.from, ...(renamedFrom ? { company: renamedFrom } : {}) },
+        after: { status: check.to, reason: check.reason, ...(renameTo ? { company: { name: renameTo.name, city: renameTo.city } } : {}) },
       });
     }
     return { reportId, companyId, from: check.from, to: check.to, reason: check.reason, visibleReportCount };
