@@ -4,6 +4,7 @@
  */
 import { ALL_COUNTRY_CODES } from './countries/country-codes.ts';
 import { DEFAULT_NEAR_MATCH_THRESHOLD } from './search/near-match-score.ts';
+import { DEFAULT_FILINGS_PER_MEMBER_PER_DAY } from './reports/filing-rules.ts';
 import { databaseUrlOf } from './db/database-url.ts';
 import { readWholeNumber } from './lib/whole-number.ts';
 import { DRAIN_GRACE_MS } from './serve/server.ts';
@@ -27,6 +28,8 @@ export interface Config {
   readonly anonDailyLimit: number;
   /** D28: daily portal searches per user. */
   readonly portalDailyLimit: number;
+  /** D29: reports a member files per quota day (D19), all its users together. */
+  readonly filingsPerMemberPerDay: number;
   /** D22: served countries, or 'all'. */
   readonly countries: readonly string[] | 'all';
   /** PostgreSQL connections per server process. */
@@ -64,6 +67,7 @@ export interface ConfigInput {
   defaultDailyLimit?: string | number;
   anonDailyLimit?: string | number;
   portalDailyLimit?: string | number;
+  filingsPerMemberPerDay?: string | number;
   countries?: string;
   dbPoolSize?: string | number;
   dbStatementTimeoutMs?: string | number;
@@ -155,6 +159,14 @@ export function parseConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pr
       'portal daily limit per user (RISKLOOKUP_PORTAL_DAILY_LIMIT)',
       input.portalDailyLimit ?? env.RISKLOOKUP_PORTAL_DAILY_LIMIT,
       100,
+      1,
+      10_000_000,
+      problems,
+    ),
+    filingsPerMemberPerDay: integer(
+      'filings per member per day (RISKLOOKUP_FILINGS_PER_MEMBER_PER_DAY)',
+      input.filingsPerMemberPerDay ?? env.RISKLOOKUP_FILINGS_PER_MEMBER_PER_DAY,
+      DEFAULT_FILINGS_PER_MEMBER_PER_DAY,
       1,
       10_000_000,
       problems,

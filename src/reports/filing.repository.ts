@@ -57,6 +57,18 @@ export async function lockMemberForFiling(db: Db, memberId: number): Promise<voi
     .execute();
 }
 
+/** Reports the member filed through the portal since `since` (any status: a withdrawn one was filed too). */
+export async function countFilingsSince(db: Db, memberId: number, since: number): Promise<number> {
+  const row = await db
+    .selectFrom('reports')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('reported_by', '=', memberId)
+    .where('filed_by_user_id', 'is not', null)
+    .where('created_at', '>=', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** The member's open (pending or approved) reports of one type and event date on a company, with their case. */
 export async function listOpenTwins(db: Db, memberId: number, companyId: number, type: string, eventDate: string) {
   return db

@@ -9,12 +9,13 @@ import type { CountryCatalogue } from '../countries/catalogue.ts';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
-import { quotaDayOf } from '../lib/turkey-time.ts';
+import { nextQuotaResetSeconds, quotaDayOf } from '../lib/turkey-time.ts';
 import { requireMemberUser } from './acting-user.ts';
 import { checkAttachments, type AttachmentUpload } from './attachments.ts';
 import { checkFilingInput, type FilingInput } from './filing-input.ts';
-import { checkFilingMember } from './filing-rules.ts';
+import { checkFilingMember, DEFAULT_FILINGS_PER_MEMBER_PER_DAY } from './filing-rules.ts';
 import {
+  countFilingsSince,
   findOpenClaim,
   findOrCreateCompany,
   insertAttachments,
@@ -30,6 +31,8 @@ export interface FilingDeps {
   db: Kysely<Database>;
   clock: Clock;
   countries: Pick<CountryCatalogue, 'get'>;
+  /** Reports a member may file per quota day (D19), all its users together; default 50 (config.ts). */
+  filingsPerDay?: number;
 }
 
 /** Who files: the signed-in user and its member (request.portal). */
@@ -46,6 +49,8 @@ export interface FiledReport {
   status: 'pending';
   attachments: Array<{ fileName: string; contentType: string; sizeBytes: number; sha256: string }>;
 }
+
+const DAY_MS = 86_400_000;
 
 /** The field of a type's case that numbers it (the file, investigation or contract number); none for a claim. */
 const CASE_NUMBER_FIELD: Partial<Record<ReportType, string>> = Object.fromEntries(
@@ -87,6 +92,15 @@ export async function fileReport(deps: FilingDeps, filer: Filer, input: FilingIn
     const user = await requireMemberUser(trx, filer.userId, filer.memberId);
     await requireFilingMember(trx, filer.memberId);
     await lockMemberForFiling(trx, filer.memberId);
+    // The day's limit, counted under the member's lock: parallel filings cannot all pass it.
+    const limit = deps.filingsPerDay ?? DEFAULT_FILINGS_PER_MEMBER_PER_DAY;
+    const dayStart = nextQuotaResetSeconds(now) * 1000 - DAY_MS;
+    if ((await countFilingsSince(trx, filer.memberId, dayStart)) >= limit) {
+      throw new DomainError(
+        'conflict',
+        `your member has filed ${limit} reports today, the most a member may file in a day: file again after 00:00 Turkey time (${quotaDayOf(dayStart + DAY_MS)})`,
+      );
+    }
     const c = filing.company;
     const { row: company, created } = await findOrCreateCompany(trx, {
       company_name: c.companyName,
