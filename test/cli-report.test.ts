@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { runCli } from './helpers/cli.ts';
+import { readJson } from './helpers/bodies.ts';
 import { NOON_TR } from './helpers/app.ts';
 import { companyLine, countries, makeMember, makeReport, nextVkn } from './helpers/factories.ts';
 import { claimInput } from './helpers/filing.ts';
@@ -101,7 +102,7 @@ for (const engine of ENGINES) {
       assert.equal((await cli('report', 'status', 'CR-1', 'rejected')).code, 2);
       const rejected = await cli('report', 'status', 'CR-1', 'rejected', '--reason', 'duplicate of CR-2', '--json');
       assert.equal(rejected.code, 0, rejected.stderr);
-      assert.equal(JSON.parse(rejected.stdout).reason, 'duplicate of CR-2');
+      assert.equal(readJson<{ reason: string }>(rejected.stdout).reason, 'duplicate of CR-2');
       assert.equal((await cli('report', 'status', 'CR-2', 'approved')).code, 0);
       const withdrawn = await cli('report', 'status', 'CR-2', 'withdrawn');
       assert.equal(withdrawn.code, 0, withdrawn.stderr);
