@@ -37,6 +37,9 @@ test('the database URL: the flag, else DATABASE_URL, else the default', () => {
 test('the portal daily limit per user (D28): 100 by default, RISKLOOKUP_PORTAL_DAILY_LIMIT, a bad value reported', () => {
   assert.equal(parseConfig({}, {}).portalDailyLimit, 100);
   assert.equal(parseConfig({}, { RISKLOOKUP_PORTAL_DAILY_LIMIT: '250' }).portalDailyLimit, 250);
+  assert.equal(parseConfig({}, {}).filingsPerMemberPerDay, 50);
+  assert.equal(parseConfig({}, { RISKLOOKUP_FILINGS_PER_MEMBER_PER_DAY: '5' }).filingsPerMemberPerDay, 5);
+  assert.throws(() => parseConfig({}, { RISKLOOKUP_FILINGS_PER_MEMBER_PER_DAY: '0' }), /RISKLOOKUP_FILINGS_PER_MEMBER_PER_DAY/);
   assert.throws(() => parseConfig({}, { RISKLOOKUP_PORTAL_DAILY_LIMIT: '0' }), /RISKLOOKUP_PORTAL_DAILY_LIMIT\) must be a whole number from 1/);
 });
 

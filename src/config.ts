@@ -4,6 +4,7 @@
  */
 import { ALL_COUNTRY_CODES } from './countries/country-codes.ts';
 import { DEFAULT_NEAR_MATCH_THRESHOLD } from './search/near-match-score.ts';
+import { DEFAULT_FILINGS_PER_MEMBER_PER_DAY } from './reports/filing-rules.ts';
 import { databaseUrlOf } from './db/database-url.ts';
 import { readWholeNumber } from './lib/whole-number.ts';
 import { DRAIN_GRACE_MS } from './serve/server.ts';
@@ -29,6 +30,8 @@ export interface Config {
   readonly portalDailyLimit: number;
   /** D28: users a member_admin may have in its member that are not disabled (the operator is not bound by it). */
   readonly maxUsersPerMember: number;
+  /** D29: reports a member files per quota day (D19), all its users together. */
+  readonly filingsPerMemberPerDay: number;
   /** D22: served countries, or 'all'. */
   readonly countries: readonly string[] | 'all';
   /** PostgreSQL connections per server process. */
@@ -67,6 +70,7 @@ export interface ConfigInput {
   anonDailyLimit?: string | number;
   portalDailyLimit?: string | number;
   maxUsersPerMember?: string | number;
+  filingsPerMemberPerDay?: string | number;
   countries?: string;
   dbPoolSize?: string | number;
   dbStatementTimeoutMs?: string | number;
@@ -168,6 +172,14 @@ export function parseConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pr
       25,
       1,
       100_000,
+      problems,
+    ),
+    filingsPerMemberPerDay: integer(
+      'filings per member per day (RISKLOOKUP_FILINGS_PER_MEMBER_PER_DAY)',
+      input.filingsPerMemberPerDay ?? env.RISKLOOKUP_FILINGS_PER_MEMBER_PER_DAY,
+      DEFAULT_FILINGS_PER_MEMBER_PER_DAY,
+      1,
+      10_000_000,
       problems,
     ),
     countries,

@@ -101,6 +101,27 @@ for (const engine of ENGINES) {
       assert.match(squash(page.body), /href="\/portal\/reports\/attachments\/\d+">fatura.pdf</);
     });
 
+    test('D29: the same enforcement form posted three times: one report, the replays get 409 with the reason', async () => {
+      const fields = {
+        ...claimFields(nextVkn()),
+        type: 'enforcement_plain',
+        amount: '',
+        currency: '',
+        case_enforcement_office: 'Kocaeli 2. İcra',
+        case_file_number: '2026/555',
+        case_date: '2026-10-16',
+      };
+      await members[1]!.get('/portal/reports/new');
+      const answers = [];
+      for (let i = 0; i < 3; i++) answers.push(await postMultipart(members[1]!, '/portal/reports', fields, []));
+      assert.deepEqual(
+        answers.map((a) => a.statusCode),
+        [303, 409, 409],
+        answers.map((a) => a.body.slice(0, 300)).join('\n'),
+      );
+      assert.match(answers[1]!.body, /already has a pending or approved report of this type on this company with the same event date/);
+    });
+
     test('D29: a renamed .exe and a mistyped tax ID are refused on the form page, nothing written', async () => {
       const countBefore = (await database.engine.db.selectFrom('reports').select('id').execute()).length;
       await members[0]!.get('/portal/reports/new');

@@ -13,6 +13,7 @@ import { EXE_FILE, HTML_FILE, JPEG_FILE, PDF_FILE } from './helpers/files.ts';
 import { makeUser, memberIdOf } from './helpers/users.ts';
 import { claimInput, refusedWith } from './helpers/filing.ts';
 import { fixedClock } from '../src/lib/clock.ts';
+import { quotaDayOf } from '../src/lib/turkey-time.ts';
 import { fileReport, type Filer, type FilingDeps } from '../src/reports/filing.service.ts';
 import { insertFiledReport } from '../src/reports/filing.repository.ts';
 import { fetchAttachment } from '../src/reports/attachments.ts';
@@ -32,11 +33,11 @@ for (const engine of ENGINES) {
       database = await engine.create();
       const { db } = database.engine;
       deps = { db, clock, countries };
-      for (const ref of ['F-A', 'F-B']) await makeMember(db, clock, { ref });
+      for (const ref of ['F-A', 'F-B', 'F-LIMIT']) await makeMember(db, clock, { ref });
       await makeMember(db, clock, { ref: 'F-ASSOC', tier: 'associate' });
       await makeMember(db, clock, { ref: 'F-UNSIGNED', agreementSigned: false });
       await makeMember(db, clock, { ref: 'F-SUSP', status: 'suspended' });
-      for (const ref of ['F-A', 'F-B', 'F-ASSOC', 'F-UNSIGNED', 'F-SUSP']) {
+      for (const ref of ['F-A', 'F-B', 'F-LIMIT', 'F-ASSOC', 'F-UNSIGNED', 'F-SUSP']) {
         const userId = await makeUser(db, { email: `user@${ref.toLowerCase()}.test`, role: 'member_user', memberRef: ref });
         filers[ref] = { userId, memberId: await memberIdOf(db, ref) };
       }
@@ -187,6 +188,56 @@ for (const engine of ENGINES) {
         const companies = await database.engine.db.selectFrom('companies').select('id').where('tax_id_norm', '=', taxId).execute();
         assert.equal(companies.length, 1);
       }
+    });
+
+    test('D29: the same filing replayed (same type, event date, case number) is refused while the first is open', async () => {
+      const taxId = nextVkn();
+      const enforcement = (fileNumber: string, eventDate = '2026-09-30') =>
+        claimInput(taxId, {
+          type: 'enforcement_plain',
+          eventDate,
+          amount: null,
+          currency: null,
+          case: { enforcement_office: 'Bursa 3. İcra', file_number: fileNumber, date: '2026-10-02' },
+        });
+      const outcomes = await Promise.allSettled([1, 2, 3].map(() => fileReport(deps, filers['F-A']!, enforcement('2026/100'))));
+      assert.equal(outcomes.filter((o) => o.status === 'fulfilled').length, 1, JSON.stringify(outcomes));
+      for (const o of outcomes) if (o.status === 'rejected') refusedWith('conflict', /already has a pending or approved report of this type/)(o.reason);
+      const first = (outcomes.find((o) => o.status === 'fulfilled') as PromiseFulfilledResult<{ reportId: number }>).value;
+      // Another user of the member replaying it is the same member; a case number typed differently only in case is the same.
+      await assert.rejects(fileReport(deps, secondUserOfA, enforcement(' 2026/100 ')), refusedWith('conflict'));
+      // Another case number, another event date, another member: different reports.
+      await fileReport(deps, filers['F-A']!, enforcement('2026/101'));
+      await fileReport(deps, filers['F-A']!, enforcement('2026/100', '2026-09-29'));
+      await fileReport(deps, filers['F-B']!, enforcement('2026/100'));
+      // Once the first is closed, it may be filed again.
+      await withdrawReport({ db: database.engine.db, clock }, filers['F-A']!, first.reportId, 'filed by mistake');
+      await fileReport(deps, filers['F-A']!, enforcement('2026/100'));
+    });
+
+    test('D29: an amount too long for its digits and an event date before 1900 are refused, nothing written', async () => {
+      const before = await countReports();
+      await assert.rejects(
+        fileReport(deps, filers['F-A']!, claimInput(nextVkn(), { amount: '99999999999999999999' })),
+        refusedWith('invalid', /at most 9999999999999\.99/),
+      );
+      await assert.rejects(fileReport(deps, filers['F-A']!, claimInput(nextVkn(), { eventDate: '0001-01-01' })), refusedWith('invalid', /before 1900-01-01/));
+      assert.equal(await countReports(), before);
+    });
+
+    test("D29/D19: a member files at most the day's limit (all its users together, parallel too); the next Turkey day it files again", async () => {
+      const limited = { ...deps, filingsPerDay: 3 };
+      const filer = filers['F-LIMIT']!;
+      const first = await fileReport(limited, filer, claimInput(nextVkn()));
+      // A withdrawn filing was filed all the same: it counts.
+      await withdrawReport({ db: database.engine.db, clock }, filer, first.reportId, 'typed the wrong company');
+      const outcomes = await Promise.allSettled([1, 2, 3, 4].map(() => fileReport(limited, filer, claimInput(nextVkn()))));
+      assert.equal(outcomes.filter((o) => o.status === 'fulfilled').length, 2, JSON.stringify(outcomes));
+      for (const o of outcomes) if (o.status === 'rejected') refusedWith('conflict', /filed 3 reports today, the most a member may file in a day/)(o.reason);
+      // The next quota day (00:00 Turkey time) starts afresh.
+      const midnight = Date.parse(`${quotaDayOf(NOON_TR)}T00:00:00+03:00`) + 86_400_000;
+      await assert.rejects(fileReport({ ...limited, clock: fixedClock(midnight - 1) }, filer, claimInput(nextVkn())), refusedWith('conflict'));
+      await fileReport({ ...limited, clock: fixedClock(midnight) }, filer, claimInput(nextVkn()));
     });
 
     test("D29: an attachment is served to the filing member's users and to operators only; others get not_found", async () => {

@@ -14,6 +14,7 @@ import { fileReport, type Filer } from '../src/reports/filing.service.ts';
 import { approveReport, deactivateReport, moderateReport, rejectReport, withdrawReport, type ModerationDeps } from '../src/reports/moderation.service.ts';
 import { changeReportStatus } from '../src/reports/reports.service.ts';
 import { listOperatorLog } from '../src/operator/operator-log.ts';
+import { getCompanyFile, listMyReports, listPendingQueue } from '../src/reports/report-queries.service.ts';
 
 for (const engine of ENGINES) {
   describe(`report moderation [${engine.name}]`, () => {
@@ -107,8 +108,9 @@ for (const engine of ENGINES) {
           actor: 'op1@bureau.test',
           action: 'report.approve',
           target: `report:${r.reportId}`,
-          before: { status: 'pending' },
-          after: { status: 'approved', reason: null },
+          // The first approval on a company created by filing names it (before: the same filer's text here).
+          before: { status: 'pending', company: { name: 'Dosya Lojistik A.Ş.', city: 'Bursa' } },
+          after: { status: 'approved', reason: null, company: { name: 'Dosya Lojistik A.Ş.', city: 'Bursa' } },
         },
       );
       await assert.rejects(database.engine.db.updateTable('operator_log').set({ actor: 'someone else' }).execute(), /append-only/);
@@ -208,6 +210,51 @@ for (const engine of ENGINES) {
       assert.equal((await byTaxId(taxId)).results[0]?.report_count, 2);
       await deactivateReport(deps, op1, official.reportId, 'assignment cancelled');
       assert.equal((await byTaxId(taxId)).result_count, 0);
+    });
+
+    test("D29: each filer's typed company name and city stay on its own report; the first approved one names a company created by filing", async () => {
+      const taxId = nextVkn();
+      const assigned = (contract: string, companyName: string, city: string) => ({
+        type: 'debt_assigned',
+        amount: null,
+        currency: null,
+        companyName,
+        city,
+        case: { collection_company: 'Varlık A.Ş.', contract_number: contract, assignment_date: '2026-06-01' },
+      });
+      const first = await file(filers[0]!, taxId, assigned('N-1', 'Sahte Yazım Ltd', 'Ankara'));
+      const second = await file(filers[1]!, taxId, assigned('N-2', 'Doğru Lojistik A.Ş.', 'İzmir'));
+      assert.deepEqual([first.companyCreated, second.companyCreated, second.companyId], [true, false, first.companyId]);
+      // Created by filing, nothing approved: invisible in the API, by tax ID and by name (no near match either).
+      assert.equal((await byTaxId(taxId)).result_count, 0);
+      const hidden = await search(t.app, key, `q=${encodeURIComponent('Sahte Yazım')}`);
+      assert.deepEqual([hidden.json<{ result_count: number }>().result_count, hidden.json<{ near_matches: unknown[] }>().near_matches], [0, []]);
+      // Each member's "My reports" shows what its own user typed.
+      const mine = async (i: number, reportId: number) => (await listMyReports(database.engine.db, filers[i]!.memberId)).find((r) => r.report_id === reportId)!;
+      assert.deepEqual([(await mine(1, second.reportId)).company.name, (await mine(1, second.reportId)).company.city], ['Doğru Lojistik A.Ş.', 'İzmir']);
+      assert.deepEqual([(await mine(0, first.reportId)).company.name, (await mine(0, first.reportId)).company.city], ['Sahte Yazım Ltd', 'Ankara']);
+      // The operator sees both: the company's stored values and what each filer typed.
+      const queued = (await listPendingQueue(database.engine.db)).find((r) => r.report_id === second.reportId)!;
+      assert.deepEqual(queued.filed, { companyName: 'Doğru Lojistik A.Ş.', city: 'İzmir' });
+      assert.equal(queued.company.name, 'Sahte Yazım Ltd');
+      // The first filer's report is rejected; the second one approved names the company.
+      await rejectReport(deps, op1, first.reportId, 'no such contract');
+      await approveReport(deps, op1, second.reportId);
+      const shown = await search(t.app, key, `q=${taxId}&type=tax_id&country=TR`);
+      const result = shown.json<{ results: Array<{ company_name: string; city: string }> }>().results[0]!;
+      assert.deepEqual([result.company_name, result.city], ['Doğru Lojistik A.Ş.', 'İzmir']);
+      assert.ok(!shown.body.includes('Sahte') && !shown.body.includes('Ankara'), "a rejected filing's text never becomes public");
+      const byName = await search(t.app, key, `q=${encodeURIComponent('Doğru Lojistik')}`);
+      assert.equal(byName.json<{ result_count: number }>().result_count, 1, 'the name index follows the new name');
+      assert.equal((await search(t.app, key, `q=${encodeURIComponent('Sahte Yazım')}`)).json<{ result_count: number }>().result_count, 0);
+      const log = (await listOperatorLog(database.engine.db, { limit: 50 })).find((e) => e.target === `report:${second.reportId}`);
+      assert.match(JSON.stringify(log), /Doğru Lojistik/);
+      // Once public, a later approved filing does not rename it; its typed values stay on its report.
+      const third = await file(filers[2]!, taxId, assigned('N-3', 'Üçüncü Yazım', 'Bursa'));
+      await approveReport(deps, op1, third.reportId);
+      const company = await getCompanyFile(database.engine.db, first.companyId);
+      assert.deepEqual([company.company.name, company.company.city], ['Doğru Lojistik A.Ş.', 'İzmir']);
+      assert.deepEqual(company.reports.find((r) => r.report_id === third.reportId)?.filed, { companyName: 'Üçüncü Yazım', city: 'Bursa' });
     });
 
     test('D11: the CLI step still works on a filed report, and still has no pending → withdrawn', async () => {

@@ -6,6 +6,7 @@ import * as nameRankIndexes from './migrations/0002-name-rank-indexes.ts';
 import * as dataVersion from './migrations/0003-data-version.ts';
 import * as portal from './migrations/0004-portal.ts';
 import * as oneOpenClaim from './migrations/0005-one-open-claim.ts';
+import * as filedCompanyText from './migrations/0006-filed-company-text.ts';
 
 function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -14,6 +15,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '0003-data-version': { up: (db) => dataVersion.up(db, engine.seam) },
     '0004-portal': { up: (db) => portal.up(db, engine.seam) },
     '0005-one-open-claim': { up: (db) => oneOpenClaim.up(db) },
+    '0006-filed-company-text': { up: (db) => filedCompanyText.up(db) },
   };
 }
 

@@ -63,6 +63,9 @@ export interface ReportsTable {
   filed_by_user_id: number | null;
   /** `YYYY-MM-DD` of the underlying event (D29); null for imported reports. */
   event_date: string | null;
+  /** The company name and city as this report's filer typed them (D29); null for imported reports. */
+  filed_company_name: string | null;
+  filed_city: string | null;
   created_at: number;
   updated_at: number;
 }

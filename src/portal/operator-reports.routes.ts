@@ -48,7 +48,10 @@ function reportCells(ctx: PortalContext, r: ConsoleReport): Html {
     .filter((s) => s !== '')
     .join(' · ');
   return html`<td>${r.report_id}</td>
-    <td><a href="/portal/operator/companies/${r.company.id}">${r.company.name}</a><br /><small>${r.company.country} ${r.company.taxId}</small></td>
+    <td>
+      <a href="/portal/operator/companies/${r.company.id}">${r.company.name}</a><br /><small>${r.company.country} ${r.company.taxId} · ${r.company.city}</small>
+      ${r.filed ? html`<br /><small class="filed-as">${tr('operator.report.filedAs', { name: r.filed.companyName, city: r.filed.city })}</small>` : ''}
+    </td>
     <td>
       ${r.type}${details ? html`<br /><small>${details}</small>` : ''}<br /><small>${r.eventDate ?? ''}</small>
       <p>${r.description}</p>

@@ -183,7 +183,7 @@ async function myReportsPage(request: FastifyRequest, reply: FastifyReply, deps:
   return sendPage(reply, renderPage(ctx, { title: tr('reports.mine.title'), body, active: 'reports' }));
 }
 
-export function registerReportRoutes(scope: App, deps: Pick<PortalDeps, 'db' | 'clock' | 'countryCodes' | 'searchUseCase'>) {
+export function registerReportRoutes(scope: App, deps: Pick<PortalDeps, 'db' | 'clock' | 'countryCodes' | 'searchUseCase' | 'config'>) {
   const guard = { preHandler: requireUser(...MEMBER_ROLES) };
   registerTaxIdCheck(scope, deps.searchUseCase.countries);
   scope.get('/reports', guard, (request, reply) => myReportsPage(request, reply, deps));
@@ -220,7 +220,7 @@ export function registerReportRoutes(scope: App, deps: Pick<PortalDeps, 'db' | '
       const body = (request.body ?? {}) as Record<string, MultipartField | MultipartField[] | undefined>;
       try {
         const filed = await fileReport(
-          { db: deps.db, clock: deps.clock, countries: deps.searchUseCase.countries },
+          { db: deps.db, clock: deps.clock, countries: deps.searchUseCase.countries, filingsPerDay: deps.config.filingsPerMemberPerDay },
           { userId: ctx.user.id, memberId: memberOf(request).id },
           { ...filingOf(body), attachments: await uploadsOf(body) },
         );

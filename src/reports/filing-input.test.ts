@@ -86,3 +86,23 @@ test('D14: an enforcement file needs its whole case; a claim takes no case; lega
 test('every problem is listed at once', () => {
   assert.equal(problemsOf({ ...claim(), companyName: '', city: '', taxId: '', eventDate: '', description: '' }).length, 5);
 });
+
+test('D29/D14: a typed amount is checked on its digits before conversion: at most 13 integer digits and 2 decimals', () => {
+  assert.deepEqual(problemsOf(claim({ amount: '9999999999999.99' })), []);
+  assert.equal(checkFilingInput(claim({ amount: '9999999999999.99' }), countries, TODAY).filing?.report.amountMinor, 999_999_999_999_999);
+  assert.deepEqual(problemsOf(claim({ amount: '99999999999999999999' })), [
+    'amount must be at most 9999999999999.99 (13 digits before the decimal point), got "99999999999999999999"',
+  ]);
+  assert.deepEqual(problemsOf(claim({ amount: '10000000000000' })), [
+    'amount must be at most 9999999999999.99 (13 digits before the decimal point), got "10000000000000"',
+  ]);
+  // A float would read this as 1 and take it; it has more than 2 decimals.
+  assert.deepEqual(problemsOf(claim({ amount: '1.0000000000000001' })), ['amount must have at most 2 decimals, got 1.0000000000000001']);
+  assert.deepEqual(problemsOf(claim({ amount: '0001250,5' })), []);
+});
+
+test('D29: an event date before 1900-01-01 is refused as a typing slip', () => {
+  assert.deepEqual(problemsOf(claim({ eventDate: '0001-01-01' })), ['event date 0001-01-01 is before 1900-01-01: check the year']);
+  assert.deepEqual(problemsOf(claim({ eventDate: '1899-12-31' })), ['event date 1899-12-31 is before 1900-01-01: check the year']);
+  assert.deepEqual(problemsOf(claim({ eventDate: '1900-01-01' })), []);
+});

@@ -13,6 +13,11 @@ import { CLAIM_TYPE, OFFICIAL_TYPES, type ReportType } from './report-types.ts';
 /** Types a member files: the official files it holds, and claims. The legacy types are import-only. */
 export const FILABLE_TYPES: readonly ReportType[] = [...OFFICIAL_TYPES, CLAIM_TYPE];
 export const DESCRIPTION_MAX = 2000;
+/** Longest amount a member types: 13 digits before the decimal point, 2 after (exact in a double, in minor units). */
+export const AMOUNT_INTEGER_DIGITS_MAX = 13;
+const AMOUNT_MAX_TEXT = '9999999999999.99';
+/** The earliest event date a filing may name: anything before is a typing slip (0001-01-01). */
+export const EVENT_DATE_MIN = '1900-01-01';
 
 export interface FilingInput {
   companyName: string;
@@ -61,6 +66,17 @@ function amountOf(raw: FilingInput['amount'], problems: string[]): number | null
     problems.push(`amount must be a number such as 1250.50, got ${JSON.stringify(raw)}`);
     return undefined;
   }
+  // Checked on the digits, before any conversion: a float would round a long amount silently.
+  const [whole = '', decimals = ''] = t.split('.');
+  const integerDigits = whole.replace(/^0+(?=[0-9])/, '');
+  if (integerDigits.length > AMOUNT_INTEGER_DIGITS_MAX) {
+    problems.push(`amount must be at most ${AMOUNT_MAX_TEXT} (${AMOUNT_INTEGER_DIGITS_MAX} digits before the decimal point), got ${JSON.stringify(raw)}`);
+    return undefined;
+  }
+  if (decimals.length > 2) {
+    problems.push(`amount must have at most 2 decimals, got ${t}`);
+    return undefined;
+  }
   return Number(t);
 }
 
@@ -92,6 +108,7 @@ export function checkFilingInput(
   const eventDate = typeof input.eventDate === 'string' ? input.eventDate.trim() : '';
   if (!isCalendarDate(eventDate)) problems.push(`event date must be a date YYYY-MM-DD, got ${JSON.stringify(input.eventDate)}`);
   else if (eventDate > today) problems.push(`event date ${eventDate} is in the future (today is ${today})`);
+  else if (eventDate < EVENT_DATE_MIN) problems.push(`event date ${eventDate} is before ${EVENT_DATE_MIN}: check the year`);
   const description = text(input.description, 'description', DESCRIPTION_MAX, problems);
 
   const amount = amountOf(input.amount, problems);

@@ -18,6 +18,9 @@ export const MODERATION_STEPS: readonly ModerationStep[] = ['approve', 'reject',
 /** Who acts: an operator, or a user of a member (member_admin or member_user). */
 export type Actor = { kind: 'operator'; userId: number } | { kind: 'member'; userId: number; memberId: number };
 
+/** Reports a member may file per quota day (D19), unless the operator sets another (config.ts). */
+export const DEFAULT_FILINGS_PER_MEMBER_PER_DAY = 50;
+
 /** Longest reason or note kept with a step. */
 export const REASON_MAX = 1000;
 

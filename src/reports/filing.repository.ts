@@ -44,6 +44,44 @@ export async function findOpenClaim(db: Db, memberId: number, companyId: number)
   return row && { id: Number(row.id) };
 }
 
+/**
+ * Takes the member's row lock for the rest of the transaction (a no-op update): filings of one
+ * member run one after another, so the checks made before an insert (a replayed filing, the day's
+ * limit) hold under concurrency too. SQLite runs one write transaction at a time anyway.
+ */
+export async function lockMemberForFiling(db: Db, memberId: number): Promise<void> {
+  await db
+    .updateTable('members')
+    .set((eb) => ({ status: eb.ref('status') }))
+    .where('id', '=', memberId)
+    .execute();
+}
+
+/** Reports the member filed through the portal since `since` (any status: a withdrawn one was filed too). */
+export async function countFilingsSince(db: Db, memberId: number, since: number): Promise<number> {
+  const row = await db
+    .selectFrom('reports')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('reported_by', '=', memberId)
+    .where('filed_by_user_id', 'is not', null)
+    .where('created_at', '>=', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The member's open (pending or approved) reports of one type and event date on a company, with their case. */
+export async function listOpenTwins(db: Db, memberId: number, companyId: number, type: string, eventDate: string) {
+  return db
+    .selectFrom('reports')
+    .select(['id', 'case_json'])
+    .where('reported_by', '=', memberId)
+    .where('company_id', '=', companyId)
+    .where('type', '=', type)
+    .where('event_date', '=', eventDate)
+    .where('status', 'in', ['pending', 'approved'])
+    .execute();
+}
+
 export const ONE_OPEN_CLAIM_MESSAGE = 'your member already has a pending or approved unpaid_debt report on this company: withdraw it before filing another';
 
 /** Inserts a filed report; the second open claim of a member on a company is a conflict (migration 0005). */
@@ -110,6 +148,31 @@ export async function findAttachmentWithReport(db: Db, id: number) {
     ])
     .where('report_attachments.id', '=', id)
     .executeTakeFirst();
+}
+
+/**
+ * Whether anything of the company has ever been public or came from an import: an imported
+ * report (no filing user), or any report of it that was ever approved (its history says so,
+ * withdrawn and deactivated ones included).
+ */
+export async function companyHasPublicHistory(db: Db, companyId: number): Promise<boolean> {
+  const imported = await db
+    .selectFrom('reports')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('filed_by_user_id', 'is', null)
+    .limit(1)
+    .executeTakeFirst();
+  if (imported) return true;
+  const approved = await db
+    .selectFrom('report_status_changes')
+    .innerJoin('reports', 'reports.id', 'report_status_changes.report_id')
+    .select('report_status_changes.id')
+    .where('reports.company_id', '=', companyId)
+    .where('report_status_changes.to_status', '=', 'approved')
+    .limit(1)
+    .executeTakeFirst();
+  return approved !== undefined;
 }
 
 /**

@@ -9,19 +9,30 @@ import type { CountryCatalogue } from '../countries/catalogue.ts';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
-import { quotaDayOf } from '../lib/turkey-time.ts';
+import { nextQuotaResetSeconds, quotaDayOf } from '../lib/turkey-time.ts';
 import { requireMemberUser } from './acting-user.ts';
 import { checkAttachments, type AttachmentUpload } from './attachments.ts';
 import { checkFilingInput, type FilingInput } from './filing-input.ts';
-import { checkFilingMember } from './filing-rules.ts';
-import { findOpenClaim, findOrCreateCompany, insertAttachments, insertFiledReport, ONE_OPEN_CLAIM_MESSAGE } from './filing.repository.ts';
-import { CLAIM_TYPE } from './report-types.ts';
+import { checkFilingMember, DEFAULT_FILINGS_PER_MEMBER_PER_DAY } from './filing-rules.ts';
+import {
+  countFilingsSince,
+  findOpenClaim,
+  findOrCreateCompany,
+  insertAttachments,
+  insertFiledReport,
+  listOpenTwins,
+  lockMemberForFiling,
+  ONE_OPEN_CLAIM_MESSAGE,
+} from './filing.repository.ts';
+import { CASE_FIELDS, CLAIM_TYPE, type ReportType } from './report-types.ts';
 import { insertStatusChange } from './reports.repository.ts';
 
 export interface FilingDeps {
   db: Kysely<Database>;
   clock: Clock;
   countries: Pick<CountryCatalogue, 'get'>;
+  /** Reports a member may file per quota day (D19), all its users together; default 50 (config.ts). */
+  filingsPerDay?: number;
 }
 
 /** Who files: the signed-in user and its member (request.portal). */
@@ -39,6 +50,26 @@ export interface FiledReport {
   attachments: Array<{ fileName: string; contentType: string; sizeBytes: number; sha256: string }>;
 }
 
+const DAY_MS = 86_400_000;
+
+/** The field of a type's case that numbers it (the file, investigation or contract number); none for a claim. */
+const CASE_NUMBER_FIELD: Partial<Record<ReportType, string>> = Object.fromEntries(
+  Object.entries(CASE_FIELDS).flatMap(([type, fields]) => {
+    const field = fields.find((f) => f.endsWith('_number'));
+    return field ? [[type, field]] : [];
+  }),
+);
+
+function caseNumberOf(type: ReportType, caseJson: string | null): string | null {
+  const field = CASE_NUMBER_FIELD[type];
+  if (!field || caseJson === null) return null;
+  const value = (JSON.parse(caseJson) as Record<string, unknown>)[field];
+  return typeof value === 'string' ? value.trim().toUpperCase() : null;
+}
+
+export const DUPLICATE_FILING_MESSAGE =
+  'your member already has a pending or approved report of this type on this company with the same event date (and case number): it was filed already';
+
 async function requireFilingMember(db: Kysely<Database>, memberId: number): Promise<void> {
   const member = await db.selectFrom('members').select(['status', 'tier', 'agreement_signed_on']).where('id', '=', memberId).executeTakeFirst();
   if (!member) throw new DomainError('forbidden', 'no such member');
@@ -49,7 +80,8 @@ async function requireFilingMember(db: Kysely<Database>, memberId: number): Prom
 /**
  * Files one report. Throws DomainError: invalid (every problem of the input, `; `-separated),
  * forbidden (the user or its member may not file), conflict (the member's open claim on the
- * company: at most one, D29; enforced by the database, migration 0005).
+ * company: at most one, D29; enforced by the database, migration 0005; or the same report filed
+ * again while the first is open: same type, event date and case number).
  */
 export async function fileReport(deps: FilingDeps, filer: Filer, input: FilingInput & { attachments?: readonly AttachmentUpload[] }): Promise<FiledReport> {
   const now = deps.clock.now();
@@ -59,6 +91,16 @@ export async function fileReport(deps: FilingDeps, filer: Filer, input: FilingIn
   return deps.db.transaction().execute(async (trx) => {
     const user = await requireMemberUser(trx, filer.userId, filer.memberId);
     await requireFilingMember(trx, filer.memberId);
+    await lockMemberForFiling(trx, filer.memberId);
+    // The day's limit, counted under the member's lock: parallel filings cannot all pass it.
+    const limit = deps.filingsPerDay ?? DEFAULT_FILINGS_PER_MEMBER_PER_DAY;
+    const dayStart = nextQuotaResetSeconds(now) * 1000 - DAY_MS;
+    if ((await countFilingsSince(trx, filer.memberId, dayStart)) >= limit) {
+      throw new DomainError(
+        'conflict',
+        `your member has filed ${limit} reports today, the most a member may file in a day: file again after 00:00 Turkey time (${quotaDayOf(dayStart + DAY_MS)})`,
+      );
+    }
     const c = filing.company;
     const { row: company, created } = await findOrCreateCompany(trx, {
       company_name: c.companyName,
@@ -75,6 +117,11 @@ export async function fileReport(deps: FilingDeps, filer: Filer, input: FilingIn
     const r = filing.report;
     // An imported open claim is outside the index (migration 0005); filed ones are refused by it.
     if (r.type === CLAIM_TYPE && (await findOpenClaim(trx, filer.memberId, companyId))) throw new DomainError('conflict', ONE_OPEN_CLAIM_MESSAGE);
+    // A replayed or doubled form: the same member, company, type, event date and case number while
+    // the first is still open. Refused, so that a replay never counts twice once approved (D13).
+    const caseNumber = caseNumberOf(r.type, r.caseJson);
+    const twins = await listOpenTwins(trx, filer.memberId, companyId, r.type, r.eventDate);
+    if (twins.some((t) => caseNumberOf(r.type, t.case_json) === caseNumber)) throw new DomainError('conflict', DUPLICATE_FILING_MESSAGE);
     const reportId = await insertFiledReport(trx, {
       company_id: companyId,
       ref: null,
@@ -91,6 +138,11 @@ export async function fileReport(deps: FilingDeps, filer: Filer, input: FilingIn
       reported_by: filer.memberId,
       filed_by_user_id: filer.userId,
       event_date: r.eventDate,
+      // What this filer typed: the company keeps the values it has (public ones are never
+      // overwritten by a filing); a company created by filing takes its public name and city
+      // from the first report an operator approves (moderation.service.ts).
+      filed_company_name: c.companyName,
+      filed_city: c.city,
       created_at: now,
       updated_at: now,
     });

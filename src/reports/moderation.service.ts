@@ -3,20 +3,24 @@
  * (reason); a user of the filing member withdraws (note). Each step, in one transaction: the
  * rule (filing-rules.ts), the status moved only if it is still what was read (of two operators at
  * once exactly one wins), the history row (from, to, user, time, reason), the company's visible
- * count (D12) and, for an operator's step, the operator log. Ordinary statements: the version
+ * count (D12), on a first approval the name and city of a company created by filing, and, for an operator's step, the operator log. Ordinary statements: the version
  * triggers keep the search cache exact (the write protocol).
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import type { Db } from '../db/types.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
+import { updateCompany } from '../companies/companies.repository.ts';
 import { appendOperatorLog } from '../operator/operator-log.ts';
+import { coreOfKey, toSearchKey } from '../search/name-key.ts';
 import { requireMemberUser, requireOperator } from './acting-user.ts';
-import { checkStep, type ModerationStep } from './filing-rules.ts';
-import { updateReportStatusIf } from './filing.repository.ts';
-import type { ReportStatus } from './lifecycle.ts';
-import { findReportById, insertStatusChange } from './reports.repository.ts';
-import { refreshVisibleCount } from './reports.service.ts';
+import { checkStep, REASON_MAX, type ModerationStep, type StepCheck } from './filing-rules.ts';
+import { companyHasPublicHistory, updateReportStatusIf } from './filing.repository.ts';
+import { checkTransition, isReportStatus, type ReportStatus } from './lifecycle.ts';
+import { findCompanyById } from './report-queries.repository.ts';
+import { findReportById, insertStatusChange, type ReportRow } from './reports.repository.ts';
+import { findReportByIdOrRef, refreshVisibleCount } from './reports.service.ts';
 
 export interface ModerationDeps {
   db: Kysely<Database>;
@@ -45,35 +49,126 @@ async function takeStep(deps: ModerationDeps, who: Who, reportId: number, step: 
     const reportedBy = report.reported_by === null ? null : Number(report.reported_by);
     const check = checkStep(user.actor, { id: reportId, status: report.status as ReportStatus, reportedBy }, step, reason);
     if (!check.ok) throw new DomainError(check.kind, check.message);
-    const now = deps.clock.now();
-    if (!(await updateReportStatusIf(trx, reportId, check.from, check.to, now))) {
-      const current = await findReportById(trx, reportId);
-      throw new DomainError('conflict', `report ${reportId} was changed meanwhile (it is now ${current?.status ?? 'gone'}); reload and look again`);
-    }
-    await insertStatusChange(trx, {
-      report_id: reportId,
-      from_status: check.from,
-      to_status: check.to,
-      changed_at: now,
-      changed_by: user.label,
-      changed_by_user_id: who.userId,
-      reason: check.reason,
-    });
-    const companyId = Number(report.company_id);
-    const visibleReportCount = await refreshVisibleCount(trx, companyId);
-    if (who.kind === 'operator') {
-      await appendOperatorLog(trx, {
-        at: now,
-        userId: who.userId,
-        actor: user.label,
-        action: `report.${step}`,
-        target: `report:${reportId}`,
-        before: { status: check.from },
-        after: { status: check.to, reason: check.reason },
-      });
-    }
-    return { reportId, companyId, from: check.from, to: check.to, reason: check.reason, visibleReportCount };
+    return writeStep(trx, deps.clock.now(), report, check, step, { label: user.label, userId: who.userId, logged: who.kind === 'operator' });
   });
+}
+
+/**
+ * Writes a checked step: the status (only if still `from`), the history row, on a first approval
+ * the name and city of a company created by filing, the visible count and, for an operator's
+ * step, the operator log.
+ */
+async function writeStep(
+  trx: Db,
+  now: number,
+  report: ReportRow,
+  check: { from: ReportStatus; to: ReportStatus; reason: string | null },
+  step: ModerationStep,
+  by: { label: string; userId: number | null; logged: boolean },
+): Promise<ModerationResult> {
+  const reportId = Number(report.id);
+  const companyId = Number(report.company_id);
+  // A company created by filing takes its public name and city from the first report an
+  // operator approves on it, read before this approval is written: never from a rejected
+  // filing, and never again once something of it has been public or imported.
+  const renameTo =
+    check.to === 'approved' && report.filed_company_name !== null && report.filed_city !== null && !(await companyHasPublicHistory(trx, companyId))
+      ? { name: report.filed_company_name, city: report.filed_city }
+      : null;
+  if (!(await updateReportStatusIf(trx, reportId, check.from, check.to, now))) {
+    const current = await findReportById(trx, reportId);
+    throw new DomainError('conflict', `report ${reportId} was changed meanwhile (it is now ${current?.status ?? 'gone'}); reload and look again`);
+  }
+  await insertStatusChange(trx, {
+    report_id: reportId,
+    from_status: check.from,
+    to_status: check.to,
+    changed_at: now,
+    changed_by: by.label,
+    changed_by_user_id: by.userId,
+    reason: check.reason,
+  });
+  let renamedFrom: { name: string; city: string } | null = null;
+  if (renameTo) {
+    const company = await findCompanyById(trx, companyId);
+    renamedFrom = company ? { name: company.company_name, city: company.city } : null;
+    const nameKey = toSearchKey(renameTo.name);
+    await updateCompany(trx, companyId, {
+      company_name: renameTo.name,
+      city: renameTo.city,
+      name_key: nameKey,
+      name_core: coreOfKey(nameKey),
+      updated_at: now,
+    });
+  }
+  const visibleReportCount = await refreshVisibleCount(trx, companyId);
+  if (by.logged) {
+    await appendOperatorLog(trx, {
+      at: now,
+      userId: by.userId,
+      actor: by.label,
+      action: `report.${step}`,
+      target: `report:${reportId}`,
+      before: { status: check.from, ...(renamedFrom ? { company: renamedFrom } : {}) },
+      after: { status: check.to, reason: check.reason, ...(renameTo ? { company: { name: renameTo.name, city: renameTo.city } } : {}) },
+    });
+  }
+  return { reportId, companyId, from: check.from, to: check.to, reason: check.reason, visibleReportCount };
+}
+
+const STEP_TO: Partial<Record<ReportStatus, ModerationStep>> = { approved: 'approve', rejected: 'reject', deactivated: 'deactivate', withdrawn: 'withdraw' };
+
+/**
+ * The operator's CLI step (`risklookup report status ID_OR_REF STATUS --reason TEXT`): D11's
+ * steps, and on a report filed through the portal also D29's rules (a reason to reject or
+ * deactivate; only the filing member withdraws). Kept like a console step: the history row with
+ * its reason, and the operator log (actor `cli`, no user). On an imported report a reason is
+ * required to reject or deactivate too.
+ */
+export async function changeStatusFromCli(
+  deps: ModerationDeps,
+  idOrRef: string,
+  to: string,
+  reason?: string | null,
+): Promise<ModerationResult & { ref: string | null }> {
+  if (!isReportStatus(to)) {
+    throw new DomainError('invalid', `unknown status '${to}': use pending, approved, rejected, withdrawn or deactivated`);
+  }
+  return deps.db.transaction().execute(async (trx) => {
+    const report = await findReportByIdOrRef(trx, idOrRef);
+    if (!report) throw new DomainError('not_found', `no report with id or ref '${idOrRef}'`);
+    const from = report.status as ReportStatus;
+    const refusal = checkTransition(from, to);
+    const step = STEP_TO[to];
+    if (refusal || !step) throw new DomainError('conflict', `report ${report.id}: ${refusal ?? `cannot become ${to}`}`);
+    const reportedBy = report.reported_by === null ? null : Number(report.reported_by);
+    // A filed report: the console's rules, the CLI acting as an operator (only the filing member
+    // withdraws it). An imported one: D11's steps, with D29's reason rules.
+    const check =
+      report.filed_by_user_id !== null
+        ? checkStep(CLI_OPERATOR, { id: Number(report.id), status: from, reportedBy }, step, reason)
+        : checkImportedReason(from, to, step, reason);
+    if (!check.ok) {
+      const message =
+        check.kind === 'forbidden'
+          ? `report ${report.id} was filed through the portal: only its filing member may withdraw it; deactivate it with --reason instead`
+          : check.message;
+      throw new DomainError(check.kind, message);
+    }
+    const result = await writeStep(trx, deps.clock.now(), report, check, step, { label: 'cli', userId: null, logged: true });
+    return { ...result, ref: report.ref };
+  });
+}
+
+const CLI_OPERATOR = { kind: 'operator', userId: 0 } as const;
+
+/** D29's reason rules on a step D11 allows for an imported report: required to reject or deactivate. */
+function checkImportedReason(from: ReportStatus, to: ReportStatus, step: ModerationStep, reason: string | null | undefined): StepCheck {
+  const text = reason?.trim() ?? '';
+  if ((step === 'reject' || step === 'deactivate') && text === '')
+    return { ok: false, kind: 'invalid', message: `a reason is required to ${step} a report: say why` };
+  if (text.length > REASON_MAX) return { ok: false, kind: 'invalid', message: `the reason is longer than ${REASON_MAX} characters` };
+  return { ok: true, from, to, reason: text === '' ? null : text };
 }
 
 export interface OperatorRef {

@@ -1,7 +1,8 @@
 /**
  * What the operator console (D30) and a member's "My reports" (D29) show. Operators see every
  * report with who filed it and its whole history; a member sees only its own reports, with their
- * status and the latest reason, and never another member's identity or an operator's (D13).
+ * status and the latest reason, and never another member's identity or an operator's (D13), nor
+ * the company name and city another filer typed (a member sees its own typed values).
  */
 import type { CountryCatalogue } from '../countries/catalogue.ts';
 import type { Db } from '../db/types.ts';
@@ -26,6 +27,8 @@ export interface ReportDetails extends ReportView {
   status: ReportStatus;
   eventDate: string | null;
   company: { id: number; name: string; taxId: string; country: string; city: string };
+  /** The company name and city as the filer typed them (D29); null for imported reports. */
+  filed: { companyName: string; city: string } | null;
   attachments: AttachmentMeta[];
 }
 
@@ -58,6 +61,7 @@ function detailsOf(row: ReportWithParties, attachments: Map<number, AttachmentMe
     status: row.status as ReportStatus,
     eventDate: row.event_date,
     company: { id: Number(row.company_id), name: row.companyName, taxId: row.companyTaxId, country: row.companyCountry, city: row.companyCity },
+    filed: row.filed_company_name === null || row.filed_city === null ? null : { companyName: row.filed_company_name, city: row.filed_city },
     attachments: attachments.get(Number(row.id)) ?? [],
   };
 }
@@ -151,8 +155,12 @@ export async function listMyReports(db: Db, memberId: number): Promise<MyReport[
   for (const h of await listHistories(db, ids)) latest.set(Number(h.report_id), stepOf(h));
   return rows.map((r) => {
     const step = latest.get(Number(r.id));
+    const details = detailsOf(r, attachments);
+    // The member sees what its own user typed, never another filer's text that the company kept.
+    const own = details.filed ? { ...details.company, name: details.filed.companyName, city: details.filed.city } : details.company;
     return {
-      ...detailsOf(r, attachments),
+      ...details,
+      company: own,
       latest: step
         ? { status: step.to, at: step.at, reason: step.reason }
         : { status: r.status as ReportStatus, at: formatTurkeyDateTime(Number(r.updated_at)), reason: null },

@@ -18,7 +18,8 @@ export async function refreshVisibleCount(db: Db, companyId: number): Promise<nu
   return count;
 }
 
-async function findReport(db: Db, idOrRef: string): Promise<ReportRow | undefined> {
+/** A report by its id or, failing that, its external ref. */
+export async function findReportByIdOrRef(db: Db, idOrRef: string): Promise<ReportRow | undefined> {
   if (/^[0-9]{1,15}$/.test(idOrRef)) {
     const byId = await findReportById(db, Number(idOrRef));
     if (byId) return byId;
@@ -39,7 +40,7 @@ export async function changeReportStatus(db: Kysely<Database>, clock: Clock, idO
     throw new DomainError('invalid', `unknown status '${to}': use pending, approved, rejected, withdrawn or deactivated`);
   }
   return db.transaction().execute(async (trx) => {
-    const report = await findReport(trx, idOrRef);
+    const report = await findReportByIdOrRef(trx, idOrRef);
     if (!report) throw new DomainError('not_found', `no report with id or ref '${idOrRef}'`);
     const from = report.status as ReportStatus;
     const refusal = checkTransition(from, to);

@@ -60,6 +60,7 @@ export const reportsMessages = defineMessages({
   'operator.company.title': { en: 'Company {name}', tr: '{name} şirketi' },
   'operator.company.find': { en: 'Open a company by tax ID', tr: 'Vergi numarasıyla şirket aç' },
   'operator.company.open': { en: 'Open', tr: 'Aç' },
+  'operator.report.filedAs': { en: 'Typed by the filer: {name}, {city}', tr: 'Bildiren yazdı: {name}, {city}' },
   'operator.company.visible': { en: 'Reports visible in searches: {count}', tr: 'Aramalarda görünen bildirim: {count}' },
   'operator.console.intro': { en: 'Moderate filed reports and look at any company.', tr: 'Gelen bildirimleri inceleyin, herhangi bir şirkete bakın.' },
 });
