@@ -56,6 +56,20 @@ document.addEventListener('click', function (event) {
   });
 });
 document.querySelectorAll('[data-copy-target][hidden]').forEach(function (b) { if (navigator.clipboard) b.hidden = false; });
+// The filing form: show only the fields the chosen report type asks for (D14); without the
+// script every field shows and the server checks what the type needs.
+var reportType = document.getElementById('f-type');
+function showFieldsOfType() {
+  var chosen = reportType.value;
+  document.querySelectorAll('[data-types]').forEach(function (el) {
+    el.hidden = el.getAttribute('data-types').split(' ').indexOf(chosen) === -1;
+  });
+  document.querySelectorAll('fieldset').forEach(function (set) {
+    var parts = set.querySelectorAll('[data-types]');
+    if (parts.length > 0) set.hidden = Array.prototype.every.call(parts, function (el) { return el.hidden; });
+  });
+}
+if (reportType) { reportType.addEventListener('change', showFieldsOfType); showFieldsOfType(); }
 `;
 
 const ASSETS: Record<string, { type: string; body: string; etag: string }> = Object.fromEntries(

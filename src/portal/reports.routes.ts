@@ -11,7 +11,7 @@ import { DomainError } from '../lib/errors.ts';
 import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS, type AttachmentUpload } from '../reports/attachments.ts';
 import { fileReport } from '../reports/filing.service.ts';
 import { FILABLE_TYPES, type FilingInput } from '../reports/filing-input.ts';
-import { CASE_FIELDS } from '../reports/report-types.ts';
+import { CASE_FIELDS, COURT_DECISION_DATE_TYPES } from '../reports/report-types.ts';
 import { listMyReports } from '../reports/report-queries.service.ts';
 import { withdrawReport } from '../reports/moderation.service.ts';
 import { sendAttachment } from './attachment-download.ts';
@@ -19,13 +19,19 @@ import { formField } from './forms.ts';
 import { memberOf, portalOf, requireUser } from './guards.ts';
 import { html, type Html } from './html.ts';
 import { redirectTo, renderPage, sendPage, csrfField } from './layout.ts';
-import { translator, type MessageKey } from './messages/index.ts';
+import { MESSAGES, translator, type MessageKey } from './messages/index.ts';
 import type { PortalDeps } from './portal-deps.ts';
 import { idParam, statusLabel } from './report-view.ts';
 import { registerTaxIdCheck } from './tax-id-check.ts';
 
 const MEMBER_ROLES = ['member_admin', 'member_user'] as const;
 const CASE_INPUTS = [...new Set(Object.values(CASE_FIELDS).flat())];
+/** The types that ask for a case field (D14), for the form's script to show only the chosen type's fields. */
+const TYPES_OF_CASE_FIELD = (field: string) =>
+  Object.entries(CASE_FIELDS)
+    .filter(([, fields]) => fields.includes(field))
+    .map(([type]) => type)
+    .join(' ');
 
 type MultipartField = { type: 'field'; value: unknown } | { type: 'file'; filename: string; mimetype: string; toBuffer(): Promise<Buffer> };
 
@@ -66,6 +72,12 @@ function filingOf(body: Record<string, MultipartField | MultipartField[] | undef
   };
 }
 
+/** A report type in the reader's words where the catalogue has them (the search page's), else its API name. */
+function typeInWords(tr: ReturnType<typeof translator>, type: string): string {
+  const key = `search.type.${type}`;
+  return key in MESSAGES ? tr(key as MessageKey) : type;
+}
+
 function filingForm(request: FastifyRequest, deps: Pick<PortalDeps, 'countryCodes'>, values: Record<string, string>, problems: string[]): Html {
   const tr = translator(portalOf(request).locale);
   const v = (name: string) => values[name] ?? '';
@@ -95,15 +107,17 @@ function filingForm(request: FastifyRequest, deps: Pick<PortalDeps, 'countryCode
       ${input('city', 'reports.field.city', html` required maxlength="100"`)}
       <label for="f-type">${tr('reports.field.type')}</label
       ><select id="f-type" name="type">
-        ${FILABLE_TYPES.map((t) => html`<option${t === v('type') ? html` selected` : ''}>${t}</option>`)}
+        ${FILABLE_TYPES.map((t) => html`<option value="${t}"${t === v('type') ? html` selected` : ''}>${typeInWords(tr, t)}</option>`)}
       </select>
       ${input('event_date', 'reports.field.eventDate', html` type="date" required`)} ${input('amount', 'reports.field.amount', html` inputmode="decimal"`)}
       ${input('currency', 'reports.field.currency', html` maxlength="3" placeholder="TRY"`)}
       <fieldset>
         <legend>${tr('reports.field.case')}</legend>
-        ${CASE_INPUTS.map((k) => input(`case_${k}`, { raw: k }))}
+        ${CASE_INPUTS.map((k) => html`<div data-types="${TYPES_OF_CASE_FIELD(k)}">${input(`case_${k}`, `case.${k}` as MessageKey)}</div>`)}
       </fieldset>
-      ${input('court_decision_date', 'reports.field.courtDecisionDate', html` type="date"`)}
+      <div data-types="${[...COURT_DECISION_DATE_TYPES].join(' ')}">
+        ${input('court_decision_date', 'reports.field.courtDecisionDate', html` type="date"`)}
+      </div>
       <label for="f-description">${tr('reports.field.description')}</label
       ><textarea id="f-description" name="description" maxlength="2000" rows="5" required>${v('description')}</textarea>
       <label for="f-attachments">${tr('reports.field.attachments')}</label

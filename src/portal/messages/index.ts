@@ -14,6 +14,7 @@ import { searchMessages } from './search.ts';
 import { usageMessages } from './usage.ts';
 import { usersMessages } from './users.ts';
 import { reportsMessages } from './reports.ts';
+import { caseFieldMessages } from './case-fields.ts';
 
 export const MESSAGES = {
   ...layoutMessages,
@@ -25,6 +26,7 @@ export const MESSAGES = {
   ...searchMessages,
   ...usersMessages,
   ...reportsMessages,
+  ...caseFieldMessages,
   ...consoleMessages,
 } as const;
 
@@ -39,6 +41,7 @@ export const MESSAGE_FILES: Readonly<Record<string, Readonly<Record<string, unkn
   search: searchMessages,
   users: usersMessages,
   reports: reportsMessages,
+  'case-fields': caseFieldMessages,
   console: consoleMessages,
 };
 
