@@ -100,7 +100,10 @@ export function parseConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pr
   const countriesRaw = input.countries ?? env.RISKLOOKUP_COUNTRIES ?? 'all';
   let countries: readonly string[] | 'all' = 'all';
   if (countriesRaw.trim().toLowerCase() !== 'all') {
-    countries = countriesRaw.split(',').map((c) => c.trim().toUpperCase()).filter(Boolean);
+    countries = countriesRaw
+      .split(',')
+      .map((c) => c.trim().toUpperCase())
+      .filter(Boolean);
     const unknown = countries.filter((c) => !ALL_COUNTRY_CODES.includes(c));
     if (unknown.length > 0 || countries.length === 0) {
       problems.push(`countries must be 'all' or a comma-separated list of supported codes; unknown: ${unknown.join(', ') || '(empty)'}`);
@@ -109,25 +112,116 @@ export function parseConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pr
   const config: Config = {
     databaseUrl: databaseUrlOf(input.databaseUrl, env),
     maxResults: integer('max results (RISKLOOKUP_MAX_RESULTS)', input.maxResults ?? env.RISKLOOKUP_MAX_RESULTS, 10, 1, 50, problems),
-    defaultDailyLimit: integer('default daily limit (RISKLOOKUP_DAILY_LIMIT)', input.defaultDailyLimit ?? env.RISKLOOKUP_DAILY_LIMIT, 100, 1, 10_000_000, problems),
-    anonDailyLimit: integer('anonymous daily limit (RISKLOOKUP_ANON_DAILY_LIMIT)', input.anonDailyLimit ?? env.RISKLOOKUP_ANON_DAILY_LIMIT, 1000, 1, 10_000_000, problems),
+    defaultDailyLimit: integer(
+      'default daily limit (RISKLOOKUP_DAILY_LIMIT)',
+      input.defaultDailyLimit ?? env.RISKLOOKUP_DAILY_LIMIT,
+      100,
+      1,
+      10_000_000,
+      problems,
+    ),
+    anonDailyLimit: integer(
+      'anonymous daily limit (RISKLOOKUP_ANON_DAILY_LIMIT)',
+      input.anonDailyLimit ?? env.RISKLOOKUP_ANON_DAILY_LIMIT,
+      1000,
+      1,
+      10_000_000,
+      problems,
+    ),
     countries,
     dbPoolSize: integer('database pool size (RISKLOOKUP_DB_POOL_SIZE)', input.dbPoolSize ?? env.RISKLOOKUP_DB_POOL_SIZE, 10, 1, 1000, problems),
-    dbStatementTimeoutMs: integer('statement timeout in ms (RISKLOOKUP_DB_STATEMENT_TIMEOUT_MS)', input.dbStatementTimeoutMs ?? env.RISKLOOKUP_DB_STATEMENT_TIMEOUT_MS, 5000, 100, 600_000, problems),
-    auditRetentionDays: integer('audit retention in days (RISKLOOKUP_AUDIT_RETENTION_DAYS)', input.auditRetentionDays ?? env.RISKLOOKUP_AUDIT_RETENTION_DAYS, 365, 0, 36_500, problems),
-    searchCacheEntries: integer('search cache entries (RISKLOOKUP_SEARCH_CACHE_ENTRIES)', input.searchCacheEntries ?? env.RISKLOOKUP_SEARCH_CACHE_ENTRIES, 1000, 0, 1_000_000, problems),
-    nearMatchThreshold: fraction('near-match threshold (RISKLOOKUP_NEAR_MATCH_THRESHOLD)', input.nearMatchThreshold ?? env.RISKLOOKUP_NEAR_MATCH_THRESHOLD, DEFAULT_NEAR_MATCH_THRESHOLD, problems),
-    maxActive: integer('requests in work at once (RISKLOOKUP_MAX_ACTIVE)', input.maxActive ?? env.RISKLOOKUP_MAX_ACTIVE, DEFAULT_ADMISSION.maxActive, 1, 10_000, problems),
-    maxActivePerKey: integer('requests in work at once per key (RISKLOOKUP_MAX_ACTIVE_PER_KEY)', input.maxActivePerKey ?? env.RISKLOOKUP_MAX_ACTIVE_PER_KEY, DEFAULT_ADMISSION.maxActivePerKey, 1, 10_000, problems),
-    maxQueued: integer('requests waiting (RISKLOOKUP_MAX_QUEUED)', input.maxQueued ?? env.RISKLOOKUP_MAX_QUEUED, DEFAULT_ADMISSION.maxQueued, 0, 1_000_000, problems),
-    maxQueuedPerKey: integer('requests waiting per key (RISKLOOKUP_MAX_QUEUED_PER_KEY)', input.maxQueuedPerKey ?? env.RISKLOOKUP_MAX_QUEUED_PER_KEY, DEFAULT_ADMISSION.maxQueuedPerKey, 0, 1_000_000, problems),
-    maxWaitMs: integer('longest wait for a turn in ms (RISKLOOKUP_MAX_WAIT_MS)', input.maxWaitMs ?? env.RISKLOOKUP_MAX_WAIT_MS, DEFAULT_ADMISSION.maxWaitMs, 1, 60_000, problems),
-    dbConnectionWaitMs: integer('database connection wait in ms (RISKLOOKUP_DB_CONNECTION_WAIT_MS)', input.dbConnectionWaitMs ?? env.RISKLOOKUP_DB_CONNECTION_WAIT_MS, 1000, 10, 60_000, problems),
+    dbStatementTimeoutMs: integer(
+      'statement timeout in ms (RISKLOOKUP_DB_STATEMENT_TIMEOUT_MS)',
+      input.dbStatementTimeoutMs ?? env.RISKLOOKUP_DB_STATEMENT_TIMEOUT_MS,
+      5000,
+      100,
+      600_000,
+      problems,
+    ),
+    auditRetentionDays: integer(
+      'audit retention in days (RISKLOOKUP_AUDIT_RETENTION_DAYS)',
+      input.auditRetentionDays ?? env.RISKLOOKUP_AUDIT_RETENTION_DAYS,
+      365,
+      0,
+      36_500,
+      problems,
+    ),
+    searchCacheEntries: integer(
+      'search cache entries (RISKLOOKUP_SEARCH_CACHE_ENTRIES)',
+      input.searchCacheEntries ?? env.RISKLOOKUP_SEARCH_CACHE_ENTRIES,
+      1000,
+      0,
+      1_000_000,
+      problems,
+    ),
+    nearMatchThreshold: fraction(
+      'near-match threshold (RISKLOOKUP_NEAR_MATCH_THRESHOLD)',
+      input.nearMatchThreshold ?? env.RISKLOOKUP_NEAR_MATCH_THRESHOLD,
+      DEFAULT_NEAR_MATCH_THRESHOLD,
+      problems,
+    ),
+    maxActive: integer(
+      'requests in work at once (RISKLOOKUP_MAX_ACTIVE)',
+      input.maxActive ?? env.RISKLOOKUP_MAX_ACTIVE,
+      DEFAULT_ADMISSION.maxActive,
+      1,
+      10_000,
+      problems,
+    ),
+    maxActivePerKey: integer(
+      'requests in work at once per key (RISKLOOKUP_MAX_ACTIVE_PER_KEY)',
+      input.maxActivePerKey ?? env.RISKLOOKUP_MAX_ACTIVE_PER_KEY,
+      DEFAULT_ADMISSION.maxActivePerKey,
+      1,
+      10_000,
+      problems,
+    ),
+    maxQueued: integer(
+      'requests waiting (RISKLOOKUP_MAX_QUEUED)',
+      input.maxQueued ?? env.RISKLOOKUP_MAX_QUEUED,
+      DEFAULT_ADMISSION.maxQueued,
+      0,
+      1_000_000,
+      problems,
+    ),
+    maxQueuedPerKey: integer(
+      'requests waiting per key (RISKLOOKUP_MAX_QUEUED_PER_KEY)',
+      input.maxQueuedPerKey ?? env.RISKLOOKUP_MAX_QUEUED_PER_KEY,
+      DEFAULT_ADMISSION.maxQueuedPerKey,
+      0,
+      1_000_000,
+      problems,
+    ),
+    maxWaitMs: integer(
+      'longest wait for a turn in ms (RISKLOOKUP_MAX_WAIT_MS)',
+      input.maxWaitMs ?? env.RISKLOOKUP_MAX_WAIT_MS,
+      DEFAULT_ADMISSION.maxWaitMs,
+      1,
+      60_000,
+      problems,
+    ),
+    dbConnectionWaitMs: integer(
+      'database connection wait in ms (RISKLOOKUP_DB_CONNECTION_WAIT_MS)',
+      input.dbConnectionWaitMs ?? env.RISKLOOKUP_DB_CONNECTION_WAIT_MS,
+      1000,
+      10,
+      60_000,
+      problems,
+    ),
     auditQueryChars: 200,
-    drainGraceMs: integer('drain grace in ms (RISKLOOKUP_DRAIN_GRACE_MS)', input.drainGraceMs ?? env.RISKLOOKUP_DRAIN_GRACE_MS, DRAIN_GRACE_MS, 0, 60_000, problems),
+    drainGraceMs: integer(
+      'drain grace in ms (RISKLOOKUP_DRAIN_GRACE_MS)',
+      input.drainGraceMs ?? env.RISKLOOKUP_DRAIN_GRACE_MS,
+      DRAIN_GRACE_MS,
+      0,
+      60_000,
+      problems,
+    ),
   };
-  if (config.maxActivePerKey > config.maxActive) problems.push(`requests in work per key (${config.maxActivePerKey}) cannot exceed requests in work (${config.maxActive})`);
-  if (config.maxQueuedPerKey > config.maxQueued) problems.push(`requests waiting per key (${config.maxQueuedPerKey}) cannot exceed requests waiting (${config.maxQueued})`);
+  if (config.maxActivePerKey > config.maxActive)
+    problems.push(`requests in work per key (${config.maxActivePerKey}) cannot exceed requests in work (${config.maxActive})`);
+  if (config.maxQueuedPerKey > config.maxQueued)
+    problems.push(`requests waiting per key (${config.maxQueuedPerKey}) cannot exceed requests waiting (${config.maxQueued})`);
   if (problems.length > 0) throw new Error(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return Object.freeze(config);
 }

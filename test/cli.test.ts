@@ -35,7 +35,11 @@ for (const engine of ENGINES) {
       const added = await cli('member', 'add', 'M-7', '--name', 'Yedi Lojistik A.Ş.', '--agreement-signed', '--json');
       assert.equal(added.code, 0, added.stderr);
       assert.deepEqual(JSON.parse(added.stdout), {
-        ref: 'M-7', name: 'Yedi Lojistik A.Ş.', tier: 'full', status: 'active', agreement_signed_on: readJson<CliMember>(added.stdout).agreement_signed_on,
+        ref: 'M-7',
+        name: 'Yedi Lojistik A.Ş.',
+        tier: 'full',
+        status: 'active',
+        agreement_signed_on: readJson<CliMember>(added.stdout).agreement_signed_on,
       });
       assert.match(readJson<CliMember>(added.stdout).agreement_signed_on!, /^\d{4}-\d{2}-\d{2}$/);
 
@@ -48,7 +52,10 @@ for (const engine of ENGINES) {
       assert.deepEqual([readJson<CliMember>(set.stdout).tier, readJson<CliMember>(set.stdout).agreement_signed_on], ['associate', null]);
 
       const list = await cli('member', 'list', '--json');
-      assert.deepEqual(readJson<{ members: CliMember[] }>(list.stdout).members.map((m) => m.ref), ['M-7']);
+      assert.deepEqual(
+        readJson<{ members: CliMember[] }>(list.stdout).members.map((m) => m.ref),
+        ['M-7'],
+      );
 
       const issued = await cli('key', 'issue', 'M-7', '--daily-limit', '250', '--json');
       assert.equal(issued.code, 0, issued.stderr);

@@ -37,13 +37,21 @@ for (const engine of ENGINES) {
     const indexesOf = async (database: TestDatabase) => {
       const indexes = await database.engine.seam.secondaryIndexes(database.engine.db, ['companies']);
       if (engine.name !== 'sqlite') return indexes;
-      const triggers = await sql<{ name: string; sql: string }>`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name`.execute(database.engine.db);
+      const triggers = await sql<{ name: string; sql: string }>`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name`.execute(
+        database.engine.db,
+      );
       return [...indexes, ...triggers.rows];
     };
     const lojistik = async (database: TestDatabase) =>
-      (await findCompaniesByName(database.engine.db, database.engine.seam, { indexedWords: ['lojistik'], otherWords: [], core: 'lojistik', country: null, limit: 10 })).map(
-        (c) => c.company_name,
-      );
+      (
+        await findCompaniesByName(database.engine.db, database.engine.seam, {
+          indexedWords: ['lojistik'],
+          otherWords: [],
+          core: 'lojistik',
+          country: null,
+          limit: 10,
+        })
+      ).map((c) => c.company_name);
 
     test('a failed fresh import leaves every index in place', async () => {
       const before = await indexesOf(fresh);

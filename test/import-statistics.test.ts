@@ -38,7 +38,12 @@ for (const engine of ENGINES.filter((e) => e.name === 'postgres')) {
       const clock = fixedClock(NOON_TR);
       await importLines(database.engine, [line(0)], 'test', { countries, clock });
       assert.equal((await lastAnalyzed()).analyzed, null);
-      await importLines(database.engine, Array.from({ length: 10_000 }, (_, i) => line(i + 1)), 'test', { countries, clock });
+      await importLines(
+        database.engine,
+        Array.from({ length: 10_000 }, (_, i) => line(i + 1)),
+        'test',
+        { countries, clock },
+      );
       // The statistics collector reports asynchronously: wait for it briefly.
       let seen = await lastAnalyzed();
       for (let i = 0; i < 50 && (seen.analyzed === null || seen.vacuumed === null); i++) {

@@ -36,41 +36,40 @@ for (const engine of ENGINES) {
     });
 
     const run = (path: string, checkInWorker?: boolean) => importFile(database.engine, path, { countries, clock, checkInWorker });
-    const reportByRef = (ref: string) =>
-      database.engine.db.selectFrom('reports').selectAll().where('ref', '=', ref).executeTakeFirstOrThrow();
+    const reportByRef = (ref: string) => database.engine.db.selectFrom('reports').selectAll().where('ref', '=', ref).executeTakeFirstOrThrow();
 
     for (const checkInWorker of [false, true])
-    test(`D24: a bad file writes nothing and lists every bad line (lines checked ${checkInWorker ? 'on a worker thread' : 'inline'})`, async () => {
-      const before = await countCompanies(database.engine.db);
-      const path = writeLines([
-        companyLine({ company_name: 'Goodline Lojistik A.Ş.' }),
-        '{not json',
-        JSON.stringify({ company_name: 'Badid A.Ş.', tax_id: '1234567891', country: 'TR', city: 'X', reports: [] }),
-        companyLine({ company_name: 'Badtype A.Ş.', reports: [makeReport({ type: 'rumour' })] }),
-        companyLine({ company_name: 'Noreporter A.Ş.', reports: [makeReport({ type: 'unpaid_debt', reported_by: undefined })] }),
-        companyLine({ company_name: 'Unknownmember A.Ş.', reports: [makeReport({ type: 'unpaid_debt', reported_by: 'M-NOBODY' })] }),
-        companyLine({ company_name: 'Badcase A.Ş.', reports: [makeReport({ type: 'bounced_cheque', case: { file_number: '1' } })] }),
-        companyLine({ company_name: 'Badamount A.Ş.', reports: [makeReport({ amount: 10.555, currency: 'TRY' })] }),
-        companyLine({ company_name: 'Serverfield A.Ş.', reports: [makeReport({ report_id: 5, official: true })] }),
-        '',
-        companyLine({ company_name: 'Goodline Two A.Ş.' }),
-      ]);
-      await assert.rejects(run(path, checkInWorker), (error: unknown) => {
-        assert.ok(error instanceof ImportFailed);
-        const text = error.problems.join('\n');
-        assert.match(text, /^line 2: not valid JSON/m);
-        assert.match(text, /^line 3: '1234567891' is not a valid TR tax ID/m);
-        assert.match(text, /^line 4: reports\[0\]\.type must be one of/m);
-        assert.match(text, /^line 5: reports\[0\]\.reported_by \(a member ref\) is required for unpaid_debt/m);
-        assert.match(text, /^line 6: reports\[0\]\.reported_by: no member with ref 'M-NOBODY'/m);
-        assert.match(text, /^line 7: reports\[0\]\.case\.file_number is not a field of a bounced_cheque case/m);
-        assert.match(text, /^line 8: reports\[0\]\.amount must have at most 2 decimals/m);
-        assert.match(text, /^line 9: reports\[0\]\.report_id is set by the service/m);
-        assert.doesNotMatch(text, /^line (1|10|11):/m);
-        return true;
+      test(`D24: a bad file writes nothing and lists every bad line (lines checked ${checkInWorker ? 'on a worker thread' : 'inline'})`, async () => {
+        const before = await countCompanies(database.engine.db);
+        const path = writeLines([
+          companyLine({ company_name: 'Goodline Lojistik A.Ş.' }),
+          '{not json',
+          JSON.stringify({ company_name: 'Badid A.Ş.', tax_id: '1234567891', country: 'TR', city: 'X', reports: [] }),
+          companyLine({ company_name: 'Badtype A.Ş.', reports: [makeReport({ type: 'rumour' })] }),
+          companyLine({ company_name: 'Noreporter A.Ş.', reports: [makeReport({ type: 'unpaid_debt', reported_by: undefined })] }),
+          companyLine({ company_name: 'Unknownmember A.Ş.', reports: [makeReport({ type: 'unpaid_debt', reported_by: 'M-NOBODY' })] }),
+          companyLine({ company_name: 'Badcase A.Ş.', reports: [makeReport({ type: 'bounced_cheque', case: { file_number: '1' } })] }),
+          companyLine({ company_name: 'Badamount A.Ş.', reports: [makeReport({ amount: 10.555, currency: 'TRY' })] }),
+          companyLine({ company_name: 'Serverfield A.Ş.', reports: [makeReport({ report_id: 5, official: true })] }),
+          '',
+          companyLine({ company_name: 'Goodline Two A.Ş.' }),
+        ]);
+        await assert.rejects(run(path, checkInWorker), (error: unknown) => {
+          assert.ok(error instanceof ImportFailed);
+          const text = error.problems.join('\n');
+          assert.match(text, /^line 2: not valid JSON/m);
+          assert.match(text, /^line 3: '1234567891' is not a valid TR tax ID/m);
+          assert.match(text, /^line 4: reports\[0\]\.type must be one of/m);
+          assert.match(text, /^line 5: reports\[0\]\.reported_by \(a member ref\) is required for unpaid_debt/m);
+          assert.match(text, /^line 6: reports\[0\]\.reported_by: no member with ref 'M-NOBODY'/m);
+          assert.match(text, /^line 7: reports\[0\]\.case\.file_number is not a field of a bounced_cheque case/m);
+          assert.match(text, /^line 8: reports\[0\]\.amount must have at most 2 decimals/m);
+          assert.match(text, /^line 9: reports\[0\]\.report_id is set by the service/m);
+          assert.doesNotMatch(text, /^line (1|10|11):/m);
+          return true;
+        });
+        assert.equal(await countCompanies(database.engine.db), before, 'nothing written');
       });
-      assert.equal(await countCompanies(database.engine.db), before, 'nothing written');
-    });
 
     test('D24: on a worker thread, lines of many chunks apply in file order', async () => {
       // 2 500 lines = 3 chunks; the last line changes a report that the first line made.
@@ -103,7 +102,11 @@ for (const engine of ENGINES) {
     test('D11/D24: status moves by ref only along the lifecycle; the history is kept', async () => {
       const taxId = nextVkn();
       const line = (status: string) =>
-        companyLine({ company_name: 'Lifecycle Lojistik A.Ş.', tax_id: taxId, reports: [makeReport({ ref: 'LIFE-1', status, filed_at: '2026-01-01 10:00:00' })] });
+        companyLine({
+          company_name: 'Lifecycle Lojistik A.Ş.',
+          tax_id: taxId,
+          reports: [makeReport({ ref: 'LIFE-1', status, filed_at: '2026-01-01 10:00:00' })],
+        });
       await run(writeLines([line('pending')]));
       await run(writeLines([line('approved')]));
       await assert.rejects(run(writeLines([line('pending')])), (e: ImportFailed) => {
@@ -114,17 +117,33 @@ for (const engine of ENGINES) {
       const report = await reportByRef('LIFE-1');
       assert.equal(report.status, 'withdrawn');
       const history = await listStatusChanges(database.engine.db, Number(report.id));
-      assert.deepEqual(history.map((h) => [h.from_status, h.to_status]), [[null, 'pending'], ['pending', 'approved'], ['approved', 'withdrawn']]);
+      assert.deepEqual(
+        history.map((h) => [h.from_status, h.to_status]),
+        [
+          [null, 'pending'],
+          ['pending', 'approved'],
+          ['approved', 'withdrawn'],
+        ],
+      );
     });
 
     test('D24: lines apply in order, even when a company or ref repeats within a file', async () => {
       const taxId = nextVkn();
       const claims = [1, 2, 3].map((i) => makeReport({ ref: `ORD-${i}`, type: 'unpaid_debt', reported_by: `M-CLAIM-${i}`, status: 'pending' }));
-      const summary = await run(writeLines([
-        companyLine({ company_name: 'Orderly A.Ş.', tax_id: taxId, reports: claims }),
-        companyLine({ company_name: 'Orderly Renamed A.Ş.', tax_id: taxId, reports: [{ ...claims[0]!, status: 'approved' }] }),
-        companyLine({ company_name: 'Orderly Renamed A.Ş.', tax_id: taxId, reports: [{ ...claims[1]!, status: 'approved' }, { ...claims[2]!, status: 'approved' }] }),
-      ]));
+      const summary = await run(
+        writeLines([
+          companyLine({ company_name: 'Orderly A.Ş.', tax_id: taxId, reports: claims }),
+          companyLine({ company_name: 'Orderly Renamed A.Ş.', tax_id: taxId, reports: [{ ...claims[0]!, status: 'approved' }] }),
+          companyLine({
+            company_name: 'Orderly Renamed A.Ş.',
+            tax_id: taxId,
+            reports: [
+              { ...claims[1]!, status: 'approved' },
+              { ...claims[2]!, status: 'approved' },
+            ],
+          }),
+        ]),
+      );
       assert.deepEqual([summary.companiesAdded, summary.companiesUpdated, summary.reportsAdded, summary.reportsUpdated], [1, 1, 3, 3]);
       const company = await database.engine.db.selectFrom('companies').selectAll().where('tax_id_norm', '=', taxId).executeTakeFirstOrThrow();
       assert.equal(company.company_name, 'Orderly Renamed A.Ş.');
@@ -152,7 +171,10 @@ for (const engine of ENGINES) {
       const taxId = nextVkn();
       await run(writeLines([companyLine({ company_name: 'Visiblecount A.Ş.', tax_id: taxId, reports: claims })]));
       const count = async () =>
-        Number((await database.engine.db.selectFrom('companies').select('visible_report_count').where('tax_id_norm', '=', taxId).executeTakeFirstOrThrow()).visible_report_count);
+        Number(
+          (await database.engine.db.selectFrom('companies').select('visible_report_count').where('tax_id_norm', '=', taxId).executeTakeFirstOrThrow())
+            .visible_report_count,
+        );
       assert.equal(await count(), 3);
       await changeReportStatus(database.engine.db, clock, 'VIS-3', 'withdrawn', 'test');
       assert.equal(await count(), 0);

@@ -32,7 +32,10 @@ for (const engine of ENGINES) {
       await makeCompanies(database.engine, systemClock, [{ company_name: 'Multiprocess Lojistik A.Ş.' }]);
       // 10 of the 60 are already used today.
       const holder = await db.selectFrom('api_keys').select('id').executeTakeFirstOrThrow();
-      await db.insertInto('usage_counters').values({ subject: keySubject(Number(holder.id)), day: quotaDayOf(Date.now()), used: 10 }).execute();
+      await db
+        .insertInto('usage_counters')
+        .values({ subject: keySubject(Number(holder.id)), day: quotaDayOf(Date.now()), used: 10 })
+        .execute();
 
       servers.push(await startServe(['--workers', '2', '--db', database.url]));
       servers.push(await startServe(['--db', database.url]));

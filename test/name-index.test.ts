@@ -16,12 +16,22 @@ for (const engine of ENGINES) {
       const rows = Array.from({ length: 3000 }, (_, i) => {
         const name = `${words[i % 10]} ${words[(i * 7) % 10]} ${i}`;
         return {
-          company_name: name, tax_id: String(1_000_000_000 + i), tax_id_norm: String(1_000_000_000 + i),
-          country: i % 50 === 0 ? 'DE' : 'TR', city: 'X', name_key: name, name_core: name, visible_report_count: i % 2, updated_at: 0,
+          company_name: name,
+          tax_id: String(1_000_000_000 + i),
+          tax_id_norm: String(1_000_000_000 + i),
+          country: i % 50 === 0 ? 'DE' : 'TR',
+          city: 'X',
+          name_key: name,
+          name_core: name,
+          visible_report_count: i % 2,
+          updated_at: 0,
         };
       });
       for (let i = 0; i < rows.length; i += 500) {
-        await database.engine.db.insertInto('companies').values(rows.slice(i, i + 500)).execute();
+        await database.engine.db
+          .insertInto('companies')
+          .values(rows.slice(i, i + 500))
+          .execute();
       }
       // PostgreSQL: VACUUM too, as autovacuum would, so that index-only scans are costed as such.
       await sql.raw(engine.name === 'postgres' ? 'VACUUM ANALYZE' : 'ANALYZE').execute(database.engine.db);
@@ -77,17 +87,17 @@ for (const engine of ENGINES) {
       });
 
       for (const part of ['prefix', 'rest'] as const)
-      test(`the rank walk for ${part} matches reads the rank index in order, never the table (country ${country})`, async () => {
-        const { db, seam } = database.engine;
-        const text = await planOf(rankWalkQuery(db, seam, search(country), 5, 30_000, part).compile());
-        if (engine.name === 'sqlite') {
-          assert.match(text, /USING COVERING INDEX companies_rank_visible/);
-          assert.doesNotMatch(text, /TEMP B-TREE/);
-        } else {
-          assert.match(text, /Index (Only )?Scan using companies_rank_visible/);
-          assert.doesNotMatch(text, /Sort/);
-        }
-      });
+        test(`the rank walk for ${part} matches reads the rank index in order, never the table (country ${country})`, async () => {
+          const { db, seam } = database.engine;
+          const text = await planOf(rankWalkQuery(db, seam, search(country), 5, 30_000, part).compile());
+          if (engine.name === 'sqlite') {
+            assert.match(text, /USING COVERING INDEX companies_rank_visible/);
+            assert.doesNotMatch(text, /TEMP B-TREE/);
+          } else {
+            assert.match(text, /Index (Only )?Scan using companies_rank_visible/);
+            assert.doesNotMatch(text, /Sort/);
+          }
+        });
     }
 
     test('the candidate count comes from the trigram index', async () => {

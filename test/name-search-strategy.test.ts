@@ -8,13 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { ENGINES, type TestDatabase } from './helpers/engines.ts';
-import {
-  findCompaniesByName,
-  nameSearchQuery,
-  NAME_SEARCH_TUNING,
-  type NameSearch,
-  type NameSearchTuning,
-} from '../src/companies/companies.repository.ts';
+import { findCompaniesByName, nameSearchQuery, NAME_SEARCH_TUNING, type NameSearch, type NameSearchTuning } from '../src/companies/companies.repository.ts';
 import { parseNameQuery } from '../src/search/name-key.ts';
 import { NameSample, trigramsOf } from '../src/search/name-sample.ts';
 
@@ -41,9 +35,28 @@ const TUNINGS: Record<string, NameSearchTuning> = {
 // Other orders of names that exist (D8 rank class 1), a word twice (no such class), six words,
 // words split in two (the whole name when joined, rank class 0).
 const QUERIES = [
-  'ana dolu', 'ana dolu lojistik', 'yil maz lar', 'lojis tik anadolu', 'demir ce lik',
-  'anadolu', 'lojistik', 'anadolu lojistik', 'lojistik anadolu', 'yilmaz', 'yilmazlar', 'ege ab', 'demir celik', 'celik', 'gida nakliyat ege',
-  'zzz', 'ambalaj anadolu ab', 'celik demir', 'ab ege', 'nakliyat gida', 'lojistik lojistik', 'ege gida demir celik lojistik anadolu',
+  'ana dolu',
+  'ana dolu lojistik',
+  'yil maz lar',
+  'lojis tik anadolu',
+  'demir ce lik',
+  'anadolu',
+  'lojistik',
+  'anadolu lojistik',
+  'lojistik anadolu',
+  'yilmaz',
+  'yilmazlar',
+  'ege ab',
+  'demir celik',
+  'celik',
+  'gida nakliyat ege',
+  'zzz',
+  'ambalaj anadolu ab',
+  'celik demir',
+  'ab ege',
+  'nakliyat gida',
+  'lojistik lojistik',
+  'ege gida demir celik lojistik anadolu',
 ];
 
 for (const engine of ENGINES) {
@@ -59,13 +72,23 @@ for (const engine of ENGINES) {
         const core = i % 7 === 0 ? 'anadolu lojistik' : words.join(' ');
         const key = i % 3 === 0 ? `${core} ltd sti` : core;
         return {
-          company_name: key, tax_id: String(2_000_000_000 + i), tax_id_norm: String(2_000_000_000 + i),
-          country: i % 5 === 0 ? 'DE' : 'TR', city: 'X', name_key: key, name_core: core,
+          company_name: key,
+          tax_id: String(2_000_000_000 + i),
+          tax_id_norm: String(2_000_000_000 + i),
+          country: i % 5 === 0 ? 'DE' : 'TR',
+          city: 'X',
+          name_key: key,
+          name_core: core,
           // A quarter hidden (no visible report), the rest with 1–4.
-          visible_report_count: Math.floor(next() * 5), updated_at: 0,
+          visible_report_count: Math.floor(next() * 5),
+          updated_at: 0,
         };
       });
-      for (let i = 0; i < rows.length; i += 300) await database.engine.db.insertInto('companies').values(rows.slice(i, i + 300)).execute();
+      for (let i = 0; i < rows.length; i += 300)
+        await database.engine.db
+          .insertInto('companies')
+          .values(rows.slice(i, i + 300))
+          .execute();
       await sql`ANALYZE`.execute(database.engine.db);
     });
     after(async () => {

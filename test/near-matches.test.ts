@@ -14,8 +14,7 @@ for (const engine of ENGINES) {
   describe(`near matches [${engine.name}]`, () => {
     let database: TestDatabase;
     let deps: SearchDeps;
-    const search = (q: string, country: string | null = null, type: 'name' | 'tax_id' = 'name') =>
-      runSearch(deps, planSearch(countries, { q, type, country }));
+    const search = (q: string, country: string | null = null, type: 'name' | 'tax_id' = 'name') => runSearch(deps, planSearch(countries, { q, type, country }));
 
     before(async () => {
       database = await engine.create();
@@ -73,7 +72,10 @@ for (const engine of ENGINES) {
 
     test('the country filter applies', async () => {
       const de = await search('Öztrk Lojistik', 'DE');
-      assert.deepEqual(de.nearMatches!.map((m) => m.company_name), ['Öztürk Lojistik GmbH']);
+      assert.deepEqual(
+        de.nearMatches!.map((m) => m.company_name),
+        ['Öztürk Lojistik GmbH'],
+      );
     });
 
     test('at most 5; [] when there are results; null for a tax-ID search', async () => {

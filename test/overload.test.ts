@@ -19,7 +19,10 @@ import { quotaDayOf } from '../src/lib/turkey-time.ts';
 function assertOnlyAnswersOrShed(result: BurstResult) {
   const other = Object.entries(result.reasons).filter(([k]) => !['429 rate_limited', '503 overloaded'].includes(k));
   const unexpected = Object.keys(result.statuses).filter((s) => !['200', '429', '503'].includes(s));
-  assert.deepEqual({ other, unexpected, unavailableWithoutRetryAfter: result.unavailableWithoutRetryAfter }, { other: [], unexpected: [], unavailableWithoutRetryAfter: 0 });
+  assert.deepEqual(
+    { other, unexpected, unavailableWithoutRetryAfter: result.unavailableWithoutRetryAfter },
+    { other: [], unexpected: [], unavailableWithoutRetryAfter: 0 },
+  );
 }
 
 for (const engine of ENGINES) {
@@ -125,7 +128,10 @@ for (const engine of ENGINES) {
         const answered = startBurst(urls, `/api/v1/search.php?type=tax_id&country=TR&q=${taxIds[1]}`, key, 60);
         const [f, a] = await Promise.all([failing.done, answered.done]);
         // A failing search fails (500) while units remain, and is refused from the read once they are gone.
-        assert.deepEqual(Object.keys(f.reasons).filter((r) => r !== '500 internal_error' && r !== '429 rate_limited'), []);
+        assert.deepEqual(
+          Object.keys(f.reasons).filter((r) => r !== '500 internal_error' && r !== '429 rate_limited'),
+          [],
+        );
         assert.ok((f.statuses[500] ?? 0) > 0, 'some searches failed while units remained');
         assert.deepEqual(a.statuses, { 200: 30, 429: 30 });
       } finally {
@@ -147,8 +153,14 @@ for (const engine of ENGINES) {
       const bStartedDuringA = !aEnded;
       const loaded = await sequential(urls, NAME, keyB, 50);
       const resultA = await aResult;
-      const idleP99 = percentile(idle.map((r) => r.ms), 99);
-      const loadedP99 = percentile(loaded.map((r) => r.ms), 99);
+      const idleP99 = percentile(
+        idle.map((r) => r.ms),
+        99,
+      );
+      const loadedP99 = percentile(
+        loaded.map((r) => r.ms),
+        99,
+      );
       assert.ok(bStartedDuringA, `B's searches must start during A's burst (A took ${resultA.seconds.toFixed(2)} s)`);
       assert.deepEqual(
         loaded.filter((r) => r.status !== 200),

@@ -7,8 +7,7 @@ import type { ErrorBody, ReportBody, SearchBody } from './helpers/bodies.ts';
 import type { ReportType } from '../src/reports/report-types.ts';
 import { makeClaimants, makeCompanies, makeKeyHolder, makeReport, nextVkn } from './helpers/factories.ts';
 
-const claim = (by: number, overrides: Record<string, unknown> = {}) =>
-  makeReport({ type: 'unpaid_debt', reported_by: `M-CLAIM-${by}`, ...overrides });
+const claim = (by: number, overrides: Record<string, unknown> = {}) => makeReport({ type: 'unpaid_debt', reported_by: `M-CLAIM-${by}`, ...overrides });
 
 for (const engine of ENGINES) {
   describe(`search answers [${engine.name}]`, () => {
@@ -29,16 +28,22 @@ for (const engine of ENGINES) {
           city: 'Bursa',
           reports: [
             makeReport({
-              type: 'enforcement_judgment', filed_at: '2026-03-01 09:15:00', description: 'ilamlı takip',
-              amount: 1234.5, currency: 'TRY', court_decision_date: '2026-02-20',
+              type: 'enforcement_judgment',
+              filed_at: '2026-03-01 09:15:00',
+              description: 'ilamlı takip',
+              amount: 1234.5,
+              currency: 'TRY',
+              court_decision_date: '2026-02-20',
               case: { enforcement_office: 'Bursa 3. İcra', file_number: '2026/11', date: '2026-02-25' },
             }),
             makeReport({
-              type: 'bounced_cheque', filed_at: '2026-04-01 09:15:00',
+              type: 'bounced_cheque',
+              filed_at: '2026-04-01 09:15:00',
               case: { prosecutor_office: 'Bursa CBS', investigation_number: '2026/77' },
             }),
             makeReport({
-              type: 'debt_assigned', filed_at: '2026-04-01 09:15:00',
+              type: 'debt_assigned',
+              filed_at: '2026-04-01 09:15:00',
               case: { collection_company: 'X Varlık', contract_number: 'C-1', assignment_date: '2026-03-30' },
             }),
             makeReport({ type: 'concordat', filed_at: '2025-01-01 00:00:00', concordat_start: '2024-12-01', concordat_end: '2025-12-01' }),
@@ -62,8 +67,9 @@ for (const engine of ENGINES) {
         { company_name: '100% Pure_Plastik A.Ş.' },
         { company_name: 'Müller Spedition GmbH', tax_id: 'DE136695976', country: 'DE' },
       ]);
-      ['fieldtest', 'two', 'three', 'onemember', 'withdrawn', 'rejected', 'official', 'pending', 'five', 'six', 'istanbul']
-        .forEach((name, i) => (ids[name] = taxIds[i]!));
+      ['fieldtest', 'two', 'three', 'onemember', 'withdrawn', 'rejected', 'official', 'pending', 'five', 'six', 'istanbul'].forEach(
+        (name, i) => (ids[name] = taxIds[i]!),
+      );
       for (let i = 0; i < 12; i++) await makeCompanies(database.engine, t.clock, [{ company_name: `Manyhits Transport ${i}` }]);
     });
     after(async () => {
@@ -97,7 +103,15 @@ for (const engine of ENGINES) {
       assert.equal(company.last_updated, '2026-11-21 12:00:00');
       const byType = Object.fromEntries(company.reports.map((r) => [r.type, r])) as Record<ReportType, ReportBody>;
       assert.deepEqual(Object.keys(byType.enforcement_judgment).sort(), [
-        'amount', 'case', 'court_decision_date', 'currency', 'description', 'filed_at', 'official', 'report_id', 'type',
+        'amount',
+        'case',
+        'court_decision_date',
+        'currency',
+        'description',
+        'filed_at',
+        'official',
+        'report_id',
+        'type',
       ]);
       assert.equal(byType.enforcement_judgment.filed_at, '2026-03-01 09:15:00');
       assert.equal(byType.enforcement_judgment.amount, 1234.5);

@@ -41,9 +41,18 @@ for (const engine of ENGINES) {
       assert.equal(body.near_matches.length, 1);
       const near = body.near_matches[0]!;
       assert.deepEqual(Object.keys(near), ['company_name', 'tax_id', 'country', 'city', 'threat_level', 'report_count', 'similarity']);
-      assert.deepEqual({ ...near, similarity: 0 }, {
-        company_name: 'Karadeniz Nakliyat Ltd. Şti.', tax_id: taxId, country: 'TR', city: 'Samsun', threat_level: 'normal', report_count: 2, similarity: 0,
-      });
+      assert.deepEqual(
+        { ...near, similarity: 0 },
+        {
+          company_name: 'Karadeniz Nakliyat Ltd. Şti.',
+          tax_id: taxId,
+          country: 'TR',
+          city: 'Samsun',
+          threat_level: 'normal',
+          report_count: 2,
+          similarity: 0,
+        },
+      );
       assert.ok(near.similarity >= 0.7 && near.similarity < 1, String(near.similarity));
       assert.equal(Math.round(near.similarity * 100), near.similarity * 100);
     });

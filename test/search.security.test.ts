@@ -129,8 +129,7 @@ for (const engine of ENGINES) {
       const key = await makeKeyHolder(database.engine.db, t.clock, { ref: 'M-LIVE' });
       await t.app.listen({ port: 0, host: '127.0.0.1' });
       const { port } = t.app.server.address() as { port: number };
-      const get = () =>
-        fetch(`http://127.0.0.1:${port}/api/v1/search.php?q=Livetest`, { headers: { 'x-api-key': key } });
+      const get = () => fetch(`http://127.0.0.1:${port}/api/v1/search.php?q=Livetest`, { headers: { 'x-api-key': key } });
       assert.equal((await get()).status, 200);
 
       const waitFor = async (reason: string) => {

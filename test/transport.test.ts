@@ -107,14 +107,13 @@ describe('TLS at a trusted proxy (D6, D20)', () => {
     }
   });
 
-  test("headers from an address that is not the proxy are not believed", async () => {
+  test('headers from an address that is not the proxy are not believed', async () => {
     const res = await untrusted.inject({ url: '/api/v1/countries', headers: { 'x-forwarded-proto': 'https' } });
     assertErrorBody(res, 403, 'https_required');
   });
 
-  test("D20: the anonymous allowance is per client address as the proxy reports it", async () => {
-    const get = (client: string) =>
-      trusted.inject({ url: '/api/v1/countries', headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': client } });
+  test('D20: the anonymous allowance is per client address as the proxy reports it', async () => {
+    const get = (client: string) => trusted.inject({ url: '/api/v1/countries', headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': client } });
     const a1 = await get('203.0.113.1');
     const a2 = await get('203.0.113.1');
     const b1 = await get('203.0.113.2');

@@ -59,7 +59,14 @@ async function countCompanies(url: string): Promise<number> {
   const engine = openEngine(url);
   try {
     await migrateToLatest(engine);
-    return Number((await engine.db.selectFrom('companies').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    return Number(
+      (
+        await engine.db
+          .selectFrom('companies')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   } finally {
     await engine.close();
   }
@@ -85,7 +92,13 @@ async function ensureData(engineName: string): Promise<{ url: string; importSeco
 
 async function pickQueries(url: string) {
   const engine = openEngine(url);
-  const hit = await engine.db.selectFrom('companies').select(['tax_id_norm', 'name_core']).where('visible_report_count', '>=', 3).orderBy('id').limit(1).executeTakeFirstOrThrow();
+  const hit = await engine.db
+    .selectFrom('companies')
+    .select(['tax_id_norm', 'name_core'])
+    .where('visible_report_count', '>=', 3)
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirstOrThrow();
   let miss = '';
   for (let stem = 999_999_999; ; stem -= 7) {
     miss = String(stem) + vknCheckDigit(String(stem));
@@ -123,15 +136,25 @@ function start(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Pr
   });
 }
 
-interface Result { rps: number; p50: number; p99: number; errors: number; non2xx: number }
+interface Result {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
 
 function autocannon(url: string, headers: Record<string, string>, seconds: number): Result {
   const flags = Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]);
-  const json = execFileSync(process.execPath, [`${ROOT}node_modules/autocannon/autocannon.js`, '-c', args.connections, '-d', String(seconds), '-j', ...flags, url], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'ignore'],
-    maxBuffer: 1 << 26,
-  });
+  const json = execFileSync(
+    process.execPath,
+    [`${ROOT}node_modules/autocannon/autocannon.js`, '-c', args.connections, '-d', String(seconds), '-j', ...flags, url],
+    {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      maxBuffer: 1 << 26,
+    },
+  );
   const r = JSON.parse(json) as { requests: { average: number }; latency: { p50: number; p99: number }; errors: number; non2xx: number };
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
 }
@@ -152,7 +175,11 @@ async function benchEngine(engine: string) {
   try {
     // The ceiling answers with the bytes of a real tax-ID hit.
     const real = await fetch(server.url + queries[0]!.path, { headers });
-    const sample = { status: real.status, headers: { 'content-type': real.headers.get('content-type') }, body: Buffer.from(await real.arrayBuffer()).toString('base64') };
+    const sample = {
+      status: real.status,
+      headers: { 'content-type': real.headers.get('content-type') },
+      body: Buffer.from(await real.arrayBuffer()).toString('base64'),
+    };
     writeFileSync(`${WORK}/ceiling-response.json`, JSON.stringify(sample));
     const near = queries.find((q) => q.name.startsWith('name, misspelt'))!;
     const nearBody = (await (await fetch(server.url + near.path, { headers })).json()) as { result_count: number; near_matches?: unknown[] };
@@ -193,8 +220,11 @@ const lines = [
 for (const r of results) {
   lines.push(`## ${r.engine}, ${fmt(N)} companies${r.importSeconds === null ? '' : ` (imported in ${fmt(r.importSeconds, 1)} s)`}`, '');
   lines.push('| scenario | req/s | p50 ms | p99 ms | × ceiling | errors / non-2xx |', '|---|---|---|---|---|---|');
-  lines.push(`| ceiling (node:http, same bytes) | ${fmt(r.ceiling.rps)} | ${r.ceiling.p50} | ${r.ceiling.p99} | 1.00 | ${r.ceiling.errors} / ${r.ceiling.non2xx} |`);
-  for (const row of r.rows) lines.push(`| ${row.name} | ${fmt(row.rps)} | ${row.p50} | ${row.p99} | ${fmt(row.rps / r.ceiling.rps, 2)} | ${row.errors} / ${row.non2xx} |`);
+  lines.push(
+    `| ceiling (node:http, same bytes) | ${fmt(r.ceiling.rps)} | ${r.ceiling.p50} | ${r.ceiling.p99} | 1.00 | ${r.ceiling.errors} / ${r.ceiling.non2xx} |`,
+  );
+  for (const row of r.rows)
+    lines.push(`| ${row.name} | ${fmt(row.rps)} | ${row.p50} | ${row.p99} | ${fmt(row.rps / r.ceiling.rps, 2)} | ${row.errors} / ${row.non2xx} |`);
   lines.push('', `Server RSS after the run: ${r.rss} MB.`, '');
 }
 const text = lines.join('\n');

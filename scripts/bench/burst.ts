@@ -48,7 +48,9 @@ async function freshDatabase(engine: string): Promise<string> {
 }
 
 function serve(url: string, demo: boolean): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--log-level', 'warn', '--db', url, ...(demo ? ['--demo'] : [])], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--log-level', 'warn', '--db', url, ...(demo ? ['--demo'] : [])], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d) => {
@@ -91,12 +93,21 @@ async function benchEngine(engine: string): Promise<string[]> {
     await new Promise((r) => setTimeout(r, 150));
     const loaded = await sequential(urls, PATH, keyB, 50);
     const resultA = await a.done;
-    const idleP99 = percentile(idle.map((r) => r.ms), 99);
-    const loadedP99 = percentile(loaded.map((r) => r.ms), 99);
+    const idleP99 = percentile(
+      idle.map((r) => r.ms),
+      99,
+    );
+    const loadedP99 = percentile(
+      loaded.map((r) => r.ms),
+      99,
+    );
     const bOk = loaded.filter((r) => r.status === 200).length;
     rows.push(`| key A: 1,000 parallel, 100 left | ${fmtStatuses(resultA)} | ${resultA.p50} / ${resultA.p99} | ${resultA.seconds.toFixed(2)} |`);
     rows.push(
-      `| key B meanwhile: 50 sequential | ${bOk} × 200 of 50; p99 ${loadedP99.toFixed(1)} ms vs ${idleP99.toFixed(1)} ms idle (**${(loadedP99 / idleP99).toFixed(1)} ×**) | ${percentile(loaded.map((r) => r.ms), 50).toFixed(1)} / ${loadedP99.toFixed(1)} | — |`,
+      `| key B meanwhile: 50 sequential | ${bOk} × 200 of 50; p99 ${loadedP99.toFixed(1)} ms vs ${idleP99.toFixed(1)} ms idle (**${(loadedP99 / idleP99).toFixed(1)} ×**) | ${percentile(
+        loaded.map((r) => r.ms),
+        50,
+      ).toFixed(1)} / ${loadedP99.toFixed(1)} | — |`,
     );
     return [`### ${engine}`, '', '| burst | answers | p50 / p99 ms | seconds |', '|---|---|---|---|', ...rows, ''];
   } finally {

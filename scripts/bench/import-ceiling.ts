@@ -28,9 +28,15 @@ db.pragma('synchronous = NORMAL');
 db.pragma('cache_size = -32768');
 const started = process.hrtime.bigint();
 db.exec('BEGIN IMMEDIATE');
-const deferred = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name = 'companies'").all() as Array<{ name: string; sql: string }>;
+const deferred = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name = 'companies'").all() as Array<{
+  name: string;
+  sql: string;
+}>;
 for (const index of deferred) db.exec(`DROP INDEX ${index.name}`);
-const triggers = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN ('companies', 'reports')").all() as Array<{ name: string; sql: string }>;
+const triggers = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN ('companies', 'reports')").all() as Array<{
+  name: string;
+  sql: string;
+}>;
 for (const trigger of triggers) db.exec(`DROP TRIGGER "${trigger.name}"`);
 db.exec('INSERT INTO fts_bulk_load (active) VALUES (1)');
 const company = db.prepare(
@@ -70,8 +76,21 @@ for await (const line of createInterface({ input: createReadStream(file, { encod
   companies++;
   for (const r of c.reports) {
     const reportId = report.run(
-      id, r.ref ?? null, r.type, r.status, now, r.description, r.amount ?? null, r.currency ?? null, r.court_decision_date ?? null,
-      r.concordat_start ?? null, r.concordat_end ?? null, r.case ? JSON.stringify(r.case) : null, null, now, now,
+      id,
+      r.ref ?? null,
+      r.type,
+      r.status,
+      now,
+      r.description,
+      r.amount ?? null,
+      r.currency ?? null,
+      r.court_decision_date ?? null,
+      r.concordat_start ?? null,
+      r.concordat_end ?? null,
+      r.case ? JSON.stringify(r.case) : null,
+      null,
+      now,
+      now,
     ).lastInsertRowid;
     change.run(reportId, null, r.status, now, 'ceiling');
     reports++;

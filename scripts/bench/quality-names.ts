@@ -15,10 +15,50 @@ export interface QualityCompany {
 }
 
 const LEGAL_FORMS = [
-  'A.Ş.', 'Ltd. Şti.', 'Sanayi ve Ticaret A.Ş.', 'San. ve Tic. Ltd. Şti.', 'Ticaret Limited Şirketi', 'Sanayi ve Ticaret Limited Şirketi',
-  'Tic. Ltd. Şti.', 'Anonim Şirketi', 'İth. İhr. Ltd. Şti.', 'Koll. Şti.',
+  'A.Ş.',
+  'Ltd. Şti.',
+  'Sanayi ve Ticaret A.Ş.',
+  'San. ve Tic. Ltd. Şti.',
+  'Ticaret Limited Şirketi',
+  'Sanayi ve Ticaret Limited Şirketi',
+  'Tic. Ltd. Şti.',
+  'Anonim Şirketi',
+  'İth. İhr. Ltd. Şti.',
+  'Koll. Şti.',
 ];
-const SYLLABLES = ['ak', 'ar', 'bel', 'can', 'der', 'ek', 'em', 'fer', 'gen', 'han', 'kar', 'kor', 'lin', 'mar', 'mer', 'net', 'nur', 'or', 'pak', 'ser', 'tek', 'ter', 'tim', 'tur', 'van', 'yen', 'zer', 'ay', 'be', 'ce', 'de'];
+const SYLLABLES = [
+  'ak',
+  'ar',
+  'bel',
+  'can',
+  'der',
+  'ek',
+  'em',
+  'fer',
+  'gen',
+  'han',
+  'kar',
+  'kor',
+  'lin',
+  'mar',
+  'mer',
+  'net',
+  'nur',
+  'or',
+  'pak',
+  'ser',
+  'tek',
+  'ter',
+  'tim',
+  'tur',
+  'van',
+  'yen',
+  'zer',
+  'ay',
+  'be',
+  'ce',
+  'de',
+];
 const BRAND_ENDINGS = ['', '', 'sa', 'taş', 'soy', 'han', 'teks', 'pa', 'ex'];
 
 function brand(r: Random): string {
@@ -30,13 +70,20 @@ function companyWords(r: Random): string[] {
   const sector = r.pick(SECTORS).split(' ');
   const family = r.pick(FAMILY_NAMES);
   switch (r.int(7)) {
-    case 0: return [family, ...sector];
-    case 1: return [`${family}${r.pick(['oğlu', 'lar', 'ler'])}`, ...sector];
-    case 2: return [r.pick(PLACES), ...sector, ...r.pick(EXTRAS).split(' ')];
-    case 3: return [brand(r), ...sector];
-    case 4: return [r.pick(PLACES), family, ...sector];
-    case 5: return [family, r.pick(FAMILY_NAMES), ...sector];
-    default: return [brand(r), r.pick(PLACES), ...sector];
+    case 0:
+      return [family, ...sector];
+    case 1:
+      return [`${family}${r.pick(['oğlu', 'lar', 'ler'])}`, ...sector];
+    case 2:
+      return [r.pick(PLACES), ...sector, ...r.pick(EXTRAS).split(' ')];
+    case 3:
+      return [brand(r), ...sector];
+    case 4:
+      return [r.pick(PLACES), family, ...sector];
+    case 5:
+      return [family, r.pick(FAMILY_NAMES), ...sector];
+    default:
+      return [brand(r), r.pick(PLACES), ...sector];
   }
 }
 
@@ -66,13 +113,34 @@ export function absentNames(companies: readonly QualityCompany[], count: number,
   return names;
 }
 
-const ASCII: Record<string, string> = { ç: 'c', Ç: 'C', ğ: 'g', Ğ: 'G', ı: 'i', İ: 'I', ö: 'o', Ö: 'O', ş: 's', Ş: 'S', ü: 'u', Ü: 'U', â: 'a', î: 'i', û: 'u' };
+const ASCII: Record<string, string> = {
+  ç: 'c',
+  Ç: 'C',
+  ğ: 'g',
+  Ğ: 'G',
+  ı: 'i',
+  İ: 'I',
+  ö: 'o',
+  Ö: 'O',
+  ş: 's',
+  Ş: 'S',
+  ü: 'u',
+  Ü: 'U',
+  â: 'a',
+  î: 'i',
+  û: 'u',
+};
 const TURKISH_LETTERS = /[çÇğĞıİöÖşŞüÜâîû]/g;
 const HAS_TURKISH = /[çÇğĞıİöÖşŞüÜâîû]/;
 const dropTurkish = (s: string) => s.replace(TURKISH_LETTERS, (c) => ASCII[c] ?? c);
 const ABBREVIATIONS: Array<[RegExp, string]> = [
-  [/\bSanayi\b/g, 'San.'], [/\bTicaret\b/g, 'Tic.'], [/\bNakliyat\b/g, 'Nak.'], [/\bLojistik\b/g, 'Loj.'],
-  [/\bLimited Şirketi\b/g, 'Ltd. Şti.'], [/\bAnonim Şirketi\b/g, 'A.Ş.'], [/\bTaşımacılık\b/g, 'Taş.'],
+  [/\bSanayi\b/g, 'San.'],
+  [/\bTicaret\b/g, 'Tic.'],
+  [/\bNakliyat\b/g, 'Nak.'],
+  [/\bLojistik\b/g, 'Loj.'],
+  [/\bLimited Şirketi\b/g, 'Ltd. Şti.'],
+  [/\bAnonim Şirketi\b/g, 'A.Ş.'],
+  [/\bTaşımacılık\b/g, 'Taş.'],
 ];
 const LETTERS = 'abcçdefgğhıijklmnoöprsştuüvyz';
 

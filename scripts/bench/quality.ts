@@ -48,7 +48,13 @@ async function freshEngine(kind: string): Promise<{ engine: Engine; drop: () => 
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'risklookup-quality-'));
     const engine = openEngine(`sqlite:${join(dir, 'quality.db')}`);
-    return { engine, drop: async () => { await engine.close(); rmSync(dir, { recursive: true, force: true }); } };
+    return {
+      engine,
+      drop: async () => {
+        await engine.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
   }
   const name = `risklookup_quality_${process.pid}`;
   await adminQuery(`DROP DATABASE IF EXISTS ${name}`);
@@ -56,7 +62,13 @@ async function freshEngine(kind: string): Promise<{ engine: Engine; drop: () => 
   const url = new URL(PG_ADMIN);
   url.pathname = `/${name}`;
   const engine = openEngine(url.toString());
-  return { engine, drop: async () => { await engine.close(); await adminQuery(`DROP DATABASE ${name}`); } };
+  return {
+    engine,
+    drop: async () => {
+      await engine.close();
+      await adminQuery(`DROP DATABASE ${name}`);
+    },
+  };
 }
 
 const companies = qualityCompanies(Number(args.companies));
@@ -65,8 +77,16 @@ const taxIds = companies.map((_, i) => {
   return stem + vknCheckDigit(stem);
 });
 
-interface Answer { results: string[]; near: Array<{ taxId: string; similarity: number }>; refused: boolean }
-interface Query { variant: string; target: string | null; q: string }
+interface Answer {
+  results: string[];
+  near: Array<{ taxId: string; similarity: number }>;
+  refused: boolean;
+}
+interface Query {
+  variant: string;
+  target: string | null;
+  q: string;
+}
 
 function queries(): Query[] {
   const r = seededRandom(7);
@@ -86,7 +106,11 @@ function queries(): Query[] {
 async function answer(deps: SearchDeps, q: string): Promise<Answer> {
   try {
     const outcome = await runSearch(deps, planSearch(countries, { q, type: 'name', country: null }));
-    return { results: outcome.results.map((c) => c.tax_id), near: (outcome.nearMatches ?? []).map((m) => ({ taxId: m.tax_id, similarity: m.similarity })), refused: false };
+    return {
+      results: outcome.results.map((c) => c.tax_id),
+      near: (outcome.nearMatches ?? []).map((m) => ({ taxId: m.tax_id, similarity: m.similarity })),
+      refused: false,
+    };
   } catch (error) {
     if (error instanceof AppError) return { results: [], near: [], refused: true };
     throw error;
@@ -100,8 +124,17 @@ async function runEngine(kind: string) {
     const r = seededRandom(3);
     const lines = companies.map((c, i) =>
       JSON.stringify({
-        company_name: c.name, tax_id: taxIds[i], country: 'TR', city: 'İstanbul',
-        reports: Array.from({ length: 1 + r.int(4) }, (_, j) => ({ ref: `Q-${i}-${j}`, type: 'enforcement_plain', status: 'approved', filed_at: '2026-01-05 10:00:00', description: 'quality set' })),
+        company_name: c.name,
+        tax_id: taxIds[i],
+        country: 'TR',
+        city: 'İstanbul',
+        reports: Array.from({ length: 1 + r.int(4) }, (_, j) => ({
+          ref: `Q-${i}-${j}`,
+          type: 'enforcement_plain',
+          status: 'approved',
+          filed_at: '2026-01-05 10:00:00',
+          description: 'quality set',
+        })),
       }),
     );
     await importLines(engine, lines, 'quality', { countries, clock: fixedClock(Date.UTC(2026, 5, 1)) });
@@ -121,10 +154,7 @@ const pct = (n: number, d: number) => (d === 0 ? '–' : (n / d).toFixed(3));
 const above = (a: Answer, t: number) => a.near.filter((m) => m.similarity >= t);
 
 function table(answers: Array<Query & Answer>, t: number): string[] {
-  const lines = [
-    '| variant | queries | recall@10 (results) | rank 1 (results) | in results or near matches | first there |',
-    '|---|---|---|---|---|---|',
-  ];
+  const lines = ['| variant | queries | recall@10 (results) | rank 1 (results) | in results or near matches | first there |', '|---|---|---|---|---|---|'];
   for (const [variant, { kind }] of Object.entries(VARIANTS)) {
     const rows = answers.filter((a) => a.variant === variant);
     const inResults = rows.filter((a) => a.results.includes(a.target!)).length;
@@ -132,7 +162,9 @@ function table(answers: Array<Query & Answer>, t: number): string[] {
     const found = rows.filter((a) => a.results.includes(a.target!) || above(a, t).some((m) => m.taxId === a.target)).length;
     const firstThere = rows.filter((a) => (a.results.length > 0 ? a.results[0] === a.target : above(a, t)[0]?.taxId === a.target)).length;
     const damaged = kind === 'damaged';
-    lines.push(`| ${variant} (${kind}) | ${rows.length} | ${pct(inResults, rows.length)} | ${pct(first, rows.length)} | ${damaged ? pct(found, rows.length) : ''} | ${damaged ? pct(firstThere, rows.length) : ''} |`);
+    lines.push(
+      `| ${variant} (${kind}) | ${rows.length} | ${pct(inResults, rows.length)} | ${pct(first, rows.length)} | ${damaged ? pct(found, rows.length) : ''} | ${damaged ? pct(firstThere, rows.length) : ''} |`,
+    );
   }
   return lines;
 }
@@ -154,7 +186,9 @@ function sweep(answers: Array<Query & Answer>): string[] {
     const found = damaged.filter((a) => above(a, t).some((m) => m.taxId === a.target)).length;
     const first = damaged.filter((a) => above(a, t)[0]?.taxId === a.target).length;
     const noise = absent.filter((a) => above(a, t).length > 0).length;
-    lines.push(`| ${t.toFixed(2)}${t === DEFAULT_NEAR_MATCH_THRESHOLD ? ' (default)' : ''} | ${pct(found, damaged.length)} | ${pct(first, damaged.length)} | ${pct(noise, absent.length)} |`);
+    lines.push(
+      `| ${t.toFixed(2)}${t === DEFAULT_NEAR_MATCH_THRESHOLD ? ' (default)' : ''} | ${pct(found, damaged.length)} | ${pct(first, damaged.length)} | ${pct(noise, absent.length)} |`,
+    );
   }
   return lines;
 }

@@ -30,10 +30,14 @@ export function createAuditWriter(db: Kysely<Database>, onError: (error: unknown
     buffer = [];
     // One write at a time, in order.
     writing = writing.then(() =>
-      db.insertInto('audit_log').values(batch).execute().then(
-        () => undefined,
-        (error: unknown) => onError(error, batch.length),
-      ),
+      db
+        .insertInto('audit_log')
+        .values(batch)
+        .execute()
+        .then(
+          () => undefined,
+          (error: unknown) => onError(error, batch.length),
+        ),
     );
     return writing;
   };

@@ -10,24 +10,20 @@ function text(value: unknown, max: number): string | null {
   return redactSecrets(value).slice(0, max);
 }
 
-export function recordSearch(
-  deps: { audit: AuditWriter; clock: Clock; config: Config },
-  request: FastifyRequest,
-  reply: FastifyReply,
-): void {
+export function recordSearch(deps: { audit: AuditWriter; clock: Clock; config: Config }, request: FastifyRequest, reply: FastifyReply): void {
   // Shed before authentication (D26): not a search request that reached it (D21).
   if (request.shed) return;
   const query = (request.query ?? {}) as Record<string, unknown>;
   deps.audit.write({
-      at: deps.clock.now(),
-      key_id: request.keyHolder?.keyId ?? null,
-      member_id: request.keyHolder?.memberId ?? null,
-      q: text(query.q, deps.config.auditQueryChars),
-      type: text(query.type, 20),
-      country: text(query.country, 10),
-      status: reply.statusCode,
-      result_count: request.resultCount,
-      response_ms: Math.round(reply.elapsedTime),
+    at: deps.clock.now(),
+    key_id: request.keyHolder?.keyId ?? null,
+    member_id: request.keyHolder?.memberId ?? null,
+    q: text(query.q, deps.config.auditQueryChars),
+    type: text(query.type, 20),
+    country: text(query.country, 10),
+    status: reply.statusCode,
+    result_count: request.resultCount,
+    response_ms: Math.round(reply.elapsedTime),
     client_address: request.ip,
   });
 }

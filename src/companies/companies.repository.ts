@@ -18,7 +18,10 @@ export async function updateCompany(db: Db, id: number, changes: Updateable<Comp
 }
 
 export async function countCompanies(db: Db): Promise<number> {
-  const row = await db.selectFrom('companies').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('companies')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -38,10 +41,9 @@ export interface NameSearch {
  * the last resort of `findCompaniesByName`. Only companies with a visible report are candidates.
  */
 export function nameSearchQuery(db: Db, seam: DialectSeam, search: NameSearch) {
-  return rankedQuery(
-    matchesAll(db, search).selectAll().where(VISIBLE_NOT_FROM_INDEX).where(seam.nameKeyContainsAll(search.indexedWords)),
-    search.core,
-  ).limit(search.limit);
+  return rankedQuery(matchesAll(db, search).selectAll().where(VISIBLE_NOT_FROM_INDEX).where(seam.nameKeyContainsAll(search.indexedWords)), search.core).limit(
+    search.limit,
+  );
 }
 
 export interface NameSearchTuning {
@@ -88,12 +90,7 @@ const VISIBLE_NOT_FROM_INDEX = sql<boolean>`visible_report_count + 0 > 0`;
  * 3. a walk that ends short (the matches are mostly prefixes, or hidden) → the exact query.
  * Every path returns the same rows as `nameSearchQuery`; tests compare them.
  */
-export async function findCompaniesByName(
-  db: Db,
-  seam: DialectSeam,
-  search: NameSearch,
-  tuning: NameSearchTuning = NAME_SEARCH_TUNING,
-): Promise<CompanyRow[]> {
+export async function findCompaniesByName(db: Db, seam: DialectSeam, search: NameSearch, tuning: NameSearchTuning = NAME_SEARCH_TUNING): Promise<CompanyRow[]> {
   const words = [...search.indexedWords, ...search.otherWords];
   const surelyMany = (tuning.estimatedMatches?.(words) ?? 0) > 4 * tuning.candidateCap;
   let candidates: Array<{ id: number }> = [];
@@ -106,7 +103,13 @@ export async function findCompaniesByName(
   }
   if (!surelyMany && candidates.length <= tuning.candidateCap) {
     if (candidates.length === 0) return [];
-    return rankedQuery(matchesAll(db, search).selectAll().where(VISIBLE_NOT_FROM_INDEX).where(seam.idIn(candidates.map((r) => Number(r.id)))), search.core)
+    return rankedQuery(
+      matchesAll(db, search)
+        .selectAll()
+        .where(VISIBLE_NOT_FROM_INDEX)
+        .where(seam.idIn(candidates.map((r) => Number(r.id)))),
+      search.core,
+    )
       .limit(search.limit)
       .execute();
   }
@@ -128,8 +131,15 @@ async function headMatches(db: Db, seam: DialectSeam, search: NameSearch, tuning
   const orders = otherOrders(search.core);
   if (orders === null) return null;
   const visible = () => matchesAll(db, search).selectAll().where('visible_report_count', '>', 0);
-  const whole = await rankedQuery(visible().where('name_core', 'in', wholeNameForms(search.core)), null).limit(search.limit).execute();
-  const reordered = orders.length === 0 ? [] : await rankedQuery(visible().where('name_core', 'in', orders), null).limit(search.limit).execute();
+  const whole = await rankedQuery(visible().where('name_core', 'in', wholeNameForms(search.core)), null)
+    .limit(search.limit)
+    .execute();
+  const reordered =
+    orders.length === 0
+      ? []
+      : await rankedQuery(visible().where('name_core', 'in', orders), null)
+          .limit(search.limit)
+          .execute();
   const head = [...whole, ...reordered].slice(0, search.limit);
   const withPrefixes = async () => {
     const prefixed = (await prefixMatchesQuery(db, seam, search).execute()).filter((r) => r.name_core !== search.core);
@@ -146,7 +156,13 @@ async function headMatches(db: Db, seam: DialectSeam, search: NameSearch, tuning
 async function walkFor(db: Db, seam: DialectSeam, search: NameSearch, part: WalkPart, wanted: number, window: number): Promise<CompanyRow[] | null> {
   const ids = await rankWalkQuery(db, seam, search, wanted, window, part).execute();
   if (ids.length < wanted) return null;
-  return rankedQuery(db.selectFrom('companies').selectAll().where(seam.idIn(ids.map((r) => Number(r.id)))), null).execute();
+  return rankedQuery(
+    db
+      .selectFrom('companies')
+      .selectAll()
+      .where(seam.idIn(ids.map((r) => Number(r.id)))),
+    null,
+  ).execute();
 }
 
 /** D8 order: whole name, other order, prefix (when `core` is given), then report count, name, id. */
@@ -157,10 +173,9 @@ function rankedQuery<Q extends SelectQueryBuilder<Database, 'companies', Company
 
 /** Whole-name and prefix matches, best first, from the `name_core` prefix index. */
 export function prefixMatchesQuery(db: Db, seam: DialectSeam, search: NameSearch) {
-  return rankedQuery(
-    matchesAll(db, search).selectAll().where('visible_report_count', '>', 0).where(seam.nameCoreStartsWith(search.core)),
-    search.core,
-  ).limit(search.limit);
+  return rankedQuery(matchesAll(db, search).selectAll().where('visible_report_count', '>', 0).where(seam.nameCoreStartsWith(search.core)), search.core).limit(
+    search.limit,
+  );
 }
 
 /** What a walk looks for: names that start with the query but are not it, or the rest. */
@@ -203,9 +218,7 @@ const taxIdQuery = preparedQuery(
       .where((eb) =>
         eb.or(
           candidates.map((c) =>
-            c.country === null
-              ? eb('tax_id_norm', '=', p(next++))
-              : eb.and([eb('tax_id_norm', '=', p(next++)), eb('country', '=', p(next++))]),
+            c.country === null ? eb('tax_id_norm', '=', p(next++)) : eb.and([eb('tax_id_norm', '=', p(next++)), eb('country', '=', p(next++))]),
           ),
         ),
       )

@@ -48,6 +48,9 @@ export function otherOrders(core: string): string[] | null {
   const words = core.split(' ');
   if (words.length < 2 || new Set(words).size < words.length) return [];
   if (words.length > 5) return null;
-  const orders = (rest: string[]): string[][] => (rest.length <= 1 ? [rest] : rest.flatMap((w, i) => orders(rest.filter((_, j) => j !== i)).map((o) => [w, ...o])));
-  return orders(words).map((o) => o.join(' ')).filter((o) => o !== core);
+  const orders = (rest: string[]): string[][] =>
+    rest.length <= 1 ? [rest] : rest.flatMap((w, i) => orders(rest.filter((_, j) => j !== i)).map((o) => [w, ...o]));
+  return orders(words)
+    .map((o) => o.join(' '))
+    .filter((o) => o !== core);
 }

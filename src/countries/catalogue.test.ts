@@ -26,6 +26,11 @@ test('D22: every example validates with its own validator and matches its patter
 });
 
 test('the operator switch keeps only the named countries and refuses unknown codes', () => {
-  assert.deepEqual(buildCountryCatalogue(['TR', 'DE']).list().map((c) => c.code), ['DE', 'TR']);
+  assert.deepEqual(
+    buildCountryCatalogue(['TR', 'DE'])
+      .list()
+      .map((c) => c.code),
+    ['DE', 'TR'],
+  );
   assert.throws(() => buildCountryCatalogue(['TR', 'XX']), /unsupported country code\(s\): XX/);
 });

@@ -77,9 +77,7 @@ export function buildCountryCatalogue(enabled: readonly string[] | 'all' = 'all'
       throw new Error(`unsupported country code(s): ${unknown.join(', ')}; supported: ${ALL_COUNTRY_CODES.join(', ')}`);
     }
   }
-  const countries = rawCatalogue
-    .filter((c) => enabled === 'all' || enabled.includes(c.code))
-    .map(toCountry);
+  const countries = rawCatalogue.filter((c) => enabled === 'all' || enabled.includes(c.code)).map(toCountry);
   const byCode = new Map(countries.map((c) => [c.code, c]));
   return { list: () => countries, get: (code) => byCode.get(code) };
 }

@@ -58,15 +58,40 @@ function unnestInsert<T>(table: string, columns: ReadonlyArray<readonly [keyof T
 }
 
 const PG_COMPANY_COLUMNS = [
-  ['company_name', 'text'], ['tax_id', 'text'], ['tax_id_norm', 'text'], ['country', 'text'], ['city', 'text'], ['name_key', 'text'],
-  ['name_core', 'text'], ['visible_report_count', 'integer'], ['updated_at', 'bigint'],
+  ['company_name', 'text'],
+  ['tax_id', 'text'],
+  ['tax_id_norm', 'text'],
+  ['country', 'text'],
+  ['city', 'text'],
+  ['name_key', 'text'],
+  ['name_core', 'text'],
+  ['visible_report_count', 'integer'],
+  ['updated_at', 'bigint'],
 ] as const;
 const PG_REPORT_COLUMNS = [
-  ['company_id', 'bigint'], ['ref', 'text'], ['type', 'text'], ['status', 'text'], ['filed_at', 'bigint'], ['description', 'text'],
-  ['amount_minor', 'bigint'], ['currency', 'text'], ['court_decision_date', 'text'], ['concordat_start', 'text'], ['concordat_end', 'text'],
-  ['case_json', 'text'], ['reported_by', 'bigint'], ['created_at', 'bigint'], ['updated_at', 'bigint'],
+  ['company_id', 'bigint'],
+  ['ref', 'text'],
+  ['type', 'text'],
+  ['status', 'text'],
+  ['filed_at', 'bigint'],
+  ['description', 'text'],
+  ['amount_minor', 'bigint'],
+  ['currency', 'text'],
+  ['court_decision_date', 'text'],
+  ['concordat_start', 'text'],
+  ['concordat_end', 'text'],
+  ['case_json', 'text'],
+  ['reported_by', 'bigint'],
+  ['created_at', 'bigint'],
+  ['updated_at', 'bigint'],
 ] as const;
-const PG_CHANGE_COLUMNS = [['report_id', 'bigint'], ['from_status', 'text'], ['to_status', 'text'], ['changed_at', 'bigint'], ['changed_by', 'text']] as const;
+const PG_CHANGE_COLUMNS = [
+  ['report_id', 'bigint'],
+  ['from_status', 'text'],
+  ['to_status', 'text'],
+  ['changed_at', 'bigint'],
+  ['changed_by', 'text'],
+] as const;
 
 export const postgresBulkWriter: BulkWriter = {
   prepareForImport: () => {},
@@ -74,7 +99,11 @@ export const postgresBulkWriter: BulkWriter = {
     const db = checkOpen(ticket);
     return inChunks(rows, async (chunk) => {
       const { rows: out } = await unnestInsert<Insertable<CompaniesTable>>('companies', PG_COMPANY_COLUMNS, chunk, 'id, tax_id_norm, country').execute(db);
-      return (out as Array<{ id: number; tax_id_norm: string; country: string }>).map((r) => ({ id: Number(r.id), taxIdNorm: r.tax_id_norm, country: r.country }));
+      return (out as Array<{ id: number; tax_id_norm: string; country: string }>).map((r) => ({
+        id: Number(r.id),
+        taxIdNorm: r.tax_id_norm,
+        country: r.country,
+      }));
     });
   },
   insertReports: async (ticket, rows) => {
@@ -95,8 +124,21 @@ export const postgresBulkWriter: BulkWriter = {
 
 const COMPANY_COLUMNS = ['company_name', 'tax_id', 'tax_id_norm', 'country', 'city', 'name_key', 'name_core', 'visible_report_count', 'updated_at'] as const;
 const REPORT_COLUMNS = [
-  'company_id', 'ref', 'type', 'status', 'filed_at', 'description', 'amount_minor', 'currency', 'court_decision_date',
-  'concordat_start', 'concordat_end', 'case_json', 'reported_by', 'created_at', 'updated_at',
+  'company_id',
+  'ref',
+  'type',
+  'status',
+  'filed_at',
+  'description',
+  'amount_minor',
+  'currency',
+  'court_decision_date',
+  'concordat_start',
+  'concordat_end',
+  'case_json',
+  'reported_by',
+  'created_at',
+  'updated_at',
 ] as const;
 const CHANGE_COLUMNS = ['report_id', 'from_status', 'to_status', 'changed_at', 'changed_by'] as const;
 
@@ -127,7 +169,11 @@ export function sqliteBulkWriter(database: Sqlite.Database): BulkWriter {
       checkOpen(ticket);
       if (rows.length === 0) return [];
       const s = prepared();
-      const inserted = rows.map((row) => ({ id: Number(s.company.run(values(row, COMPANY_COLUMNS)).lastInsertRowid), taxIdNorm: row.tax_id_norm, country: row.country }));
+      const inserted = rows.map((row) => ({
+        id: Number(s.company.run(values(row, COMPANY_COLUMNS)).lastInsertRowid),
+        taxIdNorm: row.tax_id_norm,
+        country: row.country,
+      }));
       // A fresh load rebuilds the name index once at the end; otherwise it is filled once for
       // the whole chunk (the insert trigger is quiet while the marker is set).
       if (ticket.freshLoad) return inserted;

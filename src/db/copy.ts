@@ -30,7 +30,10 @@ type TableName = (typeof ALL_TABLES)[number];
 const BATCH = 500;
 
 async function countRows(db: Kysely<Database>, table: TableName): Promise<number> {
-  const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -71,11 +74,7 @@ async function copyUsageCounters(from: AnyDb, to: AnyDb, onBatch: (n: number) =>
   }
 }
 
-export async function copyDatabase(
-  from: Engine,
-  to: Engine,
-  onProgress: (table: string, rows: number) => void = () => {},
-): Promise<Record<TableName, number>> {
+export async function copyDatabase(from: Engine, to: Engine, onProgress: (table: string, rows: number) => void = () => {}): Promise<Record<TableName, number>> {
   const existing = await countAllTables(to.db);
   const nonEmpty = Object.entries(existing).filter(([, n]) => n > 0);
   if (nonEmpty.length > 0) {
@@ -99,9 +98,7 @@ export async function copyDatabase(
   const actual = await countAllTables(to.db);
   const mismatches = ALL_TABLES.filter((t) => actual[t] !== expected[t]);
   if (mismatches.length > 0) {
-    throw new Error(
-      `copy verification failed: ${mismatches.map((t) => `${t} ${expected[t]} → ${actual[t]}`).join(', ')}`,
-    );
+    throw new Error(`copy verification failed: ${mismatches.map((t) => `${t} ${expected[t]} → ${actual[t]}`).join(', ')}`);
   }
   return actual;
 }

@@ -141,7 +141,17 @@ const postgresSeam: DialectSeam = {
     const like = (p: string) => sql<SqlBool>`companies.name_key LIKE ${`%${p}%`}`;
     const and = (parts: RawBuilder<SqlBool>[]) => sql<SqlBool>`(${sql.join(parts, sql` AND `)})`;
     const each = groups.map((g) =>
-      and([...g.all.map(like), ...(g.any.length ? [sql<SqlBool>`(${sql.join(g.any.map((l) => and(l.map(like))), sql` OR `)})`] : [])]),
+      and([
+        ...g.all.map(like),
+        ...(g.any.length
+          ? [
+              sql<SqlBool>`(${sql.join(
+                g.any.map((l) => and(l.map(like))),
+                sql` OR `,
+              )})`,
+            ]
+          : []),
+      ]),
     );
     return sql<SqlBool>`(${sql.join(each, sql` OR `)})`;
   },

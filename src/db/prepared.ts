@@ -32,9 +32,7 @@ export function preparedQuery<Row, Shape = undefined>(
       compiled = build(db, placeholder as Placeholders, shape as Shape).compile();
       byShape.set(key, compiled);
     }
-    const parameters = compiled.parameters.map((v) =>
-      typeof v === 'string' && v.startsWith(MARK) ? values[Number(v.slice(MARK.length))] : v,
-    );
+    const parameters = compiled.parameters.map((v) => (typeof v === 'string' && v.startsWith(MARK) ? values[Number(v.slice(MARK.length))] : v));
     return (await db.executeQuery<Row>({ ...compiled, parameters })).rows;
   };
 }

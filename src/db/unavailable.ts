@@ -9,7 +9,8 @@ const SQLITE_CODES = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED']);
 // 08: connection exception; 57P01-57P03: shutdown / cannot connect now; 57014: statement timeout;
 // 53300: too many connections; 40001/40P01: serialization failure / deadlock (retryable).
 const PG_CODES = /^(08...|57P0[123]|57014|53300|40001|40P01)$/;
-const MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Query read timeout|connection timeout|Client has encountered a connection error/i;
+const MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|connection timeout|Client has encountered a connection error/i;
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;

@@ -7,7 +7,9 @@ const { TR } = stdnumPkg.stdnum as unknown as Record<string, Record<string, { va
 
 test('generated VKNs and TCKNs are valid for stdnum, and only the computed digits are', () => {
   for (let i = 0; i < 2000; i++) {
-    const stem = String(100_000_000 + i * 379_721).slice(-9).padStart(9, '0');
+    const stem = String(100_000_000 + i * 379_721)
+      .slice(-9)
+      .padStart(9, '0');
     const vkn = stem + vknCheckDigit(stem);
     assert.ok(TR!.vkn!.validate(vkn).isValid, vkn);
     assert.equal(TR!.vkn!.validate(stem + ((vknCheckDigit(stem) + 1) % 10)).isValid, false);

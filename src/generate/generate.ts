@@ -20,10 +20,22 @@ export function generatedMemberRefs(count: number): string[] {
 }
 
 const TYPE_WEIGHTS = [
-  ['unpaid_debt', 35], ['enforcement_plain', 15], ['enforcement_bill', 12], ['enforcement_judgment', 10],
-  ['bounced_cheque', 10], ['debt_assigned', 8], ['concordat', 5], ['court_decision', 5],
+  ['unpaid_debt', 35],
+  ['enforcement_plain', 15],
+  ['enforcement_bill', 12],
+  ['enforcement_judgment', 10],
+  ['bounced_cheque', 10],
+  ['debt_assigned', 8],
+  ['concordat', 5],
+  ['court_decision', 5],
 ] as const;
-const STATUS_WEIGHTS = [['approved', 70], ['pending', 15], ['rejected', 5], ['withdrawn', 6], ['deactivated', 4]] as const;
+const STATUS_WEIGHTS = [
+  ['approved', 70],
+  ['pending', 15],
+  ['rejected', 5],
+  ['withdrawn', 6],
+  ['deactivated', 4],
+] as const;
 const START_MS = Date.UTC(2019, 0, 1);
 const SPAN_MS = Date.UTC(2026, 9, 31) - START_MS;
 
@@ -61,7 +73,11 @@ function report(r: Random, ref: string, members: readonly string[]): Record<stri
   const filed = START_MS + r.int(SPAN_MS);
   const day = dateTime(filed).slice(0, 10);
   const out: Record<string, unknown> = {
-    ref, type, status: r.weighted(STATUS_WEIGHTS), filed_at: dateTime(filed), description: `${type.replace('_', ' ')} kaydı ${ref}`,
+    ref,
+    type,
+    status: r.weighted(STATUS_WEIGHTS),
+    filed_at: dateTime(filed),
+    description: `${type.replace('_', ' ')} kaydı ${ref}`,
   };
   // Claims concentrate on fewer members (a skewed pick), as in a real association.
   if (type === 'unpaid_debt' || type === 'concordat' || type === 'court_decision') {
@@ -69,7 +85,11 @@ function report(r: Random, ref: string, members: readonly string[]): Record<stri
   }
   if (type !== 'enforcement_plain' && type !== 'concordat' && r.chance(0.9)) {
     out.amount = Math.round(10 ** (3 + r.next() * 3.5) * 100) / 100;
-    out.currency = r.weighted([['TRY', 85], ['EUR', 10], ['USD', 5]] as const);
+    out.currency = r.weighted([
+      ['TRY', 85],
+      ['EUR', 10],
+      ['USD', 5],
+    ] as const);
   }
   const office = `${r.pick(CITIES)} ${1 + r.int(30)}. İcra Dairesi`;
   const fileNo = `${day.slice(0, 4)}/${1 + r.int(99_999)}`;

@@ -8,10 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.ts';
 import type { App } from './app-type.ts';
 
-export type Transport =
-  | { kind: 'loopback' }
-  | { kind: 'tls'; certFile: string; keyFile: string }
-  | { kind: 'proxy'; trusted: true | string[] };
+export type Transport = { kind: 'loopback' } | { kind: 'tls'; certFile: string; keyFile: string } | { kind: 'proxy'; trusted: true | string[] };
 
 export const LIMITS = {
   /** Longest request target; a search URL is far shorter (q is at most 100 characters). */

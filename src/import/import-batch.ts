@@ -51,19 +51,37 @@ async function resolveMembers(ctx: BatchContext, batch: readonly BatchLine[]): P
 
 function reportFields(r: ImportReport, reportedBy: number | null) {
   return {
-    type: r.type, filed_at: r.filedAt, description: r.description, amount_minor: r.amountMinor, currency: r.currency,
-    court_decision_date: r.courtDecisionDate, concordat_start: r.concordatStart, concordat_end: r.concordatEnd,
-    case_json: r.caseJson, reported_by: reportedBy,
+    type: r.type,
+    filed_at: r.filedAt,
+    description: r.description,
+    amount_minor: r.amountMinor,
+    currency: r.currency,
+    court_decision_date: r.courtDecisionDate,
+    concordat_start: r.concordatStart,
+    concordat_end: r.concordatEnd,
+    case_json: r.caseJson,
+    reported_by: reportedBy,
   };
 }
 
 /** A whole new report row, written out rather than spread: this runs once per imported report. */
 function newReportRow(r: ImportReport, companyId: number, reportedBy: number | null, now: number): Insertable<ReportsTable> {
   return {
-    company_id: companyId, ref: r.ref, type: r.type, status: r.status, filed_at: r.filedAt, description: r.description,
-    amount_minor: r.amountMinor, currency: r.currency, court_decision_date: r.courtDecisionDate,
-    concordat_start: r.concordatStart, concordat_end: r.concordatEnd, case_json: r.caseJson, reported_by: reportedBy,
-    created_at: now, updated_at: now,
+    company_id: companyId,
+    ref: r.ref,
+    type: r.type,
+    status: r.status,
+    filed_at: r.filedAt,
+    description: r.description,
+    amount_minor: r.amountMinor,
+    currency: r.currency,
+    court_decision_date: r.courtDecisionDate,
+    concordat_start: r.concordatStart,
+    concordat_end: r.concordatEnd,
+    case_json: r.caseJson,
+    reported_by: reportedBy,
+    created_at: now,
+    updated_at: now,
   };
 }
 
@@ -97,7 +115,12 @@ async function updateExisting(ctx: BatchContext, row: CompanyRow, line: BatchLin
   if (row.company_name !== c.companyName || row.city !== c.city || row.tax_id !== c.taxId) {
     ctx.summary.companiesUpdated++;
     await updateCompany(ctx.session.trx, Number(row.id), {
-      company_name: c.companyName, tax_id: c.taxId, city: c.city, name_key: c.nameKey, name_core: c.nameCore, updated_at: now,
+      company_name: c.companyName,
+      tax_id: c.taxId,
+      city: c.city,
+      name_key: c.nameKey,
+      name_core: c.nameCore,
+      updated_at: now,
     });
   }
   for (const r of c.reports) {
@@ -138,8 +161,15 @@ export async function writeBatch(ctx: BatchContext, batch: readonly BatchLine[])
       touched.add(Number(existing.id));
     } else {
       newCompanies.push({
-        company_name: c.companyName, tax_id: c.taxId, tax_id_norm: c.taxIdNorm, country: c.country, city: c.city,
-        name_key: c.nameKey, name_core: c.nameCore, visible_report_count: visibleCountOf(ctx, c), updated_at: now,
+        company_name: c.companyName,
+        tax_id: c.taxId,
+        tax_id_norm: c.taxIdNorm,
+        country: c.country,
+        city: c.city,
+        name_key: c.nameKey,
+        name_core: c.nameCore,
+        visible_report_count: visibleCountOf(ctx, c),
+        updated_at: now,
       });
     }
     for (const r of c.reports) if (r.ref === null || !reportsByRef.has(r.ref)) newReports.push({ key, report: r });

@@ -46,8 +46,18 @@ export interface ImportCompany {
 
 const COMPANY_FIELDS = new Set(['company_name', 'tax_id', 'country', 'city', 'reports']);
 const REPORT_FIELDS = new Set([
-  'ref', 'type', 'status', 'filed_at', 'description', 'amount', 'currency', 'court_decision_date',
-  'concordat_start', 'concordat_end', 'case', 'reported_by',
+  'ref',
+  'type',
+  'status',
+  'filed_at',
+  'description',
+  'amount',
+  'currency',
+  'court_decision_date',
+  'concordat_start',
+  'concordat_end',
+  'case',
+  'reported_by',
 ]);
 const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
 
@@ -153,8 +163,18 @@ function parseReport(raw: unknown, index: number, problems: string[]): ImportRep
   const reportedBy = raw.reported_by === undefined || raw.reported_by === null ? null : text(raw.reported_by, `${at}.reported_by`, problems, { max: 64 });
   if (needsReportingMember(type) && !reportedBy) problems.push(`${at}.reported_by (a member ref) is required for ${type}`);
   return {
-    ref, type, status: status as ReportStatus, filedAt: filedAt ?? 0, description, amountMinor, currency,
-    courtDecisionDate, concordatStart, concordatEnd, caseJson, reportedBy,
+    ref,
+    type,
+    status: status as ReportStatus,
+    filedAt: filedAt ?? 0,
+    description,
+    amountMinor,
+    currency,
+    courtDecisionDate,
+    concordatStart,
+    concordatEnd,
+    caseJson,
+    reportedBy,
   };
 }
 
@@ -186,14 +206,18 @@ export function parseImportLine(line: string, countries: CountryCatalogue): { co
   if (companyName && nameCore === '') problems.push('company_name has no letters or digits beyond legal forms');
   const reportsRaw = raw.reports ?? [];
   if (!Array.isArray(reportsRaw)) problems.push('reports must be an array');
-  const reports = (Array.isArray(reportsRaw) ? reportsRaw : [])
-    .map((r, i) => parseReport(r, i, problems))
-    .filter((r): r is ImportReport => r !== null);
+  const reports = (Array.isArray(reportsRaw) ? reportsRaw : []).map((r, i) => parseReport(r, i, problems)).filter((r): r is ImportReport => r !== null);
   if (problems.length > 0) return { company: null, problems };
   return {
     company: {
-      companyName, taxId, taxIdNorm, country: countryCode, city,
-      nameKey, nameCore, reports,
+      companyName,
+      taxId,
+      taxIdNorm,
+      country: countryCode,
+      city,
+      nameKey,
+      nameCore,
+      reports,
     },
     problems,
   };

@@ -23,7 +23,10 @@ const WORKER_MIN_BYTES = 1 << 20;
 const BATCH_LINES = 500;
 
 export class ImportFailed extends Error {
-  constructor(readonly problems: string[], readonly lines: number) {
+  constructor(
+    readonly problems: string[],
+    readonly lines: number,
+  ) {
     super(`import failed: ${problems.length} bad line(s); nothing was written`);
     this.name = 'ImportFailed';
   }
@@ -135,5 +138,8 @@ const STATISTICS_AFTER_ROWS = 10_000;
 /** Problems found when a batch is written come after later lines' own; report in line order. */
 function sortByLine(problems: string[]): string[] {
   const lineOf = (p: string) => Number(/^line (\d+):/.exec(p)?.[1] ?? 0);
-  return problems.map((p, i) => [p, i] as const).sort((a, b) => lineOf(a[0]) - lineOf(b[0]) || a[1] - b[1]).map(([p]) => p);
+  return problems
+    .map((p, i) => [p, i] as const)
+    .sort((a, b) => lineOf(a[0]) - lineOf(b[0]) || a[1] - b[1])
+    .map(([p]) => p);
 }

@@ -14,7 +14,13 @@ function lines(): string[] {
     const report = { ref: `LC-${i}`, type: 'enforcement_plain', status: 'approved', filed_at: '2026-01-02 10:00:00', description: 'x' };
     // FR is switched off in this catalogue: the worker must use the caller's countries.
     const country = i % 900 === 5 ? 'FR' : 'TR';
-    return JSON.stringify({ company_name: `Firma ${i} A.Ş.`, tax_id: vkn(String(300_000_000 + i)), country, city: 'Ankara', reports: [report, ...(i % 400 === 1 ? [report] : [])] });
+    return JSON.stringify({
+      company_name: `Firma ${i} A.Ş.`,
+      tax_id: vkn(String(300_000_000 + i)),
+      country,
+      city: 'Ankara',
+      reports: [report, ...(i % 400 === 1 ? [report] : [])],
+    });
   });
 }
 
@@ -30,7 +36,10 @@ test('worker and inline checks agree line by line', async () => {
   const worker = await collect(checkLinesInWorker(input, countries));
   assert.equal(worker.length, input.length);
   assert.deepEqual(worker, inline);
-  assert.deepEqual(worker.map((l) => l.lineNo), input.map((_, i) => i + 1));
+  assert.deepEqual(
+    worker.map((l) => l.lineNo),
+    input.map((_, i) => i + 1),
+  );
   // The input does hold every kind of line.
   assert.ok(worker.some((l) => l.blank));
   assert.ok(worker.some((l) => l.problems.some((p) => p.startsWith('not valid JSON'))));

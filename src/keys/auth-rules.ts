@@ -20,10 +20,7 @@ export function checkPresentedKey(header: string | undefined): string {
 }
 
 export function invalidKey(): AppError {
-  return new AppError(
-    'api_key_invalid',
-    'API key invalid: check that the X-API-Key header holds the whole 64-character key from your member dashboard',
-  );
+  return new AppError('api_key_invalid', 'API key invalid: check that the X-API-Key header holds the whole 64-character key from your member dashboard');
 }
 
 /** The remaining steps once the key is known. Throws the first that applies. */

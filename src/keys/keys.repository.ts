@@ -22,12 +22,7 @@ export async function insertApiKey(db: Db, key: Insertable<ApiKeysTable>): Promi
 
 /** Revokes every active key of a member; returns how many were revoked. */
 export async function revokeActiveKeys(db: Db, memberId: number, at: number): Promise<number> {
-  const result = await db
-    .updateTable('api_keys')
-    .set({ revoked_at: at })
-    .where('member_id', '=', memberId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+  const result = await db.updateTable('api_keys').set({ revoked_at: at }).where('member_id', '=', memberId).where('revoked_at', 'is', null).executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 

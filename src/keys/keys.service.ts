@@ -17,12 +17,7 @@ export interface IssuedKey {
 }
 
 /** Issues a key; the member's previous key is revoked in the same transaction (D16). */
-export async function issueKey(
-  db: Kysely<Database>,
-  clock: Clock,
-  ref: string,
-  dailyLimit: number,
-): Promise<IssuedKey> {
+export async function issueKey(db: Kysely<Database>, clock: Clock, ref: string, dailyLimit: number): Promise<IssuedKey> {
   if (!Number.isInteger(dailyLimit) || dailyLimit < 1) throw new DomainError('invalid', 'daily limit must be a whole number of at least 1');
   const key = generateApiKey();
   return db.transaction().execute(async (trx) => {

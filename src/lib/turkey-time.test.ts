@@ -1,12 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  formatTurkeyDateTime,
-  isCalendarDate,
-  nextQuotaResetSeconds,
-  parseTurkeyDateTime,
-  quotaDayOf,
-} from './turkey-time.ts';
+import { formatTurkeyDateTime, isCalendarDate, nextQuotaResetSeconds, parseTurkeyDateTime, quotaDayOf } from './turkey-time.ts';
 
 test('D4: timestamps are shown in UTC+3', () => {
   assert.equal(formatTurkeyDateTime(Date.UTC(2026, 10, 21, 1, 46, 33)), '2026-11-21 04:46:33');

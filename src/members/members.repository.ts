@@ -35,6 +35,9 @@ export async function listMembers(db: Db): Promise<MemberRow[]> {
 }
 
 export async function countMembers(db: Db): Promise<number> {
-  const row = await db.selectFrom('members').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('members')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }

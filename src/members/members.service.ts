@@ -67,9 +67,7 @@ export async function setMember(
   const row = await updateMember(db, Number(member.id), {
     ...(changes.status ? { status: changes.status } : {}),
     ...(changes.tier ? { tier: changes.tier } : {}),
-    ...(changes.agreementSigned === undefined
-      ? {}
-      : { agreement_signed_on: changes.agreementSigned ? (member.agreement_signed_on ?? quotaDayOf(now)) : null }),
+    ...(changes.agreementSigned === undefined ? {} : { agreement_signed_on: changes.agreementSigned ? (member.agreement_signed_on ?? quotaDayOf(now)) : null }),
     updated_at: now,
   });
   return toMemberView(row);

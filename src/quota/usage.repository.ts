@@ -26,9 +26,7 @@ const consumeQuery = preparedQuery((db, p) =>
     .returning('used'),
 );
 
-const readQuery = preparedQuery((db, p) =>
-  db.selectFrom('usage_counters').select('used').where('subject', '=', p(0)).where('day', '=', p(1)),
-);
+const readQuery = preparedQuery((db, p) => db.selectFrom('usage_counters').select('used').where('subject', '=', p(0)).where('day', '=', p(1)));
 
 export async function readUsage(db: Db, subject: string, day: string): Promise<number> {
   const [row] = await readQuery(db, [subject, day]);

@@ -16,8 +16,5 @@ test('D11: illegal steps are refused with the allowed ones named', () => {
 });
 
 test('D11: only approved is active', () => {
-  assert.deepEqual(
-    (['pending', 'approved', 'rejected', 'withdrawn', 'deactivated'] as const).filter(isActive),
-    ['approved'],
-  );
+  assert.deepEqual((['pending', 'approved', 'rejected', 'withdrawn', 'deactivated'] as const).filter(isActive), ['approved']);
 });

@@ -24,7 +24,5 @@ export function isActive(status: ReportStatus): boolean {
 export function checkTransition(from: ReportStatus, to: ReportStatus): string | null {
   if (NEXT[from].includes(to)) return null;
   const allowed = NEXT[from];
-  return allowed.length === 0
-    ? `a ${from} report is final and cannot become ${to}`
-    : `a ${from} report can become ${allowed.join(' or ')}, not ${to}`;
+  return allowed.length === 0 ? `a ${from} report is final and cannot become ${to}` : `a ${from} report can become ${allowed.join(' or ')}, not ${to}`;
 }

@@ -1,12 +1,6 @@
 /** Report types (spec 2.5) and the fields each carries (D14). One place for both. */
 
-export const OFFICIAL_TYPES = [
-  'enforcement_judgment',
-  'enforcement_bill',
-  'bounced_cheque',
-  'debt_assigned',
-  'enforcement_plain',
-] as const;
+export const OFFICIAL_TYPES = ['enforcement_judgment', 'enforcement_bill', 'bounced_cheque', 'debt_assigned', 'enforcement_plain'] as const;
 export const CLAIM_TYPE = 'unpaid_debt';
 export const LEGACY_TYPES = ['concordat', 'court_decision'] as const;
 export const REPORT_TYPES = [...OFFICIAL_TYPES, CLAIM_TYPE, ...LEGACY_TYPES] as const;

@@ -24,11 +24,7 @@ export async function findReportById(db: Db, id: number): Promise<ReportRow | un
 
 /** What D12 needs to decide visibility for one company. */
 export async function listReportFacts(db: Db, companyId: number) {
-  const rows = await db
-    .selectFrom('reports')
-    .select(['type', 'status', 'reported_by'])
-    .where('company_id', '=', companyId)
-    .execute();
+  const rows = await db.selectFrom('reports').select(['type', 'status', 'reported_by']).where('company_id', '=', companyId).execute();
   return rows.map((r) => ({ type: r.type, status: r.status, reportedBy: r.reported_by === null ? null : Number(r.reported_by) }));
 }
 
@@ -37,7 +33,11 @@ const activeReportsQuery = preparedQuery(
     db
       .selectFrom('reports')
       .selectAll()
-      .where('company_id', 'in', Array.from({ length: count }, (_, i) => p(i)))
+      .where(
+        'company_id',
+        'in',
+        Array.from({ length: count }, (_, i) => p(i)),
+      )
       .where('status', '=', 'approved')
       .orderBy('filed_at', 'desc')
       .orderBy('id', 'desc'),
@@ -55,10 +55,5 @@ export async function insertStatusChange(db: Db, change: Insertable<ReportStatus
 }
 
 export async function listStatusChanges(db: Db, reportId: number) {
-  return db
-    .selectFrom('report_status_changes')
-    .selectAll()
-    .where('report_id', '=', reportId)
-    .orderBy('id')
-    .execute();
+  return db.selectFrom('report_status_changes').selectAll().where('report_id', '=', reportId).orderBy('id').execute();
 }

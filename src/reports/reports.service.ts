@@ -7,22 +7,13 @@ import type { Clock } from '../lib/clock.ts';
 import { updateCompany } from '../companies/companies.repository.ts';
 import { checkTransition, isReportStatus, type ReportStatus } from './lifecycle.ts';
 import type { ReportType } from './report-types.ts';
-import {
-  findReportById,
-  findReportByRef,
-  insertStatusChange,
-  listReportFacts,
-  updateReport,
-  type ReportRow,
-} from './reports.repository.ts';
+import { findReportById, findReportByRef, insertStatusChange, listReportFacts, updateReport, type ReportRow } from './reports.repository.ts';
 import { visibleReports } from './visibility.ts';
 
 /** Recomputes a company's visible report count after any of its reports changed. */
 export async function refreshVisibleCount(db: Db, companyId: number): Promise<number> {
   const facts = await listReportFacts(db, companyId);
-  const count = visibleReports(
-    facts.map((f) => ({ type: f.type as ReportType, status: f.status as ReportStatus, reportedBy: f.reportedBy })),
-  ).length;
+  const count = visibleReports(facts.map((f) => ({ type: f.type as ReportType, status: f.status as ReportStatus, reportedBy: f.reportedBy }))).length;
   await updateCompany(db, companyId, { visible_report_count: count });
   return count;
 }
@@ -43,13 +34,7 @@ export interface StatusChange {
 }
 
 /** One lifecycle step, with its history row and the company's new count, in one transaction. */
-export async function changeReportStatus(
-  db: Kysely<Database>,
-  clock: Clock,
-  idOrRef: string,
-  to: string,
-  changedBy: string,
-): Promise<StatusChange> {
+export async function changeReportStatus(db: Kysely<Database>, clock: Clock, idOrRef: string, to: string, changedBy: string): Promise<StatusChange> {
   if (!isReportStatus(to)) {
     throw new DomainError('invalid', `unknown status '${to}': use pending, approved, rejected, withdrawn or deactivated`);
   }

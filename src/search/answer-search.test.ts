@@ -38,7 +38,11 @@ const KEY = { kind: 'api_key', keyId: 7, dailyLimit: 5 } as const;
 describe('answerSearch (D18: the unit is taken when the answer is ready)', () => {
   test('checks, searches, then takes one unit; the answer shows the figures after it', async () => {
     const q = memoryQuota(5);
-    const answer = await answerSearch(deps(q.quota, () => Promise.resolve(EMPTY)), { q: 'Anadolu Demir', type: 'name', country: null }, KEY);
+    const answer = await answerSearch(
+      deps(q.quota, () => Promise.resolve(EMPTY)),
+      { q: 'Anadolu Demir', type: 'name', country: null },
+      KEY,
+    );
     assert.deepEqual(q.steps, ['check key:7', 'take key:7']);
     assert.deepEqual(
       { used: answer.response.meta.queries_used_today, remaining: answer.response.meta.remaining_today, limit: answer.response.meta.daily_limit },

@@ -72,9 +72,7 @@ function meterOf(searcher: Searcher): Meter | null {
 }
 
 function metaOf(allowance: Allowance | null, outcome: SearchOutcome, responseMs: number): SearchMeta {
-  const quota = allowance
-    ? { queries_used_today: allowance.used, daily_limit: allowance.limit, remaining_today: remainingOf(allowance) }
-    : {};
+  const quota = allowance ? { queries_used_today: allowance.used, daily_limit: allowance.limit, remaining_today: remainingOf(allowance) } : {};
   return { ...quota, response_ms: Math.round(responseMs), truncated: outcome.truncated };
 }
 

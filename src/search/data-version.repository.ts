@@ -12,5 +12,9 @@ export async function readDataVersion(db: Db): Promise<number> {
 
 /** For writers that bypass the per-row triggers (SQLite bulk writes): one bump for all. */
 export async function bumpDataVersion(db: Db): Promise<void> {
-  await db.updateTable('data_version').set({ version: sql`version + 1` }).where('id', '=', 1).execute();
+  await db
+    .updateTable('data_version')
+    .set({ version: sql`version + 1` })
+    .where('id', '=', 1)
+    .execute();
 }

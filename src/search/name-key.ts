@@ -6,17 +6,82 @@
 /** Legal-form and filler words, as they look after reduction to a key (D8: one place). */
 export const FILLER_WORDS: ReadonlySet<string> = new Set([
   // Türkiye: A.Ş. (→ "a s"), Ltd. Şti., Koll. Şti., Kom. Şti., San. ve Tic. ...
-  'a', 's', 'as', 'ltd', 'sti', 'limited', 'sirketi', 'sirket', 'anonim', 'koll', 'kollektif', 'kom',
-  'komandit', 'san', 'sanayi', 'sanayii', 'tic', 'ticaret', 've', 'ith', 'ihr', 'ithalat', 'ihracat',
+  'a',
+  's',
+  'as',
+  'ltd',
+  'sti',
+  'limited',
+  'sirketi',
+  'sirket',
+  'anonim',
+  'koll',
+  'kollektif',
+  'kom',
+  'komandit',
+  'san',
+  'sanayi',
+  'sanayii',
+  'tic',
+  'ticaret',
+  've',
+  'ith',
+  'ihr',
+  'ithalat',
+  'ihracat',
   // Elsewhere
-  'and', 'the', 'of', 'gmbh', 'mbh', 'ag', 'kg', 'co', 'llc', 'inc', 'corp', 'corporation', 'company',
-  'plc', 'llp', 'lp', 'sa', 'sas', 'sarl', 'srl', 'spa', 'bv', 'nv', 'oy', 'oyj', 'ltda', 'sro', 'doo', 'ooo',
+  'and',
+  'the',
+  'of',
+  'gmbh',
+  'mbh',
+  'ag',
+  'kg',
+  'co',
+  'llc',
+  'inc',
+  'corp',
+  'corporation',
+  'company',
+  'plc',
+  'llp',
+  'lp',
+  'sa',
+  'sas',
+  'sarl',
+  'srl',
+  'spa',
+  'bv',
+  'nv',
+  'oy',
+  'oyj',
+  'ltda',
+  'sro',
+  'doo',
+  'ooo',
 ]);
 
 const TURKISH_FOLD: Record<string, string> = {
-  İ: 'i', I: 'i', ı: 'i', i: 'i',
-  Ş: 's', ş: 's', Ğ: 'g', ğ: 'g', Ç: 'c', ç: 'c', Ö: 'o', ö: 'o', Ü: 'u', ü: 'u',
-  Â: 'a', â: 'a', Î: 'i', î: 'i', Û: 'u', û: 'u',
+  İ: 'i',
+  I: 'i',
+  ı: 'i',
+  i: 'i',
+  Ş: 's',
+  ş: 's',
+  Ğ: 'g',
+  ğ: 'g',
+  Ç: 'c',
+  ç: 'c',
+  Ö: 'o',
+  ö: 'o',
+  Ü: 'u',
+  ü: 'u',
+  Â: 'a',
+  â: 'a',
+  Î: 'i',
+  î: 'i',
+  Û: 'u',
+  û: 'u',
 };
 
 /**
@@ -80,9 +145,7 @@ export function coreOfKey(key: string): string {
   return significantWords(key).join(' ');
 }
 
-export type NameQuery =
-  | { ok: true; words: string[]; core: string }
-  | { ok: false; message: string };
+export type NameQuery = { ok: true; words: string[]; core: string } | { ok: false; message: string };
 
 /** Reduces a query to the words every matching company must contain (D8). */
 export function parseNameQuery(q: string): NameQuery {
@@ -97,4 +160,3 @@ export function parseNameQuery(q: string): NameQuery {
   }
   return { ok: true, words, core: significantWords(toSearchKey(q)).join(' ') };
 }
-

@@ -42,7 +42,12 @@ export class NameSample {
     if (hi > 0) {
       for (let run = 0; run < RUNS; run++) {
         const start = lo + Math.floor(Math.random() * Math.max(1, hi - lo + 1 - RUN_LENGTH));
-        const rows = await db.selectFrom('companies').select('name_key').where('id', '>=', start).where('id', '<', start + RUN_LENGTH).execute();
+        const rows = await db
+          .selectFrom('companies')
+          .select('name_key')
+          .where('id', '>=', start)
+          .where('id', '<', start + RUN_LENGTH)
+          .execute();
         names.push(...rows.map((r) => r.name_key));
       }
     }
@@ -69,12 +74,10 @@ export class NameSample {
   };
 
   /** Companies whose key starts with `core`, extrapolated from the sample (0 when nothing sampled). */
-  readonly estimatedPrefixMatches = (core: string): number =>
-    this.estimate(`prefix ${core}`, (name) => name.startsWith(core));
+  readonly estimatedPrefixMatches = (core: string): number => this.estimate(`prefix ${core}`, (name) => name.startsWith(core));
 
   /** Companies whose key holds every word, extrapolated from the sample (0 when nothing sampled). */
-  readonly estimatedMatches = (words: readonly string[]): number =>
-    this.estimate(`words ${words.join(' ')}`, (name) => words.every((w) => name.includes(w)));
+  readonly estimatedMatches = (words: readonly string[]): number => this.estimate(`words ${words.join(' ')}`, (name) => words.every((w) => name.includes(w)));
 
   /** Scanning the sample costs ~0.15 ms (6 % of a fresh name search): remember the answers. */
   private estimate(key: string, matches: (name: string) => boolean): number {

@@ -30,7 +30,10 @@ test('every way of damaging one word leaves some alternative whole in the name',
     const words = nearQueryWords(q);
     for (const misspelt of [null, ...words.map((w, i) => (name.includes(w) ? -1 : i)).filter((i) => i >= 0)]) {
       const groups = nearMatchGroups(words, misspelt);
-      assert.ok(groups.some((g) => holds(g.all) && (g.any.length === 0 || g.any.some(holds))), `${q} ${misspelt}`);
+      assert.ok(
+        groups.some((g) => holds(g.all) && (g.any.length === 0 || g.any.some(holds))),
+        `${q} ${misspelt}`,
+      );
     }
   }
 });

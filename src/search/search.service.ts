@@ -111,7 +111,12 @@ async function findCandidates(deps: SearchDeps, plan: SearchPlan, limit: number)
   if (!deps.names) return findCompaniesByName(deps.db, deps.seam, { ...plan, limit });
   await deps.names.refresh(deps.db);
   const { estimatedMatches, estimatedPrefixMatches } = deps.names;
-  return findCompaniesByName(deps.db, deps.seam, { ...plan, limit }, { ...NAME_SEARCH_TUNING, indexTerm: rarestOf(deps), estimatedMatches, estimatedPrefixMatches });
+  return findCompaniesByName(
+    deps.db,
+    deps.seam,
+    { ...plan, limit },
+    { ...NAME_SEARCH_TUNING, indexTerm: rarestOf(deps), estimatedMatches, estimatedPrefixMatches },
+  );
 }
 
 function toCompanyResult(company: CompanyRow, activeReports: ReportRow[]): CompanyResult | null {
@@ -140,7 +145,10 @@ function toCompanyResult(company: CompanyRow, activeReports: ReportRow[]): Compa
 
 /** The companies' visible reports, by company id. */
 async function reportsByCompany(deps: SearchDeps, companies: readonly CompanyRow[]): Promise<Map<number, ReportRow[]>> {
-  const reports = await listActiveReports(deps.db, companies.map((c) => Number(c.id)));
+  const reports = await listActiveReports(
+    deps.db,
+    companies.map((c) => Number(c.id)),
+  );
   const byCompany = new Map<number, ReportRow[]>();
   for (const r of reports) {
     const list = byCompany.get(Number(r.company_id)) ?? [];
@@ -155,9 +163,7 @@ export async function runSearch(deps: SearchDeps, plan: SearchPlan): Promise<Sea
   const companies = await findCandidates(deps, plan, deps.maxResults + 1);
   const shown = companies.slice(0, deps.maxResults);
   const byCompany = await reportsByCompany(deps, shown);
-  const results = shown
-    .map((c) => toCompanyResult(c, byCompany.get(Number(c.id)) ?? []))
-    .filter((r): r is CompanyResult => r !== null);
+  const results = shown.map((c) => toCompanyResult(c, byCompany.get(Number(c.id)) ?? [])).filter((r): r is CompanyResult => r !== null);
   const nearMatches = plan.kind === 'tax_id' ? null : results.length > 0 ? [] : await findNearMatches(deps, plan);
   return { results, truncated: companies.length > deps.maxResults, nearMatches };
 }
@@ -178,7 +184,10 @@ async function findNearMatches(deps: SearchDeps, plan: Extract<SearchPlan, { kin
     .filter((c): c is { company: CompanyRow; score: number } => c.score !== null && c.score >= threshold)
     .sort((a, b) => b.score - a.score || Number(b.company.visible_report_count) - Number(a.company.visible_report_count) || byName(a.company, b.company))
     .slice(0, 2 * MAX_NEAR_MATCHES);
-  const byCompany = await reportsByCompany(deps, scored.map((c) => c.company));
+  const byCompany = await reportsByCompany(
+    deps,
+    scored.map((c) => c.company),
+  );
   const shown: NearMatch[] = [];
   for (const { company, score } of scored) {
     const result = toCompanyResult(company, byCompany.get(Number(company.id)) ?? []);

@@ -34,9 +34,15 @@ test('D9: formats that include the country code keep it (CH UID)', () => {
 });
 
 test('without a country filter, a prefixed ID is also tried within that country', () => {
-  assert.deepEqual(taxIdCandidates('de136695976', (c) => catalogue.get(c)), [
-    { taxId: 'DE136695976', country: null },
-    { taxId: '136695976', country: 'DE' },
-  ]);
-  assert.deepEqual(taxIdCandidates('4540536920', (c) => catalogue.get(c)), [{ taxId: '4540536920', country: null }]);
+  assert.deepEqual(
+    taxIdCandidates('de136695976', (c) => catalogue.get(c)),
+    [
+      { taxId: 'DE136695976', country: null },
+      { taxId: '136695976', country: 'DE' },
+    ],
+  );
+  assert.deepEqual(
+    taxIdCandidates('4540536920', (c) => catalogue.get(c)),
+    [{ taxId: '4540536920', country: null }],
+  );
 });

@@ -8,9 +8,7 @@ export function normaliseTaxId(raw: string): string {
   return raw.replace(/[\s.\-/]+/gu, '').toUpperCase();
 }
 
-export type TaxIdCheck =
-  | { valid: true; canonical: string; idType: string }
-  | { valid: false; message: string };
+export type TaxIdCheck = { valid: true; canonical: string; idType: string } | { valid: false; message: string };
 
 /** `^[0-9]{10}$` → `10 digits`; `^[0-9A-Z]{9,15}$` → `9 to 15 letters or digits`. */
 function describePattern(pattern: string): string {
@@ -21,9 +19,7 @@ function describePattern(pattern: string): string {
 }
 
 function describeTypes(country: Country): string {
-  return country.idTypes
-    .map((t) => `${t.type} (${describePattern(t.pattern)}${t.checksum ? ' with check digits' : ''}, e.g. ${t.example})`)
-    .join(' or ');
+  return country.idTypes.map((t) => `${t.type} (${describePattern(t.pattern)}${t.checksum ? ' with check digits' : ''}, e.g. ${t.example})`).join(' or ');
 }
 
 /**

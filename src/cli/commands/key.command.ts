@@ -21,9 +21,7 @@ export function keyCommand(defaultDailyLimit: number): Command {
       return withContext(cmd, async ({ engine, clock, out }) => {
         const { issueKey } = await import('../../keys/keys.service.ts');
         const issued = await issueKey(engine.db, clock, ref, limit);
-        out.result({ member: issued.member, key: issued.key, prefix: issued.prefix, daily_limit: issued.daily_limit }, [
-          issued.key,
-        ]);
+        out.result({ member: issued.member, key: issued.key, prefix: issued.prefix, daily_limit: issued.daily_limit }, [issued.key]);
         out.info(
           `issued key ${issued.prefix}… for ${issued.member} (${issued.daily_limit} queries/day)` +
             `${issued.revoked ? '; the previous key is revoked' : ''}. It is shown only now: store it in a secret store.`,

@@ -1,17 +1,9 @@
 import { Command, Option } from 'commander';
 import { UsageError } from '../command-errors.ts';
-import {
-  addMember,
-  listMemberViews,
-  MEMBER_STATUSES,
-  setMember,
-  TIERS,
-  type MemberView,
-} from '../../members/members.service.ts';
+import { addMember, listMemberViews, MEMBER_STATUSES, setMember, TIERS, type MemberView } from '../../members/members.service.ts';
 import { withContext } from '../context.ts';
 
-const describe = (m: MemberView) =>
-  `${m.ref}  ${m.name}  tier=${m.tier}  status=${m.status}  agreement=${m.agreement_signed_on ?? 'unsigned'}`;
+const describe = (m: MemberView) => `${m.ref}  ${m.name}  tier=${m.tier}  status=${m.status}  agreement=${m.agreement_signed_on ?? 'unsigned'}`;
 
 export function memberCommand(): Command {
   const member = new Command('member').description('add, change and list members (D15)');
@@ -36,16 +28,22 @@ export function memberCommand(): Command {
     .addOption(new Option('--tier <tier>', 'membership tier').choices(TIERS))
     .addOption(new Option('--agreement-signed', 'the data agreement is signed').conflicts('agreementUnsigned'))
     .option('--agreement-unsigned', 'the data agreement is not (or no longer) signed')
-    .action(async (ref: string, opts: { status?: 'active' | 'suspended' | 'terminated'; tier?: 'full' | 'associate'; agreementSigned?: boolean; agreementUnsigned?: boolean }, cmd: Command) => {
-      if (!opts.status && !opts.tier && !opts.agreementSigned && !opts.agreementUnsigned) {
-        throw new UsageError('nothing to change: give --status, --tier, --agreement-signed or --agreement-unsigned');
-      }
-      return withContext(cmd, async ({ engine, clock, out }) => {
-        const agreementSigned = opts.agreementSigned ? true : opts.agreementUnsigned ? false : undefined;
-        const view = await setMember(engine.db, clock, ref, { status: opts.status, tier: opts.tier, agreementSigned });
-        out.result(view, `changed ${describe(view)}`);
-      });
-    });
+    .action(
+      async (
+        ref: string,
+        opts: { status?: 'active' | 'suspended' | 'terminated'; tier?: 'full' | 'associate'; agreementSigned?: boolean; agreementUnsigned?: boolean },
+        cmd: Command,
+      ) => {
+        if (!opts.status && !opts.tier && !opts.agreementSigned && !opts.agreementUnsigned) {
+          throw new UsageError('nothing to change: give --status, --tier, --agreement-signed or --agreement-unsigned');
+        }
+        return withContext(cmd, async ({ engine, clock, out }) => {
+          const agreementSigned = opts.agreementSigned ? true : opts.agreementUnsigned ? false : undefined;
+          const view = await setMember(engine.db, clock, ref, { status: opts.status, tier: opts.tier, agreementSigned });
+          out.result(view, `changed ${describe(view)}`);
+        });
+      },
+    );
   member
     .command('list')
     .description('list members')

@@ -31,14 +31,19 @@ function searchInputOf(q: string, flags: SearchFlags, supported: (code: string) 
   if ([...query].length < 3 || [...query].length > 100) throw new UsageError('the query must be 3 to 100 characters after trimming spaces');
   if (normalised.type !== 'name' && normalised.type !== 'tax_id') throw new UsageError("--type must be 'name' or 'tax_id'");
   const country = normalised.country ?? null;
-  if (country !== null && !supported(country)) throw new UsageError(`--country ${country} is not a supported country; 'risklookup' serves the codes of GET /api/v1/countries`);
+  if (country !== null && !supported(country))
+    throw new UsageError(`--country ${country} is not a supported country; 'risklookup' serves the codes of GET /api/v1/countries`);
   return { q: query, type: normalised.type, country };
 }
 
 function describeAnswer(response: SearchResponse): string[] {
   const lines = [`${response.result_count} ${response.result_count === 1 ? 'company' : 'companies'}${response.meta.truncated ? ' (more matched)' : ''}`];
   for (const c of response.results) {
-    lines.push('', `${c.company_name}  ${c.country} ${c.tax_id}  ${c.city}`, `  threat level ${c.threat_level}, ${c.report_count} visible report(s), last updated ${c.last_updated}`);
+    lines.push(
+      '',
+      `${c.company_name}  ${c.country} ${c.tax_id}  ${c.city}`,
+      `  threat level ${c.threat_level}, ${c.report_count} visible report(s), last updated ${c.last_updated}`,
+    );
     for (const r of c.reports) {
       const amount = r.amount === undefined ? '' : `  ${r.amount.toFixed(2)} ${r.currency}`;
       lines.push(`  #${r.report_id} ${r.type}${r.official ? '' : ' (claim)'}  filed ${r.filed_at}${amount}`);
@@ -67,7 +72,13 @@ export function searchCommand(): Command {
         const config = parseConfig({}, process.env);
         const countries = buildCountryCatalogue(config.countries);
         const input = searchInputOf(q, flags, (code) => countries.get(code) !== undefined);
-        const search = createCompanySearch({ db: engine.db, seam: engine.seam, maxResults: config.maxResults, cacheEntries: 0, nearMatchThreshold: config.nearMatchThreshold });
+        const search = createCompanySearch({
+          db: engine.db,
+          seam: engine.seam,
+          maxResults: config.maxResults,
+          cacheEntries: 0,
+          nearMatchThreshold: config.nearMatchThreshold,
+        });
         const startedAt = performance.now();
         const record = (status: number, resultCount: number | null) =>
           engine.db

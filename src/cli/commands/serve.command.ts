@@ -46,7 +46,13 @@ function transportOf(flags: ServeFlags): Transport {
     return { kind: 'tls', certFile: flags.tlsCert, keyFile: flags.tlsKey };
   }
   if (flags.trustProxy) {
-    const trusted = flags.trustProxy === true ? true : flags.trustProxy.split(',').map((a) => a.trim()).filter(Boolean);
+    const trusted =
+      flags.trustProxy === true
+        ? true
+        : flags.trustProxy
+            .split(',')
+            .map((a) => a.trim())
+            .filter(Boolean);
     return { kind: 'proxy', trusted };
   }
   return { kind: 'loopback' };
@@ -66,7 +72,10 @@ export function serveCommand(): Command {
     .option('--workers <n>', `server processes sharing the port (this machine has ${availableParallelism()} cores)`, '1')
     .option('--tls-cert <file>', 'PEM certificate: terminate TLS here (re-read on SIGHUP)')
     .option('--tls-key <file>', 'PEM private key for --tls-cert')
-    .option('--trust-proxy [addresses]', "TLS ends at a reverse proxy: trust its X-Forwarded-Proto/-For (optionally only from these comma-separated addresses or CIDRs)")
+    .option(
+      '--trust-proxy [addresses]',
+      'TLS ends at a reverse proxy: trust its X-Forwarded-Proto/-For (optionally only from these comma-separated addresses or CIDRs)',
+    )
     .option('--demo', 'fill an empty database with demo data and print a demo key')
     .option('--max-results <n>', 'companies per response, 1 to 50 (D10)')
     .option('--anon-daily-limit <n>', 'daily requests per address without a known key (D20)')
@@ -123,9 +132,6 @@ export function serveCommand(): Command {
       }
       // Fastify, the app and the database drivers load only now: a usage error answers without them.
       const { runServe } = await import('../../serve/serve.ts');
-      await runServe(
-        { config, transport, host: flags.host, port, workers, demo: flags.demo === true, logLevel: flags.logLevel },
-        createOutput(json),
-      );
+      await runServe({ config, transport, host: flags.host, port, workers, demo: flags.demo === true, logLevel: flags.logLevel }, createOutput(json));
     });
 }

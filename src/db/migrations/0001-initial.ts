@@ -9,9 +9,7 @@ import type { DialectSeam, EngineKind } from '../dialect-seam.ts';
 export async function up(db: Kysely<unknown>, seam: DialectSeam): Promise<void> {
   const kind = seam.kind;
   const withId = <T extends string>(table: CreateTableBuilder<T, never>) =>
-    kind === 'sqlite'
-      ? table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-      : table.addColumn('id', 'bigserial', (c) => c.primaryKey());
+    kind === 'sqlite' ? table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()) : table.addColumn('id', 'bigserial', (c) => c.primaryKey());
 
   await withId(db.schema.createTable('members'))
     .addColumn('ref', 'text', (c) => c.notNull().unique())

@@ -20,9 +20,13 @@ export async function up(db: Kysely<unknown>, seam: DialectSeam): Promise<void> 
     // Per row, quiet while a write session's bulk-load marker is set (the session bumps once).
     for (const table of tables) {
       for (const op of ['INSERT', 'UPDATE', 'DELETE']) {
-        await sql.raw(`CREATE TRIGGER ${table}_${op.toLowerCase()}_data_version AFTER ${op} ON ${table}
+        await sql
+          .raw(
+            `CREATE TRIGGER ${table}_${op.toLowerCase()}_data_version AFTER ${op} ON ${table}
           WHEN NOT EXISTS (SELECT 1 FROM fts_bulk_load)
-          BEGIN UPDATE data_version SET version = version + 1 WHERE id = 1; END`).execute(db);
+          BEGIN UPDATE data_version SET version = version + 1 WHERE id = 1; END`,
+          )
+          .execute(db);
       }
     }
   } else {
@@ -30,8 +34,12 @@ export async function up(db: Kysely<unknown>, seam: DialectSeam): Promise<void> 
       BEGIN UPDATE data_version SET version = version + 1 WHERE id = 1; RETURN NULL; END $$`.execute(db);
     for (const table of tables) {
       // Once per statement: a 1 000-row insert bumps once.
-      await sql.raw(`CREATE TRIGGER ${table}_data_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${table}
-        FOR EACH STATEMENT EXECUTE FUNCTION bump_data_version()`).execute(db);
+      await sql
+        .raw(
+          `CREATE TRIGGER ${table}_data_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${table}
+        FOR EACH STATEMENT EXECUTE FUNCTION bump_data_version()`,
+        )
+        .execute(db);
     }
   }
 }

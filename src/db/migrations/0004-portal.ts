@@ -9,9 +9,7 @@ import type { DialectSeam } from '../dialect-seam.ts';
 export async function up(db: Kysely<unknown>, seam: DialectSeam): Promise<void> {
   const kind = seam.kind;
   const withId = <T extends string>(table: CreateTableBuilder<T, never>) =>
-    kind === 'sqlite'
-      ? table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-      : table.addColumn('id', 'bigserial', (c) => c.primaryKey());
+    kind === 'sqlite' ? table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()) : table.addColumn('id', 'bigserial', (c) => c.primaryKey());
   const blob = kind === 'sqlite' ? 'blob' : 'bytea';
 
   // People who sign in (D27). A user belongs to a member (member_admin, member_user) or is an
@@ -80,12 +78,18 @@ export async function up(db: Kysely<unknown>, seam: DialectSeam): Promise<void> 
   await db.schema.alterTable('members').addColumn('key_daily_limit', 'integer').execute();
 
   // Searches come from the API, the portal (a user's own allowance, D28) or the CLI (support staff).
-  await db.schema.alterTable('audit_log').addColumn('channel', 'text', (c) => c.notNull().defaultTo('api')).execute();
+  await db.schema
+    .alterTable('audit_log')
+    .addColumn('channel', 'text', (c) => c.notNull().defaultTo('api'))
+    .execute();
   await db.schema.alterTable('audit_log').addColumn('user_id', 'bigint').execute();
   await db.schema.alterTable('audit_log').addColumn('actor', 'text').execute();
 
   // Reports filed by members (D29): who filed, the date of the underlying event.
-  await db.schema.alterTable('reports').addColumn('filed_by_user_id', 'bigint', (c) => c.references('users.id')).execute();
+  await db.schema
+    .alterTable('reports')
+    .addColumn('filed_by_user_id', 'bigint', (c) => c.references('users.id'))
+    .execute();
   await db.schema.alterTable('reports').addColumn('event_date', 'text').execute();
   await db.schema.createIndex('reports_status_created').on('reports').columns(['status', 'created_at']).execute();
   await db.schema.createIndex('reports_reported_by').on('reports').column('reported_by').execute();
@@ -117,8 +121,12 @@ export async function up(db: Kysely<unknown>, seam: DialectSeam): Promise<void> 
     .execute();
   await db.schema.createIndex('operator_log_at').on('operator_log').column('at').execute();
   if (kind === 'sqlite') {
-    await sql`CREATE TRIGGER operator_log_no_update BEFORE UPDATE ON operator_log BEGIN SELECT RAISE(ABORT, 'the operator log is append-only'); END`.execute(db);
-    await sql`CREATE TRIGGER operator_log_no_delete BEFORE DELETE ON operator_log BEGIN SELECT RAISE(ABORT, 'the operator log is append-only'); END`.execute(db);
+    await sql`CREATE TRIGGER operator_log_no_update BEFORE UPDATE ON operator_log BEGIN SELECT RAISE(ABORT, 'the operator log is append-only'); END`.execute(
+      db,
+    );
+    await sql`CREATE TRIGGER operator_log_no_delete BEFORE DELETE ON operator_log BEGIN SELECT RAISE(ABORT, 'the operator log is append-only'); END`.execute(
+      db,
+    );
   } else {
     await sql`CREATE FUNCTION operator_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN RAISE EXCEPTION 'the operator log is append-only'; END $$`.execute(db);
