@@ -247,7 +247,7 @@ for (const engine of ENGINES) {
       assert.ok(body.includes(`TR ${company.tax_id}`));
       assert.match(body, new RegExp(`Threat level ${company.threat_level === 'high' ? 'High' : 'Normal'} Reports ${company.report_count}`));
       for (const report of company.reports) assert.ok(body.includes(report.type) && body.includes(report.filed_at), report.type);
-      assert.match(body, /enforcement_office Samsun 3\. İcra Dairesi/);
+      assert.match(body, /Enforcement office Samsun 3\. İcra Dairesi File number 2026\/1182/);
       assert.match(body, /99 of 100 searches left today/);
 
       const escaped = await as.userA.get('/portal/search?q=Zehir+Kimya');
