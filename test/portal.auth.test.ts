@@ -121,7 +121,7 @@ for (const engine of ENGINES) {
       const out = await browser.get('/portal/');
       assert.equal(out.statusCode, 303);
       assert.equal(out.headers.location, '/portal/sign-in?next=%2Fportal%2F&expired=1', 'told that the session ended');
-      assert.equal(browser.sessionId(), undefined, 'the ended session\'s cookie is cleared');
+      assert.equal(browser.sessionId(), undefined, "the ended session's cookie is cleared");
       const retry = await (await anonymousBrowser(t.app)).post('/portal/sign-in', { email: user.email, password: user.password, code: '' });
       assert.equal(retry.statusCode, 401, 'a disabled user gets the same refusal as a wrong password');
     });
