@@ -109,6 +109,14 @@ for (const engine of ENGINES) {
       assert.equal((await db.selectFrom('agreement_signatures').select('id').execute()).length, 0);
     });
 
+    test("an operator has no member: every member page and action is 403 (the operator's tools are the console's)", async () => {
+      const operator = await makePortalUser(db, t.clock, { role: 'operator', email: 'ops@association.example' });
+      const browser = await signIn(t.app, operator, t.clock);
+      for (const [method, url] of [...ADMIN_ONLY, ...EVERY_MEMBER]) {
+        assert.equal((await request(browser, method, url, { accept: 'yes' })).statusCode, 403, `${method} ${url}`);
+      }
+    });
+
     test('CSRF: every POST without the token is 403 and changes nothing', async () => {
       for (const [, url] of POSTS) {
         const res = await as.adminA.post(
