@@ -109,6 +109,14 @@ for (const engine of ENGINES) {
       assert.equal((await db.selectFrom('agreement_signatures').select('id').execute()).length, 0);
     });
 
+    test("an operator has no member: every member page and action is 403 (the operator's tools are the console's)", async () => {
+      const operator = await makePortalUser(db, t.clock, { role: 'operator', email: 'ops@association.example' });
+      const browser = await signIn(t.app, operator, t.clock);
+      for (const [method, url] of [...ADMIN_ONLY, ...EVERY_MEMBER]) {
+        assert.equal((await request(browser, method, url, { accept: 'yes' })).statusCode, 403, `${method} ${url}`);
+      }
+    });
+
     test('CSRF: every POST without the token is 403 and changes nothing', async () => {
       for (const [, url] of POSTS) {
         const res = await as.adminA.post(
@@ -247,7 +255,7 @@ for (const engine of ENGINES) {
       assert.ok(body.includes(`TR ${company.tax_id}`));
       assert.match(body, new RegExp(`Threat level ${company.threat_level === 'high' ? 'High' : 'Normal'} Reports ${company.report_count}`));
       for (const report of company.reports) assert.ok(body.includes(report.type) && body.includes(report.filed_at), report.type);
-      assert.match(body, /enforcement_office Samsun 3\. İcra Dairesi/);
+      assert.match(body, /Enforcement office Samsun 3\. İcra Dairesi File number 2026\/1182/);
       assert.match(body, /99 of 100 searches left today/);
 
       const escaped = await as.userA.get('/portal/search?q=Zehir+Kimya');

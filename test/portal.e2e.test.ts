@@ -70,8 +70,18 @@ describe('the member portal in a browser, steps 1–7 of issue 12 [sqlite]', () 
         company_name: 'Karadeniz Nakliyat Ltd. Şti.',
         city: 'Samsun',
         reports: [
-          makeReport({ type: 'enforcement_plain', case: { enforcement_office: 'Samsun 3. İcra Dairesi', file_number: '2026/1182', date: '2026-03-02' } }),
-          makeReport({ type: 'bounced_cheque' }),
+          makeReport({
+            type: 'enforcement_plain',
+            description: 'İlamsız icra takibi: navlun bedeli ödenmedi.',
+            case: { enforcement_office: 'Samsun 3. İcra Dairesi', file_number: '2026/1182', date: '2026-03-02' },
+          }),
+          makeReport({
+            type: 'bounced_cheque',
+            description: 'Karşılıksız çek nedeniyle Cumhuriyet Başsavcılığına şikâyet.',
+            amount: 48500,
+            currency: 'TRY',
+            case: { prosecutor_office: 'Samsun Cumhuriyet Başsavcılığı', investigation_number: '2026/20417' },
+          }),
         ],
       },
       { company_name: 'Ege Tekstil Sanayi A.Ş.', city: 'İzmir', reports: [makeReport(), makeReport(), makeReport()] },

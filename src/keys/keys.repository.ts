@@ -92,7 +92,8 @@ export async function findKeyHolderByDigest(db: Db, digest: string, day: string)
 
 /**
  * The member's active key with its use on `day` and the last day it answered a search, in one
- * statement (the usage counters' primary key serves both look-ups).
+ * statement (the usage counters' primary key serves both look-ups). The last use is a quota day,
+ * not an instant: the audit log has the instant, but no index by key, and it is purged.
  */
 export async function findActiveKeyOfMember(db: Db, memberId: number, day: string) {
   const subject = sql<string>`${sql.lit(KEY_SUBJECT_PREFIX)} || api_keys.id`;

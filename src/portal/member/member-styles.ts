@@ -42,10 +42,12 @@ table.data th[scope=col]{border-bottom-width:2px}
 table.data td,table.data tfoot th{font-variant-numeric:tabular-nums}
 .usage-table td,.usage-table th[scope=col]+th[scope=col]{text-align:right}
 .usage-table{max-width:24rem}
+td.nowrap{white-space:nowrap}
 td.num{text-align:right;white-space:nowrap}
 dl.inline{display:grid;grid-template-columns:max-content 1fr;gap:0 .5rem;margin:0;font-size:.9rem}
 dl.inline dt{color:var(--muted)}
 dl.inline dd{margin:0}
+.description{margin:.25rem 0 0}
 .near{border-left:4px solid var(--accent);background:var(--soft);padding:.25rem 1rem .5rem;margin:1rem 0}
 .near h2{font-size:1.1rem}
 .near li{margin-bottom:.4rem}

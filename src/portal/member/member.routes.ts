@@ -1,13 +1,14 @@
 /**
  * The member pages (D28) under /portal (paths relative to the portal's scope): agreement, API
- * key, usage, search, users. Every route is guarded by
- * `requireUser` with its roles, and reads and changes only the signed-in user's own member
- * (`memberOf(request)`); the one id in a URL (a user to disable) is checked to belong to it.
- * CSRF and Origin are checked for every POST by the portal's session hook.
+ * key, usage, search, users (users.routes.ts). Every route is guarded by `requireUser` with its
+ * roles and reads and changes only the signed-in user's own member (`memberOf(request)`); the
+ * one id in a URL (a user of the member) is looked up within that member. CSRF and Origin are
+ * checked for every POST by the portal's session hook.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../http/app-type.ts';
 import { DomainError } from '../../lib/errors.ts';
+import { field, publicBaseOf, statusOfDomainError } from './route-helpers.ts';
 import { quotaDayOf } from '../../lib/turkey-time.ts';
 import { readAgreementState, signAgreement } from '../../agreement/agreement.service.ts';
 import { generateMemberKey, readMemberKey, revokeMemberKey } from '../../keys/member-key.service.ts';
@@ -26,21 +27,6 @@ import { registerUsersRoutes } from './users.routes.ts';
 import { memberText } from './text.ts';
 
 const MEMBERS = ['member_admin', 'member_user'] as const;
-
-type Body = Record<string, unknown>;
-export const field = (request: FastifyRequest, name: string): string => {
-  const value = ((request.body ?? {}) as Body)[name];
-  return typeof value === 'string' ? value : '';
-};
-
-/** Where members reach this server (RISKLOOKUP_PUBLIC_URL), for the curl and the invitation link. */
-export function publicBaseOf(deps: PortalDeps): string {
-  return deps.config.publicUrl.replace(/\/+$/, '');
-}
-
-export function statusOfDomainError(error: DomainError): 400 | 404 | 409 {
-  return error.kind === 'invalid' ? 400 : error.kind === 'not_found' ? 404 : 409;
-}
 
 export function registerMemberPages(scope: App, deps: PortalDeps): void {
   registerAgreementRoutes(scope, deps);

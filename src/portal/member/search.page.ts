@@ -65,6 +65,12 @@ function reportDetails(report: ReportView): Array<[string, string]> {
   return pairs;
 }
 
+/** D14's field names in words; the API's name where the catalogue has none. */
+function fieldLabel(t: MemberText, name: string): string {
+  const key = `search.field.${name}`;
+  return key in MESSAGES ? t(key as MemberTextKey) : name;
+}
+
 function typeLabel(t: MemberText, type: string): string {
   const key = `search.type.${type}`;
   return key in MESSAGES ? t(key as MemberTextKey) : type;
@@ -73,9 +79,12 @@ function typeLabel(t: MemberText, type: string): string {
 function reportRow(t: MemberText, locale: string, report: ReportView): Html {
   const details = reportDetails(report);
   return html`<tr>
-    <td>${typeLabel(t, report.type)}<br /><span class="mono muted small">${report.type}</span></td>
-    <td>${report.official ? t('search.official') : t('search.claim')}</td>
-    <td>${report.filed_at}</td>
+    <td>
+      ${typeLabel(t, report.type)}<br /><span class="muted small"
+        >${report.official ? t('search.official') : t('search.claim')} · <span class="mono">${report.type}</span></span
+      >
+    </td>
+    <td class="nowrap">${report.filed_at.slice(0, 10)}<br /><span class="muted small">${report.filed_at.slice(11)}</span></td>
     <td class="num">${report.amount !== undefined && report.currency ? money(report.amount, report.currency, locale) : '—'}</td>
     <td>
       ${
@@ -83,14 +92,14 @@ function reportRow(t: MemberText, locale: string, report: ReportView): Html {
           ? html`<dl class="inline">
               ${details.map(
                 ([k, v]) =>
-                  html`<dt>${k}</dt>
+                  html`<dt>${fieldLabel(t, k)}</dt>
                     <dd>${v}</dd>`,
               )}
             </dl>`
-          : '—'
+          : ''
       }
+      <p class="description">${report.description}</p>
     </td>
-    <td>${report.description}</td>
   </tr>`;
 }
 
@@ -118,11 +127,9 @@ function companyCard(t: MemberText, locale: string, company: CompanyResult): Htm
         <thead>
           <tr>
             <th scope="col">${t('search.report_type')}</th>
-            <th scope="col">${t('search.report_status')}</th>
             <th scope="col">${t('search.filed')}</th>
             <th scope="col">${t('search.amount')}</th>
             <th scope="col">${t('search.details')}</th>
-            <th scope="col">${t('search.description')}</th>
           </tr>
         </thead>
         <tbody>

@@ -19,7 +19,7 @@ import { memberOf, portalOf, requireUser } from '../guards.ts';
 import { redirectTo, renderPage, sendPage } from '../layout.ts';
 import type { PortalDeps } from '../portal-deps.ts';
 import { notFoundError } from '../portal-errors.ts';
-import { field, publicBaseOf, statusOfDomainError } from './member.routes.ts';
+import { field, publicBaseOf, statusOfDomainError } from './route-helpers.ts';
 import { memberText, type MemberText, type MemberTextKey } from './text.ts';
 import { usersBody, type UsersFlash } from './users.page.ts';
 

@@ -15,8 +15,8 @@ export const agreementMessages = defineMessages({
     tr: '{date} tarihinde {signer} tarafından imzalandı (sürüm {version}).',
   },
   'agreement.signed_by_operator': {
-    en: 'Recorded as signed on {date} by the association.',
-    tr: '{date} tarihinde dernek tarafından imzalı olarak kaydedildi.',
+    en: 'Recorded as signed on {date} by the association. Your admin can sign it here too, so that who signed which version is kept.',
+    tr: '{date} tarihinde dernek tarafından imzalı olarak kaydedildi. Kimin hangi sürümü imzaladığı kayıtlı olsun diye yöneticiniz burada da imzalayabilir.',
   },
   'agreement.unsigned': {
     en: "Not signed yet. Until it is signed, your member's API key and portal searches are refused.",

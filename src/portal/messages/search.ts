@@ -110,9 +110,49 @@ export const searchMessages = defineMessages({
     en: 'Type',
     tr: 'Tür',
   },
-  'search.report_status': {
-    en: 'Source',
-    tr: 'Kaynak',
+  'search.field.enforcement_office': {
+    en: 'Enforcement office',
+    tr: 'İcra dairesi',
+  },
+  'search.field.file_number': {
+    en: 'File number',
+    tr: 'Dosya no',
+  },
+  'search.field.date': {
+    en: 'Date',
+    tr: 'Tarih',
+  },
+  'search.field.prosecutor_office': {
+    en: "Prosecutor's office",
+    tr: 'Savcılık',
+  },
+  'search.field.investigation_number': {
+    en: 'Investigation number',
+    tr: 'Soruşturma no',
+  },
+  'search.field.collection_company': {
+    en: 'Collection company',
+    tr: 'Varlık yönetim şirketi',
+  },
+  'search.field.contract_number': {
+    en: 'Contract number',
+    tr: 'Sözleşme no',
+  },
+  'search.field.assignment_date': {
+    en: 'Assigned on',
+    tr: 'Temlik tarihi',
+  },
+  'search.field.court_decision_date': {
+    en: 'Court decision',
+    tr: 'Mahkeme kararı tarihi',
+  },
+  'search.field.concordat_start': {
+    en: 'Concordat from',
+    tr: 'Konkordato başlangıcı',
+  },
+  'search.field.concordat_end': {
+    en: 'Concordat until',
+    tr: 'Konkordato bitişi',
   },
   'search.type.enforcement_judgment': {
     en: 'Enforcement (court judgment)',
@@ -165,10 +205,6 @@ export const searchMessages = defineMessages({
   'search.details': {
     en: 'Details',
     tr: 'Ayrıntılar',
-  },
-  'search.description': {
-    en: 'Description',
-    tr: 'Açıklama',
   },
   'search.refused': {
     en: 'This search could not be made',

@@ -1,0 +1,21 @@
+/** Small pieces the member routes share. */
+import type { FastifyRequest } from 'fastify';
+import type { DomainError } from '../../lib/errors.ts';
+import type { PortalDeps } from '../portal-deps.ts';
+
+type Body = Record<string, unknown>;
+
+/** A form field as text ('' when absent or repeated). */
+export const field = (request: FastifyRequest, name: string): string => {
+  const value = ((request.body ?? {}) as Body)[name];
+  return typeof value === 'string' ? value : '';
+};
+
+/** Where members reach this server (RISKLOOKUP_PUBLIC_URL), for the curl and the invitation link. */
+export function publicBaseOf(deps: PortalDeps): string {
+  return deps.config.publicUrl.replace(/\/+$/, '');
+}
+
+export function statusOfDomainError(error: DomainError): 400 | 404 | 409 {
+  return error.kind === 'invalid' ? 400 : error.kind === 'not_found' ? 404 : 409;
+}
