@@ -141,34 +141,48 @@ for (const engine of ENGINES) {
     });
 
     test("D26: while key A fires 1,000 parallel searches, key B's 50 sequential searches all answer, p99 under 10 × idle", async () => {
-      const keyA = await newKey(100);
-      const keyB = await newKey(1000);
+      // One p99 over 50 requests of a few milliseconds is the slowest of them, which the scheduler
+      // of a 2-core machine running the servers, PostgreSQL and both clients decides as much as the
+      // code. So B's figures are pooled over three rounds, each a fresh key A's 1,000-burst with
+      // B's 50 searches inside it and B's 50 idle searches just before: 150 against 150. The
+      // failure this guards against (B waiting behind A's queue or for a connection) was 50 × and more.
+      const keyB = await newKey(10_000);
       await sequential(urls, NAME, keyB, 20); // warm-up
-      const idle = await sequential(urls, NAME, keyB, 50);
-      const a = startBurst(urls, NAME, keyA, 1000);
-      let aEnded = false;
-      const aResult = a.done.finally(() => (aEnded = true));
-      // The burst client's own start; B then runs while A's requests are in the servers.
-      await new Promise((r) => setTimeout(r, 150));
-      const bStartedDuringA = !aEnded;
-      const loaded = await sequential(urls, NAME, keyB, 50);
-      const resultA = await aResult;
-      const idleP99 = percentile(
-        idle.map((r) => r.ms),
-        99,
-      );
-      const loadedP99 = percentile(
-        loaded.map((r) => r.ms),
-        99,
-      );
-      assert.ok(bStartedDuringA, `B's searches must start during A's burst (A took ${resultA.seconds.toFixed(2)} s)`);
+      const idle: Array<{ status: number; ms: number }> = [];
+      const loaded: Array<{ status: number; ms: number }> = [];
+      for (let round = 1; round <= 3; round++) {
+        const keyA = await newKey(100);
+        idle.push(...(await sequential(urls, NAME, keyB, 50)));
+        const a = startBurst(urls, NAME, keyA, 1000);
+        let aEnded = false;
+        const aResult = a.done.finally(() => (aEnded = true));
+        // The burst client's own start; B then runs while A's requests are in the servers.
+        await new Promise((r) => setTimeout(r, 150));
+        const bStartedDuringA = !aEnded;
+        loaded.push(...(await sequential(urls, NAME, keyB, 50)));
+        const resultA = await aResult;
+        assert.ok(bStartedDuringA, `round ${round}: B's searches must start during A's burst (A took ${resultA.seconds.toFixed(2)} s)`);
+        assert.deepEqual(resultA.statuses, { 200: 100, 429: 900 }, `round ${round}: A's burst`);
+      }
       assert.deepEqual(
         loaded.filter((r) => r.status !== 200),
         [],
       );
-      const ms = (rs: Array<{ ms: number }>) => rs.map((r) => Math.round(r.ms)).join(' ');
-      assert.ok(loadedP99 < 10 * idleP99, `B's p99 ${loadedP99.toFixed(1)} ms under A's burst (${ms(loaded)}), idle ${idleP99.toFixed(1)} ms (${ms(idle)})`);
-      assert.deepEqual(resultA.statuses, { 200: 100, 429: 900 });
+      const p99 = (rs: Array<{ ms: number }>) =>
+        percentile(
+          rs.map((r) => r.ms),
+          99,
+        );
+      const slowest = (rs: Array<{ ms: number }>) =>
+        rs
+          .map((r) => Math.round(r.ms))
+          .sort((x, y) => y - x)
+          .slice(0, 10)
+          .join(' ');
+      assert.ok(
+        p99(loaded) < 10 * p99(idle),
+        `B's p99 ${p99(loaded).toFixed(1)} ms under A's bursts (slowest: ${slowest(loaded)}), idle ${p99(idle).toFixed(1)} ms (slowest: ${slowest(idle)})`,
+      );
     });
   });
 }

@@ -87,4 +87,29 @@ describe('admission gate (D26)', () => {
     assert.equal(await third.admitted, true);
     assert.deepEqual(gate.stats(), { active: 1, queued: 0, lanes: 1 });
   });
+
+  test("while another key is in work, a burst's freed turns refill it only to its share; alone it gets them all back", async () => {
+    const gate = new AdmissionGate({ ...LIMITS, maxActive: 16, maxActivePerKey: 4, maxQueuedPerKey: 100, maxQueued: 100 });
+    const log: string[] = [];
+    const inWork = Array.from({ length: 4 }, () => gate.enter('A'));
+    const waiting = Array.from({ length: 6 }, (_, i) => watch(gate.enter('A'), `a${i + 5}`, log));
+    const b = gate.enter('B');
+    assert.equal(b.admitted, true, 'B gets in at once');
+    // B is in work: A's share is 4 / 2. Two turns A gives back are not refilled, the third is.
+    inWork[0]!.leave();
+    inWork[1]!.leave();
+    await settle();
+    assert.deepEqual(log, [], 'A still has 2 in work, its share');
+    inWork[2]!.leave();
+    await settle();
+    assert.deepEqual(log, ['a5:in']);
+    assert.deepEqual(gate.stats(), { active: 3, queued: 5, lanes: 2 });
+    // B is done: A alone may have 4 again, at its next freed turn.
+    b.leave();
+    inWork[3]!.leave();
+    await settle();
+    assert.deepEqual(log, ['a5:in', 'a6:in', 'a7:in', 'a8:in']);
+    assert.deepEqual(gate.stats(), { active: 4, queued: 2, lanes: 1 });
+    for (const w of waiting) w.leave();
+  });
 });

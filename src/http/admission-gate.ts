@@ -5,7 +5,11 @@
  * request gets a turn at once while the process has fewer than `maxActive` requests in work and
  * its lane fewer than `maxActivePerKey`; otherwise it waits in its lane's own queue, holding no
  * database connection, for at most `maxWaitMs`. Freed turns go to the waiting lanes in turn
- * (round robin), so one key's burst waits behind itself, never in front of another key. A
+ * (round robin), so one key's burst waits behind itself, never in front of another key; and a
+ * waiting lane's turns are refilled only up to its share of `maxActivePerKey` among the lanes
+ * in work (at least one), so that while another key is served a burst holds fewer turns, and
+ * the event loop, which works on every request's next step in the order they become ready,
+ * has less of the burst in front of each step of the other key's request. A
  * request that finds its lane's queue (or all queues together) full is shed at once: the caller
  * answers 503 `overloaded` before any authentication, quota or database work.
  *
@@ -140,11 +144,19 @@ export class AdmissionGate {
   }
 
   private nextLane(): [string, Lane] | null {
+    const share = this.shareOfWaitingLane();
     for (const laneKey of this.turnOrder) {
       const lane = this.lanes.get(laneKey)!;
-      if (lane.active < this.limits.maxActivePerKey) return [laneKey, lane];
+      if (lane.active < Math.max(1, Math.floor(share(lane)))) return [laneKey, lane];
     }
     return null;
+  }
+
+  /** A waiting lane's share of `maxActivePerKey`: split between the lanes in work, itself counted. */
+  private shareOfWaitingLane(): (lane: Lane) => number {
+    let inWork = 0;
+    for (const lane of this.lanes.values()) if (lane.active > 0) inWork++;
+    return (lane) => this.limits.maxActivePerKey / (inWork + (lane.active > 0 ? 0 : 1));
   }
 
   private forgetIfIdle(laneKey: string, lane: Lane) {
