@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// The one program (D23). Runs the compiled JavaScript in dist/, which `npm ci` builds
-// (the `prepare` script) and `npm test` rebuilds.
+// The one program (D23). Runs the compiled and bundled JavaScript in dist/bundle/, which
+// `npm ci` builds (the `prepare` script) and `npm test` rebuilds (scripts/bundle.mjs).
 import { existsSync } from 'node:fs';
 
-const entry = new URL('../dist/cli/cli.js', import.meta.url);
+const entry = new URL('../dist/bundle/cli.js', import.meta.url);
 if (!existsSync(entry)) {
   process.stderr.write('risklookup: dist/ is missing; run `npm ci` or `npm run build` in the checkout first\n');
   process.exit(1);

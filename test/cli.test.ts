@@ -101,6 +101,15 @@ for (const engine of ENGINES) {
       assert.equal(illegal.code, 1);
       assert.match(illegal.stderr, /can become withdrawn or deactivated, not pending/);
 
+      // A file of 1 MB or more is checked on a worker thread, which the built program loads by
+      // file name (dist/bundle/line-checker.worker.js): the same answer from there.
+      const large = join(dir, `large-${engine.name}.jsonl`);
+      writeFileSync(large, `${companyLine({ company_name: 'Large A.Ş.' })}\n${'{broken\n'.repeat(150_000)}`);
+      const failedLarge = await cli('import', large);
+      assert.equal(failedLarge.code, 1, failedLarge.stderr);
+      assert.match(failedLarge.stderr, /^line 2: not valid JSON/m);
+      assert.match(failedLarge.stderr, /nothing was written/);
+
       const missing = await cli('import', join(dir, 'nope.jsonl'));
       assert.equal(missing.code, 1);
       assert.match(missing.stderr, /no such file/);
