@@ -22,7 +22,7 @@ export function nearMatchCandidatesQuery(db: Db, seam: DialectSeam, search: Near
   let query = db
     .selectFrom('companies')
     .selectAll()
-    .where(seam.nameKeyContainsAny(search.groups, search.indexTerm))
+    .where(seam.nameKeyContainsAny(search.groups, { limit: search.limit, country: search.country }, search.indexTerm))
     // As in the name search: neither the partial indexes nor the country index may lead.
     .where(sql<boolean>`visible_report_count + 0 > 0`);
   if (search.country) query = query.where(sql<string>`country || ''`, '=', search.country);

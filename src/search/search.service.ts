@@ -176,7 +176,8 @@ const MAX_NEAR_MATCHES = 5;
 async function findNearMatches(deps: SearchDeps, plan: Extract<SearchPlan, { kind: 'name' }>): Promise<NearMatch[]> {
   const groups = await nearMatchCandidateGroups(deps, plan.nearWords);
   if (groups.length === 0) return [];
-  const indexTerm = rarestOf(deps);
+  // Both engines look up the rarest part of each piece (db/dialect-seam.ts).
+  const indexTerm = deps.names?.rarest;
   const candidates = await nearMatchCandidatesQuery(deps.db, deps.seam, { groups, country: plan.country, limit: NEAR_MATCH_CANDIDATES, indexTerm }).execute();
   const threshold = deps.nearMatchThreshold ?? DEFAULT_NEAR_MATCH_THRESHOLD;
   const scored = candidates
