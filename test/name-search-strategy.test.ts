@@ -118,6 +118,12 @@ for (const engine of ENGINES) {
       const estimate = sample.estimatedMatches(['anadolu', 'lojistik']);
       assert.ok(estimate >= 150 && estimate <= 600, String(estimate));
       assert.equal(sample.estimatedMatches(['zzzz']), 0);
+      // Near-match look-ups: a trigram in 1 of 7 names ('lojistik') is left out beside two never
+      // seen, kept beside one (that one alone could hold more names than are scored).
+      const common = sample.rarest('lojistik');
+      assert.deepEqual(sample.lookupTerms(['lojistik', 'qqq', 'xxw']).sort(), ['qqq', 'xxw']);
+      assert.deepEqual(sample.lookupTerms(['lojistik', 'qqq']).sort(), [common, 'qqq'].sort());
+      assert.deepEqual(sample.lookupTerms(['lojistik']), [common]);
     });
 
     test('the same words in another order rank above prefixes and the rest (D8)', async () => {

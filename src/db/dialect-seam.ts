@@ -10,6 +10,14 @@ import type { NearMatchGroup } from '../search/near-match-score.ts';
 
 export type EngineKind = 'sqlite' | 'postgres';
 
+/** The name sample's advice on what to ask the substring index for (search/name-sample.ts). */
+export interface LookupAdvice {
+  /** The piece's trigram found in the fewest sampled names. */
+  readonly rarest: (piece: string) => string;
+  /** For names holding every piece: the pieces' rarest trigrams, the common ones left out while two rarer ones remain. */
+  readonly lookupTerms: (pieces: readonly string[]) => string[];
+}
+
 /** What near-match candidates the caller keeps (nameKeyContainsAny). */
 export interface NearMatchBounds {
   limit: number;
@@ -40,10 +48,13 @@ export interface DialectSeam {
    * A condition on `companies` that holds when, for at least one group, `name_key` holds every
    * piece of `all` and every piece of one list in `any` (pieces: 3+ letters or digits), answered
    * from the substring index: the candidates of near matches (D25), of which the caller takes
-   * at most `bounds.limit` with a visible report, in `bounds.country` when given. With `indexTerm`, only that part of each piece is looked up in the index
-   * (SQLite: a superset, which the caller scores anyway; PostgreSQL checks each piece whole).
+   * at most `bounds.limit` with a visible report, in `bounds.country` when given. With the
+   * name sample's `advice`, the index is asked for rare trigrams only: SQLite, whose FTS5 reads
+   * a common trigram's whole doclist, for `lookupTerms` and returns that superset, which the
+   * caller scores anyway; PostgreSQL, whose index intersects posting lists itself while a wider
+   * bitmap costs heap reads, for each piece's `rarest`, and checks each piece whole.
    */
-  nameKeyContainsAny(groups: readonly NearMatchGroup[], bounds: NearMatchBounds, indexTerm?: (piece: string) => string): Expression<SqlBool>;
+  nameKeyContainsAny(groups: readonly NearMatchGroup[], bounds: NearMatchBounds, advice?: LookupAdvice): Expression<SqlBool>;
   /** A condition that holds when `companies.id` is one of `ids` (one parameter, any count). */
   idIn(ids: readonly number[]): Expression<SqlBool>;
   /**
@@ -80,6 +91,24 @@ export interface DialectSeam {
   checkNameIndex(db: Db): Promise<void>;
 }
 
+/** Near-match candidates hold a group's `all` pieces and one of its `any` lists: each such list of pieces. */
+const alternativesOf = (groups: readonly NearMatchGroup[]) => groups.flatMap((g) => (g.any.length > 0 ? g.any.map((list) => [...g.all, ...list]) : [g.all]));
+
+/**
+ * The look-ups for near-match candidates: per alternative (a group's pieces with one of its
+ * `any` lists), the terms to ask the index for; without repeats, and without a list that holds
+ * another's every term (it finds a subset of that one's names).
+ */
+function lookupAlternatives(groups: readonly NearMatchGroup[], lookupTerms: (pieces: readonly string[]) => string[]): string[][] {
+  const lists = new Map<string, string[]>();
+  for (const pieces of alternativesOf(groups)) {
+    const terms = [...new Set(lookupTerms(pieces))].sort();
+    lists.set(terms.join(' '), terms);
+  }
+  const all = [...lists.values()];
+  return all.filter((a) => !all.some((b) => b !== a && b.length < a.length && b.every((t) => a.includes(t))));
+}
+
 const sqliteSeam: DialectSeam = {
   kind: 'sqlite',
   plansNamesFromSample: true,
@@ -92,11 +121,9 @@ const sqliteSeam: DialectSeam = {
     const match = words.map((w) => `"${indexTerm(w)}"`).join(' AND ');
     return sql`SELECT rowid AS id FROM company_name_fts WHERE company_name_fts MATCH ${match} LIMIT ${limit}`;
   },
-  nameKeyContainsAny(groups, _bounds, indexTerm = (p) => p) {
-    const and = (parts: string[]) => `(${parts.join(' AND ')})`;
-    const phrase = (p: string) => `"${indexTerm(p)}"`;
-    const match = groups
-      .map((g) => and([...g.all.map(phrase), ...(g.any.length ? [`(${g.any.map((l) => and(l.map(phrase))).join(' OR ')})`] : [])]))
+  nameKeyContainsAny(groups, _bounds, advice) {
+    const match = lookupAlternatives(groups, advice ? advice.lookupTerms : (pieces) => [...pieces])
+      .map((terms) => `(${terms.map((t) => `"${t}"`).join(' AND ')})`)
       .join(' OR ');
     return sql<SqlBool>`companies.id IN (SELECT rowid FROM company_name_fts WHERE company_name_fts MATCH ${match})`;
   },
@@ -144,21 +171,35 @@ const postgresSeam: DialectSeam = {
     const parts = words.map((w) => sql<SqlBool>`name_key LIKE ${`%${w}%`}`);
     return sql`SELECT id FROM companies WHERE ${sql.join(parts, sql` AND `)} LIMIT ${limit}`;
   },
-  nameKeyContainsAny(groups, { limit, country }, indexTerm = (p) => p) {
+  nameKeyContainsAny(groups, { limit, country }, advice) {
+    const lookupTerms = (pieces: readonly string[]) => (advice ? pieces.map(advice.rarest) : [...pieces]);
     // One SELECT per alternative (a group's pieces with one of its `any` lists), so that each is
-    // one scan of the trigram index for all its pieces. Written as one condition with ORs, the
+    // one scan of the trigram index for all its terms. Written as one condition with ORs, the
     // planner looked up only the pieces every alternative shares and filtered the rest row by
     // row (a misspelt name at 10^6: 14,692 rows, 10,766 heap blocks, 18 ms). The index is asked
-    // for `indexTerm` of each piece (the name sample's rarest trigram: a common trigram's
-    // posting list costs most), and each piece is then checked whole, outside the index; each
+    // for each piece's rarest trigram (the name sample's: a common trigram's posting list
+    // costs most), and each piece is then checked whole, outside the index; each
     // SELECT stops at `limit` (a generic word's alternatives hold 10^5 names).
-    const alternatives = groups.flatMap((g) => (g.any.length > 0 ? g.any.map((list) => [...g.all, ...list]) : [g.all]));
-    const selects = alternatives.map((pieces) => {
-      const looked = pieces.map((p) => sql<SqlBool>`name_key LIKE ${`%${indexTerm(p)}%`}`);
-      const whole = pieces.map((p) => sql<SqlBool>`strpos(name_key, ${p}) > 0`);
-      // As in the name search: neither the partial indexes nor the country index may lead.
-      const bounded = [sql<SqlBool>`visible_report_count + 0 > 0`, ...(country ? [sql<SqlBool>`country || '' = ${country}`] : [])];
-      return sql`(SELECT id FROM companies WHERE ${sql.join([...looked, ...whole, ...bounded], sql` AND `)} LIMIT ${limit})`;
+    // Alternatives asking the index for the same terms share one SELECT.
+    const byTerms = new Map<string, { terms: string[]; alternatives: string[][] }>();
+    for (const pieces of alternativesOf(groups)) {
+      const terms = [...new Set(lookupTerms(pieces))].sort();
+      const entry = byTerms.get(terms.join(' ')) ?? { terms, alternatives: [] };
+      entry.alternatives.push(pieces);
+      byTerms.set(terms.join(' '), entry);
+    }
+    // As in the name search: neither the partial indexes nor the country index may lead.
+    const bounded = [sql<SqlBool>`visible_report_count + 0 > 0`, ...(country ? [sql<SqlBool>`country || '' = ${country}`] : [])];
+    const selects = [...byTerms.values()].map(({ terms, alternatives }) => {
+      const looked = terms.map((t) => sql<SqlBool>`name_key LIKE ${`%${t}%`}`);
+      const whole = alternatives.map(
+        (pieces) =>
+          sql<SqlBool>`(${sql.join(
+            pieces.map((p) => sql<SqlBool>`strpos(name_key, ${p}) > 0`),
+            sql` AND `,
+          )})`,
+      );
+      return sql`(SELECT id FROM companies WHERE ${sql.join([...looked, sql<SqlBool>`(${sql.join(whole, sql` OR `)})`, ...bounded], sql` AND `)} LIMIT ${limit})`;
     });
     return sql<SqlBool>`companies.id IN (${sql.join(selects, sql` UNION ALL `)})`;
   },

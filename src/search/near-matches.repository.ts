@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { DialectSeam } from '../db/dialect-seam.ts';
+import type { DialectSeam, LookupAdvice } from '../db/dialect-seam.ts';
 import type { Db } from '../db/types.ts';
 import type { NearMatchGroup } from './near-match-score.ts';
 
@@ -9,8 +9,8 @@ export interface NearMatchCandidateSearch {
   country: string | null;
   /** At most this many candidates are scored. */
   limit: number;
-  /** The part of a piece to look up (the name sample's rarest trigram, SQLite); all of it when absent. */
-  indexTerm?: (piece: string) => string;
+  /** What to ask the substring index for (the name sample's); the pieces whole when absent. */
+  advice?: LookupAdvice;
 }
 
 /**
@@ -22,7 +22,7 @@ export function nearMatchCandidatesQuery(db: Db, seam: DialectSeam, search: Near
   let query = db
     .selectFrom('companies')
     .selectAll()
-    .where(seam.nameKeyContainsAny(search.groups, { limit: search.limit, country: search.country }, search.indexTerm))
+    .where(seam.nameKeyContainsAny(search.groups, { limit: search.limit, country: search.country }, search.advice))
     // As in the name search: neither the partial indexes nor the country index may lead.
     .where(sql<boolean>`visible_report_count + 0 > 0`);
   if (search.country) query = query.where(sql<string>`country || ''`, '=', search.country);

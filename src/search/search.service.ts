@@ -176,9 +176,13 @@ const MAX_NEAR_MATCHES = 5;
 async function findNearMatches(deps: SearchDeps, plan: Extract<SearchPlan, { kind: 'name' }>): Promise<NearMatch[]> {
   const groups = await nearMatchCandidateGroups(deps, plan.nearWords);
   if (groups.length === 0) return [];
-  // Both engines look up the rarest part of each piece (db/dialect-seam.ts).
-  const indexTerm = deps.names?.rarest;
-  const candidates = await nearMatchCandidatesQuery(deps.db, deps.seam, { groups, country: plan.country, limit: NEAR_MATCH_CANDIDATES, indexTerm }).execute();
+  // Both engines ask the substring index for rare trigrams (db/dialect-seam.ts).
+  const candidates = await nearMatchCandidatesQuery(deps.db, deps.seam, {
+    groups,
+    country: plan.country,
+    limit: NEAR_MATCH_CANDIDATES,
+    ...(deps.names ? { advice: deps.names } : {}),
+  }).execute();
   const threshold = deps.nearMatchThreshold ?? DEFAULT_NEAR_MATCH_THRESHOLD;
   const scored = candidates
     .map((company) => ({ company, score: scoreNearMatch(plan.nearWords, company.name_core) }))
