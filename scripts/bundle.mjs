@@ -1,8 +1,9 @@
-// `npm run build`, second step: the compiled program (dist/, from tsc) bundled into dist/bundle/
-// with esbuild, which bin/risklookup.js runs. Each start of the program otherwise reads ~350
-// module files (Kysely alone is 264): a CLI command took ~0.30 s of CPU, bundled ~0.14 s, and
-// every command, server start and test that runs the program pays it (docs/benchmarks.md,
-// "Feedback loop"). The commands stay lazily loaded: each dynamic import is a chunk of its own.
+// `npm run build`: the program bundled from its TypeScript sources into dist/bundle/ with
+// esbuild, which bin/risklookup.js runs; the type check is `npm run check`'s (tsc). Each start
+// of the program otherwise reads ~350 module files (Kysely alone is 264): a CLI command took
+// ~0.30 s of CPU, bundled ~0.14 s, and every command, server start and test that runs the
+// program pays it (docs/benchmarks.md, "Feedback loop"). The commands stay lazily loaded: each
+// dynamic import is a chunk of its own.
 //
 // Left outside the bundle: native modules (better-sqlite3, @node-rs/argon2, pg's optional
 // pg-native), pino (its destinations may run in worker threads that load it by path) and
@@ -15,7 +16,7 @@ rmSync(outdir, { recursive: true, force: true });
 await build({
   // The import's line checker runs in a worker loaded by file name next to its caller
   // (src/import/line-checker.ts): an entry of its own, under the same name.
-  entryPoints: ['dist/cli/cli.js', 'dist/import/line-checker.worker.js'],
+  entryPoints: ['src/cli/cli.ts', 'src/import/line-checker.worker.ts'],
   entryNames: '[name]',
   outdir,
   bundle: true,

@@ -38,8 +38,6 @@ const CONCURRENCY = Number(process.env.TEST_CONCURRENCY ?? 4) || 4;
  */
 const BY_ENGINE = [
   'test/cli.test.ts',
-  'test/cli-user.test.ts',
-  'test/portal.auth.test.ts',
   'test/name-search-strategy.test.ts',
   'test/import.test.ts',
   'test/bad-input.test.ts',
@@ -47,31 +45,38 @@ const BY_ENGINE = [
 ];
 const ENGINE_NAMES = ['sqlite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
 
-/** One small file per engine that sets TEST_ENGINES and loads the real one (in .tmp/, ignored by git). */
+const SHARDS = resolve('.tmp/test-shards');
+
+/** A small file (in .tmp/, ignored by git) that sets TEST_ENGINES when given, then loads `files` in turn. */
+function shard(name, files, engine) {
+  mkdirSync(SHARDS, { recursive: true });
+  const path = join(SHARDS, `${name}.test.mjs`);
+  const setEngine = engine ? `process.env.TEST_ENGINES = '${engine}';\n` : '';
+  writeFileSync(path, setEngine + files.map((f) => `await import(${JSON.stringify(pathToFileURL(resolve(f)).href)});\n`).join(''));
+  return path;
+}
+
+/** Each engine's half of a long file runs as a file of its own (TEST_ENGINES, test/helpers/engines.ts). */
 function splitByEngine(file) {
-  if (!BY_ENGINE.includes(file) || ENGINE_NAMES.length < 2) return [file];
-  const dir = resolve('.tmp/test-shards');
-  mkdirSync(dir, { recursive: true });
-  return ENGINE_NAMES.map((engine) => {
-    const shard = join(dir, `${file.replaceAll('/', '__')}.${engine}.test.mjs`);
-    writeFileSync(shard, `process.env.TEST_ENGINES = '${engine}';\nawait import(${JSON.stringify(pathToFileURL(resolve(file)).href)});\n`);
-    return shard;
-  });
+  if (ENGINE_NAMES.length < 2) return [file];
+  return ENGINE_NAMES.map((engine) => shard(`${file.replaceAll('/', '__')}.${engine}`, [file], engine));
 }
 
 /**
- * The fast unit tests under src/ (pure rules, no server, no database of their own) run in one
- * process: a process of their own each cost more than the tests in it (~0.35 s of CPU for Node
- * and the TypeScript loader, against milliseconds of tests).
+ * The other files run several to a process. A process of its own cost each file more CPU than
+ * many of their tests: Node with the TypeScript loader and the whole app takes ~2 s of CPU to
+ * start (the loader's hooks see each of ~350 modules), and on 2 cores the suite is CPU-bound.
+ * Files in one process run one after another, each on its own databases, servers and ports.
+ * The unit tests under src/ make one group; the rest `2 × TEST_CONCURRENCY` groups, dealt out
+ * longest first.
  */
-function groupUnitTests(list) {
+function grouped(list) {
   const unit = list.filter((f) => f.startsWith('src/'));
-  if (unit.length < 2) return list;
-  const dir = resolve('.tmp/test-shards');
-  mkdirSync(dir, { recursive: true });
-  const shard = join(dir, 'src-unit-tests.test.mjs');
-  writeFileSync(shard, unit.map((f) => `await import(${JSON.stringify(pathToFileURL(resolve(f)).href)});\n`).join(''));
-  return [shard, ...list.filter((f) => !unit.includes(f))];
+  const rest = list.filter((f) => !f.startsWith('src/'));
+  const count = Math.min(rest.length, 2 * CONCURRENCY);
+  const groups = Array.from({ length: count }, () => []);
+  rest.forEach((f, i) => groups[i % count].push(f));
+  return [...groups.map((g, i) => (g.length === 1 ? g[0] : shard(`group-${i + 1}`, g))), ...(unit.length > 1 ? [shard('src-unit-tests', unit)] : unit)];
 }
 
 // `node scripts/run-tests.mjs [file.test.ts ...] [node --test flags]`: the files named, else all;
@@ -87,12 +92,16 @@ if (unknown.length > 0) {
 }
 const files = named.length > 0 ? all.filter((f) => named.some((n) => n.split('\\').join('/') === f)) : all;
 const alone = files.filter((f) => ALONE.some((pattern) => pattern.test(f)));
-rmSync('.tmp/test-shards', { recursive: true, force: true });
-// Longest first (the files split by engine are the longest): files are started in this order,
-// so the parallel part does not end with one long file running on its own.
-const LONG = [...BY_ENGINE, 'test/portal.reports.e2e.test.ts', 'test/portal.e2e.test.ts', 'test/cli-serve.test.ts'];
+rmSync(SHARDS, { recursive: true, force: true });
+// Longest first: files are started in this order, so that the parallel part does not end with
+// one long file running on its own.
+const LONG = ['test/portal.reports.e2e.test.ts', 'test/cli-user.test.ts', 'test/portal.auth.test.ts', 'test/portal.e2e.test.ts', 'test/cli-serve.test.ts'];
 const longestFirst = (list) => [...LONG.filter((f) => list.includes(f)), ...list.filter((f) => !LONG.includes(f))];
-const together = longestFirst(groupUnitTests(files.filter((f) => !alone.includes(f)))).flatMap(splitByEngine);
+const parallel = files.filter((f) => !alone.includes(f));
+const together = [
+  ...parallel.filter((f) => BY_ENGINE.includes(f)).flatMap(splitByEngine),
+  ...grouped(longestFirst(parallel.filter((f) => !BY_ENGINE.includes(f)))),
+];
 
 function run(list, concurrency) {
   if (list.length === 0) return 0;
@@ -101,5 +110,6 @@ function run(list, concurrency) {
 }
 
 const first = run(together, CONCURRENCY);
-const second = run(alone, 1);
+// One process for them all: they run one after another anyway.
+const second = run(alone.length > 1 ? [shard('alone', alone)] : alone, 1);
 process.exit(first || second);

@@ -20,7 +20,7 @@ export async function* checkLinesInline(lines: AsyncIterable<string> | Iterable<
 }
 
 function startWorker(workerData: unknown): Worker {
-  // The built program runs dist/*.js. Under tsx (tests, scripts) the sources are .ts, and a
+  // The built program runs dist/bundle/*.js (the worker is an entry of its own there). Under tsx (tests, scripts) the sources are .ts, and a
   // worker thread does not inherit tsx's loader: it registers it first.
   if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./line-checker.worker.js', import.meta.url), { workerData, resourceLimits: WORKER_LIMITS });
   const tsx = import.meta.resolve('tsx/esm/api');
