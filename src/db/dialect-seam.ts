@@ -121,11 +121,15 @@ const sqliteSeam: DialectSeam = {
     const match = words.map((w) => `"${indexTerm(w)}"`).join(' AND ');
     return sql`SELECT rowid AS id FROM company_name_fts WHERE company_name_fts MATCH ${match} LIMIT ${limit}`;
   },
-  nameKeyContainsAny(groups, _bounds, advice) {
+  nameKeyContainsAny(groups, { limit, country }, advice) {
     const match = lookupAlternatives(groups, advice ? advice.lookupTerms : (pieces) => [...pieces])
       .map((terms) => `(${terms.map((t) => `"${t}"`).join(' AND ')})`)
       .join(' OR ');
-    return sql<SqlBool>`companies.id IN (SELECT rowid FROM company_name_fts WHERE company_name_fts MATCH ${match})`;
+    // The index drives the loop and stops at `limit` kept candidates: as `id IN (MATCH)`, SQLite
+    // first listed every match (a misspelt generic word at 10^6: 36,807, 8.7 ms against 3.8).
+    const inCountry = country ? sql<SqlBool>` AND v.country || '' = ${country}` : sql<SqlBool>``;
+    return sql<SqlBool>`companies.id IN (SELECT f.rowid FROM company_name_fts f JOIN companies v ON v.id = f.rowid
+      WHERE company_name_fts MATCH ${match} AND v.visible_report_count + 0 > 0${inCountry} LIMIT ${limit})`;
   },
   idIn: (ids) => sql<SqlBool>`companies.id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
   nameCoreStartsWith(core) {
