@@ -82,7 +82,11 @@ for (const engine of ENGINES) {
             makeReport({ type: 'bounced_cheque' }),
           ],
         },
-        { company_name: '<script>alert(1)</script> Zehir Kimya', city: '<b>Adana</b>' },
+        {
+          company_name: '<script>alert(1)</script> Zehir Kimya',
+          city: '<b>Adana</b>',
+          reports: [makeReport({ description: 'Borç <script>alert("d")</script> ödenmedi' })],
+        },
       ])) as [string];
     });
     after(async () => {
@@ -262,6 +266,9 @@ for (const engine of ENGINES) {
       assert.ok(escaped.body.includes('&lt;script&gt;alert(1)&lt;/script&gt; Zehir Kimya'));
       assert.ok(!escaped.body.includes('<script>alert(1)'));
       assert.ok(escaped.body.includes('&lt;b&gt;Adana&lt;/b&gt;'));
+      // A report's description is shown as text too.
+      assert.ok(escaped.body.includes('Borç &lt;script&gt;alert(&quot;d&quot;)&lt;/script&gt; ödenmedi'), escaped.body);
+      assert.ok(!escaped.body.includes('<script>alert("d")'));
 
       await eventually(async () => {
         const rows = await db.selectFrom('audit_log').selectAll().where('channel', '=', 'portal').where('user_id', '=', users.userA.id).orderBy('id').execute();
