@@ -96,31 +96,44 @@ describe('serve --demo: a portal sign-in', () => {
       assert.ok(line, server.stdout());
       const [, portalUrl, email, password] = line;
       assert.equal(portalUrl, `${server.url}/portal/`);
-      const page = await fetch(`${server.url}/portal/sign-in`);
-      const csrfCookie = page.headers
-        .getSetCookie()
-        .find((c) => c.startsWith('rl_csrf='))!
-        .split(';')[0]!;
-      const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())![1]!;
-      const signedIn = await fetch(`${server.url}/portal/sign-in`, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url, cookie: csrfCookie },
-        body: new URLSearchParams({ _csrf: csrf, email: email!, password: password!, code: '' }).toString(),
-      });
-      assert.equal(signedIn.status, 303);
-      const session = signedIn.headers
-        .getSetCookie()
-        .find((c) => c.startsWith('rl_session='))!
-        .split(';')[0]!;
-      const home = await fetch(`${server.url}/portal/`, { headers: { cookie: session } });
-      assert.equal(home.status, 200);
-      assert.match(await home.text(), /DEMO/);
+      const db = `sqlite:${join(dir, 'demo.db')}`;
+      const signIn = async () => {
+        const page = await fetch(`${server.url}/portal/sign-in`);
+        const csrfCookie = page.headers
+          .getSetCookie()
+          .find((c) => c.startsWith('rl_csrf='))!
+          .split(';')[0]!;
+        const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())![1]!;
+        const signedIn = await fetch(`${server.url}/portal/sign-in`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url, cookie: csrfCookie },
+          body: new URLSearchParams({ _csrf: csrf, email: email!, password: password!, code: '' }).toString(),
+        });
+        assert.equal(signedIn.status, 303);
+        return signedIn.headers
+          .getSetCookie()
+          .find((c) => c.startsWith('rl_session='))!
+          .split(';')[0]!;
+      };
+      const home = (session: string) => fetch(`${server.url}/portal/`, { headers: { cookie: session }, redirect: 'manual' });
+      let session = await signIn();
+      const signedInHome = await home(session);
+      assert.equal(signedInHome.status, 200);
+      assert.match(await signedInHome.text(), /DEMO/);
+      // Another process suspends the member: the running server ends the session on its next request.
+      const suspended = await runCli(['member', 'set', 'DEMO', '--status', 'suspended', '--db', db]);
+      assert.equal(suspended.code, 0, suspended.stderr);
+      assert.equal((await home(session)).status, 303);
+      assert.equal((await runCli(['member', 'set', 'DEMO', '--status', 'active', '--db', db])).code, 0);
+      // Active again: the ended session stays ended; a new sign-in works.
+      assert.equal((await home(session)).status, 303);
+      session = await signIn();
+      assert.equal((await home(session)).status, 200);
       // Another process disables the user: the running server refuses the session on its next request.
-      const disabled = await runCli(['user', 'disable', email!, '--db', `sqlite:${join(dir, 'demo.db')}`]);
+      const disabled = await runCli(['user', 'disable', email!, '--db', db]);
       assert.equal(disabled.code, 0, disabled.stderr);
-      const after = await fetch(`${server.url}/portal/`, { headers: { cookie: session }, redirect: 'manual' });
-      assert.equal(after.status, 303);
+      assert.equal((await home(session)).status, 303);
     } finally {
       assert.equal(await server.stop(), 0);
     }
