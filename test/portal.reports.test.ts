@@ -215,12 +215,20 @@ for (const engine of ENGINES) {
       const ids: number[] = [];
       for (const browser of members) ids.push(await fileThroughForm(browser, taxId));
       const api = async () => (await search(t.app, key, `q=${taxId}&type=tax_id&country=TR`)).json<{ result_count: number }>().result_count;
+      // The portal's search answers from the same service: the same count, in words (Turkish by default).
+      const portal = async () => {
+        const page = await members[0]!.get(`/portal/search?q=${taxId}&type=tax_id&country=TR`);
+        assert.equal(page.statusCode, 200);
+        return page.body.includes('1 firma bulundu') ? 1 : page.body.includes(`${taxId} vergi numarası için risk kaydı yok`) ? 0 : NaN;
+      };
       for (const [i, id] of ids.entries()) {
         assert.equal(await api(), 0, `before approval ${i + 1}`);
+        assert.equal(await portal(), 0, `portal, before approval ${i + 1}`);
         const res = await operator.post(`/portal/operator/reports/${id}/approve`, { reason: '', return_to: '/portal/operator/queue' });
         assert.equal(res.statusCode, 303, res.body.slice(0, 300));
       }
       assert.equal(await api(), 1, 'visible at the third approved claim');
+      assert.equal(await portal(), 1, 'portal: visible at the third approved claim');
       const company = await operator.get(`/portal/operator/companies?country=TR&tax_id=${taxId}`);
       assert.equal(company.statusCode, 303);
       const file = await operator.get(String(company.headers.location));
@@ -229,6 +237,7 @@ for (const engine of ENGINES) {
       const withdrawn = await members[1]!.post(`/portal/reports/${ids[1]}/withdraw`, { note: 'the debt was paid' });
       assert.equal(withdrawn.statusCode, 303);
       assert.equal(await api(), 0, 'hidden again at once');
+      assert.equal(await portal(), 0, 'portal: hidden again at once');
       const other = await members[0]!.post(`/portal/reports/${ids[1]}/withdraw`, { note: 'x' });
       assert.equal(other.statusCode, 404, "another member's report: not found");
     });
