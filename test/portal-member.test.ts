@@ -177,6 +177,10 @@ for (const engine of ENGINES) {
     test("API page: prefix, created, last use, limit, today's use; regenerate refuses the old key at once; revoke; the key is never stored, logged or cached", async () => {
       const page = await as.adminA.get('/portal/api');
       assert.equal(page.statusCode, 200);
+      // The API section links the reference (issue 14), and the page is served.
+      const docsLink = /<a href="([^"]+)">[^<]*<\/a><\/p>/.exec(page.body.slice(page.body.indexOf('<main')))?.[1];
+      assert.equal(docsLink, '/api/v1/docs');
+      assert.equal((await t.app.inject({ method: 'GET', url: docsLink })).statusCode, 200);
       const active = await db.selectFrom('api_keys').selectAll().where('revoked_at', 'is', null).executeTakeFirstOrThrow();
       const body = text(page.body);
       assert.match(body, new RegExp(`Key ${active.prefix}…`));

@@ -25,7 +25,7 @@ export function registerCountriesRoutes(app: App, catalogue: CountryCatalogue, p
         summary: 'Supported countries and their tax-ID formats',
         description: 'No authentication. Cacheable for an hour; honours If-None-Match.',
         tags: ['countries'],
-        response: { 200: okResponse('CountriesResponse', 'The supported countries'), ...errorResponses([429, 503]) },
+        response: { 200: okResponse('CountriesResponse', 'The supported countries'), ...errorResponses([429, 500, 503]) },
       },
       onSend: async (_request, reply) => {
         reply.header('access-control-allow-origin', '*');

@@ -314,6 +314,29 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description Internal error: `reason` is `internal_error` */
+                500: {
+                    headers: {
+                        /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left today */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix time (seconds) of the next reset: midnight Turkey time (D19) */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description Requests counted today */
+                        "X-RateLimit-Used"?: number;
+                        /** @description The same quota as the IETF httpapi draft field: policy "daily", q = quota, w = window in seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description The IETF httpapi draft field: r = requests left, t = seconds until the reset */
+                        RateLimit?: string;
+                        /** @description Identifier of this request; quote it when you report a problem */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
                 /** @description Temporarily unavailable: `reason` is `service_unavailable`, `overloaded` */
                 503: {
                     headers: {
@@ -1236,6 +1259,29 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error: `reason` is `internal_error` */
+            500: {
+                headers: {
+                    /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the next reset: midnight Turkey time (D19) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests counted today */
+                    "X-RateLimit-Used"?: number;
+                    /** @description The same quota as the IETF httpapi draft field: policy "daily", q = quota, w = window in seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description The IETF httpapi draft field: r = requests left, t = seconds until the reset */
+                    RateLimit?: string;
+                    /** @description Identifier of this request; quote it when you report a problem */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
