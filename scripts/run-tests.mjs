@@ -42,6 +42,8 @@ const BY_ENGINE = [
   'test/import.test.ts',
   'test/bad-input.test.ts',
   'clients/typescript/test/client.test.ts',
+  'test/portal.e2e.test.ts',
+  'test/portal.reports.e2e.test.ts',
 ];
 const ENGINE_NAMES = ['sqlite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
 
