@@ -122,7 +122,7 @@ for (const engine of ENGINES) {
       assert.match(answers[1]!.body, /already has a pending or approved report of this type on this company with the same event date/);
     });
 
-    test('D29: a renamed .exe and a mistyped tax ID are refused on the form page, nothing written', async () => {
+    test('D29: a renamed .exe, a fourth file, a file over 5 MB and a mistyped tax ID are refused, nothing written', async () => {
       const countBefore = (await database.engine.db.selectFrom('reports').select('id').execute()).length;
       await members[0]!.get('/portal/reports/new');
       const exe = await postMultipart(members[0]!, '/portal/reports', claimFields(nextVkn()), [
@@ -134,6 +134,13 @@ for (const engine of ENGINES) {
       const badId = await postMultipart(members[0]!, '/portal/reports', claimFields('1234567891'), []);
       assert.equal(badId.statusCode, 400);
       assert.match(badId.body, /&#39;1234567891&#39; is not a valid TR tax ID|'1234567891' is not a valid TR tax ID/);
+      const four = await postMultipart(members[0]!, '/portal/reports', claimFields(nextVkn()), [pdf('a.pdf'), pdf('b.pdf'), pdf('c.pdf'), pdf('d.pdf')]);
+      assert.equal(four.statusCode, 413);
+      assert.match(four.body, /en çok 3 ek/, 'the limits, in the page language');
+      const big = Buffer.concat([PDF_FILE, Buffer.alloc(5 * 1024 * 1024, 0x20)]);
+      const tooBig = await postMultipart(members[0]!, '/portal/reports', claimFields(nextVkn()), [{ ...pdf('buyuk.pdf'), content: big }]);
+      assert.equal(tooBig.statusCode, 400);
+      assert.match(tooBig.body, /attachment &#39;buyuk.pdf&#39; is larger than 5 MB/);
       assert.equal((await database.engine.db.selectFrom('reports').select('id').execute()).length, countBefore);
     });
 

@@ -30,6 +30,9 @@ function pageOf(request: FastifyRequest, titleKey: MessageKey, textKey: MessageK
   return { title: t(locale, titleKey), text: t(locale, textKey, values) };
 }
 
+/** @fastify/multipart's and Fastify's codes for a multipart body over its limits. */
+const UPLOAD_LIMIT_CODES = new Set(['FST_FILES_LIMIT', 'FST_PARTS_LIMIT', 'FST_ERR_CTP_BODY_TOO_LARGE']);
+
 function handlePortalError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof PortalError) {
     const { title, text } = pageOf(request, error.titleKey, error.textKey);
@@ -47,6 +50,12 @@ function handlePortalError(error: FastifyError | Error, request: FastifyRequest,
     return sendErrorPage(request, reply, status, pageOf(request, 'error.title', 'error.title').title, error.message);
   }
   const fe = error as FastifyError;
+  // The filing form's files beyond its limits (count, or the whole body): what the limits are,
+  // in the page's language, rather than the parser's own words.
+  if (UPLOAD_LIMIT_CODES.has(fe.code)) {
+    const { title, text } = pageOf(request, 'error.badRequest.title', 'error.uploadTooLarge.text');
+    return sendErrorPage(request, reply, 413, title, text);
+  }
   if (fe.validation || (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500)) {
     const { title } = pageOf(request, 'error.badRequest.title', 'error.badRequest.title');
     return sendErrorPage(request, reply, fe.validation ? 400 : fe.statusCode!, title, fe.validation ? title : fe.message);

@@ -35,5 +35,9 @@ export const layoutMessages = defineMessages({
     en: 'An internal error occurred; quote request id {id} when you report it.',
     tr: 'Bir iç hata oluştu; bildirirken şu istek numarasını belirtin: {id}.',
   },
+  'error.uploadTooLarge.text': {
+    en: 'A report takes at most 3 attachments (PDF, PNG or JPEG) of 5 MB each. Go back and choose fewer or smaller files.',
+    tr: 'Bir bildirime en çok 3 ek (PDF, PNG ya da JPEG), her biri en çok 5 MB, eklenebilir. Geri dönüp daha az ya da daha küçük dosya seçin.',
+  },
   'error.backHome': { en: 'Back to the portal', tr: 'Portala dön' },
 });
