@@ -97,7 +97,12 @@ for (const engine of ENGINES) {
       await page.locator('#f-tax_id').fill(taxId);
       await page.locator('#tax-id-hint').filter({ hasText: taxId }).waitFor();
       await page.locator('#f-city').fill('Samsun');
+      // The form's script shows only the chosen type's fields (D14).
+      await page.locator('#f-type').selectOption('enforcement_plain');
+      assert.ok(await page.locator('#f-case_enforcement_office').isVisible(), "an enforcement file's office is asked for");
       await page.locator('#f-type').selectOption('unpaid_debt');
+      assert.ok(!(await page.locator('#f-case_enforcement_office').isVisible()), 'a claim asks for no case');
+      assert.ok(!(await page.locator('#f-court_decision_date').isVisible()), 'nor for a court decision date');
       await page.locator('#f-event_date').fill('2026-10-01');
       await page.locator('#f-amount').fill('84000');
       await page.locator('#f-currency').fill('TRY');
