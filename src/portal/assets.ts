@@ -41,6 +41,7 @@ code,.secret{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;wo
 .secret{display:block;padding:.5rem;background:var(--soft);border:1px solid var(--line);border-radius:4px}
 table{border-collapse:collapse;width:100%}
 th,td{text-align:left;padding:.4rem .6rem;border-bottom:1px solid var(--line)}
+td select,td input{min-width:7rem}
 @media (prefers-color-scheme:dark){:root{--fg:#f0f0f0;--bg:#121417;--muted:#c2c2c2;--line:#7a7a7a;--accent:#8cc1ff;--accent-fg:#0b1a2c;--error:#ff9aa8;--ok:#8fe0a4;--soft:#1e2228}.notice.error{background:#2a1216}}
 `;
 

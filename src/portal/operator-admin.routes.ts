@@ -23,7 +23,7 @@ import { formField } from './forms.ts';
 import { portalOf, requireUser } from './guards.ts';
 import { html, type Html } from './html.ts';
 import { csrfField, redirectTo, renderPage, sendPage } from './layout.ts';
-import { translator } from './messages/index.ts';
+import { translator, type MessageKey } from './messages/index.ts';
 import type { PortalContext } from './portal-context.ts';
 import type { PortalDeps } from './portal-deps.ts';
 import { notFoundError } from './portal-errors.ts';
@@ -54,7 +54,8 @@ const USER_ACTIONS = ['user.disable'] as const;
 function doneNotice(ctx: PortalContext, request: FastifyRequest, actions: readonly string[], targets: readonly string[]): Html {
   const q = request.query as Record<string, string | undefined>;
   if (q.done === undefined || q.target === undefined || !actions.includes(q.done) || !targets.includes(q.target)) return html``;
-  return html`<p class="notice ok" role="status">${translator(ctx.locale)('console.done', { action: q.done, target: q.target })}</p>`;
+  const t = translator(ctx.locale);
+  return html`<p class="notice ok" role="status">${t('console.done', { action: t(`console.action.${q.done}` as MessageKey), target: q.target })}</p>`;
 }
 
 function linkPage(ctx: PortalContext, deps: Pick<PortalDeps, 'config'>, link: IssuedLink): Html {
