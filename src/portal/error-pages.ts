@@ -32,6 +32,8 @@ function pageOf(request: FastifyRequest, titleKey: MessageKey, textKey: MessageK
 
 /** @fastify/multipart's and Fastify's codes for a multipart body over its limits. */
 const UPLOAD_LIMIT_CODES = new Set(['FST_FILES_LIMIT', 'FST_PARTS_LIMIT', 'FST_ERR_CTP_BODY_TOO_LARGE']);
+/** The one route that takes files (reports.routes.ts). */
+const FILING_ROUTE = '/portal/reports';
 
 function handlePortalError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof PortalError) {
@@ -52,7 +54,7 @@ function handlePortalError(error: FastifyError | Error, request: FastifyRequest,
   const fe = error as FastifyError;
   // The filing form's files beyond its limits (count, or the whole body): what the limits are,
   // in the page's language, rather than the parser's own words.
-  if (UPLOAD_LIMIT_CODES.has(fe.code)) {
+  if (UPLOAD_LIMIT_CODES.has(fe.code) && request.routeOptions.url === FILING_ROUTE) {
     const { title, text } = pageOf(request, 'error.badRequest.title', 'error.uploadTooLarge.text');
     return sendErrorPage(request, reply, 413, title, text);
   }
