@@ -97,7 +97,7 @@ export async function findCompaniesByName(db: Db, seam: DialectSeam, search: Nam
   if (!surelyMany) {
     ({ rows: candidates } = await seam.nameCandidateIds(search.indexedWords, tuning.candidateCap + 1, tuning.indexTerm).execute(db));
     // Rare trigrams over-select; when that crosses the cap, the whole words may still be few.
-    if (candidates.length > tuning.candidateCap && tuning.indexTerm) {
+    if (candidates.length > tuning.candidateCap && tuning.indexTerm && seam.indexTermOverSelects) {
       ({ rows: candidates } = await seam.nameCandidateIds(search.indexedWords, tuning.candidateCap + 1).execute(db));
     }
   }

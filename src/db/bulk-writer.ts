@@ -8,6 +8,7 @@ import type Sqlite from 'better-sqlite3';
 import { sql, type Insertable } from 'kysely';
 import type { CompaniesTable, ReportsTable, ReportStatusChangesTable } from './schema.ts';
 import type { Db } from './types.ts';
+import { sqliteAddNameWords } from './dialect-seam.ts';
 
 /**
  * A write session's pass (db/write-session.ts). The bulk writer's inserts skip the per-row
@@ -147,7 +148,7 @@ function insertSql(table: string, columns: readonly string[]): string {
 }
 
 export function sqliteBulkWriter(database: Sqlite.Database): BulkWriter {
-  type Statements = Record<'company' | 'report' | 'change' | 'index', Sqlite.Statement>;
+  type Statements = Record<'company' | 'report' | 'change' | 'index' | 'words', Sqlite.Statement>;
   let statements: Statements | null = null;
   // Prepared on first use: the tables exist only after the migrations.
   const prepared = () =>
@@ -156,6 +157,7 @@ export function sqliteBulkWriter(database: Sqlite.Database): BulkWriter {
       report: database.prepare(insertSql('reports', REPORT_COLUMNS)),
       change: database.prepare(insertSql('report_status_changes', CHANGE_COLUMNS)),
       index: database.prepare('INSERT INTO company_name_fts (rowid, name_key) SELECT id, name_key FROM companies WHERE id BETWEEN ? AND ?'),
+      words: database.prepare(sqliteAddNameWords('c.id BETWEEN ? AND ?')),
     });
   const values = <T>(row: T, columns: readonly (keyof T)[]) => columns.map((c) => row[c] ?? null);
   // Inside a session the bulk-load marker is set: no per-row trigger runs (write-session.ts).
@@ -174,14 +176,15 @@ export function sqliteBulkWriter(database: Sqlite.Database): BulkWriter {
         taxIdNorm: row.tax_id_norm,
         country: row.country,
       }));
-      // A fresh load rebuilds the name index once at the end; otherwise it is filled once for
-      // the whole chunk (the insert trigger is quiet while the marker is set).
+      // A fresh load rebuilds the name index and words once at the end; otherwise they are
+      // filled once for the whole chunk (the insert triggers are quiet while the marker is set).
       if (ticket.freshLoad) return inserted;
       const first = inserted[0]!.id;
       const last = inserted[inserted.length - 1]!.id;
       // One writer inside one transaction: the ids of a chunk are consecutive.
       if (last - first + 1 !== inserted.length) throw new Error(`company ids ${first}..${last} are not consecutive`);
       s.index.run(first, last);
+      s.words.run(first, last);
       return inserted;
     },
     // eslint-disable-next-line @typescript-eslint/require-await -- BulkWriter is async (PostgreSQL's awaits); a throw must reject

@@ -7,6 +7,7 @@ import * as dataVersion from './migrations/0003-data-version.ts';
 import * as portal from './migrations/0004-portal.ts';
 import * as oneOpenClaim from './migrations/0005-one-open-claim.ts';
 import * as filedCompanyText from './migrations/0006-filed-company-text.ts';
+import * as nameWords from './migrations/0007-name-words.ts';
 
 function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -16,6 +17,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '0004-portal': { up: (db) => portal.up(db, engine.seam) },
     '0005-one-open-claim': { up: (db) => oneOpenClaim.up(db) },
     '0006-filed-company-text': { up: (db) => filedCompanyText.up(db) },
+    '0007-name-words': { up: (db) => nameWords.up(db, engine.seam) },
   };
 }
 

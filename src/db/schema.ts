@@ -199,6 +199,11 @@ export interface OperatorLogTable {
   after_json: string | null;
 }
 
+/** Every word of some company's `name_core` (migration 0007, D25): kept by triggers, only added. */
+export interface CompanyNameWordsTable {
+  word: string;
+}
+
 export interface Database {
   members: MembersTable;
   api_keys: ApiKeysTable;
@@ -215,4 +220,5 @@ export interface Database {
   agreement_signatures: AgreementSignaturesTable;
   report_attachments: ReportAttachmentsTable;
   operator_log: OperatorLogTable;
+  company_name_words: CompanyNameWordsTable;
 }

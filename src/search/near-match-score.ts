@@ -193,6 +193,18 @@ export function nearMatchGroups(words: readonly string[], misspelt: number | nul
   return groups.filter((g) => g.all.length > 0 || g.any.length > 0);
 }
 
+/**
+ * The candidates' pieces when the word at `misspelt` was one edit from each of `corrections`
+ * (each the words of a run of whole name words, search/near-match-words.ts): a correction's
+ * words and the other words whole. As in nearMatchGroups, pieces under 3 letters are left out.
+ */
+export function correctedGroup(words: readonly string[], misspelt: number, corrections: readonly (readonly string[])[]): NearMatchGroup[] {
+  const all = unique(words.filter((_, j) => j !== misspelt).flatMap(intactPieces));
+  const lists = corrections.map((c) => unique(c.filter((s) => [...s].length >= 3)));
+  const any = lists.some((l) => l.length === 0) ? [] : dropImplied([...new Map(lists.map((l) => [l.join(' '), l])).values()]);
+  return corrections.length === 0 || (all.length === 0 && any.length === 0) ? [] : [{ all, any }];
+}
+
 const unique = (pieces: string[]) => [...new Set(pieces)].sort();
 
 /** Lists that hold another list's every piece as a substring add no candidate: dropped. */
@@ -219,30 +231,35 @@ function substitutionCost(queryChar: string, nameChar: string): number {
 export function substringEditDistance(word: readonly string[], text: readonly string[], wholeWords = false, cutoff = Infinity): number {
   const m = word.length;
   const n = text.length;
-  let prev2 = new Float64Array(n + 1);
-  let prev = new Float64Array(n + 1);
-  let row = new Float64Array(n + 1);
-  for (let j = 1; j <= n; j++) prev[j] = !wholeWords || text[j - 1] === ' ' ? 0 : Infinity;
-  prev2.set(prev);
+  // Three rows, reused across calls (scoring 1,000 candidates allocated 3,000 arrays).
+  if (rows.length < 3 * (n + 1)) rows = new Float64Array(6 * (n + 1));
+  let prev2 = 0;
+  let prev = n + 1;
+  let row = 2 * (n + 1);
+  for (let j = 1; j <= n; j++) rows[prev + j] = rows[prev2 + j] = !wholeWords || text[j - 1] === ' ' ? 0 : Infinity;
+  rows[prev] = rows[prev2] = 0;
+  let prevBest = 0;
   for (let i = 1; i <= m; i++) {
-    row[0] = i;
+    rows[row] = i;
     const q = word[i - 1]!;
-    let rowBest = row[0];
+    let rowBest = i;
     for (let j = 1; j <= n; j++) {
       const t = text[j - 1]!;
-      let best = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (q === t ? 0 : substitutionCost(q, t)));
-      if (i > 1 && j > 1 && q === text[j - 2] && word[i - 2] === t && prev2[j - 2]! + 1 < best) best = prev2[j - 2]! + 1;
-      row[j] = best;
+      let best = Math.min(rows[prev + j]! + 1, rows[row + j - 1]! + 1, rows[prev + j - 1]! + (q === t ? 0 : substitutionCost(q, t)));
+      if (i > 1 && j > 1 && q === text[j - 2] && word[i - 2] === t && rows[prev2 + j - 2]! + 1 < best) best = rows[prev2 + j - 2]! + 1;
+      rows[row + j] = best;
       if (best < rowBest) rowBest = best;
     }
     // Two rows above the cutoff: no later row can come back under it (a swap reaches back two).
-    if (rowBest > cutoff && i > 1 && Math.min(...prev) > cutoff) return Infinity;
+    if (rowBest > cutoff && i > 1 && prevBest > cutoff) return Infinity;
+    prevBest = rowBest;
     [prev2, prev, row] = [prev, row, prev2];
   }
   let best = Infinity;
-  for (let j = 0; j <= n; j++) if ((!wholeWords || j === n || text[j] === ' ') && prev[j]! < best) best = prev[j]!;
+  for (let j = 0; j <= n; j++) if ((!wholeWords || j === n || text[j] === ' ') && rows[prev + j]! < best) best = rows[prev + j]!;
   return best;
 }
+let rows = new Float64Array(256);
 
 /**
  * A query word's edits against the name: none when it occurs as it is (D8 would match it);

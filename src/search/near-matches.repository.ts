@@ -28,3 +28,10 @@ export function nearMatchCandidatesQuery(db: Db, seam: DialectSeam, search: Near
   if (search.country) query = query.where(sql<string>`country || ''`, '=', search.country);
   return query.limit(search.limit);
 }
+
+/** Which of `words` some company's `name_core` holds as a word (company_name_words, migration 0007). */
+export async function knownNameWords(db: Db, seam: DialectSeam, words: readonly string[]): Promise<Set<string>> {
+  if (words.length === 0) return new Set();
+  const { rows } = await seam.nameWordsAmong(words).execute(db);
+  return new Set(rows.map((r) => r.word));
+}
