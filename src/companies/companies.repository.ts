@@ -1,6 +1,6 @@
 import { sql, type Selectable, type SelectQueryBuilder, type Updateable } from 'kysely';
 import type { DialectSeam } from '../db/dialect-seam.ts';
-import type { CompaniesTable, Database } from '../db/schema.ts';
+import { COMPANY_ROW_COLUMNS, type CompaniesTable, type Database } from '../db/schema.ts';
 import type { Db } from '../db/types.ts';
 import { preparedQuery } from '../db/prepared.ts';
 import { otherOrders, RANK_CLASS, RANK_TIES, reorderedCondition, wholeNameForms } from './name-rank.ts';
@@ -214,7 +214,7 @@ const taxIdQuery = preparedQuery(
     const candidates = [...shape].map((kind) => ({ country: kind === 'c' ? '' : null }));
     return db
       .selectFrom('companies')
-      .selectAll()
+      .select(COMPANY_ROW_COLUMNS)
       .where((eb) =>
         eb.or(
           candidates.map((c) =>

@@ -11,6 +11,8 @@ import { postgresBulkWriter, sqliteBulkWriter, type BulkWriter } from './bulk-wr
 import { seamFor, type DialectSeam } from './dialect-seam.ts';
 import { YieldingSqliteDialect } from './sqlite-yield-when-busy.ts';
 import type { Database } from './schema.ts';
+import { KEEP_PREPARED } from './prepared.ts';
+import { createHash } from 'node:crypto';
 
 export { DEFAULT_DATABASE_URL } from './database-url.ts';
 
@@ -125,7 +127,10 @@ function openPostgres(url: string, options: EngineOptions): Engine {
   // exception that ends the process. The query in flight fails on its own (→ 503) and the pool
   // drops the broken client, so the event itself needs no handling beyond being heard.
   pool.on('error', () => {});
-  pool.on('connect', (client) => client.on('error', () => {}));
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+    keepPrepared(client);
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const safe = new URL(url);
   safe.password = '';
@@ -140,6 +145,29 @@ function openPostgres(url: string, options: EngineOptions): Engine {
     },
     close: () => db.destroy(),
   };
+}
+
+/**
+ * The statements compiled once (db/prepared.ts, marked KEEP_PREPARED) become named statements
+ * on each connection: parsed and planned once per connection instead of on every run. Their
+ * SQL is fixed and names its columns, so a later migration that adds columns does not change
+ * what they return. Name searches with LIKE patterns stay unnamed: a plan made for one pattern
+ * may not suit the next.
+ */
+function keepPrepared(client: pg.PoolClient) {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as { query: unknown }).query = (text: unknown, ...rest: unknown[]) => {
+    if (typeof text !== 'string' || !text.startsWith(KEEP_PREPARED)) return query(text, ...rest);
+    const [values, callback] = rest;
+    return query({ name: statementName(text), text, values }, callback);
+  };
+}
+
+const statementNames = new Map<string, string>();
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) statementNames.set(text, (name = `rlk_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`));
+  return name;
 }
 
 export function openEngine(url: string, options: EngineOptions = {}): Engine {

@@ -43,6 +43,24 @@ export interface CompaniesTable {
   updated_at: number;
 }
 
+/**
+ * Every column, named: the statements kept prepared on PostgreSQL (db/prepared.ts) select these
+ * instead of `*`, so that a migration adding a column cannot change what a prepared statement
+ * returns while servers run.
+ */
+export const COMPANY_ROW_COLUMNS = [
+  'id',
+  'company_name',
+  'tax_id',
+  'tax_id_norm',
+  'country',
+  'city',
+  'name_key',
+  'name_core',
+  'visible_report_count',
+  'updated_at',
+] as const satisfies ReadonlyArray<keyof CompaniesTable>;
+
 export interface ReportsTable {
   id: Generated<number>;
   company_id: number;
@@ -69,6 +87,36 @@ export interface ReportsTable {
   created_at: number;
   updated_at: number;
 }
+
+export const REPORT_ROW_COLUMNS = [
+  'id',
+  'company_id',
+  'ref',
+  'type',
+  'status',
+  'filed_at',
+  'description',
+  'amount_minor',
+  'currency',
+  'court_decision_date',
+  'concordat_start',
+  'concordat_end',
+  'case_json',
+  'reported_by',
+  'filed_by_user_id',
+  'event_date',
+  'filed_company_name',
+  'filed_city',
+  'created_at',
+  'updated_at',
+] as const satisfies ReadonlyArray<keyof ReportsTable>;
+
+/** Fails to compile when a column is left out of the lists above. */
+type Unlisted<T, L extends ReadonlyArray<keyof T>> = Exclude<keyof T, L[number]>;
+const everyColumnListed: [Unlisted<CompaniesTable, typeof COMPANY_ROW_COLUMNS>, Unlisted<ReportsTable, typeof REPORT_ROW_COLUMNS>] extends [never, never]
+  ? true
+  : never = true;
+void everyColumnListed;
 
 export interface ReportStatusChangesTable {
   id: Generated<number>;

@@ -1,5 +1,5 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import type { ReportsTable, ReportStatusChangesTable } from '../db/schema.ts';
+import { REPORT_ROW_COLUMNS, type ReportsTable, type ReportStatusChangesTable } from '../db/schema.ts';
 import type { Db } from '../db/types.ts';
 import { preparedQuery } from '../db/prepared.ts';
 
@@ -32,7 +32,7 @@ const activeReportsQuery = preparedQuery(
   (db, p, count: number) =>
     db
       .selectFrom('reports')
-      .selectAll()
+      .select(REPORT_ROW_COLUMNS)
       .where(
         'company_id',
         'in',
