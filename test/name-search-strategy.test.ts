@@ -104,6 +104,15 @@ for (const engine of ENGINES) {
         estimatedMatches: sample.estimatedMatches,
         estimatedPrefixMatches: sample.estimatedPrefixMatches,
       },
+      // As the search plans it (search.service.ts): the estimates and the size, so density decides.
+      'sampled estimates and size, a small cap': {
+        candidateCap: 40,
+        walkWindow: 30_000,
+        indexTerm: sample.rarest,
+        estimatedMatches: sample.estimatedMatches,
+        estimatedPrefixMatches: sample.estimatedPrefixMatches,
+        estimatedCompanies: sample.estimatedCompanies,
+      },
       'estimated many, whatever the truth': { ...NAME_SEARCH_TUNING, estimatedMatches: () => Infinity, estimatedPrefixMatches: () => Infinity },
       'estimated many, short walks': { candidateCap: 2000, walkWindow: 3, estimatedMatches: () => Infinity, estimatedPrefixMatches: () => Infinity },
     });

@@ -3,7 +3,7 @@ import type { DialectSeam } from '../db/dialect-seam.ts';
 import { COMPANY_ROW_COLUMNS, type CompaniesTable, type Database } from '../db/schema.ts';
 import type { Db } from '../db/types.ts';
 import { preparedQuery } from '../db/prepared.ts';
-import { otherOrders, RANK_CLASS, RANK_TIES, reorderedCondition, wholeNameForms } from './name-rank.ts';
+import { otherOrders, RANK_CLASS, RANK_TIES, RANK_TIES_OF_COMPANIES, reorderedCondition, wholeNameForms } from './name-rank.ts';
 
 export type CompanyRow = Selectable<CompaniesTable>;
 
@@ -60,6 +60,8 @@ export interface NameSearchTuning {
   estimatedMatches?: (words: readonly string[]) => number;
   /** Companies whose name starts with the query, estimated; far above the cap walks for them too. */
   estimatedPrefixMatches?: (core: string) => number;
+  /** Companies in all, estimated: how dense the prefix matches are along the rank index. */
+  estimatedCompanies?: () => number;
 }
 
 /** Measured at 10^6 companies (docs/benchmarks.md): each path stays within a few ms. */
@@ -92,7 +94,7 @@ const VISIBLE_NOT_FROM_INDEX = sql<boolean>`visible_report_count + 0 > 0`;
  */
 export async function findCompaniesByName(db: Db, seam: DialectSeam, search: NameSearch, tuning: NameSearchTuning = NAME_SEARCH_TUNING): Promise<CompanyRow[]> {
   const words = [...search.indexedWords, ...search.otherWords];
-  const surelyMany = (tuning.estimatedMatches?.(words) ?? 0) > 4 * tuning.candidateCap;
+  const surelyMany = walkPays(tuning.estimatedMatches?.(words) ?? 0, search, tuning);
   let candidates: Array<{ id: number }> = [];
   if (!surelyMany) {
     ({ rows: candidates } = await seam.nameCandidateIds(search.indexedWords, tuning.candidateCap + 1, tuning.indexTerm).execute(db));
@@ -130,6 +132,10 @@ export async function findCompaniesByName(db: Db, seam: DialectSeam, search: Nam
 async function headMatches(db: Db, seam: DialectSeam, search: NameSearch, tuning: NameSearchTuning): Promise<CompanyRow[] | null> {
   const orders = otherOrders(search.core);
   if (orders === null) return null;
+  const fewPrefixes = !walkPays(tuning.estimatedPrefixMatches?.(search.core) ?? 0, search, tuning);
+  // One word: its whole name is one of its prefixes, ranked first by the prefix query (one
+  // statement fewer for a common word).
+  if (fewPrefixes && orders.length === 0 && wholeNameForms(search.core).length === 1) return prefixMatchesQuery(db, seam, search).execute();
   const visible = () => matchesAll(db, search).selectAll().where('visible_report_count', '>', 0);
   const whole = await rankedQuery(visible().where('name_core', 'in', wholeNameForms(search.core)), null)
     .limit(search.limit)
@@ -145,24 +151,35 @@ async function headMatches(db: Db, seam: DialectSeam, search: NameSearch, tuning
     const prefixed = (await prefixMatchesQuery(db, seam, search).execute()).filter((r) => r.name_core !== search.core);
     return [...head, ...prefixed].slice(0, search.limit);
   };
-  if ((tuning.estimatedPrefixMatches?.(search.core) ?? 0) <= 4 * tuning.candidateCap) return withPrefixes();
+  if (fewPrefixes) return withPrefixes();
   const wanted = search.limit - head.length;
   if (wanted === 0) return head;
   const prefixed = await walkFor(db, seam, search, 'prefix', wanted, tuning.walkWindow);
   return prefixed ? [...head, ...prefixed] : withPrefixes();
 }
 
+/**
+ * Whether `estimated` matches are better met by walking the rank index than by ranking them
+ * all: when they are more than half the cap and dense enough along the index that the walk
+ * should meet three times the wanted number within its window. At 10^6 on PostgreSQL, ranking
+ * the ~6,000 names that start with `yilmaz` took 10 ms and collecting the ~2,400 that hold
+ * `ozdemiroglu` 10–17 ms, against ~2 ms for a walk (docs/benchmarks.md).
+ */
+function walkPays(estimated: number, search: NameSearch, tuning: NameSearchTuning): boolean {
+  const companies = tuning.estimatedCompanies?.() ?? 0;
+  return estimated > tuning.candidateCap / 2 && estimated * tuning.walkWindow >= 3 * search.limit * companies;
+}
+
 /** The walk's rows, best first; null when the walk ended before finding `wanted`. */
 async function walkFor(db: Db, seam: DialectSeam, search: NameSearch, part: WalkPart, wanted: number, window: number): Promise<CompanyRow[] | null> {
-  const ids = await rankWalkQuery(db, seam, search, wanted, window, part).execute();
-  if (ids.length < wanted) return null;
-  return rankedQuery(
-    db
-      .selectFrom('companies')
-      .selectAll()
-      .where(seam.idIn(ids.map((r) => Number(r.id)))),
-    null,
-  ).execute();
+  // The rows of the walk's ids in the same statement (a round trip and a plan fewer).
+  const rows = await db
+    .selectFrom(rankWalkQuery(db, seam, search, wanted, window, part).as('walk'))
+    .innerJoin('companies', 'companies.id', 'walk.id')
+    .selectAll('companies')
+    .orderBy(RANK_TIES_OF_COMPANIES)
+    .execute();
+  return rows.length < wanted ? null : rows;
 }
 
 /** D8 order: whole name, other order, prefix (when `core` is given), then report count, name, id. */

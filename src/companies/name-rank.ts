@@ -12,6 +12,9 @@ import { sql } from 'kysely';
  */
 export const RANK_TIES = sql`visible_report_count DESC, name_core, id`;
 
+/** RANK_TIES with the columns of `companies` named in full, for a query that joins it. */
+export const RANK_TIES_OF_COMPANIES = sql`companies.visible_report_count DESC, companies.name_core, companies.id`;
+
 /** D8 rank class: 0 the whole name, 1 the same words in another order, 2 a prefix, 3 the rest. */
 export const RANK_CLASS = (core: string) => {
   const reordered = reorderedCondition(core);

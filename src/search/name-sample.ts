@@ -92,6 +92,9 @@ export class NameSample {
     return rare.length >= 2 ? rare : terms;
   };
 
+  /** Companies in all (from the ids' range; 0 when nothing sampled). */
+  readonly estimatedCompanies = (): number => this.companies;
+
   /** Companies whose key starts with `core`, extrapolated from the sample (0 when nothing sampled). */
   readonly estimatedPrefixMatches = (core: string): number => this.estimate(`prefix ${core}`, (name) => name.startsWith(core));
 

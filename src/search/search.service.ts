@@ -113,12 +113,12 @@ async function findCandidates(deps: SearchDeps, plan: SearchPlan, limit: number)
   if (plan.kind === 'tax_id') return findCompaniesByTaxId(deps.db, plan.candidates, limit);
   if (!deps.names) return findCompaniesByName(deps.db, deps.seam, { ...plan, limit });
   await deps.names.refresh(deps.db);
-  const { estimatedMatches, estimatedPrefixMatches } = deps.names;
+  const { estimatedMatches, estimatedPrefixMatches, estimatedCompanies } = deps.names;
   return findCompaniesByName(
     deps.db,
     deps.seam,
     { ...plan, limit },
-    { ...NAME_SEARCH_TUNING, indexTerm: rarestOf(deps), estimatedMatches, estimatedPrefixMatches },
+    { ...NAME_SEARCH_TUNING, indexTerm: rarestOf(deps), estimatedMatches, estimatedPrefixMatches, estimatedCompanies },
   );
 }
 

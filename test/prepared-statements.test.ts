@@ -1,0 +1,49 @@
+/**
+ * On PostgreSQL the statements compiled once (db/prepared.ts) are kept prepared on each
+ * connection (db/connect.ts): they must be reused, not prepared again, and keep answering after
+ * a migration adds a column to the tables they read while servers run.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { ENGINES, type TestDatabase } from './helpers/engines.ts';
+import { countries, makeClaimants, makeCompanies } from './helpers/factories.ts';
+import { fixedClock } from '../src/lib/clock.ts';
+import { openEngine } from '../src/db/connect.ts';
+import { listActiveReports } from '../src/reports/reports.repository.ts';
+import { findCompaniesByTaxId } from '../src/companies/companies.repository.ts';
+
+for (const engine of ENGINES) {
+  describe(`statements kept prepared [${engine.name}]`, () => {
+    let database: TestDatabase;
+    before(async () => {
+      database = await engine.create();
+      const clock = fixedClock(Date.UTC(2026, 5, 1));
+      await makeClaimants(database.engine.db, clock);
+      await makeCompanies(database.engine, clock, [{ company_name: 'Kaya Lojistik A.Ş.', tax_id: '1234567890' }]);
+    });
+    after(async () => {
+      await database?.drop();
+    });
+
+    test('answer the same before and after a migration adds columns to the tables they read', async () => {
+      // One connection: the statements are prepared on it, once each.
+      const single = openEngine(database.url, { poolSize: 1 });
+      after(() => single.close());
+      const db = single.db;
+      const find = () => findCompaniesByTaxId(db, [{ taxId: '1234567890', country: 'TR' }], 10);
+      const [company] = await find();
+      assert.equal(company?.company_name, 'Kaya Lojistik A.Ş.');
+      const reports = await listActiveReports(db, [company.id]);
+      assert.ok(reports.length > 0);
+      await sql`ALTER TABLE companies ADD COLUMN later_note text`.execute(db);
+      await sql`ALTER TABLE reports ADD COLUMN later_note text`.execute(db);
+      assert.deepEqual(await find(), [company]);
+      assert.deepEqual(await listActiveReports(db, [company.id]), reports);
+      if (engine.name === 'postgres') {
+        const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'rlk_%'`.execute(db);
+        assert.ok(rows[0]!.n >= 2, String(rows[0]!.n));
+      }
+    });
+  });
+}
