@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { ENGINES, type TestDatabase } from './helpers/engines.ts';
-import { countries, makeClaimants, makeCompanies } from './helpers/factories.ts';
+import { makeClaimants, makeCompanies } from './helpers/factories.ts';
 import { fixedClock } from '../src/lib/clock.ts';
 import { openEngine } from '../src/db/connect.ts';
 import { listActiveReports } from '../src/reports/reports.repository.ts';
