@@ -102,6 +102,23 @@ for (const engine of ENGINES) {
         });
     }
 
+    if (engine.name === 'postgres')
+      test('the rank walk kept prepared: its plan made once for any words still reads the rank index in order', async () => {
+        const { db, seam } = database.engine;
+        const compiled = rankWalkQuery(db, seam, search('TR'), 5, 30_000, 'rest').compile();
+        const values = compiled.parameters.map((v) => (typeof v === 'number' ? String(v) : `'${String(v).replaceAll("'", "''")}'`));
+        const plan = await db.transaction().execute(async (trx) => {
+          // The plan PostgreSQL keeps for a named statement once it stops planning per call.
+          await sql`SET LOCAL plan_cache_mode = force_generic_plan`.execute(trx);
+          await sql.raw(`PREPARE walk_generic AS ${compiled.sql}`).execute(trx);
+          const explained = await sql.raw<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE walk_generic(${values.join(', ')})`).execute(trx);
+          await sql`DEALLOCATE walk_generic`.execute(trx);
+          return explained.rows.map((r) => r['QUERY PLAN']).join('\n');
+        });
+        assert.match(plan, /Index (Only )?Scan using companies_rank_visible/);
+        assert.doesNotMatch(plan, /Sort|Seq Scan/);
+      });
+
     for (const country of [null, 'TR'])
       test(`near-match candidates: each alternative is one look-up with all its pieces, never a filter of many rows (D25, country ${country})`, async () => {
         const { db, seam } = database.engine;

@@ -2,7 +2,7 @@ import { sql, type Selectable, type SelectQueryBuilder, type Updateable } from '
 import type { DialectSeam } from '../db/dialect-seam.ts';
 import { COMPANY_ROW_COLUMNS, type CompaniesTable, type Database } from '../db/schema.ts';
 import type { Db } from '../db/types.ts';
-import { preparedQuery } from '../db/prepared.ts';
+import { preparedQuery, runKeptPrepared } from '../db/prepared.ts';
 import { otherOrders, RANK_CLASS, RANK_TIES, RANK_TIES_OF_COMPANIES, reorderedCondition, wholeNameForms } from './name-rank.ts';
 
 export type CompanyRow = Selectable<CompaniesTable>;
@@ -172,13 +172,17 @@ function walkPays(estimated: number, search: NameSearch, tuning: NameSearchTunin
 
 /** The walk's rows, best first; null when the walk ended before finding `wanted`. */
 async function walkFor(db: Db, seam: DialectSeam, search: NameSearch, part: WalkPart, wanted: number, window: number): Promise<CompanyRow[] | null> {
-  // The rows of the walk's ids in the same statement (a round trip and a plan fewer).
-  const rows = await db
-    .selectFrom(rankWalkQuery(db, seam, search, wanted, window, part).as('walk'))
-    .innerJoin('companies', 'companies.id', 'walk.id')
-    .selectAll('companies')
-    .orderBy(RANK_TIES_OF_COMPANIES)
-    .execute();
+  // The rows of the walk's ids in the same statement (a round trip and a plan fewer), kept
+  // prepared: the walk's plan is the rank index's order whatever the words (PostgreSQL spent
+  // 0.4 ms of its 2 ms for a common word planning it again).
+  const rows = await runKeptPrepared(
+    db,
+    db
+      .selectFrom(rankWalkQuery(db, seam, search, wanted, window, part).as('walk'))
+      .innerJoin('companies', 'companies.id', 'walk.id')
+      .select(COMPANY_ROW_COLUMNS.map((c) => `companies.${c}` as const))
+      .orderBy(RANK_TIES_OF_COMPANIES),
+  );
   return rows.length < wanted ? null : rows;
 }
 
@@ -206,7 +210,9 @@ export function rankWalkQuery(db: Db, seam: DialectSeam, search: NameSearch, wan
   const walk = db
     .selectFrom('companies')
     .select(['id', 'name_key', 'name_core', 'country', 'visible_report_count'])
-    .where('visible_report_count', '>', 0)
+    // A literal, so that a plan made once (runKeptPrepared) still proves the rank index's
+    // condition and reads it.
+    .where(sql<boolean>`visible_report_count > 0`)
     .orderBy(RANK_TIES)
     .limit(window);
   let rest = db.selectFrom(walk.as('companies')).select('id');

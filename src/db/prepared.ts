@@ -44,3 +44,14 @@ export function preparedQuery<Row, Shape = undefined>(
     return (await db.executeQuery<Row>({ ...compiled, parameters })).rows;
   };
 }
+
+/**
+ * Runs a query built per call whose SQL text nonetheless repeats (one per shape) and whose plan
+ * does not depend on its values, kept prepared like the ones above (PostgreSQL plans it once
+ * per connection). Only for such queries: one whose best plan depends on a LIKE pattern must
+ * stay unnamed.
+ */
+export async function runKeptPrepared<Row>(db: Db, query: Compilable<Row>): Promise<Row[]> {
+  const compiled = query.compile();
+  return (await db.executeQuery<Row>({ ...compiled, sql: KEEP_PREPARED + compiled.sql })).rows;
+}
