@@ -15,6 +15,9 @@ test('edits against the best substring: substitution, deletion, insertion, swap,
   assert.equal(distance('canler', 'yalcinler pamuk'), 1);
   assert.equal(substringEditDistance([...'canler'], [...'yalcinler pamuk'], true), 4);
   assert.equal(substringEditDistance([...'ozturklojistik'], [...'ozturk lojistik gida'], true), 1);
+  // The first letter missing: the name's word has one letter more before it.
+  assert.equal(substringEditDistance([...'nadolu'], [...'yilmaz anadolu'], true), 1);
+  assert.equal(substringEditDistance([...'nadolu'], [...'anadolu'], true), 1);
 });
 
 test('a ? is kept as a letter that most likely was a Turkish one', () => {

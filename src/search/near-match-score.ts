@@ -236,8 +236,10 @@ export function substringEditDistance(word: readonly string[], text: readonly st
   let prev2 = 0;
   let prev = n + 1;
   let row = 2 * (n + 1);
-  for (let j = 1; j <= n; j++) rows[prev + j] = rows[prev2 + j] = !wholeWords || text[j - 1] === ' ' ? 0 : Infinity;
+  // Before the first query letter: free at a start the substring may have, else one edit a
+  // letter skipped since the last such start (a whole word that begins with an extra letter).
   rows[prev] = rows[prev2] = 0;
+  for (let j = 1; j <= n; j++) rows[prev + j] = rows[prev2 + j] = !wholeWords || text[j - 1] === ' ' ? 0 : rows[prev + j - 1]! + 1;
   let prevBest = 0;
   for (let i = 1; i <= m; i++) {
     rows[row] = i;

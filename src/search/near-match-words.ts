@@ -41,4 +41,14 @@ export function oneEditAway(word: string): string[] {
 }
 
 /** The words a string of `oneEditAway` stands for. */
-export const wordsOf = (variant: string): string[] => variant.split(' ');
+export const wordsOf = (variant: string): string[] => (variant.includes(' ') ? variant.split(' ') : [variant]);
+
+/** Every word that some string of `variants` stands for, once. */
+export function wordsOfVariants(variants: readonly string[]): string[] {
+  const words = new Set<string>();
+  for (const v of variants) {
+    if (v.includes(' ')) for (const w of v.split(' ')) words.add(w);
+    else words.add(v);
+  }
+  return [...words];
+}

@@ -29,9 +29,12 @@ export function nearMatchCandidatesQuery(db: Db, seam: DialectSeam, search: Near
   return query.limit(search.limit);
 }
 
-/** Which of `words` some company's `name_core` holds as a word (company_name_words, migration 0007). */
-export async function knownNameWords(db: Db, seam: DialectSeam, words: readonly string[]): Promise<Set<string>> {
-  if (words.length === 0) return new Set();
-  const { rows } = await seam.nameWordsAmong(words).execute(db);
-  return new Set(rows.map((r) => r.word));
+/**
+ * Whether some company's `name_key` holds `word` (the substring index), and which of `words`
+ * some company's `name_core` holds as a word (company_name_words, migration 0007): one statement.
+ */
+export async function lookUpQueryWord(db: Db, seam: DialectSeam, word: string, words: readonly string[]): Promise<{ present: boolean; known: Set<string> }> {
+  const { rows } = await seam.queryWordLookup(word, words).execute(db);
+  const { present, known } = rows[0]!;
+  return { present: Boolean(present), known: new Set((typeof known === 'string' ? JSON.parse(known) : known) as string[]) };
 }

@@ -24,8 +24,8 @@ import {
   shownSimilarity,
   type NearMatchGroup,
 } from './near-match-score.ts';
-import { knownNameWords, nearMatchCandidatesQuery } from './near-matches.repository.ts';
-import { oneEditAway, wordsOf } from './near-match-words.ts';
+import { lookUpQueryWord, nearMatchCandidatesQuery } from './near-matches.repository.ts';
+import { oneEditAway, wordsOf, wordsOfVariants } from './near-match-words.ts';
 import { checkTaxId, taxIdCandidates } from './tax-id.ts';
 
 export interface SearchInput {
@@ -217,37 +217,41 @@ const byName = (a: CompanyRow, b: CompanyRow) => (a.name_core < b.name_core ? -1
  * words run together into one that exists): any word may be the misspelt one.
  */
 async function nearMatchCandidateGroups(deps: SearchDeps, words: readonly string[]): Promise<NearMatchGroup[]> {
-  const absent: number[] = [];
-  for (const [i, word] of words.entries()) {
+  const absent: Array<{ index: number; known: ReadonlySet<string> }> = [];
+  for (const [index, word] of words.entries()) {
     if (word.includes(LOST_LETTER) || [...word].length < 3) continue;
     // A word in the name sample is in some name: no look-up (a common word's costs most).
     if ((deps.names?.estimatedMatches([word]) ?? 0) > 0) continue;
-    const { rows } = await deps.seam.nameCandidateIds([word], 1).execute(deps.db);
-    if (rows.length === 0) absent.push(i);
+    // Whether any name holds it, and which of its one-edit variants are words of names: one
+    // statement (each round trip to PostgreSQL cost more than its work here).
+    const neighbours = editBudget(word) > 0 ? oneEditAway(word) : [];
+    const { present, known } = await lookUpQueryWord(deps.db, deps.seam, word, wordsOfVariants(neighbours));
+    if (!present) absent.push({ index, known });
   }
   if (absent.length > 1) return [];
-  if (absent.length === 1 && !words.some((w) => w.includes(LOST_LETTER))) {
-    const corrected = await correctedGroups(deps, words, absent[0]!);
+  const misspelt = absent[0];
+  if (misspelt && !words.some((w) => w.includes(LOST_LETTER))) {
+    const corrected = correctedGroups(deps, words, misspelt.index, misspelt.known);
     if (corrected !== null) return corrected;
   }
   // A misspelt word too short to leave a piece to look up leaves the other words alone (tooMany).
-  return nearMatchGroups(words, absent[0] ?? null).filter((g) => !tooMany(g, deps));
+  return nearMatchGroups(words, misspelt?.index ?? null).filter((g) => !tooMany(g, deps));
 }
 
 /**
- * A misspelt word's corrections one edit away, among the words company names hold: the
- * candidates are the names holding a correction and the other words whole, a few index
- * look-ups instead of every name holding a piece of the word (the whole `ozdemroglu iplik` search
- * at 10^6, in-process: SQLite 3.6 → 1.9 ms, PostgreSQL 10.1 → 3.8 ms). Null when two edits must be looked for too (a word long enough for two, with no
- * correction one edit away): by pieces.
+ * A misspelt word's corrections one edit away, among the words company names hold (`known`):
+ * the candidates are the names holding a correction and the other words whole, a few index
+ * look-ups instead of every name holding a piece of the word (the whole `ozdemroglu iplik`
+ * search at 10^6, in-process: SQLite 3.6 → 1.9 ms, PostgreSQL 10.1 → 3.8 ms). Null when two
+ * edits must be looked for too (a word long enough for two, with no correction one edit away):
+ * by pieces.
  */
-async function correctedGroups(deps: SearchDeps, words: readonly string[], misspelt: number): Promise<NearMatchGroup[] | null> {
-  const word = words[misspelt]!;
-  const budget = editBudget(word);
+function correctedGroups(deps: SearchDeps, words: readonly string[], misspelt: number, known: ReadonlySet<string>): NearMatchGroup[] | null {
+  const budget = editBudget(words[misspelt]!);
   if (budget === 0) return [];
-  const variants = oneEditAway(word);
-  const known = await knownNameWords(deps.db, deps.seam, [...new Set(variants.flatMap(wordsOf))]);
-  const corrections = variants.map(wordsOf).filter((parts) => parts.every((p) => known.has(p)));
+  const corrections = oneEditAway(words[misspelt]!)
+    .map(wordsOf)
+    .filter((parts) => parts.every((p) => known.has(p)));
   if (corrections.length === 0 && budget > 1) return null;
   return correctedGroup(words, misspelt, corrections).filter((g) => !tooMany(g, deps));
 }
