@@ -97,7 +97,7 @@ for (const engine of ENGINES) {
     });
 
     if (engine.name === 'postgres') {
-      test('concurrent filings of companies with the same new words all commit', async () => {
+      test('concurrent filings of companies with the same new words all commit, every word listed', async () => {
         const db = database.engine.db;
         const names = Array.from({ length: 12 }, (_, i) => `Yeniçağ Birlik ${['Lojistik', 'Gıda', 'Tekstil'][i % 3]} ${i}`);
         await Promise.all(

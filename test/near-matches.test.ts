@@ -30,6 +30,12 @@ for (const engine of ENGINES) {
         // Hidden: its only report is pending (D12), so it is never a near match either.
         { company_name: 'Başaran Tekstil A.Ş.', reports: [makeReport({ status: 'pending' })] },
         ...Array.from({ length: 8 }, (_, i) => ({ company_name: `Karadeniz Nakliyat ${i + 1} A.Ş.` })),
+        // A hidden company one edit from a query word (`akcakoclix`), a shown one two edits from it.
+        { company_name: 'Akcakocliy Gıda A.Ş.', reports: [makeReport({ status: 'pending' })] },
+        { company_name: 'Akçakocalı Tarım A.Ş.' },
+        // Letters that keys keep (no decomposition to a–z).
+        { company_name: 'Wrocław Meble sp. z o.o.', country: 'DE', tax_id: 'DE129273398' },
+        { company_name: 'Strøm Handel AS', country: 'DE', tax_id: 'DE136695976' },
       ]);
       deps = { db: database.engine.db, seam: database.engine.seam, maxResults: 10, names: null };
     });
@@ -76,6 +82,19 @@ for (const engine of ENGINES) {
         de.nearMatches!.map((m) => m.company_name),
         ['Öztürk Lojistik GmbH'],
       );
+    });
+
+    test('two edits are looked for when one-edit corrections do not fill the list, whatever hidden companies hold', async () => {
+      const near = (await search('Akcakoclix Tarım')).nearMatches!;
+      assert.deepEqual(
+        near.map((m) => m.company_name),
+        ['Akçakocalı Tarım A.Ş.'],
+      );
+    });
+
+    test('a letter an ASCII query lacks (ł, ø) is one edit', async () => {
+      assert.equal((await search('Wroclaw Meble')).nearMatches![0]?.company_name, 'Wrocław Meble sp. z o.o.');
+      assert.equal((await search('Strom Handel')).nearMatches![0]?.company_name, 'Strøm Handel AS');
     });
 
     test('at most 5; [] when there are results; null for a tax-ID search', async () => {

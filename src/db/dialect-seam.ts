@@ -26,12 +26,6 @@ export interface NearMatchBounds {
 
 export interface DialectSeam {
   readonly kind: EngineKind;
-  /**
-   * Whether name searches are planned from a sample of names (search/name-sample.ts): both
-   * engines look up one rare trigram per word (SQLite's FTS5 phrases read every trigram's
-   * positions; PostgreSQL's index intersects every trigram's posting list).
-   */
-  readonly plansNamesFromSample: boolean;
   /** Whether `nameCandidateIds` with an `indexTerm` returns a superset of the matches (SQLite) or exactly them (PostgreSQL). */
   readonly indexTermOverSelects: boolean;
   /**
@@ -133,7 +127,6 @@ export const sqliteAddNameWords = (where: string) =>
 
 const sqliteSeam: DialectSeam = {
   kind: 'sqlite',
-  plansNamesFromSample: true,
   indexTermOverSelects: true,
   nameKeyContainsAll(words) {
     // Keys hold only letters, digits and single spaces, so a quoted phrase needs no escaping.
@@ -196,7 +189,6 @@ const sqliteSeam: DialectSeam = {
 
 const postgresSeam: DialectSeam = {
   kind: 'postgres',
-  plansNamesFromSample: true,
   indexTermOverSelects: false,
   nameKeyContainsAll(words) {
     // Keys hold only letters, digits and spaces: no LIKE metacharacter can reach the pattern.

@@ -69,8 +69,8 @@ export interface SearchDeps {
   seam: DialectSeam;
   maxResults: number;
   /**
-   * Estimates that plan a name search (see name-sample.ts); null = plan without. Its rarest
-   * trigrams are looked up only where the seam plans from them (SQLite).
+   * Estimates that plan a name search (see name-sample.ts): the rarest trigram of each word to
+   * look up, and how many names match; null = plan without.
    */
   names: NameSample | null;
   /** Near matches scoring below this are not shown (D25); DEFAULT_NEAR_MATCH_THRESHOLD when absent. */
@@ -107,8 +107,6 @@ export function planSearch(countries: Pick<CountryCatalogue, 'get'>, input: Sear
   };
 }
 
-const rarestOf = (deps: SearchDeps) => (deps.seam.plansNamesFromSample ? deps.names?.rarest : undefined);
-
 async function findCandidates(deps: SearchDeps, plan: SearchPlan, limit: number): Promise<CompanyRow[]> {
   if (plan.kind === 'tax_id') return findCompaniesByTaxId(deps.db, plan.candidates, limit);
   if (!deps.names) return findCompaniesByName(deps.db, deps.seam, { ...plan, limit });
@@ -118,7 +116,7 @@ async function findCandidates(deps: SearchDeps, plan: SearchPlan, limit: number)
     deps.db,
     deps.seam,
     { ...plan, limit },
-    { ...NAME_SEARCH_TUNING, indexTerm: rarestOf(deps), estimatedMatches, estimatedPrefixMatches, estimatedCompanies },
+    { ...NAME_SEARCH_TUNING, indexTerm: deps.names.rarest, estimatedMatches, estimatedPrefixMatches, estimatedCompanies },
   );
 }
 
@@ -177,21 +175,17 @@ const MAX_NEAR_MATCHES = 5;
 
 /** Up to 5 companies close to a name query that matched nothing, best first (D25). */
 async function findNearMatches(deps: SearchDeps, plan: Extract<SearchPlan, { kind: 'name' }>): Promise<NearMatch[]> {
-  const groups = await nearMatchCandidateGroups(deps, plan.nearWords);
-  if (groups.length === 0) return [];
-  // Both engines ask the substring index for rare trigrams (db/dialect-seam.ts).
-  const candidates = await nearMatchCandidatesQuery(deps.db, deps.seam, {
-    groups,
-    country: plan.country,
-    limit: NEAR_MATCH_CANDIDATES,
-    ...(deps.names ? { advice: deps.names } : {}),
-  }).execute();
-  const threshold = deps.nearMatchThreshold ?? DEFAULT_NEAR_MATCH_THRESHOLD;
-  const scored = candidates
-    .map((company) => ({ company, score: scoreNearMatch(plan.nearWords, company.name_core) }))
-    .filter((c): c is { company: CompanyRow; score: number } => c.score !== null && c.score >= threshold)
-    .sort((a, b) => b.score - a.score || Number(b.company.visible_report_count) - Number(a.company.visible_report_count) || byName(a.company, b.company))
-    .slice(0, MAX_NEAR_MATCHES);
+  const { groups, piecesToo } = await nearMatchCandidateGroups(deps, plan.nearWords);
+  let scored = await scoreCandidates(deps, plan, groups);
+  // Corrections one edit away are not all there is: a word long enough for two edits, or a name
+  // word with a letter no correction was made with (ł, ø, a Cyrillic one), is found by pieces.
+  // Only when the corrections did not fill the list (a company that is not shown, a word left
+  // from a renamed company, cannot hide anything that way).
+  if (piecesToo && scored.length < MAX_NEAR_MATCHES) {
+    const more = await scoreCandidates(deps, plan, await piecesToo());
+    const seen = new Set(scored.map((c) => Number(c.company.id)));
+    scored = [...scored, ...more.filter((c) => !seen.has(Number(c.company.id)))].sort(bestFirst).slice(0, MAX_NEAR_MATCHES);
+  }
   // No reports are shown: the count and threat level come from the company's visible count,
   // which every report change keeps (reports.service.ts, D12); candidates have one or more.
   return scored.map(({ company, score }) => {
@@ -208,6 +202,29 @@ async function findNearMatches(deps: SearchDeps, plan: Extract<SearchPlan, { kin
   });
 }
 
+type Scored = { company: CompanyRow; score: number };
+
+/** The groups' candidates at or above the threshold, best first, at most 5. */
+async function scoreCandidates(deps: SearchDeps, plan: Extract<SearchPlan, { kind: 'name' }>, groups: NearMatchGroup[]): Promise<Scored[]> {
+  if (groups.length === 0) return [];
+  // Both engines ask the substring index for rare trigrams (db/dialect-seam.ts).
+  const candidates = await nearMatchCandidatesQuery(deps.db, deps.seam, {
+    groups,
+    country: plan.country,
+    limit: NEAR_MATCH_CANDIDATES,
+    ...(deps.names ? { advice: deps.names } : {}),
+  }).execute();
+  const threshold = deps.nearMatchThreshold ?? DEFAULT_NEAR_MATCH_THRESHOLD;
+  return candidates
+    .map((company) => ({ company, score: scoreNearMatch(plan.nearWords, company.name_core) }))
+    .filter((c): c is Scored => c.score !== null && c.score >= threshold)
+    .sort(bestFirst)
+    .slice(0, MAX_NEAR_MATCHES);
+}
+
+const bestFirst = (a: Scored, b: Scored) =>
+  b.score - a.score || Number(b.company.visible_report_count) - Number(a.company.visible_report_count) || byName(a.company, b.company);
+
 const byName = (a: CompanyRow, b: CompanyRow) => (a.name_core < b.name_core ? -1 : a.name_core > b.name_core ? 1 : Number(a.id) - Number(b.id));
 
 /**
@@ -216,7 +233,10 @@ const byName = (a: CompanyRow, b: CompanyRow) => (a.name_core < b.name_core ? -1
  * others whole. Two such words: nothing is close. None (a typo that made another real word,
  * words run together into one that exists): any word may be the misspelt one.
  */
-async function nearMatchCandidateGroups(deps: SearchDeps, words: readonly string[]): Promise<NearMatchGroup[]> {
+async function nearMatchCandidateGroups(
+  deps: SearchDeps,
+  words: readonly string[],
+): Promise<{ groups: NearMatchGroup[]; piecesToo: (() => Promise<NearMatchGroup[]>) | null }> {
   const absent: Array<{ index: number; neighbours: string[]; known: ReadonlySet<string> }> = [];
   for (const [index, word] of words.entries()) {
     if (word.includes(LOST_LETTER) || [...word].length < 3) continue;
@@ -224,37 +244,32 @@ async function nearMatchCandidateGroups(deps: SearchDeps, words: readonly string
     if ((deps.names?.estimatedMatches([word]) ?? 0) > 0) continue;
     // Whether any name holds it, and which of its one-edit variants are words of names: one
     // statement (each round trip to PostgreSQL cost more than its work here).
-    const neighbours = editBudget(word) > 0 ? oneEditAway(word) : [];
+    const neighbours = editBudget(word) > 0 ? oneEditAway(word, deps.names?.letters()) : [];
     const { present, known } = await lookUpQueryWord(deps.db, deps.seam, word, wordsOfVariants(neighbours));
     if (!present) absent.push({ index, neighbours, known });
   }
-  if (absent.length > 1) return [];
+  if (absent.length > 1) return { groups: [], piecesToo: null };
   const misspelt = absent[0];
-  if (misspelt && !words.some((w) => w.includes(LOST_LETTER))) {
-    const corrected = correctedGroups(deps, words, misspelt);
-    if (corrected !== null) return corrected;
-  }
   // A misspelt word too short to leave a piece to look up leaves the other words alone (tooMany).
-  return nearMatchGroups(words, misspelt?.index ?? null).filter((g) => !tooMany(g, deps));
+  const byPieces = () => nearMatchGroups(words, misspelt?.index ?? null).filter((g) => !tooMany(g, deps));
+  if (misspelt && !words.some((w) => w.includes(LOST_LETTER)) && editBudget(words[misspelt.index]!) > 0) {
+    return { groups: correctedGroups(deps, words, misspelt), piecesToo: () => Promise.resolve(byPieces()) };
+  }
+  return { groups: byPieces(), piecesToo: null };
 }
 
 /**
  * A misspelt word's corrections: its one-edit `neighbours` that are words of names (`known`):
  * the candidates are the names holding a correction and the other words whole, a few index
  * look-ups instead of every name holding a piece of the word (the whole `ozdemroglu iplik`
- * search at 10^6, in-process: SQLite 3.6 → 1.9 ms, PostgreSQL 10.1 → 3.8 ms). Null when two
- * edits must be looked for too (a word long enough for two, with no correction one edit away):
- * by pieces.
+ * search at 10^6, in-process: SQLite 3.6 → 1.8 ms, PostgreSQL 10.1 → 3.6 ms).
  */
 function correctedGroups(
   deps: SearchDeps,
   words: readonly string[],
   { index, neighbours, known }: { index: number; neighbours: readonly string[]; known: ReadonlySet<string> },
-): NearMatchGroup[] | null {
-  const budget = editBudget(words[index]!);
-  if (budget === 0) return [];
+): NearMatchGroup[] {
   const corrections = neighbours.map(wordsOf).filter((parts) => parts.every((p) => known.has(p)));
-  if (corrections.length === 0 && budget > 1) return null;
   return correctedGroup(words, index, corrections).filter((g) => !tooMany(g, deps));
 }
 

@@ -34,8 +34,9 @@ export async function up(db: Kysely<unknown>, seam: DialectSeam): Promise<void> 
     return;
   }
   await sql`CREATE TABLE company_name_words (word text PRIMARY KEY)`.execute(db);
-  // In word order, so that two transactions adding the same new words wait for each other
-  // instead of deadlocking.
+  // Writers of companies already queue on the data_version row (its trigger, migration 0003,
+  // fires first: triggers run in name order), so two transactions never add words at once;
+  // word order keeps it so should that change.
   const addWords = (rows: string) => `INSERT INTO company_name_words (word)
     SELECT DISTINCT w FROM ${rows}, unnest(string_to_array(name_core, ' ')) AS w WHERE w <> '' ORDER BY w ON CONFLICT DO NOTHING`;
   await sql
