@@ -7,21 +7,19 @@
 
 /** Letters and digits of nearly every key (name-key.ts folds Turkish letters to these). */
 const KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
-/** Latin letters that Unicode decomposition does not reduce to a–z, so keys keep them. */
-const KEPT_LATIN = 'łøæœßđħŀþðŧıĸŋ';
 
 /**
  * Every string one edit from `word`: a letter deleted, two neighbours swapped, a letter
  * replaced or inserted. A space may be inserted or replace a letter, for words run together
  * (`anadoluozturk` → `anadolu ozturk`); such a string stands for its words in a row. Replaced
- * and inserted letters come from `a`–`z`, `0`–`9`, the Latin letters that keys keep (`ł`, `ø`,
- * `ß`…), the word's own and `moreLetters` (those seen in names); a name word with yet another
- * letter is left to the search by pieces (search.service.ts).
+ * and inserted letters come from `a`–`z`, `0`–`9`, the word's own and `moreLetters` (those seen
+ * in names: `ł`, `ø`…); a name word with yet another letter is left to the search by pieces
+ * (search.service.ts). Each letter more is ~2 × n strings more to look up.
  */
 export function oneEditAway(word: string, moreLetters: Iterable<string> = []): string[] {
   const chars = [...word];
   const n = chars.length;
-  const letters = [...new Set([...KEY_ALPHABET, ...KEPT_LATIN, ...chars, ...moreLetters])];
+  const letters = [...new Set([...KEY_ALPHABET, ...chars, ...moreLetters])];
   const out = new Set<string>();
   let head = '';
   for (let i = 0; i <= n; i++) {
