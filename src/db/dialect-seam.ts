@@ -53,11 +53,14 @@ export interface DialectSeam {
    */
   nameKeyContainsAny(groups: readonly NearMatchGroup[], bounds: NearMatchBounds, advice?: LookupAdvice): Expression<SqlBool>;
   /**
-   * One row: `present`, whether some `name_key` holds `word` (from the substring index), and
-   * `known`, those of `words` that company_name_words holds (one parameter, any count: a
-   * misspelt word has ~800 one-edit variants), as an array (PostgreSQL) or its JSON (SQLite).
+   * One row: `present`, whether some `name_key` holds `word`, and `known`, those of `words` that
+   * company_name_words holds (one parameter, any count: a misspelt word has ~800 one-edit
+   * variants), as an array (PostgreSQL) or its JSON (SQLite). The substring index is asked for
+   * `indexTerm` (the word's rarest trigram), and the names it returns are checked for the whole
+   * word: asked for the whole word, PostgreSQL read the posting lists of all its trigrams
+   * (`ozdemroglu`: 1.1 ms, 0.32 with `emr`).
    */
-  queryWordLookup(word: string, words: readonly string[]): RawBuilder<{ present: unknown; known: unknown }>;
+  queryWordLookup(word: string, indexTerm: string, words: readonly string[]): RawBuilder<{ present: unknown; known: unknown }>;
   /** A condition that holds when `companies.id` is one of `ids` (one parameter, any count). */
   idIn(ids: readonly number[]): Expression<SqlBool>;
   /**
@@ -147,10 +150,11 @@ const sqliteSeam: DialectSeam = {
     return sql<SqlBool>`companies.id IN (SELECT f.rowid FROM company_name_fts f JOIN companies v ON v.id = f.rowid
       WHERE company_name_fts MATCH ${match} AND v.visible_report_count + 0 > 0${inCountry} LIMIT ${limit})`;
   },
-  queryWordLookup(word, words) {
+  queryWordLookup(word, indexTerm, words) {
     // The list drives the join (json_each, then the primary key): 0.49 ms for 770 words, 0.67
     // as `IN (SELECT …)`. Keys hold only letters, digits and spaces: a quoted phrase needs no escaping.
-    const present = sql`EXISTS (SELECT 1 FROM company_name_fts WHERE company_name_fts MATCH ${`"${word}"`})`;
+    const present = sql`EXISTS (SELECT 1 FROM company_name_fts f JOIN companies c ON c.id = f.rowid
+      WHERE company_name_fts MATCH ${`"${indexTerm}"`} AND instr(c.name_key, ${word}) > 0)`;
     const known = sql`(SELECT json_group_array(w.word) FROM json_each(${JSON.stringify(words)}) j JOIN company_name_words w ON w.word = j.value)`;
     return sql<{ present: unknown; known: unknown }>`SELECT ${present} AS present, ${known} AS known`;
   },
@@ -223,7 +227,7 @@ const postgresSeam: DialectSeam = {
     }
     // As in the name search: neither the partial indexes nor the country index may lead.
     const bounded = [sql<SqlBool>`visible_report_count + 0 > 0`, ...(country ? [sql<SqlBool>`country || '' = ${country}`] : [])];
-    const selects = [...byTerms.values()].map(({ terms, alternatives }) => {
+    const conditions = [...byTerms.values()].map(({ terms, alternatives }) => {
       const looked = terms.map((t) => sql<SqlBool>`name_key LIKE ${`%${t}%`}`);
       const whole = alternatives.map(
         (pieces) =>
@@ -232,14 +236,19 @@ const postgresSeam: DialectSeam = {
             sql` AND `,
           )})`,
       );
-      return sql`(SELECT id FROM companies WHERE ${sql.join([...looked, sql<SqlBool>`(${sql.join(whole, sql` OR `)})`, ...bounded], sql` AND `)} LIMIT ${limit})`;
+      return [...looked, sql<SqlBool>`(${sql.join(whole, sql` OR `)})`];
     });
+    // One SELECT: the condition itself (the caller bounds and limits it), which spares reading
+    // each candidate twice, once to check it and once by id (0.93 → 0.73 ms for `ozdemiroglu iplik`).
+    if (conditions.length === 1) return sql<SqlBool>`(${sql.join(conditions[0]!, sql` AND `)})`;
+    const selects = conditions.map((c) => sql`(SELECT id FROM companies WHERE ${sql.join([...c, ...bounded], sql` AND `)} LIMIT ${limit})`);
     return sql<SqlBool>`companies.id IN (${sql.join(selects, sql` UNION ALL `)})`;
   },
-  queryWordLookup(word, words) {
-    // The list as a join: 0.44 ms for 770 words, 0.98 as `= ANY(…)` (one round trip alone: 0.30).
-    const present = sql`EXISTS (SELECT 1 FROM companies WHERE name_key LIKE ${`%${word}%`})`;
-    const known = sql`ARRAY(SELECT word FROM unnest(${words}::text[]) AS v(word) JOIN company_name_words USING (word))`;
+  queryWordLookup(word, indexTerm, words) {
+    // The list as a join, sent as one string (words hold no space): 0.53 ms for 881 words, 0.72
+    // as a text[] parameter, 1.15 as `= ANY(…)` (a round trip alone: 0.06).
+    const present = sql`EXISTS (SELECT 1 FROM companies WHERE name_key LIKE ${`%${indexTerm}%`} AND strpos(name_key, ${word}) > 0)`;
+    const known = sql`ARRAY(SELECT word FROM unnest(string_to_array(${words.join(' ')}, ' ')) AS v(word) JOIN company_name_words USING (word))`;
     return sql<{ present: unknown; known: unknown }>`SELECT ${present} AS present, ${known} AS known`;
   },
   idIn: (ids) => sql<SqlBool>`companies.id = ANY(${ids}::bigint[])`,

@@ -30,11 +30,18 @@ export function nearMatchCandidatesQuery(db: Db, seam: DialectSeam, search: Near
 }
 
 /**
- * Whether some company's `name_key` holds `word` (the substring index), and which of `words`
- * some company's `name_core` holds as a word (company_name_words, migration 0007): one statement.
+ * Whether some company's `name_key` holds `word` (the substring index, asked for the advice's
+ * rarest trigram), and which of `words` some company's `name_core` holds as a word
+ * (company_name_words, migration 0007): one statement.
  */
-export async function lookUpQueryWord(db: Db, seam: DialectSeam, word: string, words: readonly string[]): Promise<{ present: boolean; known: Set<string> }> {
-  const { rows } = await seam.queryWordLookup(word, words).execute(db);
+export async function lookUpQueryWord(
+  db: Db,
+  seam: DialectSeam,
+  word: string,
+  words: readonly string[],
+  advice?: Pick<LookupAdvice, 'rarest'>,
+): Promise<{ present: boolean; known: Set<string> }> {
+  const { rows } = await seam.queryWordLookup(word, advice ? advice.rarest(word) : word, words).execute(db);
   const { present, known } = rows[0]!;
   return { present: Boolean(present), known: new Set((typeof known === 'string' ? JSON.parse(known) : known) as string[]) };
 }

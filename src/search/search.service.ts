@@ -245,7 +245,7 @@ async function nearMatchCandidateGroups(
     // Whether any name holds it, and which of its one-edit variants are words of names: one
     // statement (each round trip to PostgreSQL cost more than its work here).
     const neighbours = editBudget(word) > 0 ? oneEditAway(word, deps.names?.letters()) : [];
-    const { present, known } = await lookUpQueryWord(deps.db, deps.seam, word, wordsOfVariants(neighbours));
+    const { present, known } = await lookUpQueryWord(deps.db, deps.seam, word, wordsOfVariants(neighbours), deps.names ?? undefined);
     if (!present) absent.push({ index, neighbours, known });
   }
   if (absent.length > 1) return { groups: [], piecesToo: null };
