@@ -7,6 +7,28 @@ test('D4: timestamps are shown in UTC+3', () => {
   assert.equal(formatTurkeyDateTime(Date.UTC(2026, 11, 31, 22, 0, 0)), '2027-01-01 01:00:00');
 });
 
+test('D4: the arithmetic formatting agrees with Date#toISOString shifted by 3 hours, day by day and at random instants', () => {
+  const viaIso = (ms: number) => {
+    const iso = new Date(ms + 3 * 3600_000).toISOString();
+    return `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
+  };
+  const DAY = 86_400_000;
+  // Every day from 1900 to 2100 (leap days, 1900 and 2100 not leap, 2000 leap), at the last
+  // millisecond before and the first of each Turkey-time midnight.
+  for (let day = Date.UTC(1900, 0, 1); day <= Date.UTC(2100, 11, 31); day += DAY) {
+    for (const ms of [day - 3 * 3600_000, day - 3 * 3600_000 - 1]) {
+      assert.equal(formatTurkeyDateTime(ms), viaIso(ms));
+      assert.equal(quotaDayOf(ms), viaIso(ms).slice(0, 10));
+    }
+  }
+  let seed = 7;
+  for (let i = 0; i < 100_000; i++) {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    const ms = Math.floor((seed / 2 ** 31) * Date.UTC(2200, 0, 1));
+    assert.equal(formatTurkeyDateTime(ms), viaIso(ms));
+  }
+});
+
 test('D19: 20:59:59 UTC and 21:00:00 UTC fall on different quota days', () => {
   const before = Date.UTC(2026, 10, 21, 20, 59, 59);
   const after = Date.UTC(2026, 10, 21, 21, 0, 0);

@@ -5,19 +5,37 @@
 export const TURKEY_OFFSET_MS = 3 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-function shifted(ms: number): string {
-  return new Date(ms + TURKEY_OFFSET_MS).toISOString();
+const two = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+
+/**
+ * `YYYY-MM-DD` of a count of days since 1970-01-01 (years 0–9999), by arithmetic: a search
+ * answer formats one date per report (188 in a common name's answer), and `Date#toISOString`
+ * cost ~6 % of such a request. The civil-from-days algorithm of H. Hinnant's chrono paper.
+ */
+function civilDate(days: number): string {
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  return `${String(year).padStart(4, '0')}-${two(month)}-${two(day)}`;
 }
 
 /** `YYYY-MM-DD HH:MM:SS` in Turkey time. */
 export function formatTurkeyDateTime(ms: number): string {
-  const iso = shifted(ms);
-  return `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
+  const shifted = ms + TURKEY_OFFSET_MS;
+  const days = Math.floor(shifted / DAY_MS);
+  const second = Math.floor((shifted - days * DAY_MS) / 1000);
+  return `${civilDate(days)} ${two(Math.floor(second / 3600))}:${two(Math.floor(second / 60) % 60)}:${two(second % 60)}`;
 }
 
 /** The quota day (D19) an instant falls on, as `YYYY-MM-DD` in Turkey time. */
 export function quotaDayOf(ms: number): string {
-  return shifted(ms).slice(0, 10);
+  return civilDate(Math.floor((ms + TURKEY_OFFSET_MS) / DAY_MS));
 }
 
 /** Unix seconds of the next 00:00:00 Turkey time strictly after `ms` (X-RateLimit-Reset). */
