@@ -142,6 +142,23 @@ for (const engine of ENGINES) {
         }
       });
 
+    for (const country of [null, 'TR'])
+      test(`near-match candidates of one alternative: one look-up with all its pieces, each row read once (D25, country ${country})`, async () => {
+        const { db, seam } = database.engine;
+        // 'anadoxlu' misspelt at its last letters, corrected to 'anadolu': one group, one alternative.
+        const groups = [{ all: ['anadolu', 'lojistik'], any: [] }];
+        const text = await planOf(nearMatchCandidatesQuery(db, seam, { groups, country, limit: 1000 }).compile());
+        if (engine.name === 'sqlite') {
+          assert.match(text, /SCAN f VIRTUAL TABLE INDEX[^\n]*\nSEARCH v USING INTEGER PRIMARY KEY/);
+        } else {
+          const looked = text.split('\n').filter((line) => /Index Cond: .*~~/.test(line));
+          assert.equal(looked.length, 1, text);
+          assert.equal(looked[0]!.match(/~~/g)!.length, 2, text);
+          // Not the IN (SELECT id …) of several alternatives: no second read of the rows by id.
+          assert.doesNotMatch(text, /companies_pkey/, text);
+        }
+      });
+
     test('the candidate count comes from the trigram index', async () => {
       const { db, seam } = database.engine;
       const text = await planOf(seam.nameCandidateIds(['demir', 'lojistik'], 2001).compile(db));
