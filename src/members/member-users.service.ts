@@ -89,6 +89,11 @@ export async function inviteMemberUser(
       clock,
       { email: input.email, role: input.role, memberRef: member.ref, createdBy: `portal:${actor.email}` },
       async (trx) => {
+        // Invitations of one member, one at a time: on PostgreSQL two transactions could each
+        // count the other's new user as not there yet and both stay within the cap (a lock on
+        // the member's row, taken here, makes the next one count after this one commits, with a
+        // fresh snapshot); SQLite's write transactions are one at a time already.
+        await lockMemberRow(trx, actor.memberId);
         if ((await countUsersNotDisabled(trx, actor.memberId)) > limits.maxUsers) throw capReached();
       },
     );
@@ -99,6 +104,15 @@ export async function inviteMemberUser(
     // The email is taken (by anyone), or the member changed meanwhile: one answer for all.
     throw new MemberUsersError('conflict', 'invite_refused', INVITE_REFUSED_MESSAGE);
   }
+}
+
+/** A row lock on the member until the transaction ends (PostgreSQL; a no-op write on SQLite). */
+async function lockMemberRow(trx: Kysely<Database>, memberId: number): Promise<void> {
+  await trx
+    .updateTable('members')
+    .set((eb) => ({ status: eb.ref('status') }))
+    .where('id', '=', memberId)
+    .execute();
 }
 
 async function countUsersNotDisabled(db: Kysely<Database>, memberId: number): Promise<number> {
