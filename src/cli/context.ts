@@ -32,3 +32,8 @@ export async function withContext<T>(command: Command, run: (ctx: CommandContext
     await engine.close();
   }
 }
+
+/** Who runs the command, for the operator log (D30): the shell's user, else `cli`. */
+export function cliUser(): string {
+  return process.env.USER || process.env.LOGNAME || 'cli';
+}

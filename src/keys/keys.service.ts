@@ -16,11 +16,15 @@ export interface IssuedKey {
   revoked: number;
 }
 
-/** Issues a key; the member's previous key is revoked in the same transaction (D16). */
+/**
+ * Issues a key; the member's previous key is revoked in the same transaction (D16): the
+ * caller's, when `db` is one (the operator log's), else its own.
+ */
 export async function issueKey(db: Kysely<Database>, clock: Clock, ref: string, dailyLimit: number): Promise<IssuedKey> {
   if (!Number.isInteger(dailyLimit) || dailyLimit < 1) throw new DomainError('invalid', 'daily limit must be a whole number of at least 1');
   const key = generateApiKey();
-  return db.transaction().execute(async (trx) => {
+  const inTransaction = (run: (trx: Kysely<Database>) => Promise<IssuedKey>) => (db.isTransaction ? run(db) : db.transaction().execute(run));
+  return inTransaction(async (trx) => {
     const member = await requireMember(trx, ref);
     const now = clock.now();
     const revoked = await revokeActiveKeys(trx, Number(member.id), now);

@@ -56,12 +56,13 @@ export async function requireMember(db: Kysely<Database>, ref: string): Promise<
   return member;
 }
 
-export async function setMember(
-  db: Kysely<Database>,
-  clock: Clock,
-  ref: string,
-  changes: { status?: MemberStatus; tier?: Tier; agreementSigned?: boolean },
-): Promise<MemberView> {
+export interface MemberChanges {
+  status?: MemberStatus;
+  tier?: Tier;
+  agreementSigned?: boolean;
+}
+
+export async function setMember(db: Kysely<Database>, clock: Clock, ref: string, changes: MemberChanges): Promise<MemberView> {
   const member = await requireMember(db, ref);
   const now = clock.now();
   const row = await updateMember(db, Number(member.id), {

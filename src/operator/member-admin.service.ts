@@ -6,22 +6,28 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { findActiveKey, setActiveKeyDailyLimit } from '../keys/keys.repository.ts';
-import { revokeKey } from '../keys/keys.service.ts';
+import { issueKey, revokeKey, type IssuedKey } from '../keys/keys.service.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
 import { listMembers, type MemberRow } from '../members/members.repository.ts';
-import { addMember, requireMember, setMember, setMemberKeyDailyLimit, type MemberStatus, type Tier } from '../members/members.service.ts';
-import { requireOperator } from '../reports/acting-user.ts';
-import { appendOperatorLog } from './operator-log.ts';
+import {
+  addMember,
+  requireMember,
+  setMember,
+  setMemberKeyDailyLimit,
+  type MemberChanges,
+  type MemberStatus,
+  type MemberView,
+  type Tier,
+} from '../members/members.service.ts';
+import { appendOperatorLog, operatorIdentity, type OperatorActor } from './operator-log.ts';
 
 export interface AdminDeps {
   db: Kysely<Database>;
   clock: Clock;
 }
 
-export interface OperatorRef {
-  userId: number;
-}
+export type OperatorRef = OperatorActor;
 
 /** The member as the log and the console show it: its settings and its active key's prefix and limit. */
 export interface MemberState {
@@ -54,24 +60,29 @@ export async function listMemberStates(db: Kysely<Database>): Promise<MemberStat
   return states;
 }
 
-/** Runs one console action on a member, logged with its before and after, in one transaction. */
-async function logged(
+/**
+ * Runs one operator action on a member (console or CLI), logged with the member's state before
+ * and after, in one transaction; returns the state after and what the change returned.
+ */
+async function loggedChange<T>(
   deps: AdminDeps,
   operator: OperatorRef,
   ref: string,
   action: string,
-  change: (trx: Kysely<Database>) => Promise<void>,
+  change: (trx: Kysely<Database>) => Promise<T>,
   options: { creates?: boolean } = {},
-): Promise<MemberState> {
+): Promise<{ after: MemberState; result: T }> {
   return deps.db.transaction().execute(async (trx) => {
-    const op = await requireOperator(trx, operator.userId);
+    const who = await operatorIdentity(trx, operator);
     const before = options.creates ? null : await stateOf(trx, await requireMember(trx, ref));
-    await change(trx);
+    const result = await change(trx);
     const after = await stateOf(trx, await requireMember(trx, ref));
-    await appendOperatorLog(trx, { at: deps.clock.now(), userId: operator.userId, actor: op.label, action, target: `member:${ref}`, before, after });
-    return after;
+    await appendOperatorLog(trx, { at: deps.clock.now(), userId: who.userId, actor: who.label, action, target: `member:${ref}`, before, after });
+    return { after, result };
   });
 }
+
+const logged = async (...args: Parameters<typeof loggedChange<void>>): Promise<MemberState> => (await loggedChange(...args)).after;
 
 export function addMemberByOperator(
   deps: AdminDeps,
@@ -108,4 +119,30 @@ export function revokeKeyByOperator(deps: AdminDeps, operator: OperatorRef, ref:
     const { revoked } = await revokeKey(trx, deps.clock, ref);
     if (revoked === 0) throw new DomainError('not_found', `member ${ref} has no active key to revoke`);
   });
+}
+
+/*
+ * The CLI's member and key commands: the same services, logged like the console's actions
+ * (actor `cli:<name>`); each returns what the command prints, as before.
+ */
+
+export async function addMemberFromCli(
+  deps: AdminDeps,
+  by: string,
+  input: { ref: string; name: string; tier?: Tier; agreementSigned?: boolean },
+): Promise<MemberView> {
+  return (await loggedChange(deps, { cli: by }, input.ref, 'member.add', (trx) => addMember(trx, deps.clock, input), { creates: true })).result;
+}
+
+export async function setMemberFromCli(deps: AdminDeps, by: string, ref: string, changes: MemberChanges): Promise<MemberView> {
+  return (await loggedChange(deps, { cli: by }, ref, 'member.set', (trx) => setMember(trx, deps.clock, ref, changes))).result;
+}
+
+/** The log keeps the new key's prefix (in the member's state), never the key. */
+export async function issueKeyFromCli(deps: AdminDeps, by: string, ref: string, dailyLimit: number): Promise<IssuedKey> {
+  return (await loggedChange(deps, { cli: by }, ref, 'member.issue_key', (trx) => issueKey(trx, deps.clock, ref, dailyLimit))).result;
+}
+
+export async function revokeKeyFromCli(deps: AdminDeps, by: string, ref: string): Promise<{ member: string; revoked: number }> {
+  return (await loggedChange(deps, { cli: by }, ref, 'member.revoke_key', (trx) => revokeKey(trx, deps.clock, ref))).result;
 }

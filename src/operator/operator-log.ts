@@ -4,6 +4,20 @@
  * deletes. Written in the transaction of the action it records, so neither exists without the other.
  */
 import type { Db } from '../db/types.ts';
+import { requireOperator } from '../reports/acting-user.ts';
+
+/**
+ * Who does an operator action: a signed-in operator (checked in the action's transaction), or
+ * someone at the server's shell with the CLI (`cli` and their name, no user: the machine's own
+ * access control stands for the operator check).
+ */
+export type OperatorActor = { userId: number } | { cli: string };
+
+/** The log's `user_id` and `actor` for an action; throws forbidden for a user who is not an active operator. */
+export async function operatorIdentity(db: Db, actor: OperatorActor): Promise<{ userId: number | null; label: string }> {
+  if ('cli' in actor) return { userId: null, label: `cli:${actor.cli}` };
+  return { userId: actor.userId, label: (await requireOperator(db, actor.userId)).label };
+}
 
 export interface OperatorLogEntry {
   at: number;

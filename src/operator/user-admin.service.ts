@@ -6,9 +6,8 @@
 import type { Kysely } from 'kysely';
 import type { Database, UserRole } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
-import { requireOperator } from '../reports/acting-user.ts';
 import { createResetLink, disableUser, inviteUser, type IssuedLink, type UserView } from '../users/users.service.ts';
-import { appendOperatorLog } from './operator-log.ts';
+import { appendOperatorLog, operatorIdentity, type OperatorActor } from './operator-log.ts';
 
 export interface UserAdminDeps {
   db: Kysely<Database>;
@@ -18,22 +17,23 @@ export interface UserAdminDeps {
 /** What the log keeps of a link: who it is for, what for, until when; never its secret. */
 const linkFacts = (link: IssuedLink) => ({ user: link.user, purpose: link.purpose, expires_at: link.expiresAt });
 
-async function operatorLabel(deps: UserAdminDeps, userId: number): Promise<string> {
-  return (await requireOperator(deps.db, userId)).label;
+/** Who the link says made it: the operator's email, or the name given to the CLI (`--by`). */
+async function createdByOf(deps: UserAdminDeps, operator: OperatorActor): Promise<string> {
+  return 'cli' in operator ? operator.cli : (await operatorIdentity(deps.db, operator)).label;
 }
 
 export async function inviteUserByOperator(
   deps: UserAdminDeps,
-  operator: { userId: number },
+  operator: OperatorActor,
   input: { email: string; role: UserRole; memberRef?: string | null },
 ): Promise<IssuedLink> {
-  const createdBy = await operatorLabel(deps, operator.userId);
+  const createdBy = await createdByOf(deps, operator);
   return inviteUser(deps.db, deps.clock, { ...input, createdBy }, async (trx, link) => {
-    const op = await requireOperator(trx, operator.userId);
+    const who = await operatorIdentity(trx, operator);
     await appendOperatorLog(trx, {
       at: deps.clock.now(),
-      userId: operator.userId,
-      actor: op.label,
+      userId: who.userId,
+      actor: who.label,
       action: 'user.invite',
       target: `user:${link.user.email}`,
       before: null,
@@ -42,14 +42,14 @@ export async function inviteUserByOperator(
   });
 }
 
-export async function createResetLinkByOperator(deps: UserAdminDeps, operator: { userId: number }, email: string): Promise<IssuedLink> {
-  const createdBy = await operatorLabel(deps, operator.userId);
+export async function createResetLinkByOperator(deps: UserAdminDeps, operator: OperatorActor, email: string): Promise<IssuedLink> {
+  const createdBy = await createdByOf(deps, operator);
   return createResetLink(deps.db, deps.clock, { email, createdBy }, async (trx, link) => {
-    const op = await requireOperator(trx, operator.userId);
+    const who = await operatorIdentity(trx, operator);
     await appendOperatorLog(trx, {
       at: deps.clock.now(),
-      userId: operator.userId,
-      actor: op.label,
+      userId: who.userId,
+      actor: who.label,
       action: `user.${link.purpose === 'invite' ? 'reinvite' : 'reset_link'}`,
       target: `user:${link.user.email}`,
       before: link.user,
@@ -58,14 +58,15 @@ export async function createResetLinkByOperator(deps: UserAdminDeps, operator: {
   });
 }
 
-export async function disableUserByOperator(deps: UserAdminDeps, operator: { userId: number }, email: string): Promise<UserView> {
-  await operatorLabel(deps, operator.userId);
+export async function disableUserByOperator(deps: UserAdminDeps, operator: OperatorActor, email: string): Promise<UserView> {
+  // The operator check first: a user who is not one learns nothing about the email.
+  await operatorIdentity(deps.db, operator);
   return disableUser(deps.db, deps.clock, email, {}, async (trx, after, before) => {
-    const op = await requireOperator(trx, operator.userId);
+    const who = await operatorIdentity(trx, operator);
     await appendOperatorLog(trx, {
       at: deps.clock.now(),
-      userId: operator.userId,
-      actor: op.label,
+      userId: who.userId,
+      actor: who.label,
       action: 'user.disable',
       target: `user:${after.email}`,
       before: before ?? null,

@@ -1,7 +1,8 @@
 import { Command, Option } from 'commander';
 import { UsageError } from '../command-errors.ts';
-import { addMember, listMemberViews, MEMBER_STATUSES, setMember, TIERS, type MemberView } from '../../members/members.service.ts';
-import { withContext } from '../context.ts';
+import { listMemberViews, MEMBER_STATUSES, TIERS, type MemberView } from '../../members/members.service.ts';
+import { addMemberFromCli, setMemberFromCli } from '../../operator/member-admin.service.ts';
+import { cliUser, withContext } from '../context.ts';
 
 const describe = (m: MemberView) => `${m.ref}  ${m.name}  tier=${m.tier}  status=${m.status}  agreement=${m.agreement_signed_on ?? 'unsigned'}`;
 
@@ -16,7 +17,12 @@ export function memberCommand(): Command {
     .option('--agreement-signed', 'the data agreement is signed (today)')
     .action(async (ref: string, opts: { name: string; tier: 'full' | 'associate'; agreementSigned?: boolean }, cmd: Command) =>
       withContext(cmd, async ({ engine, clock, out }) => {
-        const view = await addMember(engine.db, clock, { ref, name: opts.name, tier: opts.tier, agreementSigned: opts.agreementSigned === true });
+        const view = await addMemberFromCli({ db: engine.db, clock }, cliUser(), {
+          ref,
+          name: opts.name,
+          tier: opts.tier,
+          agreementSigned: opts.agreementSigned === true,
+        });
         out.result(view, `added ${describe(view)}`);
       }),
     );
@@ -39,7 +45,7 @@ export function memberCommand(): Command {
         }
         return withContext(cmd, async ({ engine, clock, out }) => {
           const agreementSigned = opts.agreementSigned ? true : opts.agreementUnsigned ? false : undefined;
-          const view = await setMember(engine.db, clock, ref, { status: opts.status, tier: opts.tier, agreementSigned });
+          const view = await setMemberFromCli({ db: engine.db, clock }, cliUser(), ref, { status: opts.status, tier: opts.tier, agreementSigned });
           out.result(view, `changed ${describe(view)}`);
         });
       },

@@ -1,18 +1,10 @@
 import { Command, Option } from 'commander';
 import { parseConfig } from '../../config.ts';
 import type { UserRole } from '../../db/schema.ts';
-import {
-  createResetLink,
-  disableUser,
-  inviteUser,
-  listUserViews,
-  oneTimeLinkOf,
-  USER_ROLES,
-  type IssuedLink,
-  type UserView,
-} from '../../users/users.service.ts';
+import { createResetLinkByOperator, disableUserByOperator, inviteUserByOperator } from '../../operator/user-admin.service.ts';
+import { listUserViews, oneTimeLinkOf, USER_ROLES, type IssuedLink, type UserView } from '../../users/users.service.ts';
 import { CommandError, UsageError } from '../command-errors.ts';
-import { withContext } from '../context.ts';
+import { cliUser, withContext } from '../context.ts';
 
 const describe = (u: UserView) => `${u.email}  ${u.name || '-'}  role=${u.role}  member=${u.member ?? '-'}  status=${u.status}`;
 
@@ -48,13 +40,13 @@ export function userCommand(): Command {
     .addOption(new Option('--role <role>', 'member_admin or member_user (with --member), or operator').choices(USER_ROLES).makeOptionMandatory())
     .option('--member <ref>', "the member's ref (not for operators)")
     .option('--public-url <url>', 'where people reach the portal (default: $RISKLOOKUP_PUBLIC_URL, else http://127.0.0.1:8080)')
-    .option('--by <name>', 'who invites, kept with the link', process.env.USER ?? 'cli')
+    .option('--by <name>', 'who invites, kept with the link and in the operator log', cliUser())
     .action(async (email: string, opts: { role: UserRole; member?: string; publicUrl?: string; by: string }, cmd: Command) => {
       if (opts.role === 'operator' && opts.member) throw new UsageError('an operator belongs to no member: leave out --member');
       if (opts.role !== 'operator' && !opts.member) throw new UsageError(`--member REF is required for --role ${opts.role}`);
       const publicUrl = publicUrlOf(opts.publicUrl);
       return withContext(cmd, async ({ engine, clock, out }) => {
-        const issued = await inviteUser(engine.db, clock, { email, role: opts.role, memberRef: opts.member ?? null, createdBy: opts.by });
+        const issued = await inviteUserByOperator({ db: engine.db, clock }, { cli: opts.by }, { email, role: opts.role, memberRef: opts.member ?? null });
         const { data, text } = linkResult(issued, publicUrl);
         out.result(data, text);
       });
@@ -64,11 +56,11 @@ export function userCommand(): Command {
     .description('print a new one-time link: a password reset (or a new invitation if never accepted)')
     .argument('<email>', 'the user')
     .option('--public-url <url>', 'where people reach the portal (default: $RISKLOOKUP_PUBLIC_URL, else http://127.0.0.1:8080)')
-    .option('--by <name>', 'who asks, kept with the link', process.env.USER ?? 'cli')
+    .option('--by <name>', 'who asks, kept with the link and in the operator log', cliUser())
     .action(async (email: string, opts: { publicUrl?: string; by: string }, cmd: Command) => {
       const publicUrl = publicUrlOf(opts.publicUrl);
       return withContext(cmd, async ({ engine, clock, out }) => {
-        const { data, text } = linkResult(await createResetLink(engine.db, clock, { email, createdBy: opts.by }), publicUrl);
+        const { data, text } = linkResult(await createResetLinkByOperator({ db: engine.db, clock }, { cli: opts.by }, email), publicUrl);
         out.result(data, text);
       });
     });
@@ -78,7 +70,7 @@ export function userCommand(): Command {
     .argument('<email>', 'the user')
     .action(async (email: string, _opts: unknown, cmd: Command) =>
       withContext(cmd, async ({ engine, clock, out }) => {
-        const view = await disableUser(engine.db, clock, email);
+        const view = await disableUserByOperator({ db: engine.db, clock }, { cli: cliUser() }, email);
         out.result(view, `disabled ${describe(view)}`);
       }),
     );
