@@ -5,6 +5,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { runCli } from './helpers/cli.ts';
 import { listOperatorLog } from '../src/operator/operator-log.ts';
@@ -35,6 +36,18 @@ for (const engine of ENGINES) {
       const reset = await cli('user', 'reset', 'ayse@log.example');
       await cli('user', 'disable', 'ayse@log.example');
 
+      const tokens = await database.engine.db
+        .selectFrom('user_tokens')
+        .innerJoin('users', 'users.id', 'user_tokens.user_id')
+        .select('user_tokens.created_by')
+        .where('users.email_norm', '=', 'ayse@log.example')
+        .orderBy('user_tokens.id')
+        .execute();
+      assert.deepEqual(
+        tokens.map((t) => t.created_by),
+        ['ops-team', 'deniz'],
+      );
+
       const lines = await log();
       assert.deepEqual(
         lines.map((l) => [l.action, l.target, l.actor, l.userId]),
@@ -43,7 +56,7 @@ for (const engine of ENGINES) {
           ['member.set', 'member:L-1', 'cli:deniz', null],
           ['member.issue_key', 'member:L-1', 'cli:deniz', null],
           ['member.revoke_key', 'member:L-1', 'cli:deniz', null],
-          ['user.invite', 'user:ayse@log.example', 'cli:ops-team', null],
+          ['user.invite', 'user:ayse@log.example', 'cli:deniz', null],
           ['user.reinvite', 'user:ayse@log.example', 'cli:deniz', null],
           ['user.disable', 'user:ayse@log.example', 'cli:deniz', null],
         ],
@@ -64,6 +77,19 @@ for (const engine of ENGINES) {
         const token = /token=([\w-]{43})/.exec(String(link))?.[1];
         assert.ok(token, String(link));
         assert.ok(!text.includes(token));
+      }
+    });
+
+    test('the change and its log line are one transaction: when the line cannot be written, nothing is changed', async () => {
+      const broken = await engine.create();
+      try {
+        await sql`DROP TABLE operator_log`.execute(broken.engine.db);
+        const refused = await runCli(['member', 'add', 'T-1', '--name', 'Tek A.Ş.', '--db', broken.url]);
+        assert.notEqual(refused.code, 0);
+        assert.match(refused.stderr, /operator_log/);
+        assert.equal((await broken.engine.db.selectFrom('members').select('ref').execute()).length, 0);
+      } finally {
+        await broken.drop();
       }
     });
 

@@ -159,6 +159,19 @@ for (const engine of ENGINES) {
         }
       });
 
+    test('whether a name holds a misspelt word: the index is asked for one trigram, the word checked whole on its rows (D25)', async () => {
+      const { db, seam } = database.engine;
+      const text = await planOf(seam.queryWordLookup('anadoxlu', 'dox', ['anadolu', 'anadoxu']).compile(db));
+      if (engine.name === 'sqlite') {
+        assert.match(text, /SCAN f VIRTUAL TABLE INDEX[^\n]*\nSEARCH c USING INTEGER PRIMARY KEY/);
+      } else {
+        const looked = text.split('\n').filter((line) => /Index Cond: .*~~/.test(line));
+        assert.equal(looked.length, 1, text);
+        assert.match(looked[0]!, /'%dox%'/, text);
+        assert.doesNotMatch(text, /anadoxlu[^\n]*~~|~~[^\n]*anadoxlu/, text);
+      }
+    });
+
     test('the candidate count comes from the trigram index', async () => {
       const { db, seam } = database.engine;
       const text = await planOf(seam.nameCandidateIds(['demir', 'lojistik'], 2001).compile(db));

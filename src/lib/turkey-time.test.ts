@@ -21,11 +21,20 @@ test('D4: the arithmetic formatting agrees with Date#toISOString shifted by 3 ho
       assert.equal(quotaDayOf(ms), viaIso(ms).slice(0, 10));
     }
   }
+  // Park–Miller: every product stays below 2^53, so the 100,000 instants are all different.
   let seed = 7;
+  const seen = new Set<number>();
   for (let i = 0; i < 100_000; i++) {
-    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-    const ms = Math.floor((seed / 2 ** 31) * Date.UTC(2200, 0, 1));
+    seed = (seed * 48_271) % 2_147_483_647;
+    const ms = Math.floor((seed / 2_147_483_647) * Date.UTC(2200, 0, 1));
+    seen.add(ms);
     assert.equal(formatTurkeyDateTime(ms), viaIso(ms));
+  }
+  assert.equal(seen.size, 100_000);
+  // What Date#toISOString refused is refused still (a quota day of "NaN-NaN-NaN" is never written).
+  for (const bad of [NaN, Infinity, 8.64e15 + 1]) {
+    assert.throws(() => formatTurkeyDateTime(bad), RangeError);
+    assert.throws(() => quotaDayOf(bad), RangeError);
   }
 });
 

@@ -25,9 +25,15 @@ function civilDate(days: number): string {
   return `${String(year).padStart(4, '0')}-${two(month)}-${two(day)}`;
 }
 
+/** Refuses what `Date` refused: an instant that is not a number (a bug upstream, never a date). */
+function checkedShift(ms: number): number {
+  if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) throw new RangeError(`Invalid time value: ${ms}`);
+  return ms + TURKEY_OFFSET_MS;
+}
+
 /** `YYYY-MM-DD HH:MM:SS` in Turkey time. */
 export function formatTurkeyDateTime(ms: number): string {
-  const shifted = ms + TURKEY_OFFSET_MS;
+  const shifted = checkedShift(ms);
   const days = Math.floor(shifted / DAY_MS);
   const second = Math.floor((shifted - days * DAY_MS) / 1000);
   return `${civilDate(days)} ${two(Math.floor(second / 3600))}:${two(Math.floor(second / 60) % 60)}:${two(second % 60)}`;
@@ -35,7 +41,7 @@ export function formatTurkeyDateTime(ms: number): string {
 
 /** The quota day (D19) an instant falls on, as `YYYY-MM-DD` in Turkey time. */
 export function quotaDayOf(ms: number): string {
-  return civilDate(Math.floor((ms + TURKEY_OFFSET_MS) / DAY_MS));
+  return civilDate(Math.floor(checkedShift(ms) / DAY_MS));
 }
 
 /** Unix seconds of the next 00:00:00 Turkey time strictly after `ms` (X-RateLimit-Reset). */

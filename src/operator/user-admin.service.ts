@@ -19,7 +19,7 @@ const linkFacts = (link: IssuedLink) => ({ user: link.user, purpose: link.purpos
 
 /** Who the link says made it: the operator's email, or the name given to the CLI (`--by`). */
 async function createdByOf(deps: UserAdminDeps, operator: OperatorActor): Promise<string> {
-  return 'cli' in operator ? operator.cli : (await operatorIdentity(deps.db, operator)).label;
+  return 'cli' in operator ? (operator.by ?? operator.cli) : (await operatorIdentity(deps.db, operator)).label;
 }
 
 export async function inviteUserByOperator(

@@ -40,13 +40,17 @@ export function userCommand(): Command {
     .addOption(new Option('--role <role>', 'member_admin or member_user (with --member), or operator').choices(USER_ROLES).makeOptionMandatory())
     .option('--member <ref>', "the member's ref (not for operators)")
     .option('--public-url <url>', 'where people reach the portal (default: $RISKLOOKUP_PUBLIC_URL, else http://127.0.0.1:8080)')
-    .option('--by <name>', 'who invites, kept with the link and in the operator log', cliUser())
+    .option('--by <name>', 'who invites, kept with the link (the operator log names the shell user)', cliUser())
     .action(async (email: string, opts: { role: UserRole; member?: string; publicUrl?: string; by: string }, cmd: Command) => {
       if (opts.role === 'operator' && opts.member) throw new UsageError('an operator belongs to no member: leave out --member');
       if (opts.role !== 'operator' && !opts.member) throw new UsageError(`--member REF is required for --role ${opts.role}`);
       const publicUrl = publicUrlOf(opts.publicUrl);
       return withContext(cmd, async ({ engine, clock, out }) => {
-        const issued = await inviteUserByOperator({ db: engine.db, clock }, { cli: opts.by }, { email, role: opts.role, memberRef: opts.member ?? null });
+        const issued = await inviteUserByOperator(
+          { db: engine.db, clock },
+          { cli: cliUser(), by: opts.by },
+          { email, role: opts.role, memberRef: opts.member ?? null },
+        );
         const { data, text } = linkResult(issued, publicUrl);
         out.result(data, text);
       });
@@ -56,11 +60,11 @@ export function userCommand(): Command {
     .description('print a new one-time link: a password reset (or a new invitation if never accepted)')
     .argument('<email>', 'the user')
     .option('--public-url <url>', 'where people reach the portal (default: $RISKLOOKUP_PUBLIC_URL, else http://127.0.0.1:8080)')
-    .option('--by <name>', 'who asks, kept with the link and in the operator log', cliUser())
+    .option('--by <name>', 'who asks, kept with the link (the operator log names the shell user)', cliUser())
     .action(async (email: string, opts: { publicUrl?: string; by: string }, cmd: Command) => {
       const publicUrl = publicUrlOf(opts.publicUrl);
       return withContext(cmd, async ({ engine, clock, out }) => {
-        const { data, text } = linkResult(await createResetLinkByOperator({ db: engine.db, clock }, { cli: opts.by }, email), publicUrl);
+        const { data, text } = linkResult(await createResetLinkByOperator({ db: engine.db, clock }, { cli: cliUser(), by: opts.by }, email), publicUrl);
         out.result(data, text);
       });
     });
