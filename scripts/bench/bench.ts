@@ -6,7 +6,7 @@
 //   npm run bench -- [--companies 1000000] [--engines sqlite,postgres] [--duration 10] [--connections 10] [--no-write] [--bin other/bin/risklookup.js]
 //                    [--pg-prefix risklookup_bench]
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -142,9 +142,49 @@ interface Result {
   p99: number;
   errors: number;
   non2xx: number;
+  /** CPU time per answered request, ms: the server process's, and PostgreSQL's (all its processes on this machine); null where unknown. */
+  serverCpuMs: number | null;
+  databaseCpuMs: number | null;
 }
 
-function autocannon(url: string, headers: Record<string, string>, seconds: number): Result {
+/**
+ * CPU seconds a process has used (Linux: /proc/<pid>/stat, user + system), or null. CPU per
+ * request barely moves with what else a shared machine is doing, where req/s and p99 do.
+ */
+const TICKS_PER_SECOND = 100; // USER_HZ, 100 on every Linux the bench runs on
+function cpuSecondsOf(pids: readonly number[]): number | null {
+  try {
+    let ticks = 0;
+    for (const pid of pids) {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    }
+    return ticks / TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+/** The local PostgreSQL's processes (for its CPU per request); none when it runs elsewhere. */
+function postgresPids(): number[] {
+  if (!existsSync('/proc')) return [];
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+function autocannon(url: string, headers: Record<string, string>, seconds: number, serverPid?: number, measurePostgres = false): Result {
+  // Listed now: each server opens its own connections, each a PostgreSQL process.
+  const databasePids = measurePostgres ? postgresPids() : [];
+  const server0 = serverPid === undefined ? null : cpuSecondsOf([serverPid]);
+  const database0 = databasePids.length > 0 ? cpuSecondsOf(databasePids) : null;
   const flags = Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]);
   const json = execFileSync(
     process.execPath,
@@ -155,8 +195,24 @@ function autocannon(url: string, headers: Record<string, string>, seconds: numbe
       maxBuffer: 1 << 26,
     },
   );
-  const r = JSON.parse(json) as { requests: { average: number }; latency: { p50: number; p99: number }; errors: number; non2xx: number };
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
+  const server1 = serverPid === undefined ? null : cpuSecondsOf([serverPid]);
+  const database1 = databasePids.length > 0 ? cpuSecondsOf(databasePids) : null;
+  const r = JSON.parse(json) as {
+    requests: { average: number; total: number };
+    latency: { p50: number; p99: number };
+    errors: number;
+    non2xx: number;
+  };
+  const perRequest = (a: number | null, b: number | null) => (a === null || b === null || r.requests.total === 0 ? null : ((b - a) * 1000) / r.requests.total);
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors,
+    non2xx: r.non2xx,
+    serverCpuMs: perRequest(server0, server1),
+    databaseCpuMs: perRequest(database0, database1),
+  };
 }
 
 function rssMb(pid: number): number {
@@ -187,16 +243,19 @@ async function benchEngine(engine: string) {
 
     const ceilingServer = await start(process.execPath, [`${ROOT}scripts/bench/ceiling-server.mjs`, `${WORK}/ceiling-response.json`]);
     autocannon(ceilingServer.url, {}, 2); // warm-up
-    const ceiling = autocannon(ceilingServer.url, {}, seconds);
+    const ceiling = autocannon(ceilingServer.url, {}, seconds, ceilingServer.child.pid);
     ceilingServer.child.kill('SIGTERM');
     autocannon(server.url + queries[0]!.path, headers, 2); // warm-up
-    const rows = queries.map((q) => ({ name: q.name, ...autocannon(server.url + q.path, headers, seconds) }));
+    const measurePostgres = engine === 'postgres';
+    const rows = queries.map((q) => ({ name: q.name, ...autocannon(server.url + q.path, headers, seconds, server.child.pid, measurePostgres) }));
     const rss = rssMb(server.child.pid!);
     // The same searches with the search cache off: what a query no one asked recently costs.
     const uncached = await start(process.execPath, [...serveArgs, '--search-cache-entries', '0']);
     try {
+      // Warmed up as the first server is: else the first row pays for compiling the code.
+      autocannon(uncached.url + queries[0]!.path, headers, 2);
       for (const q of queries.filter((q) => q.name !== 'countries')) {
-        rows.push({ name: `${q.name}, no cache`, ...autocannon(uncached.url + q.path, headers, seconds) });
+        rows.push({ name: `${q.name}, no cache`, ...autocannon(uncached.url + q.path, headers, seconds, uncached.child.pid, measurePostgres) });
       }
     } finally {
       uncached.child.kill('SIGTERM');
@@ -214,17 +273,23 @@ for (const engine of args.engines.split(',')) results.push(await benchEngine(eng
 
 const lines = [
   `Generated by \`npm run bench -- --companies ${N}\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} × ${cpus()[0]?.model.trim()}, ${fmt(totalmem() / 2 ** 30)} GiB, Node ${process.version}.`,
-  `One server process, ${args.connections} connections, ${args.duration} s a scenario, driven by autocannon from a separate process. The ceiling is a bare \`node:http\` server answering with the byte-identical response of a real tax-ID hit. Each scenario repeats one request, so the search cache answers it after the first time; the "no cache" rows run the same requests on a server started with \`--search-cache-entries 0\` (a query nobody asked since the data last changed).`,
+  `One server process, ${args.connections} connections, ${args.duration} s a scenario, driven by autocannon from a separate process. The ceiling is a bare \`node:http\` server answering with the byte-identical response of a real tax-ID hit. Each scenario repeats one request, so the search cache answers it after the first time; the "no cache" rows run the same requests on a server started with \`--search-cache-entries 0\` (a query nobody asked since the data last changed). CPU ms/req: the server process's CPU time (user + system) per answered request, and that of all the local PostgreSQL's processes (SQLite works inside the server process); on a shared machine it moves much less than req/s and p99.`,
   '',
 ];
 for (const r of results) {
   lines.push(`## ${r.engine}, ${fmt(N)} companies${r.importSeconds === null ? '' : ` (imported in ${fmt(r.importSeconds, 1)} s)`}`, '');
-  lines.push('| scenario | req/s | p50 ms | p99 ms | × ceiling | errors / non-2xx |', '|---|---|---|---|---|---|');
   lines.push(
-    `| ceiling (node:http, same bytes) | ${fmt(r.ceiling.rps)} | ${r.ceiling.p50} | ${r.ceiling.p99} | 1.00 | ${r.ceiling.errors} / ${r.ceiling.non2xx} |`,
+    '| scenario | req/s | p50 ms | p99 ms | × ceiling | server CPU ms/req | PostgreSQL CPU ms/req | errors / non-2xx |',
+    '|---|---|---|---|---|---|---|---|',
+  );
+  const cpu = (ms: number | null) => (ms === null ? '—' : fmt(ms, 2));
+  lines.push(
+    `| ceiling (node:http, same bytes) | ${fmt(r.ceiling.rps)} | ${r.ceiling.p50} | ${r.ceiling.p99} | 1.00 | ${cpu(r.ceiling.serverCpuMs)} | — | ${r.ceiling.errors} / ${r.ceiling.non2xx} |`,
   );
   for (const row of r.rows)
-    lines.push(`| ${row.name} | ${fmt(row.rps)} | ${row.p50} | ${row.p99} | ${fmt(row.rps / r.ceiling.rps, 2)} | ${row.errors} / ${row.non2xx} |`);
+    lines.push(
+      `| ${row.name} | ${fmt(row.rps)} | ${row.p50} | ${row.p99} | ${fmt(row.rps / r.ceiling.rps, 2)} | ${cpu(row.serverCpuMs)} | ${cpu(row.databaseCpuMs)} | ${row.errors} / ${row.non2xx} |`,
+    );
   lines.push('', `Server RSS after the run: ${r.rss} MB.`, '');
 }
 const text = lines.join('\n');
