@@ -1,10 +1,11 @@
 /** Search answers (spec 2.1–2.4, D4, D7, D8, D10, D12–D14), on every engine. */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { Ajv } from 'ajv';
 import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { makeTestApp, search, type TestApp } from './helpers/app.ts';
 import type { ErrorBody, ReportBody, SearchBody } from './helpers/bodies.ts';
-import type { ReportType } from '../src/reports/report-types.ts';
+import { REPORT_TYPES, type ReportType } from '../src/reports/report-types.ts';
 import { makeClaimants, makeCompanies, makeKeyHolder, makeReport, nextVkn } from './helpers/factories.ts';
 
 const claim = (by: number, overrides: Record<string, unknown> = {}) => makeReport({ type: 'unpaid_debt', reported_by: `M-CLAIM-${by}`, ...overrides });
@@ -44,7 +45,8 @@ for (const engine of ENGINES) {
             makeReport({
               type: 'debt_assigned',
               filed_at: '2026-04-01 09:15:00',
-              case: { collection_company: 'X Varlık', contract_number: 'C-1', assignment_date: '2026-03-30' },
+              // Filed in another order than the document's: answered in the document's.
+              case: { assignment_date: '2026-03-30', contract_number: 'C-1', collection_company: 'X Varlık' },
             }),
             makeReport({ type: 'concordat', filed_at: '2025-01-01 00:00:00', concordat_start: '2024-12-01', concordat_end: '2025-12-01' }),
             makeReport({ type: 'court_decision', filed_at: '2025-02-01 00:00:00', court_decision_date: '2025-01-15' }),
@@ -121,6 +123,7 @@ for (const engine of ENGINES) {
       assert.equal(byType.enforcement_judgment.official, true);
       assert.deepEqual(byType.bounced_cheque.case, { prosecutor_office: 'Bursa CBS', investigation_number: '2026/77' });
       assert.deepEqual(byType.debt_assigned.case, { collection_company: 'X Varlık', contract_number: 'C-1', assignment_date: '2026-03-30' });
+      assert.deepEqual(Object.keys(byType.debt_assigned.case), ['collection_company', 'contract_number', 'assignment_date']);
       assert.equal(byType.concordat.official, false);
       assert.equal(byType.concordat.concordat_start, '2024-12-01');
       assert.equal(byType.concordat.concordat_end, '2025-12-01');
@@ -133,6 +136,38 @@ for (const engine of ENGINES) {
       assert.equal(typeof byType.bounced_cheque.report_id, 'number');
       // The reporting member is never shown (D13).
       assert.equal(JSON.stringify(company).includes('M-CLAIM'), false);
+    });
+
+    test('every answer fits SearchResponse of the OpenAPI document: every report type, near matches, tax-ID', async () => {
+      // The route writes its 200 body with JSON.stringify (search.route.ts): the model, not the
+      // schema, decides what is written, so an extra or misnamed field must fail here.
+      const ajv = new Ajv({ strict: false, allErrors: true });
+      ajv.addSchema({ ...(await t.app.inject({ url: '/api/v1/openapi.json' })).json<object>(), $id: 'doc' });
+      const fits = ajv.getSchema('doc#/components/schemas/SearchResponse')!;
+      const types = new Set<string>();
+      let nearMatches = 0;
+      for (const query of [
+        'q=Fieldtest',
+        'q=Threeclaims',
+        'q=Officiallift',
+        'q=Fivereports',
+        'q=Fieldtezt Kargo',
+        'q=Nobody Here',
+        `type=tax_id&country=TR&q=${ids.fieldtest}`,
+      ]) {
+        const body = await ok(query);
+        assert.ok(fits(body), `${query}: ${JSON.stringify(fits.errors)}`);
+        for (const company of body.results) for (const report of company.reports) types.add(report.type);
+        nearMatches += body.near_matches?.length ?? 0;
+      }
+      assert.deepEqual([...types].sort(), [...REPORT_TYPES].sort());
+      assert.ok(nearMatches > 0, 'a near match was checked');
+      // And the check can fail: one field more than the document allows.
+      const body = await ok('q=Fieldtest');
+      body.results[0]!.reports[0]!.description = 'x';
+      assert.ok(fits(body));
+      Object.assign(body.results[0]!.reports[0]!, { reported_by: 'M-1' });
+      assert.ok(!fits(body));
     });
 
     test('D13: reports newest first, ties by report_id descending', async () => {

@@ -33,6 +33,14 @@ export function toReportView(row: ReportRow): ReportView {
     view.currency = row.currency;
   }
   if (row.court_decision_date !== null) view.court_decision_date = row.court_decision_date;
-  if (row.case_json !== null && CASE_FIELDS[type]) view.case = JSON.parse(row.case_json) as Record<string, string>;
+  const fields = CASE_FIELDS[type];
+  if (row.case_json !== null && fields) view.case = inFieldOrder(JSON.parse(row.case_json) as Record<string, string>, fields);
   return view;
+}
+
+/** A case's fields in the order of its type's list (the document's), whatever order they were filed in. */
+function inFieldOrder(stored: Record<string, string>, fields: readonly string[]): Record<string, string> {
+  const ordered: Record<string, string> = {};
+  for (const field of fields) if (stored[field] !== undefined) ordered[field] = stored[field];
+  return ordered;
 }

@@ -38,8 +38,8 @@ export interface SearchResponse {
   country: string | null;
   result_count: number;
   results: CompanyResult[];
-  near_matches?: NearMatch[];
   meta: SearchMeta;
+  near_matches?: NearMatch[];
 }
 
 export interface SearchAnswer {
@@ -84,9 +84,9 @@ function toSearchResponse(input: SearchInput, plan: SearchPlan, outcome: SearchO
     country: input.country,
     result_count: outcome.results.length,
     results: outcome.results,
+    meta,
     // D25: name searches only (the search leaves nearMatches null for a tax-ID plan).
     ...(plan.kind === 'name' && outcome.nearMatches ? { near_matches: outcome.nearMatches } : {}),
-    meta,
   };
 }
 

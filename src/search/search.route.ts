@@ -48,6 +48,16 @@ async function authenticate(deps: SearchRouteDeps, request: FastifyRequest) {
   checkKeyHolder(request.keyHolder);
 }
 
+/**
+ * The 200 body as JSON.stringify writes it, not as the schema's compiled serializer would: the
+ * answer model is built field by field (toSearchResponse, toCompanyResult, toReportView), so
+ * both write the same bytes, but fast-json-stringify picks each report's `Report` branch by
+ * running the branches' Ajv validators: 0.23 against 0.14 ms for a 51 KB answer of 208 reports.
+ * test/search-response-schema.test.ts checks real answers of every report type against the
+ * OpenAPI document, so the model cannot drift from it unseen.
+ */
+const serializeSearchResponse = (response: unknown) => JSON.stringify(response);
+
 export function registerSearchRoutes(app: App, deps: SearchRouteDeps, paths: readonly string[]) {
   for (const url of paths) {
     app.get(url, {
@@ -83,6 +93,7 @@ export function registerSearchRoutes(app: App, deps: SearchRouteDeps, paths: rea
         request.allowance = answer.allowance;
         request.resultCount = answer.response.result_count;
         reply.header('cache-control', 'no-store');
+        reply.type('application/json; charset=utf-8').serializer(serializeSearchResponse);
         return answer.response;
       },
     });
