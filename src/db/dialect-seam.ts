@@ -26,7 +26,10 @@ export interface NearMatchBounds {
 
 export interface DialectSeam {
   readonly kind: EngineKind;
-  /** Whether `nameCandidateIds` with an `indexTerm` returns a superset of the matches (SQLite) or exactly them (PostgreSQL). */
+  /**
+   * Whether `nameCandidateIds` with an `indexTerm` returns a superset of the matches (SQLite),
+   * or always exactly the companies holding every word (PostgreSQL), which callers may rely on.
+   */
   readonly indexTermOverSelects: boolean;
   /**
    * A condition on `companies` that holds when every word (each 3+ characters, D8) occurs in
