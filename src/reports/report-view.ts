@@ -17,7 +17,21 @@ export interface ReportView {
   case?: Record<string, string>;
 }
 
-export function toReportView(row: ReportRow): ReportView {
+/** The columns a report's view is made of (the search reads only these). */
+export const REPORT_VIEW_COLUMNS = [
+  'id',
+  'type',
+  'filed_at',
+  'description',
+  'amount_minor',
+  'currency',
+  'court_decision_date',
+  'concordat_start',
+  'concordat_end',
+  'case_json',
+] as const satisfies ReadonlyArray<keyof ReportRow>;
+
+export function toReportView(row: Pick<ReportRow, (typeof REPORT_VIEW_COLUMNS)[number]>): ReportView {
   const type = row.type as ReportType;
   const view: ReportView = {
     report_id: Number(row.id),

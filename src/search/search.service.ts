@@ -6,7 +6,7 @@ import type { Database } from '../db/schema.ts';
 import { AppError } from '../lib/errors.ts';
 import { formatTurkeyDateTime } from '../lib/turkey-time.ts';
 import { toReportView, type ReportView } from '../reports/report-view.ts';
-import { listActiveReports, type ReportRow } from '../reports/reports.repository.ts';
+import { listActiveReports, type SearchReportRow } from '../reports/reports.repository.ts';
 import type { ReportStatus } from '../reports/lifecycle.ts';
 import type { ReportType } from '../reports/report-types.ts';
 import { threatLevelOf, visibleReports, type ThreatLevel } from '../reports/visibility.ts';
@@ -120,7 +120,7 @@ async function findCandidates(deps: SearchDeps, plan: SearchPlan, limit: number)
   );
 }
 
-function toCompanyResult(company: CompanyRow, activeReports: ReportRow[]): CompanyResult | null {
+function toCompanyResult(company: CompanyRow, activeReports: SearchReportRow[]): CompanyResult | null {
   const visible = visibleReports(
     activeReports.map((r) => ({
       row: r,
@@ -145,12 +145,12 @@ function toCompanyResult(company: CompanyRow, activeReports: ReportRow[]): Compa
 }
 
 /** The companies' visible reports, by company id. */
-async function reportsByCompany(deps: SearchDeps, companies: readonly CompanyRow[]): Promise<Map<number, ReportRow[]>> {
+async function reportsByCompany(deps: SearchDeps, companies: readonly CompanyRow[]): Promise<Map<number, SearchReportRow[]>> {
   const reports = await listActiveReports(
     deps.db,
     companies.map((c) => Number(c.id)),
   );
-  const byCompany = new Map<number, ReportRow[]>();
+  const byCompany = new Map<number, SearchReportRow[]>();
   for (const r of reports) {
     const list = byCompany.get(Number(r.company_id)) ?? [];
     list.push(r);
