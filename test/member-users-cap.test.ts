@@ -43,7 +43,7 @@ for (const engine of ENGINES) {
       assert.equal(made.length, MAX_USERS - 1, JSON.stringify(outcomes.map((o) => o.status)));
       for (const error of refused) {
         assert.ok(error instanceof MemberUsersError, String(error));
-        assert.equal(error.code, 'user_cap');
+        assert.equal(error.problem.code, 'member_users.user_cap');
       }
       const users = await db.selectFrom('users').select('email').where('member_id', '=', member.id).where('status', '!=', 'disabled').execute();
       assert.equal(users.length, MAX_USERS);

@@ -24,7 +24,7 @@ export interface AgreementState {
 
 export async function readAgreementState(db: Kysely<Database>, memberId: number): Promise<AgreementState> {
   const member = await db.selectFrom('members').select('agreement_signed_on').where('id', '=', memberId).executeTakeFirst();
-  if (!member) throw new DomainError('not_found', `no member with id ${memberId}`);
+  if (!member) throw new DomainError('not_found', `no member with id ${memberId}`, { code: 'member.not_found_by_id', params: { id: memberId } });
   const last = await findLatestSignature(db, memberId);
   const lastSignature = last ? { version: last.version, signedAt: Number(last.signed_at), signer: last.signer } : null;
   return {
@@ -45,7 +45,7 @@ export async function signAgreement(db: Kysely<Database>, clock: Clock, memberId
   await db.transaction().execute(async (trx) => {
     const signer = await findSigner(trx, userId);
     if (!signer || Number(signer.member_id) !== memberId || signer.role !== 'member_admin' || signer.status !== 'active') {
-      throw new DomainError('invalid', "only an active member_admin of this member may sign the member's data agreement");
+      throw new DomainError('invalid', "only an active member_admin of this member may sign the member's data agreement", { code: 'agreement.admin_only' });
     }
     // Signing what is already signed (a second click, two admins at once) keeps the first signature.
     const signed = await trx.selectFrom('members').select('agreement_signed_on').where('id', '=', memberId).executeTakeFirstOrThrow();

@@ -78,10 +78,11 @@ export async function copyDatabase(from: Engine, to: Engine, onProgress: (table:
   const existing = await countAllTables(to.db);
   const nonEmpty = Object.entries(existing).filter(([, n]) => n > 0);
   if (nonEmpty.length > 0) {
-    throw new DomainError(
-      'conflict',
-      `the target ${to.description} is not empty (${nonEmpty.map(([t, n]) => `${t}: ${n}`).join(', ')}); copy needs a new, empty database`,
-    );
+    const counts = nonEmpty.map(([t, n]) => `${t}: ${n}`).join(', ');
+    throw new DomainError('conflict', `the target ${to.description} is not empty (${counts}); copy needs a new, empty database`, {
+      code: 'copy.target_not_empty',
+      params: { target: to.description, counts },
+    });
   }
   const expected = await countAllTables(from.db);
   await to.db.transaction().execute(async (trx) => {

@@ -59,14 +59,37 @@ export function registerTransportHooks(app: App, transport: Transport) {
   // eslint-disable-next-line @typescript-eslint/require-await -- Fastify waits for done() unless a hook returns a promise; a throw rejects it
   app.addHook('onRequest', async (request: FastifyRequest) => {
     if (request.url.length > LIMITS.maxUrlLength) {
-      throw new AppError('uri_too_long', `request URL longer than ${LIMITS.maxUrlLength} characters: search for one company at a time`);
+      throw new AppError(
+        'uri_too_long',
+        `request URL longer than ${LIMITS.maxUrlLength} characters: search for one company at a time`,
+        {},
+        {
+          code: 'request.uri_too_long',
+          params: { max: LIMITS.maxUrlLength },
+        },
+      );
     }
     if (transport.kind === 'proxy' && request.protocol !== 'https') {
-      throw new AppError('https_required', 'HTTPS required: call the API at its https:// address; API keys must never travel in clear text');
+      throw new AppError(
+        'https_required',
+        'HTTPS required: call the API at its https:// address; API keys must never travel in clear text',
+        {},
+        {
+          code: 'request.https_required',
+        },
+      );
     }
     const length = request.headers['content-length'];
     if ((request.method === 'GET' || request.method === 'HEAD') && ((length !== undefined && length !== '0') || request.headers['transfer-encoding'])) {
-      throw new AppError('body_not_allowed', `${request.method} requests take no body: send the parameters in the query string`);
+      throw new AppError(
+        'body_not_allowed',
+        `${request.method} requests take no body: send the parameters in the query string`,
+        {},
+        {
+          code: 'request.body_not_allowed',
+          params: { method: request.method },
+        },
+      );
     }
   });
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply) => {

@@ -3,6 +3,7 @@
  * problem of the line, phrased for the operator who has to fix the file.
  */
 import type { CountryCatalogue } from '../countries/catalogue.ts';
+import type { StatedProblem } from '../lib/problems.ts';
 import { parseTurkeyDateTime } from '../lib/turkey-time.ts';
 import { isReportStatus, type ReportStatus } from '../reports/lifecycle.ts';
 import { checkAmount, checkCase, checkConcordat, checkCourtDecisionDate } from '../reports/report-fields.ts';
@@ -89,10 +90,13 @@ function parseReport(raw: unknown, index: number, problems: string[]): ImportRep
   const filedAt = typeof raw.filed_at === 'string' ? parseTurkeyDateTime(raw.filed_at) : null;
   if (filedAt === null) problems.push(`${at}.filed_at must be 'YYYY-MM-DD HH:MM:SS' (Turkey time) or an ISO 8601 instant`);
   const description = text(raw.description ?? '', `${at}.description`, problems, { max: 4000, allowEmpty: true });
-  const [amountMinor, currency] = checkAmount(raw, `${at}.`, problems);
-  const courtDecisionDate = checkCourtDecisionDate(raw, type, `${at}.`, problems);
-  const [concordatStart, concordatEnd] = checkConcordat(raw, type, `${at}.`, problems);
-  const caseJson = checkCase(raw, type, `${at}.`, problems);
+  // The shared field checks state each problem with its code too; the import keeps the words.
+  const fieldProblems: StatedProblem[] = [];
+  const [amountMinor, currency] = checkAmount(raw, `${at}.`, fieldProblems);
+  const courtDecisionDate = checkCourtDecisionDate(raw, type, `${at}.`, fieldProblems);
+  const [concordatStart, concordatEnd] = checkConcordat(raw, type, `${at}.`, fieldProblems);
+  const caseJson = checkCase(raw, type, `${at}.`, fieldProblems);
+  problems.push(...fieldProblems.map((p) => p.message));
   const ref = raw.ref === undefined || raw.ref === null ? null : text(raw.ref, `${at}.ref`, problems, { max: 100 });
   const reportedBy = raw.reported_by === undefined || raw.reported_by === null ? null : text(raw.reported_by, `${at}.reported_by`, problems, { max: 64 });
   if (needsReportingMember(type) && !reportedBy) problems.push(`${at}.reported_by (a member ref) is required for ${type}`);

@@ -21,7 +21,9 @@ export interface IssuedKey {
  * caller's, when `db` is one (the operator log's), else its own.
  */
 export async function issueKey(db: Kysely<Database>, clock: Clock, ref: string, dailyLimit: number): Promise<IssuedKey> {
-  if (!Number.isInteger(dailyLimit) || dailyLimit < 1) throw new DomainError('invalid', 'daily limit must be a whole number of at least 1');
+  if (!Number.isInteger(dailyLimit) || dailyLimit < 1) {
+    throw new DomainError('invalid', 'daily limit must be a whole number of at least 1', { code: 'key.daily_limit_invalid', params: { min: 1 } });
+  }
   const key = generateApiKey();
   const inTransaction = (run: (trx: Kysely<Database>) => Promise<IssuedKey>) => (db.isTransaction ? run(db) : db.transaction().execute(run));
   return inTransaction(async (trx) => {
@@ -43,6 +45,6 @@ export async function issueKey(db: Kysely<Database>, clock: Clock, ref: string, 
 export async function revokeKey(db: Kysely<Database>, clock: Clock, ref: string): Promise<{ member: string; revoked: number }> {
   const member = await requireMember(db, ref);
   const revoked = await revokeActiveKeys(db, Number(member.id), clock.now());
-  if (revoked === 0) throw new DomainError('not_found', `member ${ref} has no active key to revoke`);
+  if (revoked === 0) throw new DomainError('not_found', `member ${ref} has no active key to revoke`, { code: 'key.none_to_revoke', params: { ref } });
   return { member: member.ref, revoked };
 }

@@ -28,7 +28,7 @@ export interface MemberKeyView {
 
 async function findMember(db: Kysely<Database>, memberId: number) {
   const member = await db.selectFrom('members').select(['ref', 'status', 'key_daily_limit']).where('id', '=', memberId).executeTakeFirst();
-  if (!member) throw new DomainError('not_found', `no member with id ${memberId}`);
+  if (!member) throw new DomainError('not_found', `no member with id ${memberId}`, { code: 'member.not_found_by_id', params: { id: memberId } });
   return member;
 }
 
@@ -49,11 +49,16 @@ export async function readMemberKey(db: Kysely<Database>, clock: Clock, defaultD
  */
 export async function generateMemberKey(db: Kysely<Database>, clock: Clock, defaultDailyLimit: number, memberId: number): Promise<IssuedKey> {
   const member = await findMember(db, memberId);
-  if (member.status !== 'active') throw new DomainError('conflict', `the membership is ${member.status}: no key can be generated`);
+  if (member.status !== 'active') {
+    throw new DomainError('conflict', `the membership is ${member.status}: no key can be generated`, {
+      code: 'key.member_not_active',
+      params: { memberStatus: member.status },
+    });
+  }
   return issueKey(db, clock, member.ref, member.key_daily_limit ?? defaultDailyLimit);
 }
 
 export async function revokeMemberKey(db: Kysely<Database>, clock: Clock, memberId: number): Promise<void> {
   const revoked = await revokeActiveKeys(db, memberId, clock.now());
-  if (revoked === 0) throw new DomainError('not_found', 'the member has no active key to revoke');
+  if (revoked === 0) throw new DomainError('not_found', 'the member has no active key to revoke', { code: 'key.member_has_none' });
 }

@@ -1,3 +1,5 @@
+import type { Problem, StatedProblem } from './problems.ts';
+
 /**
  * The one error type of the service (D2). Each `reason` is a stable snake_case identifier a
  * program can branch on; this table is the only place that maps reasons to HTTP statuses, and
@@ -49,13 +51,19 @@ export class AppError extends Error {
   readonly statusCode: number;
   /** Extra response headers, e.g. `Allow` on 405 or `Retry-After` on 429. */
   readonly headers: Readonly<Record<string, string>>;
+  /**
+   * What was wrong, for a page that words it in its reader's language (problems.ts); null where
+   * the reason says enough. The API's body keeps `message`.
+   */
+  readonly problem: Problem | null;
 
-  constructor(reason: ErrorReason, message: string, headers: Record<string, string> = {}) {
+  constructor(reason: ErrorReason, message: string, headers: Record<string, string> = {}, problem: Problem | null = null) {
     super(message);
     this.name = 'AppError';
     this.reason = reason;
     this.statusCode = ERROR_REASONS[reason];
     this.headers = headers;
+    this.problem = problem;
   }
 }
 
@@ -73,11 +81,16 @@ export function errorBody(reason: ErrorReason, message: string): ErrorBody {
 }
 
 /**
- * A refused operation, in words for whoever asked (an operator at the CLI, later a portal user):
- * what was wrong and how to fix it. Services throw this (or AppError), never the CLI's own
- * errors; each entry point maps it in one place (the CLI: exit status 1, src/cli/cli.ts).
+ * A refused operation, in words for whoever asked (an operator at the CLI, a portal user): what
+ * was wrong and how to fix it. The message is English (the CLI prints it); `problems` say the
+ * same as codes with their values (problems.ts), which the portal words in its reader's
+ * language. Services throw this (or AppError), never the CLI's own errors; each entry point maps
+ * it in one place (the CLI: exit status 1, src/cli/cli.ts; the portal: src/portal/error-pages.ts).
  */
 export class DomainError extends Error {
+  /** One problem, this message's; or each problem of a form checked at once, `message` their `; `-joined words. */
+  readonly problems: readonly StatedProblem[];
+
   constructor(
     /**
      * invalid: bad input; not_found: nothing by that name (or nothing this caller may know of);
@@ -85,8 +98,10 @@ export class DomainError extends Error {
      */
     readonly kind: 'invalid' | 'not_found' | 'conflict' | 'forbidden',
     message: string,
+    problems: Problem | readonly StatedProblem[],
   ) {
     super(message);
     this.name = 'DomainError';
+    this.problems = 'code' in problems ? [{ ...problems, message }] : problems;
   }
 }

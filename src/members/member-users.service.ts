@@ -8,23 +8,22 @@ import type { Kysely } from 'kysely';
 import type { Database, UserRole, UserStatus } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
+import type { Problem } from '../lib/problems.ts';
 import { createResetLink, disableUser, inviteUser } from '../users/users.service.ts';
 
 /**
- * Why a member_admin's step was refused, as a stable code the pages turn into their own words
- * (both languages); the message is the English for logs and the CLI-less callers.
+ * Why a member_admin's step was refused, as a problem whose words name no other account: the
+ * portal shows these in the page's language, and only a generic refusal for anything else.
  */
-export type MemberUsersRefusal = 'email_invalid' | 'invite_refused' | 'member_not_active' | 'user_cap' | 'reset_by_operator' | 'user_disabled' | 'self_disable';
+export type MemberUsersProblem = Extract<Problem, { code: `member_users.${string}` }>;
 
 export class MemberUsersError extends DomainError {
   constructor(
     kind: DomainError['kind'],
-    readonly code: MemberUsersRefusal,
     message: string,
-    /** Figures the page's text needs (the cap). */
-    readonly params: Readonly<Record<string, string | number>> = {},
+    readonly problem: MemberUsersProblem,
   ) {
-    super(kind, message);
+    super(kind, message, problem);
   }
 }
 
@@ -71,15 +70,18 @@ export async function inviteMemberUser(
   input: { email: string; role: 'member_admin' | 'member_user' },
   limits: { maxUsers: number },
 ): Promise<{ email: string; token: string }> {
-  if (input.role !== 'member_admin' && input.role !== 'member_user') throw new DomainError('invalid', 'role must be member_admin or member_user');
+  if (input.role !== 'member_admin' && input.role !== 'member_user') {
+    throw new MemberUsersError('invalid', 'role must be member_admin or member_user', { code: 'member_users.role_invalid' });
+  }
   const member = await db.selectFrom('members').select(['ref', 'status']).where('id', '=', actor.memberId).executeTakeFirstOrThrow();
-  if (member.status !== 'active') throw new MemberUsersError('conflict', 'member_not_active', `the membership is ${member.status}: no user can be invited`);
+  if (member.status !== 'active') {
+    throw new MemberUsersError('conflict', `the membership is ${member.status}: no user can be invited`, { code: 'member_users.member_not_active' });
+  }
   const capReached = () =>
     new MemberUsersError(
       'conflict',
-      'user_cap',
       `your member already has ${limits.maxUsers} users that are not disabled, the most allowed: disable one, or ask the service operator to raise the limit`,
-      { max: limits.maxUsers },
+      { code: 'member_users.user_cap', params: { max: limits.maxUsers } },
     );
   // Checked before (a clear answer, nothing written) and again in the invitation's transaction.
   if ((await countUsersNotDisabled(db, actor.memberId)) >= limits.maxUsers) throw capReached();
@@ -100,9 +102,9 @@ export async function inviteMemberUser(
     return { email: issued.user.email, token: issued.token };
   } catch (error) {
     if (error instanceof MemberUsersError || !(error instanceof DomainError)) throw error;
-    if (error.kind === 'invalid') throw new MemberUsersError('invalid', 'email_invalid', error.message);
+    if (error.kind === 'invalid') throw new MemberUsersError('invalid', error.message, { code: 'member_users.email_invalid' });
     // The email is taken (by anyone), or the member changed meanwhile: one answer for all.
-    throw new MemberUsersError('conflict', 'invite_refused', INVITE_REFUSED_MESSAGE);
+    throw new MemberUsersError('conflict', INVITE_REFUSED_MESSAGE, { code: 'member_users.invite_refused' });
   }
 }
 
@@ -137,10 +139,12 @@ export async function newMemberUserLink(
   userId: number,
 ): Promise<{ email: string; token: string; purpose: 'invite' }> {
   const user = await db.selectFrom('users').select(['email', 'status']).where('id', '=', userId).where('member_id', '=', actor.memberId).executeTakeFirst();
-  if (!user) throw new DomainError('not_found', 'no such user in your member');
-  if (user.status === 'disabled') throw new MemberUsersError('conflict', 'user_disabled', `user ${user.email} is disabled`);
+  if (!user) throw new MemberUsersError('not_found', 'no such user in your member', { code: 'member_users.user_not_found' });
+  if (user.status === 'disabled') throw new MemberUsersError('conflict', `user ${user.email} is disabled`, { code: 'member_users.user_disabled' });
   const operatorOnly = () =>
-    new MemberUsersError('conflict', 'reset_by_operator', `user ${user.email} has accepted the invitation: a password reset comes from the service operator`);
+    new MemberUsersError('conflict', `user ${user.email} has accepted the invitation: a password reset comes from the service operator`, {
+      code: 'member_users.reset_by_operator',
+    });
   if (user.status !== 'invited') throw operatorOnly();
   // Accepted between the two reads: that would be a reset link; undone with its transaction.
   const issued = await createResetLink(db, clock, { email: user.email, createdBy: `portal:${actor.email}`, memberId: actor.memberId }, (_trx, link) =>
@@ -154,9 +158,11 @@ export async function newMemberUserLink(
  * disable itself (the member would risk having no admin left to undo it).
  */
 export async function disableMemberUser(db: Kysely<Database>, clock: Clock, actor: MemberActor, userId: number): Promise<MemberUserView> {
-  if (userId === actor.userId) throw new MemberUsersError('conflict', 'self_disable', 'you cannot disable your own account; ask another member_admin');
+  if (userId === actor.userId) {
+    throw new MemberUsersError('conflict', 'you cannot disable your own account; ask another member_admin', { code: 'member_users.self_disable' });
+  }
   const user = await db.selectFrom('users').select('email').where('id', '=', userId).where('member_id', '=', actor.memberId).executeTakeFirst();
-  if (!user) throw new DomainError('not_found', 'no such user in your member');
+  if (!user) throw new MemberUsersError('not_found', 'no such user in your member', { code: 'member_users.user_not_found' });
   await disableUser(db, clock, user.email, { memberId: actor.memberId });
   const after = (await listMemberUsers(db, actor.memberId)).find((u) => u.id === userId);
   return after!;

@@ -11,7 +11,12 @@ export async function insertMember(db: Db, member: Insertable<MembersTable>): Pr
   try {
     return await db.insertInto('members').values(member).returningAll().executeTakeFirstOrThrow();
   } catch (error) {
-    if (isUniqueViolation(error)) throw new DomainError('conflict', `member ${member.ref} already exists; change it with 'member set'`);
+    if (isUniqueViolation(error)) {
+      throw new DomainError('conflict', `member ${member.ref} already exists; change it with 'member set'`, {
+        code: 'member.ref_taken',
+        params: { ref: member.ref },
+      });
+    }
     throw error;
   }
 }

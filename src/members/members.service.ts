@@ -25,7 +25,10 @@ export function toMemberView(row: MemberRow): MemberView {
 
 function checkRef(ref: string): void {
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(ref)) {
-    throw new DomainError('invalid', `member ref '${ref}' is not valid: use 1 to 64 letters, digits, '.', '_' or '-'`);
+    throw new DomainError('invalid', `member ref '${ref}' is not valid: use 1 to 64 letters, digits, '.', '_' or '-'`, {
+      code: 'member.ref_invalid',
+      params: { ref },
+    });
   }
 }
 
@@ -35,7 +38,7 @@ export async function addMember(
   input: { ref: string; name: string; tier?: Tier; agreementSigned?: boolean },
 ): Promise<MemberView> {
   checkRef(input.ref);
-  if (input.name.trim() === '') throw new DomainError('invalid', 'member name must not be empty');
+  if (input.name.trim() === '') throw new DomainError('invalid', 'member name must not be empty', { code: 'member.name_empty' });
   const now = clock.now();
   // A ref already taken is refused by the unique constraint (members.repository.ts).
   const row = await insertMember(db, {
@@ -52,7 +55,7 @@ export async function addMember(
 
 export async function requireMember(db: Kysely<Database>, ref: string): Promise<MemberRow> {
   const member = await findMemberByRef(db, ref);
-  if (!member) throw new DomainError('not_found', `no member with ref '${ref}'; see 'member list'`);
+  if (!member) throw new DomainError('not_found', `no member with ref '${ref}'; see 'member list'`, { code: 'member.not_found', params: { ref } });
   return member;
 }
 
@@ -81,7 +84,10 @@ export async function listMemberViews(db: Kysely<Database>): Promise<MemberView[
 /** The daily limit given to the member's next key (D30); null = the server's default. */
 export async function setMemberKeyDailyLimit(db: Kysely<Database>, clock: Clock, ref: string, dailyLimit: number | null): Promise<MemberRow> {
   if (dailyLimit !== null && (!Number.isInteger(dailyLimit) || dailyLimit < 1 || dailyLimit > 1_000_000)) {
-    throw new DomainError('invalid', 'daily limit must be a whole number from 1 to 1000000');
+    throw new DomainError('invalid', 'daily limit must be a whole number from 1 to 1000000', {
+      code: 'member.daily_limit_range',
+      params: { min: 1, max: 1_000_000 },
+    });
   }
   const member = await requireMember(db, ref);
   return updateMember(db, Number(member.id), { key_daily_limit: dailyLimit, updated_at: clock.now() });

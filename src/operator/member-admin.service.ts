@@ -117,7 +117,7 @@ export function setKeyDailyLimitByOperator(deps: AdminDeps, operator: OperatorRe
 export function revokeKeyByOperator(deps: AdminDeps, operator: OperatorRef, ref: string) {
   return logged(deps, operator, ref, 'member.revoke_key', async (trx) => {
     const { revoked } = await revokeKey(trx, deps.clock, ref);
-    if (revoked === 0) throw new DomainError('not_found', `member ${ref} has no active key to revoke`);
+    if (revoked === 0) throw new DomainError('not_found', `member ${ref} has no active key to revoke`, { code: 'key.none_to_revoke', params: { ref } });
   });
 }
 

@@ -19,7 +19,8 @@ async function findUser(db: Db, userId: number) {
 /** An active operator, or DomainError('forbidden'). */
 export async function requireOperator(db: Db, userId: number): Promise<ActingUser> {
   const user = await findUser(db, userId);
-  if (!user || user.status !== 'active' || user.role !== 'operator') throw new DomainError('forbidden', 'only an active operator may do this');
+  if (!user || user.status !== 'active' || user.role !== 'operator')
+    throw new DomainError('forbidden', 'only an active operator may do this', { code: 'actor.not_operator' });
   return { actor: { kind: 'operator', userId: Number(user.id) }, label: user.email };
 }
 
@@ -27,7 +28,7 @@ export async function requireOperator(db: Db, userId: number): Promise<ActingUse
 export async function requireMemberUser(db: Db, userId: number, memberId: number): Promise<ActingUser> {
   const user = await findUser(db, userId);
   if (!user || user.status !== 'active' || user.role === 'operator' || user.member_id === null || Number(user.member_id) !== memberId) {
-    throw new DomainError('forbidden', "only an active user of the member may act on the member's reports");
+    throw new DomainError('forbidden', "only an active user of the member may act on the member's reports", { code: 'actor.not_member_user' });
   }
   return { actor: { kind: 'member', userId: Number(user.id), memberId }, label: user.email };
 }
@@ -35,7 +36,7 @@ export async function requireMemberUser(db: Db, userId: number, memberId: number
 /** Whoever the user is: an operator or a member's user. */
 export async function requireActiveUser(db: Db, userId: number): Promise<ActingUser> {
   const user = await findUser(db, userId);
-  if (!user || user.status !== 'active') throw new DomainError('forbidden', 'only an active user may do this');
+  if (!user || user.status !== 'active') throw new DomainError('forbidden', 'only an active user may do this', { code: 'actor.not_active' });
   if (user.role === 'operator') return { actor: { kind: 'operator', userId: Number(user.id) }, label: user.email };
   return requireMemberUser(db, userId, Number(user.member_id));
 }

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/types.ts';
 import { DomainError } from '../lib/errors.ts';
+import type { ProblemCode } from '../lib/problems.ts';
 import type { Actor } from './filing-rules.ts';
 import { findAttachmentWithReport } from './filing.repository.ts';
 
@@ -40,19 +41,32 @@ const KINDS: ReadonlyArray<{ type: AllowedType; magic: Buffer; extensions: reado
 /** Declared types that say nothing (a browser that does not know the file). */
 const UNKNOWN_TYPES = new Set(['', 'application/octet-stream']);
 
+type RefusedKind = Extract<
+  ProblemCode,
+  'attachment.windows_program' | 'attachment.program' | 'attachment.web_page' | 'attachment.archive' | 'attachment.not_allowed_type'
+>;
+
+const REFUSED_WORDS: Record<RefusedKind, string> = {
+  'attachment.windows_program': 'is a Windows program, not a document',
+  'attachment.program': 'is a program, not a document',
+  'attachment.web_page': 'is a web page or script, not a document',
+  'attachment.archive': 'is a ZIP archive or an office file',
+  'attachment.not_allowed_type': 'is not a PDF, PNG or JPEG file',
+};
+
 /** What the content is, when it is none of the allowed kinds, for a message a person understands. */
-function describeRefused(content: Buffer): string {
-  if (content.subarray(0, 2).toString('latin1') === 'MZ') return 'is a Windows program, not a document';
-  if (content.subarray(0, 4).equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46]))) return 'is a program, not a document';
+function refusedKindOf(content: Buffer): RefusedKind {
+  if (content.subarray(0, 2).toString('latin1') === 'MZ') return 'attachment.windows_program';
+  if (content.subarray(0, 4).equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46]))) return 'attachment.program';
   const head = content
     .subarray(0, 512)
     .toString('utf8')
     .replace(/^\uFEFF/, '')
     .trimStart()
     .toLowerCase();
-  if (/^<(!doctype html|html|head|body|script|svg|\?xml)/.test(head)) return 'is a web page or script, not a document';
-  if (content.subarray(0, 4).equals(Buffer.from('PK\u0003\u0004', 'latin1'))) return 'is a ZIP archive or an office file';
-  return 'is not a PDF, PNG or JPEG file';
+  if (/^<(!doctype html|html|head|body|script|svg|\?xml)/.test(head)) return 'attachment.web_page';
+  if (content.subarray(0, 4).equals(Buffer.from('PK\u0003\u0004', 'latin1'))) return 'attachment.archive';
+  return 'attachment.not_allowed_type';
 }
 
 /** A file name safe to keep and to send back: no directories, no control characters, not too long. */
@@ -69,19 +83,35 @@ export function cleanFileName(name: string): string {
 export function checkAttachment(upload: AttachmentUpload): CheckedAttachment {
   const fileName = cleanFileName(upload.fileName);
   const { content } = upload;
-  if (content.length === 0) throw new DomainError('invalid', `attachment '${fileName}' is empty`);
+  if (content.length === 0) throw new DomainError('invalid', `attachment '${fileName}' is empty`, { code: 'attachment.empty', params: { file: fileName } });
   if (content.length > MAX_ATTACHMENT_BYTES) {
-    throw new DomainError('invalid', `attachment '${fileName}' is larger than 5 MB (${(content.length / 1048576).toFixed(1)} MB)`);
+    const size = (content.length / 1048576).toFixed(1);
+    throw new DomainError('invalid', `attachment '${fileName}' is larger than 5 MB (${size} MB)`, {
+      code: 'attachment.too_large',
+      params: { file: fileName, size, max: MAX_ATTACHMENT_BYTES / 1048576 },
+    });
   }
   const kind = KINDS.find((k) => content.subarray(0, k.magic.length).equals(k.magic));
-  if (!kind) throw new DomainError('invalid', `attachment '${fileName}' ${describeRefused(content)}: attach a PDF, PNG or JPEG file`);
+  if (!kind) {
+    const refused = refusedKindOf(content);
+    throw new DomainError('invalid', `attachment '${fileName}' ${REFUSED_WORDS[refused]}: attach a PDF, PNG or JPEG file`, {
+      code: refused,
+      params: { file: fileName },
+    });
+  }
   const extension = /\.([A-Za-z0-9]+)$/.exec(fileName)?.[1]?.toLowerCase();
   if (!extension || !kind.extensions.includes(extension)) {
-    throw new DomainError('invalid', `attachment '${fileName}' is a ${label(kind.type)} file but its name does not end in .${kind.extensions[0]}`);
+    throw new DomainError('invalid', `attachment '${fileName}' is a ${label(kind.type)} file but its name does not end in .${kind.extensions[0]}`, {
+      code: 'attachment.wrong_extension',
+      params: { file: fileName, kind: label(kind.type), extension: kind.extensions[0]! },
+    });
   }
   const declared = upload.declaredType.split(';')[0]!.trim().toLowerCase();
   if (!UNKNOWN_TYPES.has(declared) && declared !== kind.type && !kind.aliases.includes(declared)) {
-    throw new DomainError('invalid', `attachment '${fileName}' was sent as ${declared} but is a ${label(kind.type)} file`);
+    throw new DomainError('invalid', `attachment '${fileName}' was sent as ${declared} but is a ${label(kind.type)} file`, {
+      code: 'attachment.type_mismatch',
+      params: { file: fileName, declared, kind: label(kind.type) },
+    });
   }
   return { fileName, contentType: kind.type, sizeBytes: content.length, sha256: createHash('sha256').update(content).digest('hex'), content };
 }
@@ -92,7 +122,12 @@ function label(type: AllowedType): string {
 
 /** Checks every upload of one report, at most three. */
 export function checkAttachments(uploads: readonly AttachmentUpload[]): CheckedAttachment[] {
-  if (uploads.length > MAX_ATTACHMENTS) throw new DomainError('invalid', `at most ${MAX_ATTACHMENTS} attachments per report, got ${uploads.length}`);
+  if (uploads.length > MAX_ATTACHMENTS) {
+    throw new DomainError('invalid', `at most ${MAX_ATTACHMENTS} attachments per report, got ${uploads.length}`, {
+      code: 'attachment.too_many',
+      params: { max: MAX_ATTACHMENTS, count: uploads.length },
+    });
+  }
   return uploads.map(checkAttachment);
 }
 
@@ -121,7 +156,7 @@ export interface AttachmentDownload {
 export async function fetchAttachment(db: Db, viewer: Actor, attachmentId: number): Promise<AttachmentDownload> {
   const row = Number.isSafeInteger(attachmentId) ? await findAttachmentWithReport(db, attachmentId) : undefined;
   const allowed = row !== undefined && (viewer.kind === 'operator' || (row.reportedBy !== null && Number(row.reportedBy) === viewer.memberId));
-  if (!row || !allowed) throw new DomainError('not_found', `no attachment ${attachmentId}`);
+  if (!row || !allowed) throw new DomainError('not_found', `no attachment ${attachmentId}`, { code: 'attachment.not_found', params: { id: attachmentId } });
   return {
     id: Number(row.id),
     reportId: Number(row.reportId),

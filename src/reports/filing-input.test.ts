@@ -18,7 +18,10 @@ const claim = (overrides: Partial<FilingInput> = {}): FilingInput => ({
   description: 'Invoice 2026/118 unpaid for 60 days.',
   ...overrides,
 });
-const problemsOf = (input: FilingInput) => checkFilingInput(input, countries, TODAY).problems;
+/** The English words of each problem (what the CLI and the API print). */
+const problemsOf = (input: FilingInput) => checkFilingInput(input, countries, TODAY).problems.map((p) => p.message);
+/** Each problem's code and values (what the portal words in the member's language). */
+const codesOf = (input: FilingInput) => checkFilingInput(input, countries, TODAY).problems.map(({ code, params }) => ({ code, params }));
 
 test('D29: a good claim is cleaned (country, currency upper-cased; amount in minor units; tax ID canonical)', () => {
   const { filing } = checkFilingInput(claim({ taxId: `TR ${vkn('123456789')}` }), countries, TODAY);
@@ -105,4 +108,16 @@ test('D29: an event date before 1900-01-01 is refused as a typing slip', () => {
   assert.deepEqual(problemsOf(claim({ eventDate: '0001-01-01' })), ['event date 0001-01-01 is before 1900-01-01: check the year']);
   assert.deepEqual(problemsOf(claim({ eventDate: '1899-12-31' })), ['event date 1899-12-31 is before 1900-01-01: check the year']);
   assert.deepEqual(problemsOf(claim({ eventDate: '1900-01-01' })), []);
+});
+
+test('every problem carries its code and values beside its words, naming the form field', () => {
+  assert.deepEqual(codesOf({ ...claim(), companyName: '', eventDate: '2026-11-22', amount: 'ten' }), [
+    { code: 'field.required', params: { field: 'company_name' } },
+    { code: 'filing.event_date_future', params: { date: '2026-11-22', today: TODAY } },
+    { code: 'filing.amount_not_number', params: { value: 'ten' } },
+  ]);
+  assert.deepEqual(codesOf(claim({ taxId: '1234567891' })), [{ code: 'tax_id.invalid', params: { value: '1234567891', country: 'TR' } }]);
+  assert.deepEqual(codesOf(claim({ type: 'enforcement_plain', amount: null, currency: null, case: { enforcement_office: 'x', file_number: '1' } })), [
+    { code: 'field.required', params: { field: 'case.date' } },
+  ]);
 });

@@ -44,9 +44,19 @@ test('D29: the steps lead where they should', () => {
 
 test('D29: a member cannot approve; an operator cannot withdraw a member report (forbidden)', () => {
   const approve = checkStep(filer, report('pending'), 'approve', null);
-  assert.deepEqual(approve, { ok: false, kind: 'forbidden', message: 'only an operator may approve a report' });
+  assert.deepEqual(approve, {
+    ok: false,
+    kind: 'forbidden',
+    message: 'only an operator may approve a report',
+    problem: { code: 'report.operator_only', params: { step: 'approve' } },
+  });
   const withdraw = checkStep(operator, report('approved'), 'withdraw', 'paid');
-  assert.deepEqual(withdraw, { ok: false, kind: 'forbidden', message: 'only the filing member may withdraw its report' });
+  assert.deepEqual(withdraw, {
+    ok: false,
+    kind: 'forbidden',
+    message: 'only the filing member may withdraw its report',
+    problem: { code: 'report.member_only', params: { step: 'withdraw' } },
+  });
 });
 
 test('D29/D13: another member acting on a report gets not_found, never a hint that it exists', () => {
@@ -103,8 +113,9 @@ test("D11 stays the CLI's table: pending → withdrawn is a D29 member step only
 test('D29: only an active full member with a signed agreement files', () => {
   const good = { status: 'active', tier: 'full', agreementSignedOn: '2026-01-01' } as const;
   assert.equal(checkFilingMember(good), null);
-  assert.match(checkFilingMember({ ...good, status: 'suspended' })!, /suspended/);
-  assert.match(checkFilingMember({ ...good, status: 'terminated' })!, /terminated/);
-  assert.match(checkFilingMember({ ...good, tier: 'associate' })!, /full members/);
-  assert.match(checkFilingMember({ ...good, agreementSignedOn: null })!, /data agreement/);
+  assert.match(checkFilingMember({ ...good, status: 'suspended' })!.message, /suspended/);
+  assert.match(checkFilingMember({ ...good, status: 'terminated' })!.message, /terminated/);
+  assert.match(checkFilingMember({ ...good, tier: 'associate' })!.message, /full members/);
+  assert.match(checkFilingMember({ ...good, agreementSignedOn: null })!.message, /data agreement/);
+  assert.deepEqual(checkFilingMember({ ...good, status: 'suspended' })!.params, { memberStatus: 'suspended' });
 });

@@ -10,6 +10,7 @@
  *
  * D11's table (lifecycle.ts) stays the CLI's and the import's: it has no pending → withdrawn.
  */
+import { stated, type Problem, type StatedProblem } from '../lib/problems.ts';
 import type { ReportStatus } from './lifecycle.ts';
 
 export type ModerationStep = 'approve' | 'reject' | 'deactivate' | 'withdraw';
@@ -47,7 +48,7 @@ export function targetOf(step: ModerationStep): ReportStatus {
 
 export type StepCheck =
   | { ok: true; from: ReportStatus; to: ReportStatus; reason: string | null }
-  | { ok: false; kind: 'forbidden' | 'not_found' | 'conflict' | 'invalid'; message: string };
+  | { ok: false; kind: 'forbidden' | 'not_found' | 'conflict' | 'invalid'; message: string; problem: Problem };
 
 /**
  * Whether `actor` may take `step` on a report (its status and reporting member), with `reason`.
@@ -60,32 +61,45 @@ export function checkStep(
   reason: string | null | undefined,
 ): StepCheck {
   const rule = STEPS[step];
+  const { id, status } = report;
   if (actor.kind === 'member' && report.reportedBy !== actor.memberId) {
-    return { ok: false, kind: 'not_found', message: `no report ${report.id} among your member's reports` };
+    return {
+      ok: false,
+      kind: 'not_found',
+      message: `no report ${id} among your member's reports`,
+      problem: { code: 'report.not_found_for_member', params: { id } },
+    };
   }
   if (actor.kind !== rule.by) {
-    return {
-      ok: false,
-      kind: 'forbidden',
-      message: rule.by === 'operator' ? `only an operator may ${step} a report` : `only the filing member may ${step} its report`,
-    };
+    return rule.by === 'operator'
+      ? { ok: false, kind: 'forbidden', message: `only an operator may ${step} a report`, problem: { code: 'report.operator_only', params: { step } } }
+      : { ok: false, kind: 'forbidden', message: `only the filing member may ${step} its report`, problem: { code: 'report.member_only', params: { step } } };
   }
-  if (!rule.from.includes(report.status)) {
-    const final = ['rejected', 'withdrawn', 'deactivated'].includes(report.status);
-    return {
-      ok: false,
-      kind: 'conflict',
-      message: final
-        ? `report ${report.id} is ${report.status}, which is final: it cannot be ${pastOf(step)}`
-        : `report ${report.id} is ${report.status}: only a ${rule.from.join(' or ')} report can be ${pastOf(step)}`,
-    };
+  if (!rule.from.includes(status)) {
+    const final = ['rejected', 'withdrawn', 'deactivated'].includes(status);
+    return final
+      ? {
+          ok: false,
+          kind: 'conflict',
+          message: `report ${id} is ${status}, which is final: it cannot be ${pastOf(step)}`,
+          problem: { code: 'report.status_final', params: { id, status, step } },
+        }
+      : {
+          ok: false,
+          kind: 'conflict',
+          message: `report ${id} is ${status}: only a ${rule.from.join(' or ')} report can be ${pastOf(step)}`,
+          problem: { code: 'report.status_not_allowed', params: { id, status, statuses: rule.from.join(', '), step } },
+        };
   }
   const text = reason?.trim() ?? '';
+  const isNote = rule.reasonName === 'note';
   if (rule.reason === 'required' && text === '') {
-    return { ok: false, kind: 'invalid', message: `a ${rule.reasonName} is required to ${step} a report: say why` };
+    const problem: Problem = isNote ? { code: 'report.note_required' } : { code: 'report.reason_required', params: { step } };
+    return { ok: false, kind: 'invalid', message: `a ${rule.reasonName} is required to ${step} a report: say why`, problem };
   }
   if (text.length > REASON_MAX) {
-    return { ok: false, kind: 'invalid', message: `the ${rule.reasonName} is longer than ${REASON_MAX} characters` };
+    const problem: Problem = { code: isNote ? 'report.note_too_long' : 'report.reason_too_long', params: { max: REASON_MAX } };
+    return { ok: false, kind: 'invalid', message: `the ${rule.reasonName} is longer than ${REASON_MAX} characters`, problem };
   }
   return { ok: true, from: report.status, to: rule.to, reason: text === '' ? null : text };
 }
@@ -102,9 +116,14 @@ export interface FilingMember {
 }
 
 /** Null when the member may file; else why not, in words for the member's user. */
-export function checkFilingMember(member: FilingMember): string | null {
-  if (member.status !== 'active') return `your membership is ${member.status}: only an active member can file reports`;
-  if (member.tier !== 'full') return 'only full members can file reports; your membership is associate';
-  if (member.agreementSignedOn === null) return 'sign the data agreement before filing reports';
+export function checkFilingMember(member: FilingMember): StatedProblem | null {
+  if (member.status !== 'active') {
+    return stated(`your membership is ${member.status}: only an active member can file reports`, {
+      code: 'filing.member_not_active',
+      params: { memberStatus: member.status },
+    });
+  }
+  if (member.tier !== 'full') return stated('only full members can file reports; your membership is associate', { code: 'filing.member_not_full' });
+  if (member.agreementSignedOn === null) return stated('sign the data agreement before filing reports', { code: 'filing.agreement_unsigned' });
   return null;
 }

@@ -90,7 +90,7 @@ export async function insertFiledReport(db: Db, report: Insertable<ReportsTable>
     const row = await db.insertInto('reports').values(report).returning('id').executeTakeFirstOrThrow();
     return Number(row.id);
   } catch (error) {
-    if (isUniqueViolation(error)) throw new DomainError('conflict', ONE_OPEN_CLAIM_MESSAGE);
+    if (isUniqueViolation(error)) throw new DomainError('conflict', ONE_OPEN_CLAIM_MESSAGE, { code: 'filing.open_claim_exists' });
     throw error;
   }
 }

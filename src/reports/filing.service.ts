@@ -72,13 +72,14 @@ export const DUPLICATE_FILING_MESSAGE =
 
 async function requireFilingMember(db: Kysely<Database>, memberId: number): Promise<void> {
   const member = await db.selectFrom('members').select(['status', 'tier', 'agreement_signed_on']).where('id', '=', memberId).executeTakeFirst();
-  if (!member) throw new DomainError('forbidden', 'no such member');
+  if (!member) throw new DomainError('forbidden', 'no such member', { code: 'filing.no_member' });
   const refusal = checkFilingMember({ status: member.status, tier: member.tier, agreementSignedOn: member.agreement_signed_on });
-  if (refusal) throw new DomainError('forbidden', refusal);
+  if (refusal) throw new DomainError('forbidden', refusal.message, [refusal]);
 }
 
 /**
- * Files one report. Throws DomainError: invalid (every problem of the input, `; `-separated),
+ * Files one report. Throws DomainError: invalid (every problem of the input, each in `problems`,
+ * their words `; `-separated in the message),
  * forbidden (the user or its member may not file), conflict (the member's open claim on the
  * company: at most one, D29; enforced by the database, migration 0005; or the same report filed
  * again while the first is open: same type, event date and case number).
@@ -86,7 +87,7 @@ async function requireFilingMember(db: Kysely<Database>, memberId: number): Prom
 export async function fileReport(deps: FilingDeps, filer: Filer, input: FilingInput & { attachments?: readonly AttachmentUpload[] }): Promise<FiledReport> {
   const now = deps.clock.now();
   const { filing, problems } = checkFilingInput(input, deps.countries, quotaDayOf(now));
-  if (!filing) throw new DomainError('invalid', problems.join('; '));
+  if (!filing) throw new DomainError('invalid', problems.map((p) => p.message).join('; '), problems);
   const attachments = checkAttachments(input.attachments ?? []);
   return deps.db.transaction().execute(async (trx) => {
     const user = await requireMemberUser(trx, filer.userId, filer.memberId);
@@ -96,9 +97,11 @@ export async function fileReport(deps: FilingDeps, filer: Filer, input: FilingIn
     const limit = deps.filingsPerDay ?? DEFAULT_FILINGS_PER_MEMBER_PER_DAY;
     const dayStart = nextQuotaResetSeconds(now) * 1000 - DAY_MS;
     if ((await countFilingsSince(trx, filer.memberId, dayStart)) >= limit) {
+      const nextDay = quotaDayOf(dayStart + DAY_MS);
       throw new DomainError(
         'conflict',
-        `your member has filed ${limit} reports today, the most a member may file in a day: file again after 00:00 Turkey time (${quotaDayOf(dayStart + DAY_MS)})`,
+        `your member has filed ${limit} reports today, the most a member may file in a day: file again after 00:00 Turkey time (${nextDay})`,
+        { code: 'filing.daily_limit', params: { limit, day: nextDay } },
       );
     }
     const c = filing.company;
@@ -116,12 +119,14 @@ export async function fileReport(deps: FilingDeps, filer: Filer, input: FilingIn
     const companyId = Number(company.id);
     const r = filing.report;
     // An imported open claim is outside the index (migration 0005); filed ones are refused by it.
-    if (r.type === CLAIM_TYPE && (await findOpenClaim(trx, filer.memberId, companyId))) throw new DomainError('conflict', ONE_OPEN_CLAIM_MESSAGE);
+    if (r.type === CLAIM_TYPE && (await findOpenClaim(trx, filer.memberId, companyId)))
+      throw new DomainError('conflict', ONE_OPEN_CLAIM_MESSAGE, { code: 'filing.open_claim_exists' });
     // A replayed or doubled form: the same member, company, type, event date and case number while
     // the first is still open. Refused, so that a replay never counts twice once approved (D13).
     const caseNumber = caseNumberOf(r.type, r.caseJson);
     const twins = await listOpenTwins(trx, filer.memberId, companyId, r.type, r.eventDate);
-    if (twins.some((t) => caseNumberOf(r.type, t.case_json) === caseNumber)) throw new DomainError('conflict', DUPLICATE_FILING_MESSAGE);
+    if (twins.some((t) => caseNumberOf(r.type, t.case_json) === caseNumber))
+      throw new DomainError('conflict', DUPLICATE_FILING_MESSAGE, { code: 'filing.duplicate' });
     const reportId = await insertFiledReport(trx, {
       company_id: companyId,
       ref: null,

@@ -44,11 +44,13 @@ async function takeStep(deps: ModerationDeps, who: Who, reportId: number, step: 
     const user = who.kind === 'operator' ? await requireOperator(trx, who.userId) : await requireMemberUser(trx, who.userId, who.memberId);
     const report = Number.isSafeInteger(reportId) ? await findReportById(trx, reportId) : undefined;
     if (!report) {
-      throw new DomainError('not_found', who.kind === 'member' ? `no report ${reportId} among your member's reports` : `no report ${reportId}`);
+      throw who.kind === 'member'
+        ? new DomainError('not_found', `no report ${reportId} among your member's reports`, { code: 'report.not_found_for_member', params: { id: reportId } })
+        : new DomainError('not_found', `no report ${reportId}`, { code: 'report.not_found', params: { id: reportId } });
     }
     const reportedBy = report.reported_by === null ? null : Number(report.reported_by);
     const check = checkStep(user.actor, { id: reportId, status: report.status as ReportStatus, reportedBy }, step, reason);
-    if (!check.ok) throw new DomainError(check.kind, check.message);
+    if (!check.ok) throw new DomainError(check.kind, check.message, check.problem);
     return writeStep(trx, deps.clock.now(), report, check, step, { label: user.label, userId: who.userId, logged: who.kind === 'operator' });
   });
 }
@@ -77,7 +79,11 @@ async function writeStep(
       : null;
   if (!(await updateReportStatusIf(trx, reportId, check.from, check.to, now))) {
     const current = await findReportById(trx, reportId);
-    throw new DomainError('conflict', `report ${reportId} was changed meanwhile (it is now ${current?.status ?? 'gone'}); reload and look again`);
+    const now = current?.status ?? 'gone';
+    throw new DomainError('conflict', `report ${reportId} was changed meanwhile (it is now ${now}); reload and look again`, {
+      code: 'report.changed_meanwhile',
+      params: { id: reportId, status: now },
+    });
   }
   await insertStatusChange(trx, {
     report_id: reportId,
@@ -132,15 +138,23 @@ export async function changeStatusFromCli(
   reason?: string | null,
 ): Promise<ModerationResult & { ref: string | null }> {
   if (!isReportStatus(to)) {
-    throw new DomainError('invalid', `unknown status '${to}': use pending, approved, rejected, withdrawn or deactivated`);
+    throw new DomainError('invalid', `unknown status '${to}': use pending, approved, rejected, withdrawn or deactivated`, {
+      code: 'report.status_unknown',
+      params: { value: to },
+    });
   }
   return deps.db.transaction().execute(async (trx) => {
     const report = await findReportByIdOrRef(trx, idOrRef);
-    if (!report) throw new DomainError('not_found', `no report with id or ref '${idOrRef}'`);
+    if (!report) throw new DomainError('not_found', `no report with id or ref '${idOrRef}'`, { code: 'report.not_found_by_ref', params: { ref: idOrRef } });
     const from = report.status as ReportStatus;
     const refusal = checkTransition(from, to);
     const step = STEP_TO[to];
-    if (refusal || !step) throw new DomainError('conflict', `report ${report.id}: ${refusal ?? `cannot become ${to}`}`);
+    if (refusal || !step) {
+      throw new DomainError('conflict', `report ${report.id}: ${refusal ?? `cannot become ${to}`}`, {
+        code: 'report.transition_refused',
+        params: { id: Number(report.id), from, to },
+      });
+    }
     const reportedBy = report.reported_by === null ? null : Number(report.reported_by);
     // A filed report: the console's rules, the CLI acting as an operator (only the filing member
     // withdraws it). An imported one: D11's steps, with D29's reason rules.
@@ -149,11 +163,9 @@ export async function changeStatusFromCli(
         ? checkStep(CLI_OPERATOR, { id: Number(report.id), status: from, reportedBy }, step, reason)
         : checkImportedReason(from, to, step, reason);
     if (!check.ok) {
-      const message =
-        check.kind === 'forbidden'
-          ? `report ${report.id} was filed through the portal: only its filing member may withdraw it; deactivate it with --reason instead`
-          : check.message;
-      throw new DomainError(check.kind, message);
+      if (check.kind !== 'forbidden') throw new DomainError(check.kind, check.message, check.problem);
+      const message = `report ${report.id} was filed through the portal: only its filing member may withdraw it; deactivate it with --reason instead`;
+      throw new DomainError('forbidden', message, { code: 'report.portal_withdraw_only', params: { id: Number(report.id) } });
     }
     const result = await writeStep(trx, deps.clock.now(), report, check, step, { label: 'cli', userId: null, logged: true });
     return { ...result, ref: report.ref };
@@ -165,9 +177,22 @@ const CLI_OPERATOR = { kind: 'operator', userId: 0 } as const;
 /** D29's reason rules on a step D11 allows for an imported report: required to reject or deactivate. */
 function checkImportedReason(from: ReportStatus, to: ReportStatus, step: ModerationStep, reason: string | null | undefined): StepCheck {
   const text = reason?.trim() ?? '';
-  if ((step === 'reject' || step === 'deactivate') && text === '')
-    return { ok: false, kind: 'invalid', message: `a reason is required to ${step} a report: say why` };
-  if (text.length > REASON_MAX) return { ok: false, kind: 'invalid', message: `the reason is longer than ${REASON_MAX} characters` };
+  if ((step === 'reject' || step === 'deactivate') && text === '') {
+    return {
+      ok: false,
+      kind: 'invalid',
+      message: `a reason is required to ${step} a report: say why`,
+      problem: { code: 'report.reason_required', params: { step } },
+    };
+  }
+  if (text.length > REASON_MAX) {
+    return {
+      ok: false,
+      kind: 'invalid',
+      message: `the reason is longer than ${REASON_MAX} characters`,
+      problem: { code: 'report.reason_too_long', params: { max: REASON_MAX } },
+    };
+  }
   return { ok: true, from, to, reason: text === '' ? null : text };
 }
 

@@ -107,7 +107,7 @@ function stepOf(h: Awaited<ReturnType<typeof listHistories>>[number]): HistorySt
 /** A company with all its reports in every status, who filed each, and each one's whole history. */
 export async function getCompanyFile(db: Db, companyId: number): Promise<CompanyFile> {
   const company = Number.isSafeInteger(companyId) ? await findCompanyById(db, companyId) : undefined;
-  if (!company) throw new DomainError('not_found', `no company ${companyId}`);
+  if (!company) throw new DomainError('not_found', `no company ${companyId}`, { code: 'company.not_found', params: { id: companyId } });
   const rows = await listCompanyReports(db, companyId);
   const ids = rows.map((r) => Number(r.id));
   const attachments = await attachmentsByReport(db, ids);
@@ -129,11 +129,21 @@ export async function getCompanyFile(db: Db, companyId: number): Promise<Company
 /** The console's "open a company" by tax ID (D9, with its country); not_found when unknown. */
 export async function findCompanyIdByTaxId(db: Db, countries: Pick<CountryCatalogue, 'get'>, country: string, taxId: string): Promise<number> {
   const c = countries.get(country.trim().toUpperCase());
-  if (!c) throw new DomainError('invalid', `country ${JSON.stringify(country)} is not a supported 2-letter country code`);
+  if (!c) {
+    throw new DomainError('invalid', `country ${JSON.stringify(country)} is not a supported 2-letter country code`, {
+      code: 'country.unsupported',
+      params: { country },
+    });
+  }
   const check = checkTaxId(taxId, c);
-  if (!check.valid) throw new DomainError('invalid', check.message);
+  if (!check.valid) throw new DomainError('invalid', check.message, check.problem);
   const company = await findCompanyByTaxId(db, c.code, check.canonical);
-  if (!company) throw new DomainError('not_found', `no company with tax ID ${check.canonical} in ${c.code}`);
+  if (!company) {
+    throw new DomainError('not_found', `no company with tax ID ${check.canonical} in ${c.code}`, {
+      code: 'company.not_found_by_tax_id',
+      params: { taxId: check.canonical, country: c.code },
+    });
+  }
   return Number(company.id);
 }
 

@@ -37,14 +37,18 @@ export interface StatusChange {
 /** One lifecycle step, with its history row and the company's new count, in one transaction. */
 export async function changeReportStatus(db: Kysely<Database>, clock: Clock, idOrRef: string, to: string, changedBy: string): Promise<StatusChange> {
   if (!isReportStatus(to)) {
-    throw new DomainError('invalid', `unknown status '${to}': use pending, approved, rejected, withdrawn or deactivated`);
+    throw new DomainError('invalid', `unknown status '${to}': use pending, approved, rejected, withdrawn or deactivated`, {
+      code: 'report.status_unknown',
+      params: { value: to },
+    });
   }
   return db.transaction().execute(async (trx) => {
     const report = await findReportByIdOrRef(trx, idOrRef);
-    if (!report) throw new DomainError('not_found', `no report with id or ref '${idOrRef}'`);
+    if (!report) throw new DomainError('not_found', `no report with id or ref '${idOrRef}'`, { code: 'report.not_found_by_ref', params: { ref: idOrRef } });
     const from = report.status as ReportStatus;
     const refusal = checkTransition(from, to);
-    if (refusal) throw new DomainError('conflict', `report ${report.id}: ${refusal}`);
+    if (refusal)
+      throw new DomainError('conflict', `report ${report.id}: ${refusal}`, { code: 'report.transition_refused', params: { id: Number(report.id), from, to } });
     await applyStatus(trx, clock, report, to, changedBy);
     return { reportId: Number(report.id), ref: report.ref, from, to };
   });

@@ -2,6 +2,7 @@
  * Name search keys (D8). Pure: the same function reduces company names when they are stored
  * and queries when they arrive, so the two always agree.
  */
+import type { Problem } from '../lib/problems.ts';
 
 /** Legal-form and filler words, as they look after reduction to a key (D8: one place). */
 export const FILLER_WORDS: ReadonlySet<string> = new Set([
@@ -145,7 +146,7 @@ export function coreOfKey(key: string): string {
   return significantWords(key).join(' ');
 }
 
-export type NameQuery = { ok: true; words: string[]; core: string } | { ok: false; message: string };
+export type NameQuery = { ok: true; words: string[]; core: string } | { ok: false; message: string; problem: Problem };
 
 /** Reduces a query to the words every matching company must contain (D8). */
 export function parseNameQuery(q: string): NameQuery {
@@ -156,6 +157,7 @@ export function parseNameQuery(q: string): NameQuery {
       message:
         `q is too generic: after dropping legal forms and punctuation, '${q}' has no word of 3 or more ` +
         `letters. Add a distinctive part of the company name`,
+      problem: { code: 'search.too_generic', params: { q } },
     };
   }
   return { ok: true, words, core: significantWords(toSearchKey(q)).join(' ') };

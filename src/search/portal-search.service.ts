@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import type { AuditWriter } from '../audit/audit-writer.ts';
 import type { Clock } from '../lib/clock.ts';
 import { AppError, type ErrorReason } from '../lib/errors.ts';
+import type { Problem } from '../lib/problems.ts';
 import { redactSecrets } from '../lib/redact.ts';
 import type { Db } from '../db/types.ts';
 import { peekAllowance, userSubject, type Allowance } from '../quota/allowance.ts';
@@ -38,7 +39,7 @@ export interface PortalSearcher {
 
 export type PortalSearchOutcome =
   | { kind: 'answered'; response: SearchResponse; allowance: Allowance }
-  | { kind: 'refused'; status: number; reason: ErrorReason; message: string; allowance: Allowance };
+  | { kind: 'refused'; status: number; reason: ErrorReason; message: string; problem: Problem | null; allowance: Allowance };
 
 /** The raw query string of the search page, as the portal's parser gave it (http/query-string.ts). */
 export type PortalSearchForm = Readonly<Record<string, unknown>>;
@@ -71,12 +72,19 @@ export function portalSearchInput(form: PortalSearchForm, countryCodes: readonly
   const normalised = normaliseSearchQuery(query);
   const q = normalised.q ?? '';
   const length = [...q].length;
-  if (length < 3 || length > 100) throw new AppError('invalid_parameter', 'q must be 3 to 100 characters after trimming spaces');
+  if (length < 3 || length > 100) {
+    throw new AppError(
+      'invalid_parameter',
+      'q must be 3 to 100 characters after trimming spaces',
+      {},
+      { code: 'search.q_length', params: { min: 3, max: 100 } },
+    );
+  }
   const type = normalised.type ?? 'name';
-  if (type !== 'name' && type !== 'tax_id') throw new AppError('invalid_parameter', "type must be 'name' or 'tax_id'");
+  if (type !== 'name' && type !== 'tax_id') throw new AppError('invalid_parameter', "type must be 'name' or 'tax_id'", {}, { code: 'search.type_invalid' });
   const country = normalised.country ?? null;
   if (country !== null && !countryCodes.includes(country)) {
-    throw new AppError('unsupported_country', `country ${country} is not a supported country`);
+    throw new AppError('unsupported_country', `country ${country} is not a supported country`, {}, { code: 'search.country_unsupported', params: { country } });
   }
   return { q, type, country };
 }
@@ -114,6 +122,7 @@ export async function searchAsPortalUser(deps: PortalSearchDeps, searcher: Porta
       status: error.statusCode,
       reason: error.reason,
       message: error.message,
+      problem: error.problem,
       allowance: await readPortalAllowance(deps, searcher.userId),
     };
   }

@@ -37,16 +37,34 @@ export function rejectSecretsInUrl(query: ParsedQuery): void {
       'key_in_url',
       `Do not put an API key in the URL (parameter ${found.join(', ')}): URLs end up in logs and browser history. ` +
         'Send it in the X-API-Key header instead, and regenerate the key if it was exposed',
+      {},
+      { code: 'search.key_in_url', params: { names: found.join(', ') } },
     );
   }
 }
 
 function single(name: string, value: QueryValue | undefined): string | undefined {
   if (Array.isArray(value)) {
-    throw new AppError('duplicate_parameter', `${name} was given ${value.length} times: give it once`);
+    throw new AppError(
+      'duplicate_parameter',
+      `${name} was given ${value.length} times: give it once`,
+      {},
+      {
+        code: 'search.parameter_repeated',
+        params: { name, count: value.length },
+      },
+    );
   }
   if (value instanceof InvalidEncoding) {
-    throw new AppError('malformed_request', `${name} is not valid percent-encoded UTF-8: encode it with encodeURIComponent`);
+    throw new AppError(
+      'malformed_request',
+      `${name} is not valid percent-encoded UTF-8: encode it with encodeURIComponent`,
+      {},
+      {
+        code: 'search.parameter_encoding',
+        params: { name },
+      },
+    );
   }
   return value === '' ? undefined : value;
 }
@@ -58,7 +76,12 @@ export function normaliseSearchQuery(query: ParsedQuery): NormalisedSearchQuery 
   const out: NormalisedSearchQuery = {};
   if (q !== undefined) {
     if (/\p{Cc}/u.test(q)) {
-      throw new AppError('invalid_parameter', 'q must not contain control characters (such as NUL, tab or line breaks)');
+      throw new AppError(
+        'invalid_parameter',
+        'q must not contain control characters (such as NUL, tab or line breaks)',
+        {},
+        { code: 'search.control_characters' },
+      );
     }
     const trimmed = q.trim().replace(/\s+/gu, ' ');
     if (trimmed !== '') out.q = trimmed;

@@ -90,13 +90,13 @@ export function planSearch(countries: Pick<CountryCatalogue, 'get'>, input: Sear
   if (input.type === 'tax_id') {
     if (input.country) {
       const check = checkTaxId(input.q, countries.get(input.country)!);
-      if (!check.valid) throw new AppError('invalid_tax_id', check.message);
+      if (!check.valid) throw new AppError('invalid_tax_id', check.message, {}, check.problem);
       return { kind: 'tax_id', candidates: [{ taxId: check.canonical, country: input.country }] };
     }
     return { kind: 'tax_id', candidates: taxIdCandidates(input.q, countries.get) };
   }
   const query = parseNameQuery(input.q);
-  if (!query.ok) throw new AppError('query_too_generic', query.message);
+  if (!query.ok) throw new AppError('query_too_generic', query.message, {}, query.problem);
   return {
     kind: 'name',
     indexedWords: query.words.filter((w) => w.length >= 3),

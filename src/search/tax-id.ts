@@ -2,24 +2,46 @@
  * Tax-ID normalisation and validation (D9). Pure: the country catalogue is passed in.
  */
 import type { Country } from '../countries/catalogue.ts';
+import type { Problem } from '../lib/problems.ts';
 
 /** D9's normalisation: white space, `.`, `-`, `/` removed, upper case. */
 export function normaliseTaxId(raw: string): string {
   return raw.replace(/[\s.\-/]+/gu, '').toUpperCase();
 }
 
-export type TaxIdCheck = { valid: true; canonical: string; idType: string } | { valid: false; message: string };
+export type TaxIdCheck = { valid: true; canonical: string; idType: string } | { valid: false; message: string; problem: Problem };
 
-/** `^[0-9]{10}$` → `10 digits`; `^[0-9A-Z]{9,15}$` → `9 to 15 letters or digits`. */
-function describePattern(pattern: string): string {
-  const m = /^\^\[([^\]]+)\]\{(\d+)(?:,(\d+))?\}\$$/.exec(pattern);
-  if (!m) return `matching ${pattern}`;
-  const what = m[1] === '0-9' ? 'digits' : 'letters or digits';
-  return m[3] ? `${m[2]} to ${m[3]} ${what}` : `${m[2]} ${what}`;
+/** One identifier format of a country, as its messages describe it (in any language). */
+export interface TaxIdFormat {
+  type: string;
+  /** How many characters and of what, when the pattern says it plainly; else null (then `pattern`). */
+  length: { min: number; max: number | null; alphabet: 'digits' | 'alphanumeric' } | null;
+  pattern: string;
+  checksum: boolean;
+  example: string;
+}
+
+/** `^[0-9]{10}$` → 10 digits; `^[0-9A-Z]{9,15}$` → 9 to 15 letters or digits. */
+export function taxIdFormatsOf(country: Country): TaxIdFormat[] {
+  return country.idTypes.map((t) => {
+    const m = /^\^\[([^\]]+)\]\{(\d+)(?:,(\d+))?\}\$$/.exec(t.pattern);
+    const length = m
+      ? { min: Number(m[2]), max: m[3] ? Number(m[3]) : null, alphabet: m[1] === '0-9' ? ('digits' as const) : ('alphanumeric' as const) }
+      : null;
+    return { type: t.type, length, pattern: t.pattern, checksum: t.checksum, example: t.example };
+  });
+}
+
+function describeLength(f: TaxIdFormat): string {
+  if (!f.length) return `matching ${f.pattern}`;
+  const what = f.length.alphabet === 'digits' ? 'digits' : 'letters or digits';
+  return f.length.max !== null ? `${f.length.min} to ${f.length.max} ${what}` : `${f.length.min} ${what}`;
 }
 
 function describeTypes(country: Country): string {
-  return country.idTypes.map((t) => `${t.type} (${describePattern(t.pattern)}${t.checksum ? ' with check digits' : ''}, e.g. ${t.example})`).join(' or ');
+  return taxIdFormatsOf(country)
+    .map((f) => `${f.type} (${describeLength(f)}${f.checksum ? ' with check digits' : ''}, e.g. ${f.example})`)
+    .join(' or ');
 }
 
 /**
@@ -44,6 +66,7 @@ export function checkTaxId(raw: string, country: Country): TaxIdCheck {
   return {
     valid: false,
     message: `'${raw}' is not a valid ${country.code} tax ID: expected ${describeTypes(country)}. Check the number for a typo`,
+    problem: { code: 'tax_id.invalid', params: { value: raw, country: country.code } },
   };
 }
 

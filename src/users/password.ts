@@ -16,8 +16,18 @@ export const PASSWORD_MAX_LENGTH = 256;
 /** Refuses a password that is too short or too long (NIST 800-63B: length, no composition rules). */
 export function checkPasswordRules(password: string): void {
   const length = [...password].length;
-  if (length < PASSWORD_MIN_LENGTH) throw new DomainError('invalid', `the password must be at least ${PASSWORD_MIN_LENGTH} characters`);
-  if (length > PASSWORD_MAX_LENGTH) throw new DomainError('invalid', `the password must be at most ${PASSWORD_MAX_LENGTH} characters`);
+  if (length < PASSWORD_MIN_LENGTH) {
+    throw new DomainError('invalid', `the password must be at least ${PASSWORD_MIN_LENGTH} characters`, {
+      code: 'user.password_too_short',
+      params: { min: PASSWORD_MIN_LENGTH },
+    });
+  }
+  if (length > PASSWORD_MAX_LENGTH) {
+    throw new DomainError('invalid', `the password must be at most ${PASSWORD_MAX_LENGTH} characters`, {
+      code: 'user.password_too_long',
+      params: { max: PASSWORD_MAX_LENGTH },
+    });
+  }
 }
 
 export async function hashPassword(password: string): Promise<string> {

@@ -14,7 +14,10 @@ export async function insertUser(db: Db, user: Insertable<UsersTable>): Promise<
     return await db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
   } catch (error) {
     if (isUniqueViolation(error)) {
-      throw new DomainError('conflict', `a user with the email ${user.email} already exists; send a new link with 'user reset'`);
+      throw new DomainError('conflict', `a user with the email ${user.email} already exists; send a new link with 'user reset'`, {
+        code: 'user.email_taken',
+        params: { email: user.email },
+      });
     }
     throw error;
   }

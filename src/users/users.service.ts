@@ -62,7 +62,7 @@ export function normaliseEmail(email: string): string {
 function checkEmail(email: string): string {
   const trimmed = email.trim();
   if (trimmed.length > 254 || !/^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/.test(trimmed)) {
-    throw new DomainError('invalid', `'${email}' is not an email address such as ayse@example.com`);
+    throw new DomainError('invalid', `'${email}' is not an email address such as ayse@example.com`, { code: 'user.email_invalid', params: { email } });
   }
   return trimmed;
 }
@@ -71,7 +71,7 @@ function checkEmail(email: string): string {
 export function checkName(name: string): string {
   const trimmed = name.trim().replace(/\s+/g, ' ');
   if (trimmed === '' || [...trimmed].length > NAME_MAX_LENGTH || /\p{Cc}/u.test(trimmed)) {
-    throw new DomainError('invalid', `the name must be 1 to ${NAME_MAX_LENGTH} characters`);
+    throw new DomainError('invalid', `the name must be 1 to ${NAME_MAX_LENGTH} characters`, { code: 'user.name_invalid', params: { max: NAME_MAX_LENGTH } });
   }
   return trimmed;
 }
@@ -113,12 +113,23 @@ export async function inviteUser(
   alsoInTransaction?: AlsoInTransaction<IssuedLink>,
 ): Promise<IssuedLink> {
   const email = checkEmail(input.email);
-  if (!(USER_ROLES as readonly string[]).includes(input.role)) throw new DomainError('invalid', `role must be one of ${USER_ROLES.join(', ')}`);
-  if (input.role === 'operator' && input.memberRef) throw new DomainError('invalid', 'an operator belongs to no member: leave out --member');
-  if (input.role !== 'operator' && !input.memberRef) throw new DomainError('invalid', `a ${input.role} belongs to a member: give --member REF`);
+  if (!(USER_ROLES as readonly string[]).includes(input.role)) {
+    throw new DomainError('invalid', `role must be one of ${USER_ROLES.join(', ')}`, { code: 'user.role_invalid', params: { roles: USER_ROLES.join(', ') } });
+  }
+  if (input.role === 'operator' && input.memberRef) {
+    throw new DomainError('invalid', 'an operator belongs to no member: leave out --member', { code: 'user.operator_has_no_member' });
+  }
+  if (input.role !== 'operator' && !input.memberRef) {
+    throw new DomainError('invalid', `a ${input.role} belongs to a member: give --member REF`, { code: 'user.member_required', params: { role: input.role } });
+  }
   return db.transaction().execute(async (trx) => {
     const member = input.memberRef ? await requireMember(trx, input.memberRef) : null;
-    if (member && member.status !== 'active') throw new DomainError('conflict', `member ${member.ref} is ${member.status}: its users cannot sign in`);
+    if (member && member.status !== 'active') {
+      throw new DomainError('conflict', `member ${member.ref} is ${member.status}: its users cannot sign in`, {
+        code: 'user.member_not_active',
+        params: { member: member.ref, memberStatus: member.status },
+      });
+    }
     const now = clock.now();
     const user = await insertUser(trx, {
       email,
@@ -147,7 +158,7 @@ export async function inviteUser(
 async function requireUserByEmail(db: Db, email: string, memberId?: number): Promise<UserRow> {
   const user = await findUserByEmailNorm(db, normaliseEmail(email));
   if (!user || (memberId !== undefined && (user.member_id === null || Number(user.member_id) !== memberId))) {
-    throw new DomainError('not_found', `no user with the email ${email.trim()}; see 'user list'`);
+    throw new DomainError('not_found', `no user with the email ${email.trim()}; see 'user list'`, { code: 'user.not_found', params: { email: email.trim() } });
   }
   return user;
 }
@@ -175,7 +186,8 @@ export async function createResetLink(
 ): Promise<IssuedLink> {
   return db.transaction().execute(async (trx) => {
     const user = await requireUserByEmail(trx, input.email, input.memberId);
-    if (user.status === 'disabled') throw new DomainError('conflict', `user ${user.email} is disabled`);
+    if (user.status === 'disabled')
+      throw new DomainError('conflict', `user ${user.email} is disabled`, { code: 'user.disabled', params: { email: user.email } });
     const purpose = user.status === 'invited' ? 'invite' : 'reset';
     const link = await issueLink(trx, clock, Number(user.id), purpose, input.createdBy);
     const issued: IssuedLink = { user: viewOf(user, await memberRefOf(trx, user.member_id)), purpose, ...link };
@@ -245,13 +257,17 @@ export async function acceptLink(db: Kysely<Database>, clock: Clock, input: Acce
   const name = checkName(input.name);
   checkPasswordRules(input.password);
   const info = await describeLink(db, clock, input.token);
-  if (!info) throw new DomainError('not_found', LINK_NOT_VALID);
+  if (!info) throw new DomainError('not_found', LINK_NOT_VALID, { code: 'user.link_invalid' });
   let totp: { secret: string; step: number } | null = null;
   if (info.role === 'operator') {
     // Derived from the link, never taken from the form: nobody chooses an operator's secret.
     const secret = enrolmentSecretOf(input.token);
     const step = acceptTotpCode(secret, input.totpCode ?? '', clock.now(), null);
-    if (step === null) throw new DomainError('invalid', 'the authenticator code is not right: add the secret to your app and type the code it shows now');
+    if (step === null) {
+      throw new DomainError('invalid', 'the authenticator code is not right: add the secret to your app and type the code it shows now', {
+        code: 'user.totp_wrong',
+      });
+    }
     totp = { secret, step };
   }
   // Slow on purpose (argon2id): outside the transaction, so no write lock is held meanwhile.
@@ -259,7 +275,9 @@ export async function acceptLink(db: Kysely<Database>, clock: Clock, input: Acce
   return db.transaction().execute(async (trx) => {
     const now = clock.now();
     const row = await findUsableToken(trx, digestSecretToken(input.token), now);
-    if (!row || row.status === 'disabled' || !(await markTokenUsed(trx, row.tokenId, now))) throw new DomainError('not_found', LINK_NOT_VALID);
+    if (!row || row.status === 'disabled' || !(await markTokenUsed(trx, row.tokenId, now))) {
+      throw new DomainError('not_found', LINK_NOT_VALID, { code: 'user.link_invalid' });
+    }
     await updateUser(trx, row.userId, {
       name,
       password_hash: passwordHash,

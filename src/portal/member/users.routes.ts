@@ -6,40 +6,26 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../http/app-type.ts';
 import { DomainError } from '../../lib/errors.ts';
-import {
-  disableMemberUser,
-  inviteMemberUser,
-  listMemberUsers,
-  MemberUsersError,
-  newMemberUserLink,
-  type MemberUsersRefusal,
-} from '../../members/member-users.service.ts';
+import { disableMemberUser, inviteMemberUser, listMemberUsers, MemberUsersError, newMemberUserLink } from '../../members/member-users.service.ts';
 import { oneTimeLinkOf } from '../../users/users.service.ts';
 import { memberOf, portalOf, requireUser } from '../guards.ts';
 import { redirectTo, renderPage, sendPage } from '../layout.ts';
 import type { PortalDeps } from '../portal-deps.ts';
 import { notFoundError } from '../portal-errors.ts';
+import { problemText } from '../problem-text.ts';
+import type { Locale } from '../portal-context.ts';
 import { field, publicBaseOf, statusOfDomainError } from './route-helpers.ts';
-import { memberText, type MemberText, type MemberTextKey } from './text.ts';
+import { memberText } from './text.ts';
 import { usersBody, type UsersFlash } from './users.page.ts';
 
-const REFUSAL_TEXT: Record<MemberUsersRefusal, MemberTextKey> = {
-  email_invalid: 'users.email_invalid',
-  invite_refused: 'users.invite_refused',
-  member_not_active: 'users.member_not_active',
-  user_cap: 'users.cap_reached',
-  reset_by_operator: 'users.reset_by_operator',
-  user_disabled: 'users.user_disabled',
-  self_disable: 'users.self_disable',
-};
-
 /**
- * A service's refusal in the page's language. Only known refusals have words of their own;
- * any other DomainError gets a generic text (its English message may name other accounts).
+ * A service's refusal in the page's language. Only a member_admin's own refusals are worded as
+ * they are (they name no other account); any other DomainError gets a generic text.
  */
-export function refusalOf(t: MemberText, error: DomainError): string {
-  if (error instanceof MemberUsersError) return t(REFUSAL_TEXT[error.code], error.params);
-  return t(error.kind === 'invalid' ? 'users.email_invalid' : 'users.refused');
+export function refusalOf(locale: Locale, error: DomainError): string {
+  if (error instanceof MemberUsersError) return problemText(locale, error.problem, error.message);
+  const t = memberText(locale);
+  return t(error.kind === 'invalid' ? 'problem.member_users.email_invalid' : 'users.refused');
 }
 
 export function registerUsersRoutes(app: App, deps: PortalDeps) {
@@ -76,7 +62,7 @@ export function registerUsersRoutes(app: App, deps: PortalDeps) {
       return await show(request, reply, { kind: 'invited', email: issued.email, link: oneTimeLinkOf(publicBaseOf(deps), issued.token) });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      return show(request, reply, { kind: 'error', message: refusalOf(memberText(ctx.locale), error) }, statusOfDomainError(error), form);
+      return show(request, reply, { kind: 'error', message: refusalOf(ctx.locale, error) }, statusOfDomainError(error), form);
     }
   });
   app.post('/users/:id/disable', admin, async (request, reply) => {
@@ -88,7 +74,7 @@ export function registerUsersRoutes(app: App, deps: PortalDeps) {
     } catch (error) {
       if (error instanceof DomainError && error.kind === 'not_found') throw notFoundError();
       if (!(error instanceof DomainError)) throw error;
-      return show(request, reply, { kind: 'error', message: refusalOf(memberText(ctx.locale), error) }, statusOfDomainError(error));
+      return show(request, reply, { kind: 'error', message: refusalOf(ctx.locale, error) }, statusOfDomainError(error));
     }
     return redirectTo(reply, `/portal/users?disabled=${id}`);
   });
@@ -102,7 +88,7 @@ export function registerUsersRoutes(app: App, deps: PortalDeps) {
     } catch (error) {
       if (error instanceof DomainError && error.kind === 'not_found') throw notFoundError();
       if (!(error instanceof DomainError)) throw error;
-      return show(request, reply, { kind: 'error', message: refusalOf(memberText(ctx.locale), error) }, statusOfDomainError(error));
+      return show(request, reply, { kind: 'error', message: refusalOf(ctx.locale, error) }, statusOfDomainError(error));
     }
   });
 }

@@ -15,6 +15,11 @@ import { usageMessages } from './usage.ts';
 import { usersMessages } from './users.ts';
 import { reportsMessages } from './reports.ts';
 import { caseFieldMessages } from './case-fields.ts';
+import { problemWordMessages } from './problem-words.ts';
+import { filingProblemMessages } from './problems-filing.ts';
+import { reportProblemMessages } from './problems-reports.ts';
+import { accountProblemMessages } from './problems-accounts.ts';
+import { requestProblemMessages } from './problems-requests.ts';
 
 export const MESSAGES = {
   ...layoutMessages,
@@ -28,6 +33,11 @@ export const MESSAGES = {
   ...reportsMessages,
   ...caseFieldMessages,
   ...consoleMessages,
+  ...problemWordMessages,
+  ...filingProblemMessages,
+  ...reportProblemMessages,
+  ...accountProblemMessages,
+  ...requestProblemMessages,
 } as const;
 
 /** Each feature file, for the test that no two define the same key. */
@@ -43,6 +53,11 @@ export const MESSAGE_FILES: Readonly<Record<string, Readonly<Record<string, unkn
   reports: reportsMessages,
   'case-fields': caseFieldMessages,
   console: consoleMessages,
+  'problem-words': problemWordMessages,
+  'problems-filing': filingProblemMessages,
+  'problems-reports': reportProblemMessages,
+  'problems-accounts': accountProblemMessages,
+  'problems-requests': requestProblemMessages,
 };
 
 export type MessageKey = keyof typeof MESSAGES;

@@ -94,10 +94,6 @@ export const usersMessages = defineMessages({
     en: '{name} is disabled and signed out everywhere.',
     tr: '{name} devre dışı bırakıldı ve her yerde oturumu kapatıldı.',
   },
-  'users.email_invalid': {
-    en: 'Enter a valid email address.',
-    tr: 'Geçerli bir e-posta adresi girin.',
-  },
   'users.name_missing': {
     en: 'Enter the colleague’s name.',
     tr: 'Çalışma arkadaşınızın adını girin.',
@@ -105,30 +101,6 @@ export const usersMessages = defineMessages({
   'users.copy': {
     en: 'Copy link',
     tr: 'Bağlantıyı kopyala',
-  },
-  'users.invite_refused': {
-    en: 'This address cannot be invited. If the person already has an account with another member, ask the service operator.',
-    tr: 'Bu adres davet edilemez. Kişinin başka bir üyede zaten hesabı varsa hizmet operatörüne başvurun.',
-  },
-  'users.member_not_active': {
-    en: 'Your membership is not active: no one can be invited.',
-    tr: 'Üyeliğiniz etkin değil: kimse davet edilemez.',
-  },
-  'users.cap_reached': {
-    en: 'Your member already has {max} users who are not disabled, the most allowed. Disable one, or ask the service operator to raise the limit.',
-    tr: 'Üyenizin devre dışı olmayan {max} kullanıcısı var, izin verilen en fazla sayı bu. Birini devre dışı bırakın ya da sınırı yükseltmesi için hizmet operatörüne başvurun.',
-  },
-  'users.reset_by_operator': {
-    en: 'This colleague has already accepted the invitation. A password reset must come from the service operator.',
-    tr: 'Bu çalışma arkadaşınız daveti zaten kabul etti. Parola sıfırlama hizmet operatöründen gelmelidir.',
-  },
-  'users.user_disabled': {
-    en: 'This user is disabled.',
-    tr: 'Bu kullanıcı devre dışı.',
-  },
-  'users.self_disable': {
-    en: 'You cannot disable your own account; ask another admin of your member.',
-    tr: 'Kendi hesabınızı devre dışı bırakamazsınız; üyenizin başka bir yöneticisine başvurun.',
   },
   'users.refused': {
     en: 'This could not be done. Reload the page and try again.',
