@@ -10,38 +10,8 @@ import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { makeTestApp, search, type TestApp } from './helpers/app.ts';
 import { makeKeyHolder, makeMember, nextVkn } from './helpers/factories.ts';
 import { EXE_FILE, PDF_FILE, squash } from './helpers/files.ts';
+import { postMultipart, type FilePart } from './helpers/multipart.ts';
 import { makePortalUser, PORTAL_ORIGIN, PortalBrowser, signIn } from './helpers/portal.ts';
-
-interface FilePart {
-  name: string;
-  fileName: string;
-  type: string;
-  content: Buffer;
-}
-
-/** A multipart form post as a browser sends it, with the browser's cookies, CSRF token and Origin. */
-function postMultipart(browser: PortalBrowser, url: string, fields: Record<string, string>, files: FilePart[], options: { csrf?: string | null } = {}) {
-  const boundary = '----risklookup' + Math.random().toString(16).slice(2);
-  const chunks: Buffer[] = [];
-  const csrf = options.csrf === undefined ? browser.csrf : options.csrf;
-  const all = csrf === null ? fields : { _csrf: csrf, ...fields };
-  for (const [name, value] of Object.entries(all)) {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
-  }
-  for (const f of files) {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${f.name}"; filename="${f.fileName}"\r\nContent-Type: ${f.type}\r\n\r\n`));
-    chunks.push(f.content, Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return browser.app
-    .inject({
-      method: 'POST',
-      url,
-      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, origin: PORTAL_ORIGIN, cookie: browser.cookieHeader() },
-      payload: Buffer.concat(chunks),
-    })
-    .then((r) => browser.absorb(r));
-}
 
 const claimFields = (taxId: string) => ({
   company_name: 'Sayfa Taşımacılık A.Ş.',
@@ -119,7 +89,8 @@ for (const engine of ENGINES) {
         [303, 409, 409],
         answers.map((a) => a.body.slice(0, 300)).join('\n'),
       );
-      assert.match(answers[1]!.body, /already has a pending or approved report of this type on this company with the same event date/);
+      // In the page's language (Turkish by default), not the service's English.
+      assert.match(answers[1]!.body, /aynı türde, aynı olay tarihli \(ve aynı dosya numaralı\) bekleyen ya da onaylanmış bir bildirimi zaten var/);
     });
 
     test('D29: a renamed .exe, a fourth file, a file over 5 MB and a mistyped tax ID are refused, nothing written', async () => {
@@ -129,18 +100,18 @@ for (const engine of ENGINES) {
         { name: 'attachments', fileName: 'fatura.pdf', type: 'application/pdf', content: EXE_FILE },
       ]);
       assert.equal(exe.statusCode, 400);
-      assert.match(exe.body, /Windows program/);
+      assert.match(exe.body, /“fatura.pdf” eki bir Windows programı, belge değil/);
       assert.match(exe.body, /value="Sayfa Taşımacılık A.Ş."/, 'the form keeps what was typed');
       const badId = await postMultipart(members[0]!, '/portal/reports', claimFields('1234567891'), []);
       assert.equal(badId.statusCode, 400);
-      assert.match(badId.body, /&#39;1234567891&#39; is not a valid TR tax ID|'1234567891' is not a valid TR tax ID/);
+      assert.match(badId.body, /“1234567891” geçerli bir TR vergi numarası değil: beklenen VKN/);
       const four = await postMultipart(members[0]!, '/portal/reports', claimFields(nextVkn()), [pdf('a.pdf'), pdf('b.pdf'), pdf('c.pdf'), pdf('d.pdf')]);
       assert.equal(four.statusCode, 413);
       assert.match(four.body, /en çok 3 ek/, 'the limits, in the page language');
       const big = Buffer.concat([PDF_FILE, Buffer.alloc(5 * 1024 * 1024, 0x20)]);
       const tooBig = await postMultipart(members[0]!, '/portal/reports', claimFields(nextVkn()), [{ ...pdf('buyuk.pdf'), content: big }]);
       assert.equal(tooBig.statusCode, 400);
-      assert.match(tooBig.body, /attachment &#39;buyuk.pdf&#39; is larger than 5 MB/);
+      assert.match(tooBig.body, /“buyuk.pdf” eki [\d.]+ MB; bir ek en çok 5 MB olabilir/);
       assert.equal((await database.engine.db.selectFrom('reports').select('id').execute()).length, countBefore);
     });
 
@@ -159,14 +130,16 @@ for (const engine of ENGINES) {
       assert.equal(garbage.statusCode, 403);
     });
 
-    test("D9 as typed: the form's check answers with the API's rule and message, check digits included", async () => {
+    test("D9 as typed: the form's check answers with the API's rule, check digits included, in the form's language", async () => {
       const taxId = nextVkn();
       const good = await members[0]!.get(`/portal/reports/check-tax-id?country=TR&tax_id=TR${taxId}`);
       assert.equal(good.statusCode, 200);
       assert.deepEqual(good.json(), { valid: true, canonical: taxId, id_type: 'VKN' });
       const bad = await members[0]!.get('/portal/reports/check-tax-id?country=TR&tax_id=1234567891');
       assert.deepEqual(bad.json<{ valid: boolean }>().valid, false);
-      assert.match(bad.json<{ message: string }>().message, /^'1234567891' is not a valid TR tax ID: expected VKN/);
+      assert.match(bad.json<{ message: string }>().message, /^“1234567891” geçerli bir TR vergi numarası değil: beklenen VKN \(10 rakam, kontrol basamaklı/);
+      const english = await members[0]!.get('/portal/reports/check-tax-id?country=TR&tax_id=1234567891', { 'accept-language': 'en' });
+      assert.match(english.json<{ message: string }>().message, /^'1234567891' is not a valid TR tax ID: expected VKN \(10 digits with check digits/);
       const form = await members[0]!.get('/portal/reports/new');
       assert.match(form.body, /<script src="\/portal\/reports\/tax-id-check.js" defer><\/script>/);
       const script = await members[0]!.get('/portal/reports/tax-id-check.js');

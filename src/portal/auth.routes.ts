@@ -5,6 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/app-type.ts';
 import { DomainError } from '../lib/errors.ts';
+import type { ProblemCode } from '../lib/problems.ts';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../users/password.ts';
 import { acceptTotpCode, enrolmentSecretOf, totpUri } from '../users/totp.ts';
 import { acceptLink, describeLink, NAME_MAX_LENGTH, type LinkInfo } from '../users/users.service.ts';
@@ -22,6 +23,14 @@ import { attemptSignIn } from './sign-in.service.ts';
 /** Form bodies of these pages are small; the API's 1 KiB limit is too small for them. */
 const FORM_BODY_LIMIT = 16 * 1024;
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
+
+/** The acceptance form's own words for what the users service refuses (the form checks the same first). */
+const ACCEPT_REFUSALS: Partial<Record<ProblemCode, MessageKey>> = {
+  'user.name_invalid': 'auth.accept.badName',
+  'user.password_too_short': 'auth.accept.tooShort',
+  'user.password_too_long': 'auth.accept.tooLong',
+  'user.totp_wrong': 'auth.totp.wrong',
+};
 
 function homeOf(role: string): string {
   return role === 'operator' ? '/portal/operator/' : '/portal/';
@@ -108,7 +117,9 @@ export function registerAuthRoutes(scope: App, deps: PortalDeps, session: Sessio
       accepted = await acceptLink(deps.db, deps.clock, { token, name, password, ...(totp ? { totpCode } : {}) });
     } catch (e) {
       if (e instanceof DomainError && e.kind === 'not_found') return sendPage(reply, linkInvalidPage(request), 404);
-      if (e instanceof DomainError && e.kind === 'invalid') return again(totp ? 'auth.totp.wrong' : 'auth.accept.badName');
+      if (e instanceof DomainError && e.kind === 'invalid') {
+        return again(ACCEPT_REFUSALS[e.problems[0]!.code] ?? (totp ? 'auth.totp.wrong' : 'auth.accept.badName'));
+      }
       throw e;
     }
     await startSession(request, reply, session, accepted.userId);

@@ -11,6 +11,7 @@ import { renderPage, sendPage } from './layout.ts';
 import { localeFromAcceptLanguage } from './locale.ts';
 import { t, type MessageKey } from './messages/index.ts';
 import { PortalError } from './portal-errors.ts';
+import { appErrorText, domainErrorTexts, reasonText } from './problem-text.ts';
 
 function ensureState(request: FastifyRequest) {
   // A request refused before the portal's own hook ran (admission, transport) has no state yet.
@@ -44,12 +45,13 @@ function handlePortalError(error: FastifyError | Error, request: FastifyRequest,
     request.log.info({ reason: error.reason, status: error.statusCode }, 'request refused');
     reply.headers({ ...error.headers });
     const busy = error.reason === 'overloaded' || error.reason === 'service_unavailable';
-    const { title } = pageOf(request, 'error.title', 'error.title');
-    return sendErrorPage(request, reply, error.statusCode, title, busy ? pageOf(request, 'error.title', 'error.busy.text').text : error.message);
+    const { title, text } = pageOf(request, 'error.title', 'error.busy.text');
+    return sendErrorPage(request, reply, error.statusCode, title, busy ? text : appErrorText(request.portalState.locale, error));
   }
   if (error instanceof DomainError) {
     const status = error.kind === 'not_found' ? 404 : error.kind === 'conflict' ? 409 : error.kind === 'forbidden' ? 403 : 400;
-    return sendErrorPage(request, reply, status, pageOf(request, 'error.title', 'error.title').title, error.message);
+    const { title } = pageOf(request, 'error.title', 'error.title');
+    return sendErrorPage(request, reply, status, title, domainErrorTexts(request.portalState.locale, error).join(' '));
   }
   const fe = error as FastifyError;
   // The filing form's files beyond its limits (count, or the whole body): what the limits are,
@@ -60,7 +62,10 @@ function handlePortalError(error: FastifyError | Error, request: FastifyRequest,
   }
   if (fe.validation || (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500)) {
     const { title } = pageOf(request, 'error.badRequest.title', 'error.badRequest.title');
-    return sendErrorPage(request, reply, fe.validation ? 400 : fe.statusCode!, title, fe.validation ? title : fe.message);
+    const status = fe.validation ? 400 : fe.statusCode!;
+    // Fastify's own words are English and about the parser: the reason the API would give, in the page's language.
+    const reason = status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'malformed_request';
+    return sendErrorPage(request, reply, status, title, fe.validation ? title : reasonText(request.portalState.locale, reason));
   }
   if (isDatabaseUnavailable(error)) {
     request.log.warn({ err: error }, 'database unavailable');

@@ -22,6 +22,7 @@ import { redirectTo, renderPage, sendPage, csrfField } from './layout.ts';
 import { MESSAGES, translator, type MessageKey } from './messages/index.ts';
 import type { PortalDeps } from './portal-deps.ts';
 import { idParam, statusLabel } from './report-view.ts';
+import { domainErrorTexts } from './problem-text.ts';
 import { registerTaxIdCheck } from './tax-id-check.ts';
 
 const MEMBER_ROLES = ['member_admin', 'member_user'] as const;
@@ -242,7 +243,7 @@ export function registerReportRoutes(scope: App, deps: Pick<PortalDeps, 'db' | '
       } catch (error) {
         if (!(error instanceof DomainError) || error.kind === 'not_found') throw error;
         const status = error.kind === 'conflict' ? 409 : error.kind === 'forbidden' ? 403 : 400;
-        const form = filingForm(request, deps, plainValues(body), error.message.split('; '));
+        const form = filingForm(request, deps, plainValues(body), domainErrorTexts(ctx.locale, error));
         return sendPage(reply, renderPage(ctx, { title: translator(ctx.locale)('reports.new.title'), body: form, active: 'reports' }), status);
       }
     });

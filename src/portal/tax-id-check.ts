@@ -7,6 +7,7 @@ import type { App } from '../http/app-type.ts';
 import type { CountryCatalogue } from '../countries/catalogue.ts';
 import { checkTaxId } from '../search/tax-id.ts';
 import { requireUser } from './guards.ts';
+import { problemText } from './problem-text.ts';
 
 export const TAX_ID_SCRIPT = `(function () {
   var input = document.getElementById('f-tax_id');
@@ -34,11 +35,18 @@ export const TAX_ID_SCRIPT = `(function () {
 export function registerTaxIdCheck(scope: App, countries: Pick<CountryCatalogue, 'get'>) {
   scope.get('/reports/check-tax-id', { preHandler: requireUser('member_admin', 'member_user') }, async (request, reply) => {
     const q = request.query as Record<string, string | undefined>;
+    const locale = request.portalState.locale;
     const country = countries.get((q.country ?? '').trim().toUpperCase());
     reply.header('cache-control', 'no-store');
-    if (!country) return { valid: false, message: `country ${JSON.stringify(q.country ?? '')} is not a supported 2-letter country code` };
+    if (!country) {
+      const english = `country ${JSON.stringify(q.country ?? '')} is not a supported 2-letter country code`;
+      return { valid: false, message: problemText(locale, { code: 'country.unsupported', params: { country: q.country ?? '' } }, english) };
+    }
     const check = checkTaxId((q.tax_id ?? '').slice(0, 40), country);
-    return check.valid ? { valid: true, canonical: check.canonical, id_type: check.idType } : { valid: false, message: check.message };
+    // The hint under the field, in the form's language.
+    return check.valid
+      ? { valid: true, canonical: check.canonical, id_type: check.idType }
+      : { valid: false, message: problemText(locale, check.problem, check.message) };
   });
   scope.get('/reports/tax-id-check.js', { config: { portal: { session: false } } }, async (_request, reply) =>
     reply.header('cache-control', 'public, max-age=300').type('text/javascript; charset=utf-8').send(TAX_ID_SCRIPT),

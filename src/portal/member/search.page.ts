@@ -12,6 +12,7 @@ import type { CompanyResult, NearMatch } from '../../search/search.service.ts';
 import type { ReportView } from '../../reports/report-view.ts';
 import type { PortalSearchOutcome } from '../../search/portal-search.service.ts';
 import { MESSAGES } from '../messages/index.ts';
+import { problemText } from '../problem-text.ts';
 import { notice } from './page-parts.ts';
 import { memberText, type MemberText, type MemberTextKey } from './text.ts';
 
@@ -183,6 +184,16 @@ export function refusalText(t: MemberText, reason: string, limit: number): strin
   return key in MESSAGES ? t(key as MemberTextKey, { limit }) : t('search.refused');
 }
 
+/**
+ * What exactly was wrong with a refused search (400), in the page's language; the API's English
+ * words, marked as English, where the refusal has no problem to word.
+ */
+function refusalDetail(ctx: PortalContext, outcome: Extract<PortalSearchOutcome, { kind: 'refused' }>): Html | string {
+  if (outcome.status !== 400) return '';
+  if (outcome.problem) return html` <span class="muted">(${problemText(ctx.locale, outcome.problem, outcome.message)})</span>`;
+  return html` <span class="muted" lang="en">(${outcome.message})</span>`;
+}
+
 export function searchBody(ctx: PortalContext, model: SearchPageModel): Html {
   const t = memberText(ctx.locale);
   const { outcome, allowance } = model;
@@ -200,7 +211,7 @@ export function searchBody(ctx: PortalContext, model: SearchPageModel): Html {
         : notice(
             'error',
             html`<strong>${t('search.refused')}:</strong>
-              ${refusalText(t, outcome.reason, allowance.limit)}${outcome.status === 400 ? html` <span class="muted" lang="en">(${outcome.message})</span>` : ''}`,
+              ${refusalText(t, outcome.reason, allowance.limit)}${refusalDetail(ctx, outcome)}`,
           );
   return html`${searchForm(t, model)} ${left} ${result}`;
 }
