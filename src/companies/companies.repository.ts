@@ -64,6 +64,12 @@ export interface NameSearchTuning {
   estimatedCompanies?: () => number;
 }
 
+/**
+ * A kept-prepared statement stays on each connection for good: the ranking of candidates is kept
+ * so only for queries of at most this many words (one SQL text per word count, country or not).
+ */
+const MAX_KEPT_WORDS = 6;
+
 /** Measured at 10^6 companies (docs/benchmarks.md): each path stays within a few ms. */
 export const NAME_SEARCH_TUNING: NameSearchTuning = { candidateCap: 2000, walkWindow: 30_000 };
 
@@ -111,16 +117,19 @@ export async function findCompaniesByName(db: Db, seam: DialectSeam, search: Nam
     // PostgreSQL's candidates hold every indexed word already (the seam checks them whole): the
     // ranking then depends on no LIKE pattern, and its plan (the ids by primary key) is kept
     // prepared, made once per connection (planning it was 0.29 of its 0.49 ms for a distinctive
-    // name at 10^6). SQLite's rare trigrams over-select: its words are checked here.
+    // name at 10^6), for the few shapes of a query of up to 6 words of 3+ characters; others
+    // stay unnamed. SQLite's rare trigrams over-select: its words are checked here.
     const exact = !seam.indexTermOverSelects;
     const ranked = rankedQuery(
       matchesAll(db, search, exact)
-        .selectAll()
+        // Named columns, as every kept statement: `*` would change with a migration that adds one.
+        .select(COMPANY_ROW_COLUMNS)
         .where(VISIBLE_NOT_FROM_INDEX)
         .where(seam.idIn(candidates.map((r) => Number(r.id)))),
       search.core,
     ).limit(search.limit);
-    return exact ? runKeptPrepared(db, ranked) : ranked.execute();
+    const fewShapes = search.otherWords.length === 0 && search.core.split(' ').length <= MAX_KEPT_WORDS;
+    return exact && fewShapes ? runKeptPrepared(db, ranked) : ranked.execute();
   }
   const head = await headMatches(db, seam, search, tuning);
   if (head === null) return nameSearchQuery(db, seam, search).execute();

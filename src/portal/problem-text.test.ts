@@ -19,7 +19,12 @@ test('every problem a service can refuse with has words in Turkish and English, 
     const { tr, en } = MESSAGES[key];
     assert.notEqual(tr, en, `${code}: the Turkish text is the English one`);
     const known = [...PROBLEM_PARAMS[code], ...(DERIVED_PARAMS[code] ?? [])];
-    for (const name of placeholders(tr)) assert.ok(known.includes(name), `${code}: {${name}} is none of its values (${known.join(', ')})`);
+    for (const [locale, text] of [
+      ['tr', tr],
+      ['en', en],
+    ]) {
+      for (const name of placeholders(text!)) assert.ok(known.includes(name), `${code} (${locale}): {${name}} is none of its values (${known.join(', ')})`);
+    }
   }
 });
 
@@ -46,7 +51,7 @@ const filing = {
   case: { enforcement_office: 'İzmir 3. İcra', file_number: '2026/1' },
 };
 
-test('a filing refused for five things: each named in Turkish by its field, nothing of the English left', () => {
+test('a filing refused for six things: each named in Turkish by its field, nothing of the English left', () => {
   const { problems } = checkFilingInput(filing, countries, '2026-11-21');
   const error = new DomainError('invalid', problems.map((p) => p.message).join('; '), problems);
   assert.deepEqual(domainErrorTexts('tr', error), [
