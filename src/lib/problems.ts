@@ -7,7 +7,8 @@
  *
  * Each code lists the names of its values. By convention the portal shows some of them in words:
  * `field` (a form field), `type`/`types` (report types), `status`/`statuses`/`from`/`to` (report
- * statuses), `memberStatus`, `step` (a moderation step), `caseFields` (D14 case fields); the rest
+ * statuses), `memberStatus`, `step` (a moderation step), `caseFields` (D14 case fields), `size` (MB with one
+ * decimal, written with the reader's decimal mark); the rest
  * (numbers, names, what was typed) as they are. Lists are comma-separated.
  */
 export const PROBLEM_PARAMS = {

@@ -83,6 +83,12 @@ test("a mistyped tax ID: the formats the country expects, in the reader's langua
   );
 });
 
+test("a size is written with the reader's decimal mark", () => {
+  const problem = { code: 'attachment.too_large', params: { file: 'a.pdf', size: '5.1', max: 5 } } as const;
+  assert.equal(problemText('tr', problem, 'x'), '“a.pdf” eki 5,1 MB; bir ek en çok 5 MB olabilir.');
+  assert.equal(problemText('en', problem, 'x'), 'Attachment “a.pdf” is larger than 5 MB (5.1 MB).');
+});
+
 test('report types, statuses, steps and member statuses are put in words', () => {
   assert.equal(
     problemText('tr', { code: 'report.status_not_allowed', params: { id: 7, status: 'rejected', statuses: 'pending, approved', step: 'withdraw' } }, 'x'),
