@@ -76,6 +76,9 @@ test('D14: an enforcement file needs its whole case; a claim takes no case; lega
     case: { enforcement_office: 'İstanbul 3. İcra', file_number: '2026/55' },
   });
   assert.deepEqual(problemsOf(enforcement), ['case.date is required']);
+  // A form's date field left empty is missing once, not also "must be a date".
+  assert.deepEqual(problemsOf({ ...enforcement, case: { ...enforcement.case, date: '' } }), ['case.date is required']);
+  assert.deepEqual(problemsOf({ ...enforcement, case: { ...enforcement.case, date: '1.3.2026' } }), ['case.date must be a date YYYY-MM-DD']);
   const whole = { ...enforcement, case: { enforcement_office: 'İstanbul 3. İcra', file_number: '2026/55', date: '2026-03-01' } };
   assert.deepEqual(problemsOf(whole), []);
   assert.deepEqual(problemsOf(claim({ case: { enforcement_office: 'x' } })), ['case is not used for unpaid_debt reports; leave it out']);

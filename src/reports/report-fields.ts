@@ -86,7 +86,8 @@ export function checkCase(r: Record<string, unknown>, type: ReportType, at: stri
         }),
       );
     } else if (typeof v !== 'string') problems.push(stated(`${at}case.${k} must be a string`, { code: 'report.case_field_not_text', params: { field } }));
-    else if (CASE_DATE_FIELDS.has(k) && !isCalendarDate(v)) {
+    // A form's empty date is missing, not mistyped: the required check below names it once.
+    else if (CASE_DATE_FIELDS.has(k) && !isCalendarDate(v) && !(requireAll && v.trim() === '')) {
       problems.push(stated(`${at}case.${k} must be a date YYYY-MM-DD`, { code: 'report.case_field_date', params: { field } }));
     } else out[k] = v;
   }
