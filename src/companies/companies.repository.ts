@@ -66,7 +66,8 @@ export interface NameSearchTuning {
 
 /**
  * A kept-prepared statement stays on each connection for good: the ranking of candidates is kept
- * so only for queries of at most this many words (one SQL text per word count, country or not).
+ * so only for queries of at most this many words (a few SQL texts per word count: country or
+ * not, a word repeated or not).
  */
 const MAX_KEPT_WORDS = 6;
 
@@ -116,9 +117,9 @@ export async function findCompaniesByName(db: Db, seam: DialectSeam, search: Nam
     if (candidates.length === 0) return [];
     // PostgreSQL's candidates hold every indexed word already (the seam checks them whole): the
     // ranking then depends on no LIKE pattern, and its plan (the ids by primary key) is kept
-    // prepared, made once per connection (planning it was 0.29 of its 0.49 ms for a distinctive
-    // name at 10^6), for the few shapes of a query of up to 6 words of 3+ characters; others
-    // stay unnamed. SQLite's rare trigrams over-select: its words are checked here.
+    // prepared, made once per connection (the statement log put parsing and planning at over
+    // half its time for a distinctive name at 10^6), for the few shapes of a query of up to 6
+    // words of 3+ characters; others stay unnamed. SQLite's rare trigrams over-select: its words are checked here.
     const exact = !seam.indexTermOverSelects;
     const ranked = rankedQuery(
       matchesAll(db, search, exact)
