@@ -6,6 +6,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { ENGINES, type TestDatabase } from './helpers/engines.ts';
@@ -24,6 +25,9 @@ function freePort(): Promise<number> {
     });
   });
 }
+
+/** `UPDATE_SCREENSHOTS=1`: the refused form in each language into docs/portal/, as the other walks do. */
+const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1';
 
 const WORDS = {
   'tr-TR': {
@@ -99,6 +103,10 @@ for (const engine of ENGINES) {
           assert.equal(problems.length, WORDS[locale].problems.length, problems.join('\n'));
           WORDS[locale].problems.forEach((pattern, i) => assert.match(problems[i]!, pattern));
           assert.equal(await page.locator('#f-city').inputValue(), 'Samsun', 'the form keeps what was typed');
+          if (SCREENSHOTS && engine.name === 'sqlite') {
+            mkdirSync('docs/portal', { recursive: true });
+            await page.screenshot({ path: `docs/portal/reports-refused-${locale}.png`, fullPage: true });
+          }
           assert.deepEqual(scriptErrors, []);
         } finally {
           await context.close();
