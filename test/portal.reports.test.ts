@@ -140,6 +140,13 @@ for (const engine of ENGINES) {
       assert.match(bad.json<{ message: string }>().message, /^“1234567891” geçerli bir TR vergi numarası değil: beklenen VKN \(10 rakam, kontrol basamaklı/);
       const english = await members[0]!.get('/portal/reports/check-tax-id?country=TR&tax_id=1234567891', { 'accept-language': 'en' });
       assert.match(english.json<{ message: string }>().message, /^'1234567891' is not a valid TR tax ID: expected VKN \(10 digits with check digits/);
+      // A hand-made URL with a parameter twice gets a refusal that names it, not a 500.
+      for (const query of ['country=TR&country=DE&tax_id=123', 'country=TR&tax_id=1&tax_id=2']) {
+        const twice = await members[0]!.get(`/portal/reports/check-tax-id?${query}`);
+        assert.equal(twice.statusCode, 200, query);
+        assert.deepEqual(twice.json<{ valid: boolean }>().valid, false);
+        assert.match(twice.json<{ message: string }>().message, /^(country|tax_id) alanı 2 kez verildi: bir kez verin\.$/);
+      }
       const form = await members[0]!.get('/portal/reports/new');
       assert.match(form.body, /<script src="\/portal\/reports\/tax-id-check.js" defer><\/script>/);
       const script = await members[0]!.get('/portal/reports/tax-id-check.js');

@@ -34,15 +34,24 @@ export const TAX_ID_SCRIPT = `(function () {
 
 export function registerTaxIdCheck(scope: App, countries: Pick<CountryCatalogue, 'get'>) {
   scope.get('/reports/check-tax-id', { preHandler: requireUser('member_admin', 'member_user') }, async (request, reply) => {
-    const q = request.query as Record<string, string | undefined>;
+    const q = request.query as Record<string, string | string[] | undefined>;
     const locale = request.portalState.locale;
-    const country = countries.get((q.country ?? '').trim().toUpperCase());
     reply.header('cache-control', 'no-store');
-    if (!country) {
-      const english = `country ${JSON.stringify(q.country ?? '')} is not a supported 2-letter country code`;
-      return { valid: false, message: problemText(locale, { code: 'country.unsupported', params: { country: q.country ?? '' } }, english) };
+    // A parameter given twice (only a hand-made URL does that) is refused by name, not a 500.
+    for (const name of ['country', 'tax_id'] as const) {
+      const value = q[name];
+      if (Array.isArray(value)) {
+        const english = `${name} was given ${value.length} times: give it once`;
+        return { valid: false, message: problemText(locale, { code: 'search.parameter_repeated', params: { name, count: value.length } }, english) };
+      }
     }
-    const check = checkTaxId((q.tax_id ?? '').slice(0, 40), country);
+    const one = q as Record<'country' | 'tax_id', string | undefined>;
+    const country = countries.get((one.country ?? '').trim().toUpperCase());
+    if (!country) {
+      const english = `country ${JSON.stringify(one.country ?? '')} is not a supported 2-letter country code`;
+      return { valid: false, message: problemText(locale, { code: 'country.unsupported', params: { country: one.country ?? '' } }, english) };
+    }
+    const check = checkTaxId((one.tax_id ?? '').slice(0, 40), country);
     // The hint under the field, in the form's language.
     return check.valid
       ? { valid: true, canonical: check.canonical, id_type: check.idType }
