@@ -6,6 +6,7 @@
  * they are. Where the catalogue cannot word a problem, its English message is shown instead of
  * nothing. Plain text: the html tag escapes it.
  */
+import { withoutBidiControls } from '../lib/bidi-controls.ts';
 import { buildCountryCatalogue, type CountryCatalogue } from '../countries/catalogue.ts';
 import type { AppError, DomainError, ErrorReason } from '../lib/errors.ts';
 import type { Problem, ProblemCode } from '../lib/problems.ts';
@@ -88,7 +89,10 @@ export function problemText(locale: Locale, problem: Problem, english: string): 
   const derived = derive ? derive(locale, params) : {};
   if (derived === null) return english;
   const values: Record<string, string | number> = { ...derived };
-  for (const [name, value] of Object.entries(params)) values[name] = WORDED[name]?.(locale, String(value)) ?? value;
+  // What was typed is echoed without bidi controls, which would reverse the sentence around it.
+  for (const [name, value] of Object.entries(params)) {
+    values[name] = WORDED[name]?.(locale, String(value)) ?? (typeof value === 'string' ? withoutBidiControls(value) : value);
+  }
   const template: string = MESSAGES[key as MessageKey][locale];
   const missing = [...template.matchAll(/\{([a-zA-Z0-9_]+)\}/g)].some((m) => !(m[1]! in values));
   return missing ? english : t(locale, key as MessageKey, values);

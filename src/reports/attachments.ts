@@ -4,6 +4,7 @@
  * declared ones must agree with the content. Kept in the database with their SHA-256, and
  * served only to the filing member's users and to operators, as downloads.
  */
+import { withoutBidiControls } from '../lib/bidi-controls.ts';
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/types.ts';
 import { DomainError } from '../lib/errors.ts';
@@ -69,10 +70,10 @@ function refusedKindOf(content: Buffer): RefusedKind {
   return 'attachment.not_allowed_type';
 }
 
-/** A file name safe to keep and to send back: no directories, no control characters, not too long. */
+/** A file name safe to keep and to send back: no directories, no control or bidi characters, not too long. */
 export function cleanFileName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  const clean = base
+  const clean = withoutBidiControls(base)
     .replace(/[\p{Cc}"]/gu, '')
     .trim()
     .slice(-200);

@@ -59,6 +59,8 @@ test('D29: description required, at most 2000 characters', () => {
   assert.deepEqual(problemsOf(claim({ description: 'x'.repeat(2000) })), []);
   assert.deepEqual(problemsOf(claim({ description: 'x'.repeat(2001) })), ['description is longer than 2000 characters']);
   assert.deepEqual(problemsOf(claim({ description: '  ' })), ['description is required']);
+  // A bidi control would reverse the text an operator reads (lib/bidi-controls.ts).
+  assert.deepEqual(problemsOf(claim({ description: 'Fatura \u202Eödenmedi' })), ['description contains control characters']);
 });
 
 test('D29/D14: a claim needs amount and currency; amounts have at most 2 decimals and an ISO 4217 currency', () => {

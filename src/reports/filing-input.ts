@@ -4,6 +4,7 @@
  * description. Pure: every problem is listed at once, in words for the member and with its code
  * (problems.ts), which the portal words in the member's language.
  */
+import { hasBidiControls } from '../lib/bidi-controls.ts';
 import type { CountryCatalogue } from '../countries/catalogue.ts';
 import { stated, type StatedProblem } from '../lib/problems.ts';
 import { isCalendarDate } from '../lib/turkey-time.ts';
@@ -56,8 +57,10 @@ function text(value: unknown, field: string, name: string, max: number, problems
   const t = typeof value === 'string' ? value.trim() : '';
   if (t === '') problems.push(stated(`${name} is required`, { code: 'field.required', params: { field } }));
   else if (t.length > max) problems.push(stated(`${name} is longer than ${max} characters`, { code: 'field.too_long', params: { field, max } }));
-  // Line breaks and tabs are fine in a description; other control characters never are.
-  if (/[^\P{Cc}\t\n\r]/u.test(t)) problems.push(stated(`${name} contains control characters`, { code: 'field.control_characters', params: { field } }));
+  // Line breaks and tabs are fine in a description; other control characters never are, nor
+  // bidi controls (lib/bidi-controls.ts).
+  if (/[^\P{Cc}\t\n\r]/u.test(t) || hasBidiControls(t))
+    problems.push(stated(`${name} contains control characters`, { code: 'field.control_characters', params: { field } }));
   return t;
 }
 
