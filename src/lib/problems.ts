@@ -7,8 +7,7 @@
  *
  * Each code lists the names of its values. By convention the portal shows some of them in words:
  * `field` (a form field), `type`/`types` (report types), `status`/`statuses`/`from`/`to` (report
- * statuses), `memberStatus`, `step` (a moderation step), `caseFields` (D14 case fields), `size` (MB with one
- * decimal, written with the reader's decimal mark); the rest
+ * statuses), `memberStatus`, `step` (a moderation step), `caseFields` (D14 case fields); the rest
  * (numbers, names, what was typed) as they are. Lists are comma-separated.
  */
 export const PROBLEM_PARAMS = {
@@ -42,7 +41,7 @@ export const PROBLEM_PARAMS = {
   'report.concordat_end_before_start': [],
   'report.concordat_dates_not_used': [],
   'attachment.empty': ['file'],
-  'attachment.too_large': ['file', 'size', 'max'],
+  'attachment.too_large': ['file', 'max'],
   'attachment.windows_program': ['file'],
   'attachment.program': ['file'],
   'attachment.web_page': ['file'],

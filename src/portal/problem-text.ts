@@ -41,8 +41,6 @@ const WORDED: Readonly<Record<string, (locale: Locale, value: string) => string>
   memberStatus: (locale, value) => wordOr(locale, `word.member_status.${value}`, value),
   step: (locale, value) => wordOr(locale, `word.step.${value}`, value),
   caseFields: (locale, value) => each(value, (v) => wordOr(locale, `case.${v}`, v)),
-  // A size in MB with one decimal (attachments.ts): Turkish writes the decimal with a comma.
-  size: (locale, value) => (locale === 'tr' ? value.replace('.', ',') : value),
 };
 
 let countries: CountryCatalogue | null = null;

@@ -71,7 +71,7 @@ test('D29: at most 5 MB each, not empty, at most 3', () => {
   const big = Buffer.concat([PDF, Buffer.alloc(MAX_ATTACHMENT_BYTES - PDF.length + 1)]);
   assert.match(
     refusal(() => checkAttachment({ fileName: 'big.pdf', declaredType: 'application/pdf', content: big })),
-    /larger than 5 MB/,
+    /^attachment 'big\.pdf' is larger than 5 MB$/,
   );
   const exact = Buffer.concat([PDF, Buffer.alloc(MAX_ATTACHMENT_BYTES - PDF.length)]);
   assert.equal(checkAttachment({ fileName: 'max.pdf', declaredType: 'application/pdf', content: exact }).sizeBytes, MAX_ATTACHMENT_BYTES);

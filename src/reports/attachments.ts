@@ -86,10 +86,10 @@ export function checkAttachment(upload: AttachmentUpload): CheckedAttachment {
   const { content } = upload;
   if (content.length === 0) throw new DomainError('invalid', `attachment '${fileName}' is empty`, { code: 'attachment.empty', params: { file: fileName } });
   if (content.length > MAX_ATTACHMENT_BYTES) {
-    const size = (content.length / 1048576).toFixed(1);
-    throw new DomainError('invalid', `attachment '${fileName}' is larger than 5 MB (${size} MB)`, {
+    // No size: the portal reads a file only to one byte past the limit, so its size is not known.
+    throw new DomainError('invalid', `attachment '${fileName}' is larger than 5 MB`, {
       code: 'attachment.too_large',
-      params: { file: fileName, size, max: MAX_ATTACHMENT_BYTES / 1048576 },
+      params: { file: fileName, max: MAX_ATTACHMENT_BYTES / 1048576 },
     });
   }
   const kind = KINDS.find((k) => content.subarray(0, k.magic.length).equals(k.magic));

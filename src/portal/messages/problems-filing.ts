@@ -111,8 +111,8 @@ export const filingProblemMessages = defineMessages({
   },
   'problem.attachment.empty': { en: 'Attachment “{file}” is empty.', tr: '“{file}” eki boş.' },
   'problem.attachment.too_large': {
-    en: 'Attachment “{file}” is larger than {max} MB ({size} MB).',
-    tr: '“{file}” eki {size} MB; bir ek en çok {max} MB olabilir.',
+    en: 'Attachment “{file}” is larger than {max} MB.',
+    tr: '“{file}” eki çok büyük: bir ek en çok {max} MB olabilir.',
   },
   'problem.attachment.windows_program': {
     en: 'Attachment “{file}” is a Windows program, not a document: attach a PDF, PNG or JPEG file.',
