@@ -31,7 +31,7 @@ for (const engine of ENGINES) {
 
     before(async () => {
       database = await engine.create();
-      cli = (...args) => runCli([...args, '--db', database.url]);
+      cli = (...args) => runCli([...args, '--db', database.url], { USER: 'deniz' });
       const { db } = database.engine;
       await makeMember(db, clock, { ref: 'CLI-F' });
       filer = { userId: await makeUser(db, { email: 'u@cli-f.test', role: 'member_user', memberRef: 'CLI-F' }), memberId: await memberIdOf(db, 'CLI-F') };
@@ -62,7 +62,7 @@ for (const engine of ENGINES) {
       const step = await lastStep(id);
       assert.deepEqual(
         [step.from_status, step.to_status, step.changed_by, step.changed_by_user_id, step.reason],
-        ['pending', 'rejected', 'cli', null, 'no such invoice'],
+        ['pending', 'rejected', 'cli:deniz', null, 'no such invoice'],
       );
       const mine = (await listMyReports(database.engine.db, filer.memberId)).find((r) => r.report_id === id)!;
       assert.deepEqual(mine.latest.reason, 'no such invoice');
@@ -70,7 +70,7 @@ for (const engine of ENGINES) {
       assert.equal(log.length, 1);
       assert.deepEqual(
         { actor: log[0]!.actor, userId: log[0]!.userId, action: log[0]!.action, before: log[0]!.before, after: log[0]!.after },
-        { actor: 'cli', userId: null, action: 'report.reject', before: { status: 'pending' }, after: { status: 'rejected', reason: 'no such invoice' } },
+        { actor: 'cli:deniz', userId: null, action: 'report.reject', before: { status: 'pending' }, after: { status: 'rejected', reason: 'no such invoice' } },
       );
     });
 
@@ -86,8 +86,8 @@ for (const engine of ENGINES) {
       assert.equal(deactivated.code, 0, deactivated.stderr);
       assert.equal(await statusOf(id), 'deactivated');
       assert.deepEqual((await logOf(id)).map((e) => [e.action, e.actor, e.userId, (e.after as { status: string }).status]).reverse(), [
-        ['report.approve', 'cli', null, 'approved'],
-        ['report.deactivate', 'cli', null, 'deactivated'],
+        ['report.approve', 'cli:deniz', null, 'approved'],
+        ['report.deactivate', 'cli:deniz', null, 'deactivated'],
       ]);
       assert.equal((await lastStep(id)).reason, 'court lifted the file');
     });

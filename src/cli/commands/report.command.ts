@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { UsageError } from '../command-errors.ts';
-import { withContext } from '../context.ts';
+import { cliUser, withContext } from '../context.ts';
 
 /** D29: a rejection or a deactivation says why; the member sees the reason. */
 const NEEDS_REASON = new Set(['rejected', 'deactivated']);
@@ -19,7 +19,7 @@ export function reportCommand(): Command {
       }
       return withContext(cmd, async ({ engine, clock, out }) => {
         const { changeStatusFromCli } = await import('../../reports/moderation.service.ts');
-        const change = await changeStatusFromCli({ db: engine.db, clock }, idOrRef, status, opts.reason);
+        const change = await changeStatusFromCli({ db: engine.db, clock }, { cli: cliUser() }, idOrRef, status, opts.reason);
         out.result(
           { report_id: change.reportId, ref: change.ref, from: change.from, to: change.to, reason: change.reason },
           `report ${change.reportId}${change.ref ? ` (${change.ref})` : ''}: ${change.from} → ${change.to}${change.reason ? ` (${change.reason})` : ''}`,
