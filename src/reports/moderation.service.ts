@@ -12,7 +12,7 @@ import type { Db } from '../db/types.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
 import { updateCompany } from '../companies/companies.repository.ts';
-import { appendOperatorLog, operatorIdentity } from '../operator/operator-log.ts';
+import { appendOperatorLog, operatorIdentity, type OperatorActor } from '../operator/operator-log.ts';
 import { coreOfKey, toSearchKey } from '../search/name-key.ts';
 import { requireMemberUser, requireOperator } from './acting-user.ts';
 import { checkStep, REASON_MAX, type ModerationStep, type StepCheck } from './filing-rules.ts';
@@ -128,12 +128,13 @@ const STEP_TO: Partial<Record<ReportStatus, ModerationStep>> = { approved: 'appr
  * The operator's CLI step (`risklookup report status ID_OR_REF STATUS --reason TEXT`): D11's
  * steps, and on a report filed through the portal also D29's rules (a reason to reject or
  * deactivate; only the filing member withdraws). Kept like a console step: the history row with
- * its reason, and the operator log (actor `cli:` and the shell's user, as every CLI action; no user id). On an imported report a reason is
+ * its reason, and the operator log (actor `cli:<name>` with the shell's user, as the
+ * CLI's member, key and user commands; no user id). On an imported report a reason is
  * required to reject or deactivate too.
  */
 export async function changeStatusFromCli(
   deps: ModerationDeps,
-  actor: { cli: string },
+  actor: Extract<OperatorActor, { cli: string }>,
   idOrRef: string,
   to: string,
   reason?: string | null,
