@@ -100,6 +100,7 @@ export const PROBLEM_PARAMS = {
   'member_users.user_cap': ['max'],
   'member_users.email_invalid': [],
   'member_users.invite_refused': [],
+  'member_users.invite_refusals_used_up': ['max'],
   'member_users.user_not_found': [],
   'member_users.user_disabled': [],
   'member_users.reset_by_operator': [],

@@ -8,6 +8,9 @@ import type { Kysely } from 'kysely';
 import type { Database, UserRole, UserStatus } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
+import { quotaDayOf } from '../lib/turkey-time.ts';
+import { refusedInvitationsSubject } from '../quota/allowance.ts';
+import { consumeUsage, readUsage } from '../quota/usage.repository.ts';
 import type { Problem } from '../lib/problems.ts';
 import { createResetLink, disableUser, inviteUser } from '../users/users.service.ts';
 
@@ -29,6 +32,15 @@ export class MemberUsersError extends DomainError {
 
 /** What the member_admin is told when an address cannot be invited: never whose it is (D27). */
 export const INVITE_REFUSED_MESSAGE = 'This address cannot be invited. If the person already has an account with another member, ask the service operator.';
+
+/**
+ * Refused invitations a member may have in one quota day (D19). Each refusal tells the admin
+ * that the address has an account somewhere (the link is shown to the admin, so a new address
+ * cannot get the same answer); once this many were refused, every invitation is refused until
+ * the next day, so no member can test more addresses than this a day. A typo in a colleague's
+ * address is refused rarely; the operator invites without this limit.
+ */
+export const REFUSED_INVITATIONS_PER_DAY = 10;
 
 export interface MemberUserView {
   id: number;
@@ -61,7 +73,8 @@ export async function listMemberUsers(db: Kysely<Database>, memberId: number): P
  * once). At most `maxUsers` users of the member that are not disabled (invited or active):
  * each is a per-user portal allowance (D28), so a member cannot multiply it at will; the
  * operator (console, CLI) is not bound by it and can raise the setting. An address already in
- * use (this member's, another member's, an operator's) gets one answer that says none of it.
+ * use (this member's, another member's, an operator's) gets one answer that says none of it,
+ * at most REFUSED_INVITATIONS_PER_DAY times a day for a member.
  */
 export async function inviteMemberUser(
   db: Kysely<Database>,
@@ -85,6 +98,16 @@ export async function inviteMemberUser(
     );
   // Checked before (a clear answer, nothing written) and again in the invitation's transaction.
   if ((await countUsersNotDisabled(db, actor.memberId)) >= limits.maxUsers) throw capReached();
+  // Before anything that depends on the address: once used up, every address gets this answer.
+  const day = quotaDayOf(clock.now());
+  const refusals = refusedInvitationsSubject(actor.memberId);
+  const refusalsUsedUp = () =>
+    new MemberUsersError(
+      'conflict',
+      `no more invitations today: ${REFUSED_INVITATIONS_PER_DAY} addresses your member tried to invite today could not be invited; try again tomorrow, or ask the service operator to invite the person`,
+      { code: 'member_users.invite_refusals_used_up', params: { max: REFUSED_INVITATIONS_PER_DAY } },
+    );
+  if ((await readUsage(db, refusals, day)) >= REFUSED_INVITATIONS_PER_DAY) throw refusalsUsedUp();
   try {
     const issued = await inviteUser(
       db,
@@ -103,7 +126,9 @@ export async function inviteMemberUser(
   } catch (error) {
     if (error instanceof MemberUsersError || !(error instanceof DomainError)) throw error;
     if (error.kind === 'invalid') throw new MemberUsersError('invalid', error.message, { code: 'member_users.email_invalid' });
-    // The email is taken (by anyone), or the member changed meanwhile: one answer for all.
+    // The email is taken (by anyone), or the member changed meanwhile: one answer for all,
+    // counted (atomically: parallel invitations cannot get more refusals than the day allows).
+    if ((await consumeUsage(db, refusals, day, REFUSED_INVITATIONS_PER_DAY)) === null) throw refusalsUsedUp();
     throw new MemberUsersError('conflict', INVITE_REFUSED_MESSAGE, { code: 'member_users.invite_refused' });
   }
 }

@@ -35,6 +35,14 @@ export function userSubject(userId: number): string {
   return `${USER_SUBJECT_PREFIX}${userId}`;
 }
 
+/**
+ * A member's invitations refused today (member-users.service.ts): a refusal says the address
+ * has an account somewhere, so a member_admin gets only so many a day.
+ */
+export function refusedInvitationsSubject(memberId: number): string {
+  return `invite_refused:member:${memberId}`;
+}
+
 export function remainingOf(a: Allowance): number {
   return Math.max(0, a.limit - a.used);
 }

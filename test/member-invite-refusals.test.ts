@@ -1,0 +1,146 @@
+/**
+ * A member_admin's refused invitations are capped per quota day, on every engine: a refusal
+ * ("cannot be invited") tells that an address has an account somewhere, so a member may learn
+ * that of at most REFUSED_INVITATIONS_PER_DAY addresses a day. Once they are used up, every
+ * address gets the same answer, taken or new, until the next day in Turkey time (D19); parallel
+ * invitations cannot get more refusals than that.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ENGINES, type TestDatabase } from './helpers/engines.ts';
+import { makeTestApp, NOON_TR, type TestApp } from './helpers/app.ts';
+import { makePortalUser, signIn } from './helpers/portal.ts';
+import { makeMember } from './helpers/factories.ts';
+import { fixedClock } from '../src/lib/clock.ts';
+import { inviteMemberUser, MemberUsersError, REFUSED_INVITATIONS_PER_DAY, type MemberActor } from '../src/members/member-users.service.ts';
+import { inviteUser } from '../src/users/users.service.ts';
+
+const LIMITS = { maxUsers: 100 };
+
+for (const engine of ENGINES) {
+  describe(`refused invitations per member and day [${engine.name}]`, () => {
+    let database: TestDatabase;
+    const clock = fixedClock(NOON_TR);
+    let taken: string[];
+
+    before(async () => {
+      database = await engine.create();
+      const { db } = database.engine;
+      for (const ref of ['R-1', 'R-2', 'R-3']) await makeMember(db, clock, { ref });
+      // Addresses with an account in another member: each invitation of one is refused.
+      taken = [];
+      for (let i = 0; i < 2 * REFUSED_INVITATIONS_PER_DAY; i++) {
+        taken.push((await inviteUser(db, clock, { email: `someone${i}@r3.example`, role: 'member_user', memberRef: 'R-3', createdBy: 'test' })).user.email);
+      }
+    });
+    after(async () => {
+      await database?.drop();
+    });
+
+    async function adminOf(ref: string): Promise<MemberActor> {
+      const { db } = database.engine;
+      const admin = await inviteUser(db, clock, { email: `admin@${ref.toLowerCase()}.example`, role: 'member_admin', memberRef: ref, createdBy: 'test' });
+      const member = await db.selectFrom('members').select('id').where('ref', '=', ref).executeTakeFirstOrThrow();
+      return { userId: 0, memberId: Number(member.id), email: admin.user.email };
+    }
+
+    const invite = (actor: MemberActor, email: string) => inviteMemberUser(database.engine.db, clock, actor, { email, role: 'member_user' }, LIMITS);
+
+    async function refusalOf(attempt: Promise<unknown>): Promise<string> {
+      try {
+        await attempt;
+      } catch (error) {
+        assert.ok(error instanceof MemberUsersError, String(error));
+        return error.problem.code;
+      }
+      return 'invited';
+    }
+
+    const usersOf = async (memberId: number) =>
+      (await database.engine.db.selectFrom('users').select('email').where('member_id', '=', memberId).execute()).map((u) => u.email).sort();
+
+    test(`after ${REFUSED_INVITATIONS_PER_DAY} refusals, a new address and a taken one get the same answer, and nothing is made; the next day invitations work again`, async () => {
+      const actor = await adminOf('R-1');
+      for (const email of taken.slice(0, REFUSED_INVITATIONS_PER_DAY))
+        assert.equal(await refusalOf(invite(actor, email)), 'member_users.invite_refused', email);
+
+      const afterCap = [await refusalOf(invite(actor, 'new.colleague@r1.example')), await refusalOf(invite(actor, taken.at(-1)!))];
+      assert.deepEqual(afterCap, ['member_users.invite_refusals_used_up', 'member_users.invite_refusals_used_up']);
+      assert.deepEqual(await usersOf(actor.memberId), ['admin@r-1.example']);
+
+      // Still the same day at 23:59 in Turkey (20:59 UTC), a new day a minute later.
+      clock.set(Date.UTC(2026, 10, 21, 20, 59));
+      assert.equal(await refusalOf(invite(actor, 'new.colleague@r1.example')), 'member_users.invite_refusals_used_up');
+      clock.set(Date.UTC(2026, 10, 21, 21, 0));
+      assert.equal(await refusalOf(invite(actor, 'new.colleague@r1.example')), 'invited');
+      assert.equal(await refusalOf(invite(actor, taken[0]!)), 'member_users.invite_refused');
+      assert.deepEqual(await usersOf(actor.memberId), ['admin@r-1.example', 'new.colleague@r1.example']);
+      clock.set(NOON_TR);
+    });
+
+    test(`${2 * REFUSED_INVITATIONS_PER_DAY} invitations of taken addresses at once: exactly ${REFUSED_INVITATIONS_PER_DAY} say "cannot be invited", the rest that the day's refusals are used up; another member is not affected`, async () => {
+      const actor = await adminOf('R-2');
+      const answers = await Promise.all(taken.map((email) => refusalOf(invite(actor, email))));
+      const count = (code: string) => answers.filter((a) => a === code).length;
+      assert.equal(count('member_users.invite_refused'), REFUSED_INVITATIONS_PER_DAY, answers.join(' '));
+      assert.equal(count('member_users.invite_refusals_used_up'), REFUSED_INVITATIONS_PER_DAY, answers.join(' '));
+
+      const other = await adminOf('R-3');
+      assert.equal(await refusalOf(invite(other, 'colleague@r3.example')), 'invited');
+    });
+  });
+
+  describe(`refused invitations on the portal's users page [${engine.name}]`, () => {
+    let database: TestDatabase;
+    let t: TestApp;
+
+    before(async () => {
+      database = await engine.create();
+      t = await makeTestApp(database);
+    });
+    after(async () => {
+      await t?.close();
+      await database?.drop();
+    });
+
+    test('once used up, a new address is refused like a taken one, in the page’s language (409, no user made)', async () => {
+      const { db } = database.engine;
+      await makeMember(db, t.clock, { ref: 'W-1' });
+      await makeMember(db, t.clock, { ref: 'W-2' });
+      const admin = await makePortalUser(db, t.clock, { role: 'member_admin', memberRef: 'W-1', email: 'admin@w1.example' });
+      const elsewhere = await makePortalUser(db, t.clock, { role: 'member_user', memberRef: 'W-2', email: 'taken@w2.example' });
+      const en = await signIn(t.app, admin);
+      assert.equal((await en.post('/portal/locale', { locale: 'en', return_to: '/portal/' })).statusCode, 303);
+      const tr = await signIn(t.app, admin);
+      assert.equal((await tr.post('/portal/locale', { locale: 'tr', return_to: '/portal/' })).statusCode, 303);
+
+      for (let i = 0; i < REFUSED_INVITATIONS_PER_DAY; i++) {
+        const res = await en.post('/portal/users/invite', { email: elsewhere.email, role: 'member_user' });
+        assert.equal(res.statusCode, 409);
+        assert.match(res.body, /This address cannot be invited\./);
+      }
+      for (const email of ['new@w1.example', elsewhere.email]) {
+        const res = await en.post('/portal/users/invite', { email, role: 'member_user' });
+        assert.equal(res.statusCode, 409, email);
+        assert.match(
+          res.body,
+          new RegExp(`No more invitations today: ${REFUSED_INVITATIONS_PER_DAY} addresses your member tried to invite today could not be invited\\.`),
+          email,
+        );
+        assert.doesNotMatch(res.body, /cannot be invited\. If the person/, email);
+      }
+      const inTurkish = await tr.post('/portal/users/invite', { email: 'new@w1.example', role: 'member_user' });
+      assert.equal(inTurkish.statusCode, 409);
+      assert.match(
+        inTurkish.body,
+        new RegExp(`Bugün başka davet gönderilemez: üyenizin bugün davet etmeye çalıştığı ${REFUSED_INVITATIONS_PER_DAY} adres davet edilemedi\\.`),
+      );
+      const member = await db.selectFrom('members').select('id').where('ref', '=', 'W-1').executeTakeFirstOrThrow();
+      const users = await db.selectFrom('users').select('email').where('member_id', '=', member.id).execute();
+      assert.deepEqual(
+        users.map((u) => u.email),
+        ['admin@w1.example'],
+      );
+    });
+  });
+}
