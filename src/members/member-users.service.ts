@@ -10,9 +10,9 @@ import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
 import { quotaDayOf } from '../lib/turkey-time.ts';
 import { refusedInvitationsSubject } from '../quota/allowance.ts';
-import { consumeUsage, readUsage } from '../quota/usage.repository.ts';
+import { consumeUsage, releaseUsage } from '../quota/usage.repository.ts';
 import type { Problem } from '../lib/problems.ts';
-import { createResetLink, disableUser, inviteUser } from '../users/users.service.ts';
+import { checkEmail, createResetLink, disableUser, inviteUser } from '../users/users.service.ts';
 
 /**
  * Why a member_admin's step was refused, as a problem whose words name no other account: the
@@ -37,8 +37,8 @@ export const INVITE_REFUSED_MESSAGE = 'This address cannot be invited. If the pe
  * Refused invitations a member may have in one quota day (D19). Each refusal tells the admin
  * that the address has an account somewhere (the link is shown to the admin, so a new address
  * cannot get the same answer); once this many were refused, every invitation is refused until
- * the next day, so no member can test more addresses than this a day. A typo in a colleague's
- * address is refused rarely; the operator invites without this limit.
+ * the next day, so no member can learn that of more addresses than this a day. A typo in a
+ * colleague's address is refused rarely; the operator invites without this limit.
  */
 export const REFUSED_INVITATIONS_PER_DAY = 10;
 
@@ -86,6 +86,8 @@ export async function inviteMemberUser(
   if (input.role !== 'member_admin' && input.role !== 'member_user') {
     throw new MemberUsersError('invalid', 'role must be member_admin or member_user', { code: 'member_users.role_invalid' });
   }
+  // Not an address at all: said first, as it depends on no account (and costs no refusal).
+  const email = emailOrRefusal(input.email);
   const member = await db.selectFrom('members').select(['ref', 'status']).where('id', '=', actor.memberId).executeTakeFirstOrThrow();
   if (member.status !== 'active') {
     throw new MemberUsersError('conflict', `the membership is ${member.status}: no user can be invited`, { code: 'member_users.member_not_active' });
@@ -98,38 +100,51 @@ export async function inviteMemberUser(
     );
   // Checked before (a clear answer, nothing written) and again in the invitation's transaction.
   if ((await countUsersNotDisabled(db, actor.memberId)) >= limits.maxUsers) throw capReached();
-  // Before anything that depends on the address: once used up, every address gets this answer.
+  // One of the day's refusals is taken before the address is looked up, and given back unless
+  // the address is refused: parallel invitations can look up at most as many addresses as there
+  // are refusals left, and one that finds none left is refused before any look-up, whatever its
+  // address. (Ten invitations of one member in flight at once can make an eleventh wait for the
+  // next day although none was refused yet; a price for answers that never depend on the address.)
   const day = quotaDayOf(clock.now());
   const refusals = refusedInvitationsSubject(actor.memberId);
-  const refusalsUsedUp = () =>
-    new MemberUsersError(
+  if ((await consumeUsage(db, refusals, day, REFUSED_INVITATIONS_PER_DAY)) === null) {
+    throw new MemberUsersError(
       'conflict',
-      `no more invitations today: ${REFUSED_INVITATIONS_PER_DAY} addresses your member tried to invite today could not be invited; try again tomorrow, or ask the service operator to invite the person`,
+      `no more invitations today: your member's invitations were refused ${REFUSED_INVITATIONS_PER_DAY} times today (an address that already has an account cannot be invited); try again after midnight Turkey time, or ask the service operator to invite the person`,
       { code: 'member_users.invite_refusals_used_up', params: { max: REFUSED_INVITATIONS_PER_DAY } },
     );
-  if ((await readUsage(db, refusals, day)) >= REFUSED_INVITATIONS_PER_DAY) throw refusalsUsedUp();
+  }
+  let refused = false;
   try {
-    const issued = await inviteUser(
-      db,
-      clock,
-      { email: input.email, role: input.role, memberRef: member.ref, createdBy: `portal:${actor.email}` },
-      async (trx) => {
-        // Invitations of one member, one at a time: on PostgreSQL two transactions could each
-        // count the other's new user as not there yet and both stay within the cap (a lock on
-        // the member's row, taken here, makes the next one count after this one commits, with a
-        // fresh snapshot); SQLite's write transactions are one at a time already.
-        await lockMemberRow(trx, actor.memberId);
-        if ((await countUsersNotDisabled(trx, actor.memberId)) > limits.maxUsers) throw capReached();
-      },
-    );
+    const issued = await inviteUser(db, clock, { email, role: input.role, memberRef: member.ref, createdBy: `portal:${actor.email}` }, async (trx) => {
+      // Invitations of one member, one at a time: on PostgreSQL two transactions could each
+      // count the other's new user as not there yet and both stay within the cap (a lock on
+      // the member's row, taken here, makes the next one count after this one commits, with a
+      // fresh snapshot); SQLite's write transactions are one at a time already.
+      await lockMemberRow(trx, actor.memberId);
+      if ((await countUsersNotDisabled(trx, actor.memberId)) > limits.maxUsers) throw capReached();
+    });
     return { email: issued.user.email, token: issued.token };
   } catch (error) {
     if (error instanceof MemberUsersError || !(error instanceof DomainError)) throw error;
     if (error.kind === 'invalid') throw new MemberUsersError('invalid', error.message, { code: 'member_users.email_invalid' });
-    // The email is taken (by anyone), or the member changed meanwhile: one answer for all,
-    // counted (atomically: parallel invitations cannot get more refusals than the day allows).
-    if ((await consumeUsage(db, refusals, day, REFUSED_INVITATIONS_PER_DAY)) === null) throw refusalsUsedUp();
+    // The email is taken (by anyone), or the member changed meanwhile: one answer for all, and
+    // the refusal taken above stays taken.
+    refused = true;
     throw new MemberUsersError('conflict', INVITE_REFUSED_MESSAGE, { code: 'member_users.invite_refused' });
+  } finally {
+    // Not refused (invited, the user cap, a database error): the refusal goes back. If giving it
+    // back fails, it stays taken (one refusal fewer today), and the answer stands.
+    if (!refused) await releaseUsage(db, refusals, day).catch(() => undefined);
+  }
+}
+
+function emailOrRefusal(email: string): string {
+  try {
+    return checkEmail(email);
+  } catch (error) {
+    if (error instanceof DomainError) throw new MemberUsersError('invalid', error.message, { code: 'member_users.email_invalid' });
+    throw error;
   }
 }
 

@@ -26,6 +26,21 @@ const consumeQuery = preparedQuery((db, p) =>
     .returning('used'),
 );
 
+/**
+ * Gives back one unit taken by consumeUsage whose use did not happen (never below 0). Only for
+ * counters that are reserved before the work they count (member-users.service.ts); D18's
+ * quotas are taken after their answer is ready and never given back.
+ */
+export async function releaseUsage(db: Db, subject: string, day: string): Promise<void> {
+  await db
+    .updateTable('usage_counters')
+    .set({ used: sql`used - 1` })
+    .where('subject', '=', subject)
+    .where('day', '=', day)
+    .where('used', '>', 0)
+    .execute();
+}
+
 const readQuery = preparedQuery((db, p) => db.selectFrom('usage_counters').select('used').where('subject', '=', p(0)).where('day', '=', p(1)));
 
 export async function readUsage(db: Db, subject: string, day: string): Promise<number> {

@@ -62,7 +62,7 @@ export function normaliseEmail(email: string): string {
 
 export function checkEmail(email: string): string {
   const trimmed = email.trim();
-  if (trimmed.length > 254 || !/^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/.test(trimmed) || hasBidiControls(trimmed)) {
+  if (trimmed.length > 254 || !/^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/.test(trimmed) || /\p{Cc}/u.test(trimmed) || hasBidiControls(trimmed)) {
     throw new DomainError('invalid', `'${email}' is not an email address such as ayse@example.com`, { code: 'user.email_invalid', params: { email } });
   }
   return trimmed;

@@ -58,8 +58,8 @@ export const accountProblemMessages = defineMessages({
     tr: 'Bu adres davet edilemez. Kişinin başka bir üyede zaten hesabı varsa hizmet operatörüne başvurun.',
   },
   'problem.member_users.invite_refusals_used_up': {
-    en: 'No more invitations today: {max} addresses your member tried to invite today could not be invited. Try again tomorrow, or ask the service operator to invite the person.',
-    tr: 'Bugün başka davet gönderilemez: üyenizin bugün davet etmeye çalıştığı {max} adres davet edilemedi. Yarın yeniden deneyin ya da kişiyi davet etmesi için hizmet operatörüne başvurun.',
+    en: "No more invitations today: your member's invitations were refused {max} times today (an address that already has an account cannot be invited). Try again after midnight Turkey time, or ask the service operator to invite the person.",
+    tr: 'Bugün başka davet gönderilemez: üyenizin davetleri bugün {max} kez reddedildi (zaten hesabı olan bir adres davet edilemez). Türkiye saatiyle gece yarısından sonra yeniden deneyin ya da kişiyi davet etmesi için hizmet operatörüne başvurun.',
   },
   'problem.member_users.user_not_found': { en: 'There is no such user in your member.', tr: 'Üyenizde böyle bir kullanıcı yok.' },
   'problem.member_users.user_disabled': { en: 'This user is disabled.', tr: 'Bu kullanıcı devre dışı.' },
