@@ -203,6 +203,14 @@ for (const engine of ENGINES) {
       assert.equal(inTurkish.statusCode, 409);
       assert.match(inTurkish.body, new RegExp(`Bugün başka davet gönderilemez: üyenizin davetleri bugün ${REFUSED_INVITATIONS_PER_DAY} kez reddedildi`));
       const member = await db.selectFrom('members').select('id').where('ref', '=', 'W-1').executeTakeFirstOrThrow();
+      // The operator sees the probing in the log: the member and the user, never an address.
+      const refusals = t.logs.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'invitation refused');
+      assert.equal(refusals.length, REFUSED_INVITATIONS_PER_DAY + 3);
+      assert.deepEqual(
+        new Set(refusals.map((l) => `${String(l.level)} ${String(l.memberId)} ${String(l.problem)}`)),
+        new Set([`40 ${member.id} member_users.invite_refused`, `40 ${member.id} member_users.invite_refusals_used_up`]),
+      );
+      assert.ok(!t.logs.some((l) => /w1\.example|w2\.example/.test(l)), 'no address in the log');
       const users = await db.selectFrom('users').select('email').where('member_id', '=', member.id).execute();
       assert.deepEqual(
         users.map((u) => u.email),

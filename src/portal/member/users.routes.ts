@@ -62,6 +62,12 @@ export function registerUsersRoutes(app: App, deps: PortalDeps) {
       return await show(request, reply, { kind: 'invited', email: issued.email, link: oneTimeLinkOf(publicBaseOf(deps), issued.token) });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
+      // Refusals that tell whether an address has an account, and their daily cap: the operator
+      // sees a member probing addresses in the log (member and user, never the address).
+      const code = error.problems[0]?.code;
+      if (code === 'member_users.invite_refused' || code === 'member_users.invite_refusals_used_up') {
+        request.log.warn({ memberId: memberOf(request).id, userId: ctx.user.id, problem: code }, 'invitation refused');
+      }
       return show(request, reply, { kind: 'error', message: refusalOf(ctx.locale, error) }, statusOfDomainError(error), form);
     }
   });
