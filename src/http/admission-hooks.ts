@@ -6,16 +6,23 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.ts';
+import { isWellFormedApiKey } from '../keys/api-key.ts';
 import type { AdmissionGate } from './admission-gate.ts';
 import type { App } from './app-type.ts';
 
 /** Seconds a shed client is asked to wait: turns free up within milliseconds. */
 export const OVERLOADED_RETRY_AFTER_SECONDS = 1;
 
-/** The lane of a request: its key as sent (never logged), or its address when it sends none. */
-function laneOf(request: FastifyRequest): string {
+/**
+ * The lane of a request: its key as sent (never logged) when it could be a key we issued (D16's
+ * shape and checksum, no database), else its address. Text that is no key at all shares its
+ * address's lane: a client that sent a new random header with each request got a lane of its
+ * own for each, past the per-key bound. (A forger who computes the checksum still can; each
+ * such request is refused and paid for by the address's anonymous allowance, D20.)
+ */
+export function laneOf(request: Pick<FastifyRequest, 'headers' | 'ip'>): string {
   const key = request.headers['x-api-key'];
-  return typeof key === 'string' && key !== '' ? `key:${key}` : `addr:${request.ip}`;
+  return typeof key === 'string' && isWellFormedApiKey(key) ? `key:${key}` : `addr:${request.ip}`;
 }
 
 export function registerAdmission(app: App, gate: AdmissionGate) {
