@@ -17,12 +17,15 @@ export const OVERLOADED_RETRY_AFTER_SECONDS = 1;
  * The lane of a request: its key as sent (never logged) when it could be a key we issued (D16's
  * shape and checksum, no database), else its address. Text that is no key at all shares its
  * address's lane: a client that sent a new random header with each request got a lane of its
- * own for each, past the per-key bound. (A forger who computes the checksum still can; each
- * such request is refused and paid for by the address's anonymous allowance, D20.)
+ * own for each, past the per-key bound. A forger who computes the public checksum still gets a
+ * lane per made-up key (each such request is then refused, and paid for by the address's
+ * anonymous allowance, D20); a mistyped key now waits in its address's lane.
  */
 export function laneOf(request: Pick<FastifyRequest, 'headers' | 'ip'>): string {
-  const key = request.headers['x-api-key'];
-  return typeof key === 'string' && isWellFormedApiKey(key) ? `key:${key}` : `addr:${request.ip}`;
+  const header = request.headers['x-api-key'];
+  // Trimmed as authentication trims it (keys/auth-rules.ts): a key it accepts has its lane.
+  const key = typeof header === 'string' ? header.trim() : '';
+  return isWellFormedApiKey(key) ? `key:${key}` : `addr:${request.ip}`;
 }
 
 export function registerAdmission(app: App, gate: AdmissionGate) {

@@ -103,8 +103,10 @@ export async function inviteMemberUser(
   // One of the day's refusals is taken before the address is looked up, and given back unless
   // the address is refused: parallel invitations can look up at most as many addresses as there
   // are refusals left, and one that finds none left is refused before any look-up, whatever its
-  // address. (Ten invitations of one member in flight at once can make an eleventh wait for the
-  // next day although none was refused yet; a price for answers that never depend on the address.)
+  // address. (While the refusals left are all reserved by invitations in flight, another one is
+  // refused as if they were used up, although some may be given back a moment later: rare, as
+  // it takes that many invitations of one member at once, and the price of answers that never
+  // depend on the address.)
   const day = quotaDayOf(clock.now());
   const refusals = refusedInvitationsSubject(actor.memberId);
   if ((await consumeUsage(db, refusals, day, REFUSED_INVITATIONS_PER_DAY)) === null) {
