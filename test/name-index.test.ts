@@ -4,6 +4,9 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { nameSearchQuery, prefixMatchesQuery, rankWalkQuery, rankWalkRowsQuery } from '../src/companies/companies.repository.ts';
+import { openEngine } from '../src/db/connect.ts';
+import { runKeptPrepared } from '../src/db/prepared.ts';
+import { seamFor } from '../src/db/dialect-seam.ts';
 import { nearMatchGroups } from '../src/search/near-match-score.ts';
 import { nearMatchCandidatesQuery } from '../src/search/near-matches.repository.ts';
 
@@ -118,6 +121,26 @@ for (const engine of ENGINES) {
         assert.match(plan, /Index (Only )?Scan using companies_rank_visible/);
         assert.match(plan, /Index Scan using companies_pkey/);
         assert.doesNotMatch(plan, /Seq Scan/);
+      });
+
+    if (engine.name === 'postgres')
+      test('the rank walk is planned once per connection, not on every call', async () => {
+        // One connection: the statements are prepared on it once.
+        const single = openEngine(database.url, { poolSize: 1 });
+        after(() => single.close());
+        const { db } = single;
+        const seam = seamFor('postgres');
+        const words = ['lojistik', 'tekstil', 'gida', 'insaat', 'nakliyat', 'metal', 'tarim', 'enerji', 'ambalaj', 'anadolu'];
+        for (const word of words) {
+          const one = { indexedWords: [word], otherWords: [], core: word, country: 'TR', limit: 11 };
+          for (const part of ['prefix', 'rest'] as const) await runKeptPrepared(db, rankWalkRowsQuery(db, seam, one, 11, 30_000, part));
+        }
+        const { rows } = await sql<{ generic_plans: number; custom_plans: number }>`SELECT generic_plans::int, custom_plans::int
+          FROM pg_prepared_statements WHERE statement LIKE '%limit 30000%' ORDER BY statement`.execute(db);
+        // PostgreSQL plans a statement with its values 5 times, then keeps the plan made without
+        // them unless that one is costed higher (it was, with LIMIT $n and LIKE patterns).
+        const once = { generic_plans: words.length - 5, custom_plans: 5 };
+        assert.deepEqual(rows, [once, once]);
       });
 
     for (const country of [null, 'TR'])

@@ -64,6 +64,12 @@ export interface DialectSeam {
    * (`ozdemroglu`: 1.1 ms, 0.32 with `emr`).
    */
   queryWordLookup(word: string, indexTerm: string, words: readonly string[]): RawBuilder<{ present: unknown; known: unknown }>;
+  /**
+   * A condition that holds when `name_key` (of the query's row source) holds `text`: a plain
+   * substring test that no index answers and no planner estimates from the column's statistics,
+   * for filters on rows read in another order (the rank walk).
+   */
+  nameKeyHolds(text: string): Expression<SqlBool>;
   /** A condition that holds when `companies.id` is one of `ids` (one parameter, any count). */
   idIn(ids: readonly number[]): Expression<SqlBool>;
   /**
@@ -161,6 +167,7 @@ const sqliteSeam: DialectSeam = {
     const known = sql`(SELECT json_group_array(w.word) FROM json_each(${JSON.stringify(words)}) j JOIN company_name_words w ON w.word = j.value)`;
     return sql<{ present: unknown; known: unknown }>`SELECT ${present} AS present, ${known} AS known`;
   },
+  nameKeyHolds: (text) => sql<SqlBool>`instr(name_key, ${text}) > 0`,
   idIn: (ids) => sql<SqlBool>`companies.id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
   nameCoreStartsWith(core) {
     // A range the index answers (SQLite's LIKE folds case, so it cannot), then the exact test;
@@ -254,6 +261,7 @@ const postgresSeam: DialectSeam = {
     const known = sql`ARRAY(SELECT word FROM unnest(string_to_array(${words.join(' ')}, ' ')) AS v(word) JOIN company_name_words USING (word))`;
     return sql<{ present: unknown; known: unknown }>`SELECT ${present} AS present, ${known} AS known`;
   },
+  nameKeyHolds: (text) => sql<SqlBool>`strpos(name_key, ${text}) > 0`,
   idIn: (ids) => sql<SqlBool>`companies.id = ANY(${ids}::bigint[])`,
   // Keys hold no LIKE metacharacter.
   nameCoreStartsWith: (core) => sql<SqlBool>`companies.name_core LIKE ${`${core}%`}`,
