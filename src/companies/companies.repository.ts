@@ -228,7 +228,8 @@ type WalkPart = 'prefix' | 'rest';
  * Written so that PostgreSQL, once it has planned it five times, keeps one plan for it
  * (runKeptPrepared): the limits are literals and the filters are tests whose estimate does not
  * depend on their values (a substring test, a prefix compared by `substr`, the country as an
- * expression). With `LIMIT $n` and LIKE patterns, the plan made without values was costed above
+ * expression; the whole-name and other-order exclusions still use statistics, but as
+ * near-certain negations they leave both costs alike). With `LIMIT $n` and LIKE patterns, the plan made without values was costed above
  * the ones made with them, so PostgreSQL planned the walk again on every call (`lojistik` at
  * 10^6: 0.19 ms planning, 0.28 running). The plan has no choice to make either way: the rank
  * index in order, up to `window` entries. SQLite's `instr` is also cheaper than its LIKE.
