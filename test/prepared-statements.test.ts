@@ -13,6 +13,7 @@ import { openEngine } from '../src/db/connect.ts';
 import { listActiveReports } from '../src/reports/reports.repository.ts';
 import { findCompaniesByName, findCompaniesByTaxId } from '../src/companies/companies.repository.ts';
 import { seamFor } from '../src/db/dialect-seam.ts';
+import { KEEP_PREPARED } from '../src/db/prepared.ts';
 
 for (const engine of ENGINES) {
   describe(`statements kept prepared [${engine.name}]`, () => {
@@ -50,6 +51,24 @@ for (const engine of ENGINES) {
         const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'rlk_%'`.execute(db);
         assert.ok(rows[0]!.n >= 3, String(rows[0]!.n));
       }
+    });
+
+    test('return the same row objects as a statement run once: keys in order, values and their types, a repeated name', async () => {
+      // Kept statements are read as arrays and made into objects by the server (db/connect.ts);
+      // the same text without the mark is read by the driver's own objects on PostgreSQL.
+      const text = `SELECT c.id, c.company_name, c.visible_report_count, c.updated_at, NULL AS absent, 'ışık' AS text, 1 AS twice, 2 AS twice
+        FROM companies c ORDER BY c.id`;
+      const kept = await sql.raw(KEEP_PREPARED + text).execute(database.engine.db);
+      const once = await sql.raw(text).execute(database.engine.db);
+      assert.equal(kept.rows.length, 1);
+      assert.deepStrictEqual(kept.rows, once.rows);
+      assert.deepEqual(Object.keys(kept.rows[0]!), ['id', 'company_name', 'visible_report_count', 'updated_at', 'absent', 'text', 'twice']);
+      const row = kept.rows[0] as Record<string, unknown>;
+      assert.equal(row.company_name, 'Kaya Lojistik A.Ş.');
+      assert.equal(typeof row.updated_at, 'number');
+      assert.equal(row.twice, 2);
+      // Run again, it is the kept statement's plan and the same builder.
+      assert.deepStrictEqual((await sql.raw(KEEP_PREPARED + text).execute(database.engine.db)).rows, once.rows);
     });
   });
 }
