@@ -69,6 +69,17 @@ for (const engine of ENGINES) {
       assert.equal(row.twice, 2);
       // Run again, it is the kept statement's plan and the same builder.
       assert.deepStrictEqual((await sql.raw(KEEP_PREPARED + text).execute(database.engine.db)).rows, once.rows);
+      if (engine.name === 'postgres') {
+        // pg's rows hold `__proto__` as a property of their own, whatever its value.
+        for (const proto of [`'{"a": 1}'::json`, 'NULL::json', `'x'`]) {
+          const odd = `SELECT ${proto} AS "__proto__", 2 AS x, 3 AS "__proto__"`;
+          const keptOdd = (await sql.raw(KEEP_PREPARED + odd).execute(database.engine.db)).rows;
+          const onceOdd = (await sql.raw(odd).execute(database.engine.db)).rows;
+          assert.deepStrictEqual(keptOdd, onceOdd, odd);
+          assert.deepEqual(Object.getOwnPropertyNames(keptOdd[0]), ['__proto__', 'x'], odd);
+          assert.equal(Object.getPrototypeOf(keptOdd[0]), Object.getPrototypeOf(onceOdd[0]), odd);
+        }
+      }
     });
   });
 }

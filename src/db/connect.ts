@@ -66,6 +66,8 @@ const STATEMENT_CACHE_SIZE = 500;
  */
 function withStatementCache(database: SQLite.Database) {
   const cache = new Map<string, SqliteStatement>();
+  const schemaVersion = database.prepare('PRAGMA schema_version').pluck();
+  const readSchemaVersion = () => schemaVersion.get() as number;
   return {
     close: () => database.close(),
     prepare(sql: string) {
@@ -77,7 +79,7 @@ function withStatementCache(database: SQLite.Database) {
       let stmt = cache.get(sql);
       if (!stmt) {
         if (cache.size >= STATEMENT_CACHE_SIZE) cache.clear();
-        stmt = rowsAsObjectLiterals(database.prepare(sql));
+        stmt = rowsAsObjectLiterals(database.prepare(sql), readSchemaVersion);
         cache.set(sql, stmt);
       }
       return stmt;
@@ -85,16 +87,34 @@ function withStatementCache(database: SQLite.Database) {
   };
 }
 
+type RowBuilder = (raw: unknown[]) => unknown;
+
 /**
  * A function that makes a row object from a raw row (an array in column order) with one object
  * literal, so that every row of a shape shares one hidden class; a name that repeats keeps its
- * last value, as both drivers' own objects do. The names are written as JSON string literals,
- * which are JavaScript string literals. A column named `__proto__` sets the prototype when its
- * value is an object or null and is dropped otherwise, as an assignment does in both drivers.
+ * last value in its first place, as both drivers' own objects do. The names are written as JSON
+ * string literals, which are JavaScript string literals. `__proto__` is written as a computed
+ * key, so it is an own property holding the value, as in `pg`'s rows (a plain one would set the
+ * prototype).
  */
-function objectLiteralOf(names: readonly string[]): (raw: unknown[]) => unknown {
+function objectLiteralOf(names: readonly string[]): RowBuilder {
+  const keys = names.map((name) => (name === '__proto__' ? '["__proto__"]' : JSON.stringify(name)));
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- a row builder made from column names, never from values
-  return new Function('r', `return {${names.map((name, i) => `${JSON.stringify(name)}: r[${i}]`).join(', ')}};`) as (raw: unknown[]) => unknown;
+  return new Function('r', `return {${keys.map((key, i) => `${key}: r[${i}]`).join(', ')}};`) as RowBuilder;
+}
+
+/**
+ * better-sqlite3's own row objects, property by property in column order: a column named
+ * `__proto__` sets the prototype (when its value is an object) instead of being a property.
+ * Only for results with such a column; every other shape gets its object literal.
+ */
+function sqliteRowBuilder(names: readonly string[]): RowBuilder {
+  if (!names.includes('__proto__')) return objectLiteralOf(names);
+  return (raw) => {
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < names.length; i++) row[names[i]!] = raw[i];
+    return row;
+  };
 }
 
 /**
@@ -102,23 +122,41 @@ function objectLiteralOf(names: readonly string[]): (raw: unknown[]) => unknown 
  * raw rows (arrays): its own objects are made property by property through V8's API, at about
  * twice the cost. The 208 report rows of a common name's answer at 10^6: 0.68 → 0.40 ms.
  * Writing statements are left as they are.
+ *
+ * SQLite prepares a statement again by itself when the schema changed (another process migrated
+ * the file), and a `SELECT *` then has other columns; a statement prepared on a connection that
+ * has not yet seen the change gets its new columns only when it runs. So the columns are read
+ * after a run (the first with rows, then whenever the schema's version, read after each run with
+ * rows for 3.5 µs, or the rows' width changed).
  */
-function rowsAsObjectLiterals(stmt: SQLite.Statement): SqliteStatement {
+function rowsAsObjectLiterals(stmt: SQLite.Statement, readSchemaVersion: () => number): SqliteStatement {
   if (!stmt.reader) return stmt;
-  const names = stmt.columns().map((c) => c.name);
-  const toRow = objectLiteralOf(names);
+  let builtFor = { version: NaN, width: -1 };
+  let toRow: RowBuilder = () => undefined;
+  const builderFor = (width: number) => {
+    const version = readSchemaVersion();
+    if (version !== builtFor.version || width !== builtFor.width) {
+      const names = stmt.columns().map((c) => c.name);
+      builtFor = { version, width: names.length };
+      toRow = sqliteRowBuilder(names);
+    }
+    return toRow;
+  };
   const raw = stmt.raw(true);
   return {
     reader: true,
     all(parameters) {
       const rows = raw.all(parameters) as unknown[][];
+      if (rows.length === 0) return rows;
+      const build = builderFor(rows[0]!.length);
       const objects: unknown[] = new Array(rows.length);
-      for (let i = 0; i < rows.length; i++) objects[i] = toRow(rows[i]!);
+      for (let i = 0; i < rows.length; i++) objects[i] = build(rows[i]!);
       return objects;
     },
     run: (parameters) => raw.run(parameters),
     *iterate(parameters) {
-      for (const row of raw.iterate(parameters) as IterableIterator<unknown[]>) yield toRow(row);
+      let build: RowBuilder | null = null;
+      for (const row of raw.iterate(parameters) as IterableIterator<unknown[]>) yield (build ??= builderFor(row.length))(row);
     },
   };
 }
@@ -214,8 +252,8 @@ function keepPrepared(client: pg.PoolClient) {
  * field. The 208 report rows of a common name's answer at 10^6: the server's CPU 0.92 → 0.80 ms
  * for the arrays alone (docs/benchmarks.md, 2026-11-25, third session).
  */
-const rowBuilders = new Map<string, { names: string[]; toRow: (raw: unknown[]) => unknown }>();
-function rowBuilderOf(name: string, fields: readonly pg.FieldDef[]): (raw: unknown[]) => unknown {
+const rowBuilders = new Map<string, { names: string[]; toRow: RowBuilder }>();
+function rowBuilderOf(name: string, fields: readonly pg.FieldDef[]): RowBuilder {
   let builder = rowBuilders.get(name);
   // A kept statement names its columns, so they stay the same; checked all the same.
   if (!builder || builder.names.length !== fields.length || fields.some((f, i) => f.name !== builder!.names[i])) {

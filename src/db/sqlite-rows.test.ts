@@ -1,4 +1,7 @@
 import { test } from 'node:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
@@ -9,8 +12,8 @@ import { migrateToLatest } from './migrate.ts';
 // must be exactly the objects better-sqlite3 itself makes, through every way Kysely reads them.
 
 /** What better-sqlite3 itself returns for a statement, as the reference. */
-function referenceRows(statement: string): unknown[] {
-  const database = new SQLite(':memory:');
+function referenceRows(statement: string, path = ':memory:'): unknown[] {
+  const database = new SQLite(path);
   try {
     return database.prepare(statement).all();
   } finally {
@@ -40,12 +43,24 @@ test('a column name repeated, quoted or named __proto__ reads as better-sqlite3 
   try {
     for (const statement of [
       `SELECT 1 AS a, 2 AS a`,
-      `SELECT 'q' AS "it's ""quoted""", 3 AS "\\u2028 line", 4 AS "}"`,
+      `SELECT 'q' AS "it's ""quoted""", 3 AS "\u2028 line \u2029", 4 AS "}", 5 AS "", 6 AS "1", 7 AS "01"`,
       `SELECT 5 AS "__proto__", 6 AS x`,
       `SELECT 7 AS constructor, 8 AS toString`,
     ]) {
       const { rows } = await sql.raw(statement).execute(engine.db);
       assert.deepStrictEqual(rows, referenceRows(statement), statement);
+    }
+    // A BLOB named __proto__ becomes the row's prototype in better-sqlite3 (an assignment): the
+    // same Buffer's bytes here, the last one when the name repeats, and no own property.
+    for (const [statement, bytes] of [
+      [`SELECT x'0102' AS "__proto__", 6 AS x`, [1, 2]],
+      [`SELECT x'01' AS "__proto__", 2 AS "__proto__", x'03' AS "__proto__", 4 AS x`, [3]],
+    ] as const) {
+      const { rows } = await sql.raw(statement).execute(engine.db);
+      const [reference] = referenceRows(statement);
+      assert.deepEqual(Object.getOwnPropertyNames(rows[0]), Object.getOwnPropertyNames(reference), statement);
+      assert.deepEqual([...(Object.getPrototypeOf(rows[0]) as Buffer)], [...(Object.getPrototypeOf(reference) as Buffer)], statement);
+      assert.deepEqual([...(Object.getPrototypeOf(rows[0]) as Buffer)], bytes, statement);
     }
   } finally {
     await engine.close();
@@ -78,5 +93,33 @@ test('streamed rows, writes with RETURNING and plain writes work as before', asy
     ]);
   } finally {
     await engine.close();
+  }
+});
+
+test('after another process changes the schema, a cached SELECT * reads the new columns under their own names', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'risklookup-rows-'));
+  const path = join(dir, 'rows.db');
+  const engine = openEngine(`sqlite:${path}`);
+  const other = new SQLite(path);
+  try {
+    other.exec(`CREATE TABLE t (a INTEGER, b TEXT, c INTEGER); INSERT INTO t VALUES (1, 'b', 3)`);
+    const read = async () => (await sql.raw('SELECT * FROM t').execute(engine.db)).rows;
+    assert.deepStrictEqual(await read(), [{ a: 1, b: 'b', c: 3 }]);
+    // Same number of columns, other names: only the names can tell.
+    other.exec(`ALTER TABLE t DROP COLUMN b; ALTER TABLE t ADD COLUMN d TEXT DEFAULT 'd'`);
+    assert.deepStrictEqual(await read(), referenceRows('SELECT * FROM t', path));
+    assert.deepStrictEqual(await read(), [{ a: 1, c: 3, d: 'd' }]);
+    other.exec(`ALTER TABLE t ADD COLUMN e INTEGER DEFAULT 5`);
+    const streamed = [];
+    for await (const row of engine.db
+      .selectFrom('t' as never)
+      .selectAll()
+      .stream())
+      streamed.push(row);
+    assert.deepStrictEqual(streamed, [{ a: 1, c: 3, d: 'd', e: 5 }]);
+  } finally {
+    other.close();
+    await engine.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
