@@ -67,7 +67,16 @@ const STATEMENT_CACHE_SIZE = 500;
 function withStatementCache(database: SQLite.Database) {
   const cache = new Map<string, SqliteStatement>();
   const schemaVersion = database.prepare('PRAGMA schema_version').pluck();
-  const readSchemaVersion = () => schemaVersion.get() as number;
+  // Inside a transaction the version may yet be rolled back, and another process's change may
+  // then reach the same number: it is not trusted there (nor when it cannot be read).
+  const readSchemaVersion = (): number | null => {
+    if (database.inTransaction) return null;
+    try {
+      return schemaVersion.get() as number;
+    } catch {
+      return null;
+    }
+  };
   return {
     close: () => database.close(),
     prepare(sql: string) {
@@ -104,17 +113,33 @@ function objectLiteralOf(names: readonly string[]): RowBuilder {
 }
 
 /**
- * better-sqlite3's own row objects, property by property in column order: a column named
- * `__proto__` sets the prototype (when its value is an object) instead of being a property.
- * Only for results with such a column; every other shape gets its object literal.
+ * better-sqlite3's own row objects for a result with a column named `__proto__`: Node 20's build
+ * assigns each property in column order, so such a column sets the prototype (when its value is
+ * an object); newer builds make the objects whole, with `__proto__` as a property of their own.
+ * Which one the installed driver does is asked once. Every other shape gets its object literal.
  */
 function sqliteRowBuilder(names: readonly string[]): RowBuilder {
-  if (!names.includes('__proto__')) return objectLiteralOf(names);
+  if (!names.includes('__proto__') || driverKeepsProtoAsProperty()) return objectLiteralOf(names);
   return (raw) => {
     const row: Record<string, unknown> = {};
-    for (let i = 0; i < names.length; i++) row[names[i]!] = raw[i];
+    // Reflect.set returns false where the driver's assignment is silently refused (a `length`
+    // column when a Buffer became the prototype); a strict-mode assignment would throw.
+    for (let i = 0; i < names.length; i++) Reflect.set(row, names[i]!, raw[i]);
     return row;
   };
+}
+
+let protoKeptAsProperty: boolean | undefined;
+function driverKeepsProtoAsProperty(): boolean {
+  if (protoKeptAsProperty === undefined) {
+    const probe = new SQLite(':memory:');
+    try {
+      protoKeptAsProperty = Object.hasOwn(probe.prepare(`SELECT x'01' AS "__proto__"`).get() as object, '__proto__');
+    } finally {
+      probe.close();
+    }
+  }
+  return protoKeptAsProperty;
 }
 
 /**
@@ -126,16 +151,16 @@ function sqliteRowBuilder(names: readonly string[]): RowBuilder {
  * SQLite prepares a statement again by itself when the schema changed (another process migrated
  * the file), and a `SELECT *` then has other columns; a statement prepared on a connection that
  * has not yet seen the change gets its new columns only when it runs. So the columns are read
- * after a run (the first with rows, then whenever the schema's version, read after each run with
- * rows for 3.5 µs, or the rows' width changed).
+ * after a run: the first with rows, and whenever the schema's version (read before and after the
+ * run, 3.5 µs each) changed, was not the same on both sides of the run, or was not to be trusted,
+ * or the rows' width changed. An iterator reads the version inside its own read, after its first row.
  */
-function rowsAsObjectLiterals(stmt: SQLite.Statement, readSchemaVersion: () => number): SqliteStatement {
+function rowsAsObjectLiterals(stmt: SQLite.Statement, readSchemaVersion: () => number | null): SqliteStatement {
   if (!stmt.reader) return stmt;
-  let builtFor = { version: NaN, width: -1 };
+  let builtFor: { version: number | null; width: number } = { version: null, width: -1 };
   let toRow: RowBuilder = () => undefined;
-  const builderFor = (width: number) => {
-    const version = readSchemaVersion();
-    if (version !== builtFor.version || width !== builtFor.width) {
+  const builderFor = (version: number | null, width: number) => {
+    if (version === null || version !== builtFor.version || width !== builtFor.width) {
       const names = stmt.columns().map((c) => c.name);
       builtFor = { version, width: names.length };
       toRow = sqliteRowBuilder(names);
@@ -146,9 +171,11 @@ function rowsAsObjectLiterals(stmt: SQLite.Statement, readSchemaVersion: () => n
   return {
     reader: true,
     all(parameters) {
+      const before = readSchemaVersion();
       const rows = raw.all(parameters) as unknown[][];
       if (rows.length === 0) return rows;
-      const build = builderFor(rows[0]!.length);
+      const after = before === null ? null : readSchemaVersion();
+      const build = builderFor(before === after ? after : null, rows[0]!.length);
       const objects: unknown[] = new Array(rows.length);
       for (let i = 0; i < rows.length; i++) objects[i] = build(rows[i]!);
       return objects;
@@ -156,7 +183,7 @@ function rowsAsObjectLiterals(stmt: SQLite.Statement, readSchemaVersion: () => n
     run: (parameters) => raw.run(parameters),
     *iterate(parameters) {
       let build: RowBuilder | null = null;
-      for (const row of raw.iterate(parameters) as IterableIterator<unknown[]>) yield (build ??= builderFor(row.length))(row);
+      for (const row of raw.iterate(parameters) as IterableIterator<unknown[]>) yield (build ??= builderFor(readSchemaVersion(), row.length))(row);
     },
   };
 }
