@@ -43,7 +43,7 @@ for (const engine of ENGINES) {
     before(async () => {
       database = await engine.create();
       const { db } = database.engine;
-      for (const ref of ['R-1', 'R-2', 'R-3', 'R-4']) await makeMember(db, clock, { ref });
+      for (const ref of ['R-1', 'R-2', 'R-3', 'R-4', 'R-5']) await makeMember(db, clock, { ref });
       // Addresses with an account in another member: each invitation of one is refused.
       taken = [];
       for (let i = 0; i < 2 * REFUSED_INVITATIONS_PER_DAY; i++) {
@@ -83,6 +83,39 @@ for (const engine of ENGINES) {
       assert.equal(await refusalOf(invite(actor, taken[0]!)), 'member_users.invite_refused');
       assert.deepEqual(await usersOf(actor.memberId), ['admin@r-1.example', 'new.colleague@r1.example']);
       clock.set(NOON_TR);
+    });
+
+    test('when the refusal taken for an invitation cannot be given back, the invitation stands, the refusal stays taken, and the operator is told (member and day, no address)', async () => {
+      const actor = await adminOf('R-5');
+      // The database refuses only the give-back (an UPDATE of the counters).
+      const failing = database.engine.db.withPlugin({
+        transformQuery({ node }) {
+          if (node.kind === 'UpdateQueryNode' && JSON.stringify(node).includes('"usage_counters"')) throw new Error('connection lost');
+          return node;
+        },
+        transformResult: ({ result }) => Promise.resolve(result),
+      });
+      const warnings: Array<{ details: Record<string, unknown>; message: string }> = [];
+      const issued = await inviteMemberUser(failing, clock, actor, { email: 'kept@r5.example', role: 'member_user' }, LIMITS, {
+        warn: (details, message) => warnings.push({ details, message }),
+      });
+      assert.equal(issued.email, 'kept@r5.example');
+      assert.deepEqual(await usersOf(actor.memberId), ['admin@r-5.example', 'kept@r5.example']);
+      const counted = await database.engine.db
+        .selectFrom('usage_counters')
+        .select('used')
+        .where('subject', '=', `invite_refused:member:${actor.memberId}`)
+        .execute();
+      assert.deepEqual(
+        counted.map((c) => Number(c.used)),
+        [1],
+      );
+      assert.equal(warnings.length, 1);
+      assert.match(warnings[0]!.message, /could not be given back/);
+      assert.equal(warnings[0]!.details.memberId, actor.memberId);
+      assert.equal(warnings[0]!.details.day, '2026-11-21');
+      assert.match(String(warnings[0]!.details.err), /connection lost/);
+      assert.doesNotMatch(JSON.stringify(warnings[0]!.details), /kept@r5/);
     });
 
     test('an address with a control character is not an address: refused as such (no 500), before any refusal is counted', async () => {

@@ -51,6 +51,11 @@ export interface MemberUserView {
   createdAt: number;
 }
 
+/** Where a service tells the operator of a fault it got past (a pino logger fits). */
+export interface WarningLog {
+  warn(details: Record<string, unknown>, message: string): void;
+}
+
 /** The acting member_admin: who asks, for which member. */
 export interface MemberActor {
   userId: number;
@@ -82,6 +87,7 @@ export async function inviteMemberUser(
   actor: MemberActor,
   input: { email: string; role: 'member_admin' | 'member_user' },
   limits: { maxUsers: number },
+  log: WarningLog = { warn: () => undefined },
 ): Promise<{ email: string; token: string }> {
   if (input.role !== 'member_admin' && input.role !== 'member_user') {
     throw new MemberUsersError('invalid', 'role must be member_admin or member_user', { code: 'member_users.role_invalid' });
@@ -136,8 +142,13 @@ export async function inviteMemberUser(
     throw new MemberUsersError('conflict', INVITE_REFUSED_MESSAGE, { code: 'member_users.invite_refused' });
   } finally {
     // Not refused (invited, the user cap, a database error): the refusal goes back. If giving it
-    // back fails, it stays taken (one refusal fewer today), and the answer stands.
-    if (!refused) await releaseUsage(db, refusals, day).catch(() => undefined);
+    // back fails, it stays taken (one refusal fewer today), the answer stands, and the operator
+    // is told (a member who runs out of refusals early can be explained).
+    if (!refused) {
+      await releaseUsage(db, refusals, day).catch((error: unknown) =>
+        log.warn({ memberId: actor.memberId, day, err: error }, 'an invitation refusal could not be given back: it stays taken for today'),
+      );
+    }
   }
 }
 

@@ -58,6 +58,7 @@ export function registerUsersRoutes(app: App, deps: PortalDeps) {
         actor,
         { email: form.email, role: form.role as 'member_admin' | 'member_user' },
         { maxUsers: deps.config.maxUsersPerMember },
+        request.log,
       );
       return await show(request, reply, { kind: 'invited', email: issued.email, link: oneTimeLinkOf(publicBaseOf(deps), issued.token) });
     } catch (error) {
