@@ -17,6 +17,7 @@ import { makeMember } from './helpers/factories.ts';
 import { fixedClock } from '../src/lib/clock.ts';
 import { inviteMemberUser, MemberUsersError, REFUSED_INVITATIONS_PER_DAY, type MemberActor } from '../src/members/member-users.service.ts';
 import { inviteUser } from '../src/users/users.service.ts';
+import { quotaDayOf } from '../src/lib/turkey-time.ts';
 
 const LIMITS = { maxUsers: 100 };
 
@@ -43,7 +44,7 @@ for (const engine of ENGINES) {
     before(async () => {
       database = await engine.create();
       const { db } = database.engine;
-      for (const ref of ['R-1', 'R-2', 'R-3', 'R-4', 'R-5']) await makeMember(db, clock, { ref });
+      for (const ref of ['R-1', 'R-2', 'R-3', 'R-4', 'R-5', 'R-6']) await makeMember(db, clock, { ref });
       // Addresses with an account in another member: each invitation of one is refused.
       taken = [];
       for (let i = 0; i < 2 * REFUSED_INVITATIONS_PER_DAY; i++) {
@@ -85,16 +86,19 @@ for (const engine of ENGINES) {
       clock.set(NOON_TR);
     });
 
-    test('when the refusal taken for an invitation cannot be given back, the invitation stands, the refusal stays taken, and the operator is told (member and day, no address)', async () => {
-      const actor = await adminOf('R-5');
-      // The database refuses only the give-back (an UPDATE of the counters).
-      const failing = database.engine.db.withPlugin({
+    /** The database, refusing only an invitation refusal's give-back (an UPDATE of the counters). */
+    const failingGiveBack = () =>
+      database.engine.db.withPlugin({
         transformQuery({ node }) {
           if (node.kind === 'UpdateQueryNode' && JSON.stringify(node).includes('"usage_counters"')) throw new Error('connection lost');
           return node;
         },
         transformResult: ({ result }) => Promise.resolve(result),
       });
+
+    test('when the refusal taken for an invitation cannot be given back, the invitation stands, the refusal stays taken, and the operator is told (member and day, no address)', async () => {
+      const actor = await adminOf('R-5');
+      const failing = failingGiveBack();
       const warnings: Array<{ details: Record<string, unknown>; message: string }> = [];
       const issued = await inviteMemberUser(failing, clock, actor, { email: 'kept@r5.example', role: 'member_user' }, LIMITS, {
         warn: (details, message) => warnings.push({ details, message }),
@@ -113,9 +117,21 @@ for (const engine of ENGINES) {
       assert.equal(warnings.length, 1);
       assert.match(warnings[0]!.message, /could not be given back/);
       assert.equal(warnings[0]!.details.memberId, actor.memberId);
-      assert.equal(warnings[0]!.details.day, '2026-11-21');
-      assert.match(String(warnings[0]!.details.err), /connection lost/);
-      assert.doesNotMatch(JSON.stringify(warnings[0]!.details), /kept@r5/);
+      assert.equal(warnings[0]!.details.day, quotaDayOf(clock.now()));
+      const err = warnings[0]!.details.err;
+      assert.ok(err instanceof Error && /connection lost/.test(err.message), String(err));
+      assert.doesNotMatch(JSON.stringify(warnings[0]!.details) + String(err.stack), /kept@r5/);
+    });
+
+    test('a logger that throws does not turn a finished invitation into an error', async () => {
+      const actor = await adminOf('R-6');
+      const failing = failingGiveBack();
+      const issued = await inviteMemberUser(failing, clock, actor, { email: 'also@r6.example', role: 'member_user' }, LIMITS, {
+        warn: () => {
+          throw new Error('log sink is full');
+        },
+      });
+      assert.equal(issued.email, 'also@r6.example');
     });
 
     test('an address with a control character is not an address: refused as such (no 500), before any refusal is counted', async () => {

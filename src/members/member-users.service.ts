@@ -145,9 +145,13 @@ export async function inviteMemberUser(
     // back fails, it stays taken (one refusal fewer today), the answer stands, and the operator
     // is told (a member who runs out of refusals early can be explained).
     if (!refused) {
-      await releaseUsage(db, refusals, day).catch((error: unknown) =>
-        log.warn({ memberId: actor.memberId, day, err: error }, 'an invitation refusal could not be given back: it stays taken for today'),
-      );
+      await releaseUsage(db, refusals, day).catch((error: unknown) => {
+        try {
+          log.warn({ memberId: actor.memberId, day, err: error }, 'an invitation refusal could not be given back: it stays taken for today');
+        } catch {
+          // A failing logger must not turn a finished invitation into an error.
+        }
+      });
     }
   }
 }
