@@ -14,10 +14,17 @@ export interface InviteForm {
   role: string;
 }
 
+/** The member's users that count against its cap (not disabled), and the cap (RISKLOOKUP_MAX_USERS_PER_MEMBER). */
+export interface UserRoom {
+  used: number;
+  max: number;
+}
+
 export function usersBody(
   ctx: PortalContext,
   users: readonly MemberUserView[],
   flash: UsersFlash,
+  room: UserRoom,
   form: InviteForm = { email: '', role: 'member_user' },
 ): Html {
   const t = memberText(ctx.locale);
@@ -84,7 +91,18 @@ export function usersBody(
       </table>
     </div>
     <h2>${t('users.invite_title')}</h2>
-    <form method="post" action="/portal/users/invite" class="stack">
+    ${
+      // Said before the admin types an address: at the cap, the form would only be refused.
+      room.used >= room.max
+        ? notice('info', t('users.room_full', { used: room.used, max: room.max }))
+        : html`<p>${t('users.room', { used: room.used, max: room.max, left: room.max - room.used })}</p>
+            ${inviteForm(ctx, form)}`
+    }`;
+}
+
+function inviteForm(ctx: PortalContext, form: InviteForm): Html {
+  const t = memberText(ctx.locale);
+  return html`<form method="post" action="/portal/users/invite" class="stack">
       ${csrfInput(ctx)}
       <div class="field">
         <label for="invite-email">${t('users.email')}</label

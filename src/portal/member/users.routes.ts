@@ -32,10 +32,11 @@ export function registerUsersRoutes(app: App, deps: PortalDeps) {
   const show = async (request: FastifyRequest, reply: FastifyReply, flash: UsersFlash, status = 200, form?: { email: string; role: string }) => {
     const ctx = portalOf(request);
     const users = await listMemberUsers(deps.db, memberOf(request).id);
+    const room = { used: users.filter((u) => u.status !== 'disabled').length, max: deps.config.maxUsersPerMember };
     reply.header('cache-control', 'no-store');
     return sendPage(
       reply,
-      renderPage(ctx, { title: memberText(ctx.locale)('users.title'), body: usersBody(ctx, users, flash, form), active: 'users' }),
+      renderPage(ctx, { title: memberText(ctx.locale)('users.title'), body: usersBody(ctx, users, flash, room, form), active: 'users' }),
       status,
     );
   };
