@@ -7,7 +7,7 @@ import { memberText, type MemberTextKey } from './text.ts';
 
 /** What the page says after an action: a one-time link (shown once), a user disabled, a refusal. */
 export type UsersFlash =
-  { kind: 'invited' | 'reset'; email: string; link: string } | { kind: 'disabled'; name: string } | { kind: 'error'; message: string } | null;
+  { kind: 'invited' | 'reset'; email: string; link: string } | { kind: 'disabled'; name: string } | { kind: 'error'; message: string; code?: string } | null;
 
 export interface InviteForm {
   email: string;
@@ -92,9 +92,12 @@ export function usersBody(
     </div>
     <h2>${t('users.invite_title')}</h2>
     ${
-      // Said before the admin types an address: at the cap, the form would only be refused.
+      // Said before the admin types an address: at the cap, the form would only be refused (and
+      // not said twice when the refusal above says it).
       room.used >= room.max
-        ? notice('info', t('users.room_full', { used: room.used, max: room.max }))
+        ? flash?.kind === 'error' && flash.code === 'member_users.user_cap'
+          ? ''
+          : notice('info', t('users.room_full', { used: room.used, max: room.max }))
         : html`<p>${t('users.room', { used: room.used, max: room.max, left: room.max - room.used })}</p>
             ${inviteForm(ctx, form)}`
     }`;

@@ -70,7 +70,7 @@ export function registerUsersRoutes(app: App, deps: PortalDeps) {
       if (code === 'member_users.invite_refused' || code === 'member_users.invite_refusals_used_up') {
         request.log.warn({ memberId: memberOf(request).id, userId: ctx.user.id, problem: code }, 'invitation refused');
       }
-      return show(request, reply, { kind: 'error', message: refusalOf(ctx.locale, error) }, statusOfDomainError(error), form);
+      return show(request, reply, { kind: 'error', message: refusalOf(ctx.locale, error), ...(code ? { code } : {}) }, statusOfDomainError(error), form);
     }
   });
   app.post('/users/:id/disable', admin, async (request, reply) => {

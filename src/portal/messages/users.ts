@@ -67,12 +67,12 @@ export const usersMessages = defineMessages({
     tr: 'Bir çalışma arkadaşınızı davet edin',
   },
   'users.room': {
-    en: '{used} of {max} users who are not disabled: you can invite {left} more.',
-    tr: 'Devre dışı olmayan kullanıcılar: {used} / {max}. {left} kişi daha davet edebilirsiniz.',
+    en: 'Users who are not disabled: {used} of at most {max}. You can invite {left} more.',
+    tr: 'Devre dışı olmayan kullanıcılar: {used} / en fazla {max}. {left} kişi daha davet edebilirsiniz.',
   },
   'users.room_full': {
-    en: 'Your member has {used} users who are not disabled; the most allowed is {max}. To invite someone, disable a user first, or ask the service operator to raise the limit.',
-    tr: 'Üyenizin devre dışı olmayan {used} kullanıcısı var; izin verilen en fazla sayı {max}. Birini davet etmek için önce bir kullanıcıyı devre dışı bırakın ya da sınırı yükseltmesi için hizmet operatörüne başvurun.',
+    en: 'Users who are not disabled: {used} of at most {max}. To invite someone, first disable enough users to make room, or ask the service operator to raise the limit.',
+    tr: 'Devre dışı olmayan kullanıcılar: {used} / en fazla {max}. Birini davet etmek için önce yer açacak kadar kullanıcıyı devre dışı bırakın ya da sınırı yükseltmesi için hizmet operatörüne başvurun.',
   },
   'users.invite': {
     en: 'Send invitation',
