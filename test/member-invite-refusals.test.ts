@@ -247,7 +247,14 @@ for (const engine of ENGINES) {
           email,
         );
         assert.doesNotMatch(res.body, /cannot be invited\. If the person/, email);
+        assert.equal(res.body.split('No more invitations today').length - 1, 1, `said once: ${email}`);
       }
+      // Before anyone types an address, the page says so too, and offers no form, until the next day.
+      const inviteForm = 'action="/portal/users/invite"';
+      const page = await en.get('/portal/users');
+      assert.match(page.body, /No more invitations today/);
+      assert.ok(!page.body.includes(inviteForm));
+      assert.match((await tr.get('/portal/users')).body, /Bugün başka davet gönderilemez/);
       const inTurkish = await tr.post('/portal/users/invite', { email: 'new@w1.example', role: 'member_user' });
       assert.equal(inTurkish.statusCode, 409);
       assert.match(inTurkish.body, new RegExp(`Bugün başka davet gönderilemez: üyenizin davetleri bugün ${REFUSED_INVITATIONS_PER_DAY} kez reddedildi`));
@@ -265,6 +272,13 @@ for (const engine of ENGINES) {
         users.map((u) => u.email),
         ['admin@w1.example'],
       );
+      // 00:00 in Turkey (21:00 UTC): the form is back.
+      t.clock.set(Date.UTC(2026, 10, 21, 21, 0));
+      const again = await signIn(t.app, admin); // the sessions of 12 hours ago have expired
+      assert.equal((await again.post('/portal/locale', { locale: 'en', return_to: '/portal/' })).statusCode, 303);
+      const nextDay = await again.get('/portal/users');
+      assert.ok(nextDay.body.includes(inviteForm));
+      assert.doesNotMatch(nextDay.body, /No more invitations today/);
     });
   });
 }

@@ -10,7 +10,7 @@ import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
 import { quotaDayOf } from '../lib/turkey-time.ts';
 import { refusedInvitationsSubject } from '../quota/allowance.ts';
-import { consumeUsage, releaseUsage } from '../quota/usage.repository.ts';
+import { consumeUsage, readUsage, releaseUsage } from '../quota/usage.repository.ts';
 import type { Problem } from '../lib/problems.ts';
 import { checkEmail, createResetLink, disableUser, inviteUser } from '../users/users.service.ts';
 
@@ -154,6 +154,15 @@ export async function inviteMemberUser(
       });
     }
   }
+}
+
+/**
+ * Whether the member's refused invitations are used up for the quota day (Turkey time) of
+ * `now`: every invitation is then refused until midnight, so the page says so instead of
+ * offering the form. (A refusal reserved by an invitation in flight counts until given back.)
+ */
+export async function inviteRefusalsUsedUp(db: Kysely<Database>, memberId: number, now: number): Promise<boolean> {
+  return (await readUsage(db, refusedInvitationsSubject(memberId), quotaDayOf(now))) >= REFUSED_INVITATIONS_PER_DAY;
 }
 
 function emailOrRefusal(email: string): string {

@@ -1,7 +1,7 @@
 /** GET /portal/users (member_admin): the member's users, a new link or disabling for each, inviting a colleague (D27, D28). */
 import { html, type Html } from '../html.ts';
 import type { PortalContext } from '../portal-context.ts';
-import type { MemberUserView } from '../../members/member-users.service.ts';
+import { REFUSED_INVITATIONS_PER_DAY, type MemberUserView } from '../../members/member-users.service.ts';
 import { copyButton, csrfInput, notice } from './page-parts.ts';
 import { memberText, type MemberTextKey } from './text.ts';
 
@@ -14,10 +14,14 @@ export interface InviteForm {
   role: string;
 }
 
-/** The member's users that count against its cap (not disabled), and the cap (RISKLOOKUP_MAX_USERS_PER_MEMBER). */
+/**
+ * The member's users that count against its cap (not disabled), the cap
+ * (RISKLOOKUP_MAX_USERS_PER_MEMBER), and whether the day's refused invitations are used up.
+ */
 export interface UserRoom {
   used: number;
   max: number;
+  refusalsUsedUp: boolean;
 }
 
 export function usersBody(
@@ -91,16 +95,27 @@ export function usersBody(
       </table>
     </div>
     <h2>${t('users.invite_title')}</h2>
-    ${
-      // Said before the admin types an address: at the cap, the form would only be refused (and
-      // not said twice when the refusal above says it).
-      room.used >= room.max
-        ? flash?.kind === 'error' && flash.code === 'member_users.user_cap'
-          ? ''
-          : notice('info', t('users.room_full', { used: room.used, max: room.max }))
-        : html`<p>${t('users.room', { used: room.used, max: room.max, left: room.max - room.used })}</p>
-            ${inviteForm(ctx, form)}`
-    }`;
+    ${inviteSection(ctx, flash, room, form)}`;
+}
+
+/**
+ * The room left, then the form; or, when any invitation would only be refused (the cap, the
+ * day's refusals used up), why, said before the admin types an address (and not said twice
+ * when the refusal above says it).
+ */
+function inviteSection(ctx: PortalContext, flash: UsersFlash, room: UserRoom, form: InviteForm): Html {
+  const t = memberText(ctx.locale);
+  const saidAbove = (code: string) => flash?.kind === 'error' && flash.code === code;
+  if (room.used >= room.max) {
+    return saidAbove('member_users.user_cap') ? html`` : notice('info', t('users.room_full', { used: room.used, max: room.max }));
+  }
+  if (room.refusalsUsedUp) {
+    return saidAbove('member_users.invite_refusals_used_up')
+      ? html``
+      : notice('info', t('problem.member_users.invite_refusals_used_up', { max: REFUSED_INVITATIONS_PER_DAY }));
+  }
+  return html`<p>${t('users.room', { used: room.used, max: room.max, left: room.max - room.used })}</p>
+    ${inviteForm(ctx, form)}`;
 }
 
 function inviteForm(ctx: PortalContext, form: InviteForm): Html {

@@ -6,7 +6,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../http/app-type.ts';
 import { DomainError } from '../../lib/errors.ts';
-import { disableMemberUser, inviteMemberUser, listMemberUsers, MemberUsersError, newMemberUserLink } from '../../members/member-users.service.ts';
+import {
+  disableMemberUser,
+  inviteMemberUser,
+  inviteRefusalsUsedUp,
+  listMemberUsers,
+  MemberUsersError,
+  newMemberUserLink,
+} from '../../members/member-users.service.ts';
 import { oneTimeLinkOf } from '../../users/users.service.ts';
 import { memberOf, portalOf, requireUser } from '../guards.ts';
 import { redirectTo, renderPage, sendPage } from '../layout.ts';
@@ -32,7 +39,11 @@ export function registerUsersRoutes(app: App, deps: PortalDeps) {
   const show = async (request: FastifyRequest, reply: FastifyReply, flash: UsersFlash, status = 200, form?: { email: string; role: string }) => {
     const ctx = portalOf(request);
     const users = await listMemberUsers(deps.db, memberOf(request).id);
-    const room = { used: users.filter((u) => u.status !== 'disabled').length, max: deps.config.maxUsersPerMember };
+    const room = {
+      used: users.filter((u) => u.status !== 'disabled').length,
+      max: deps.config.maxUsersPerMember,
+      refusalsUsedUp: await inviteRefusalsUsedUp(deps.db, memberOf(request).id, deps.clock.now()),
+    };
     reply.header('cache-control', 'no-store');
     return sendPage(
       reply,
