@@ -280,5 +280,36 @@ for (const engine of ENGINES) {
       assert.ok(nextDay.body.includes(inviteForm));
       assert.doesNotMatch(nextDay.body, /No more invitations today/);
     });
+
+    test("if the day's refused invitations cannot be read, a new invitation's link is still shown with the form, and the operator is told", async () => {
+      const { db } = database.engine;
+      await makeMember(db, t.clock, { ref: 'W-3' });
+      const admin = await makePortalUser(db, t.clock, { role: 'member_admin', memberRef: 'W-3', email: 'admin@w3.example' });
+      // The same application, on a database that refuses every read of the usage counters.
+      const unreadable = db.withPlugin({
+        transformQuery({ node }) {
+          if (node.kind === 'SelectQueryNode' && JSON.stringify(node).includes('"usage_counters"')) throw new Error('connection lost');
+          return node;
+        },
+        transformResult: ({ result }) => Promise.resolve(result),
+      });
+      const broken = await makeTestApp({ ...database, engine: { ...database.engine, db: unreadable } }, {}, t.clock.now());
+      try {
+        const en = await signIn(broken.app, admin);
+        assert.equal((await en.post('/portal/locale', { locale: 'en', return_to: '/portal/' })).statusCode, 303);
+        const invited = await en.post('/portal/users/invite', { email: 'colleague@w3.example', role: 'member_user' });
+        assert.equal(invited.statusCode, 200);
+        assert.match(invited.body, /id="invite-link"/);
+        assert.ok(invited.body.includes('action="/portal/users/invite"'));
+        const warned = broken.logs
+          .map((l) => JSON.parse(l) as Record<string, unknown>)
+          .filter((l) => l.msg === "the day's refused invitations could not be read");
+        assert.equal(warned.length, 1);
+        assert.equal(warned[0]!.level, 40);
+        assert.ok(!broken.logs.some((l) => /w3\.example/.test(l)), 'no address in the log');
+      } finally {
+        await broken.close();
+      }
+    });
   });
 }

@@ -42,7 +42,12 @@ export function registerUsersRoutes(app: App, deps: PortalDeps) {
     const room = {
       used: users.filter((u) => u.status !== 'disabled').length,
       max: deps.config.maxUsersPerMember,
-      refusalsUsedUp: await inviteRefusalsUsedUp(deps.db, memberOf(request).id, deps.clock.now()),
+      // A hint only: if it cannot be read, the form is offered (and a one-time link just made
+      // is still shown); the service decides on the POST anyway.
+      refusalsUsedUp: await inviteRefusalsUsedUp(deps.db, memberOf(request).id, deps.clock.now()).catch((error: unknown) => {
+        request.log.warn({ memberId: memberOf(request).id, err: error }, "the day's refused invitations could not be read");
+        return false;
+      }),
     };
     reply.header('cache-control', 'no-store');
     return sendPage(
