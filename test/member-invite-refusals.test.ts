@@ -281,14 +281,16 @@ for (const engine of ENGINES) {
       assert.doesNotMatch(nextDay.body, /No more invitations today/);
     });
 
-    test("if the day's refused invitations cannot be read, a new invitation's link is still shown with the form, and the operator is told", async () => {
+    test("if the day's refused invitations cannot be read nor a refusal given back, a new invitation's link is still shown with the form, and the operator is told of both", async () => {
       const { db } = database.engine;
       await makeMember(db, t.clock, { ref: 'W-3' });
       const admin = await makePortalUser(db, t.clock, { role: 'member_admin', memberRef: 'W-3', email: 'admin@w3.example' });
-      // The same application, on a database that refuses every read of the usage counters.
+      // The same application, on a database that refuses every read of the usage counters…
       const unreadable = db.withPlugin({
         transformQuery({ node }) {
-          if (node.kind === 'SelectQueryNode' && JSON.stringify(node).includes('"usage_counters"')) throw new Error('connection lost');
+          // …and every give-back of a refusal: the route hands its logger to the service.
+          if ((node.kind === 'SelectQueryNode' || node.kind === 'UpdateQueryNode') && JSON.stringify(node).includes('"usage_counters"'))
+            throw new Error('connection lost');
           return node;
         },
         transformResult: ({ result }) => Promise.resolve(result),
@@ -306,6 +308,9 @@ for (const engine of ENGINES) {
           .filter((l) => l.msg === "the day's refused invitations could not be read");
         assert.equal(warned.length, 1);
         assert.equal(warned[0]!.level, 40);
+        const notGivenBack = broken.logs.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => /could not be given back/.test(String(l.msg)));
+        assert.equal(notGivenBack.length, 1);
+        assert.equal(notGivenBack[0]!.level, 40);
         assert.ok(!broken.logs.some((l) => /w3\.example/.test(l)), 'no address in the log');
       } finally {
         await broken.close();
