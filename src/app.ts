@@ -24,6 +24,7 @@ import type { SearchUseCaseDeps } from './search/answer-search.ts';
 import { quotaOn } from './quota/allowance.ts';
 import { AdmissionGate } from './http/admission-gate.ts';
 import { registerAdmission } from './http/admission-hooks.ts';
+import { KnownKeys } from './http/known-keys.ts';
 import { registerSharedSchemas } from './http/schemas.ts';
 import { DOCS_ROUTE_PATHS, registerDocsRoutes } from './docs/docs.route.ts';
 import { createAuditWriter } from './audit/audit-writer.ts';
@@ -123,7 +124,11 @@ export async function buildApp({ config, engine, logger, clock = systemClock, tr
   });
 
   // D26 first: a shed request costs no authentication, quota or database work.
-  registerAdmission(app, new AdmissionGate(admissionLimitsOf(config)));
+  registerAdmission(app, new AdmissionGate(admissionLimitsOf(config)), {
+    knownKeys: new KnownKeys(),
+    bodyTimeoutMs: config.bodyTimeoutMs,
+    exempt: new Set(),
+  });
   registerErrorHandling(app, {
     ...Object.fromEntries(SEARCH_PATHS.map((p) => [p, ['GET']])),
     ...Object.fromEntries(COUNTRIES_PATHS.map((p) => [p, ['GET', 'HEAD']])),
