@@ -28,7 +28,14 @@ interface SlowClients {
  * `count` connections that each send the headers of a form POST with a made-up key and then one
  * byte of the body every 200 ms; with `reconnect`, a connection the server closes is opened again.
  */
-function slowSignIns(port: number, count: number, reconnect: boolean, path = '/portal/sign-in', type = 'application/x-www-form-urlencoded', cookie = ''): SlowClients {
+function slowSignIns(
+  port: number,
+  count: number,
+  reconnect: boolean,
+  path = '/portal/sign-in',
+  type = 'application/x-www-form-urlencoded',
+  cookie = '',
+): SlowClients {
   let stopped = false;
   let opened = 0;
   const answers: string[] = [];

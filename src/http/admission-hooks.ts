@@ -99,10 +99,7 @@ function awaitBody(request: AdmittedRequest, reply: FastifyReply, admission: Adm
     () => {
       if (raw.complete) return;
       request.log.info({ ms: bodyDeadlineMs(bodyTimeoutMs, declared) }, 'request body not received in time');
-      raw.emit(
-        'error',
-        new AppError('request_timeout', 'request body not received in time: send the whole request at once', { connection: 'close' }),
-      );
+      raw.emit('error', new AppError('request_timeout', 'request body not received in time: send the whole request at once', { connection: 'close' }));
     },
     bodyDeadlineMs(bodyTimeoutMs, Number.isFinite(declared) ? declared : 0),
   );

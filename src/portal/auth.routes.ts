@@ -13,6 +13,7 @@ import { acceptLink, describeLink, NAME_MAX_LENGTH, type LinkInfo } from '../use
 import { acceptPage, linkInvalidPage, signInPage, type TotpEnrolment } from './auth.pages.ts';
 import { cookieOptions, type PortalCookies } from './cookies.ts';
 import { formField, portalPathOr } from './forms.ts';
+import { landingPageOr } from './sign-in-next.ts';
 import { redirectTo, sendPage } from './layout.ts';
 import { isLocale } from './locale.ts';
 import type { MessageKey } from './messages/index.ts';
@@ -51,12 +52,12 @@ export function registerAuthRoutes(scope: App, deps: PortalDeps, session: Sessio
         : request.portalState.sessionEnded || queryField(request, 'expired') === '1'
           ? 'auth.signIn.expired'
           : undefined;
-    return sendPage(reply, signInPage(request, { next: portalPathOr(queryField(request, 'next'), ''), ...(info ? { info } : {}) }));
+    return sendPage(reply, signInPage(request, { next: landingPageOr(queryField(request, 'next'), ''), ...(info ? { info } : {}) }));
   });
 
   scope.post('/sign-in', { bodyLimit: FORM_BODY_LIMIT }, async (request, reply) => {
     const email = formField(request.body, 'email', 320);
-    const next = portalPathOr(formField(request.body, 'next'), '');
+    const next = landingPageOr(formField(request.body, 'next'), '');
     const outcome = await attemptSignIn(deps.db, deps.clock, {
       email,
       password: formField(request.body, 'password', 4 * PASSWORD_MAX_LENGTH),

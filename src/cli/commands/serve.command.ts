@@ -28,6 +28,7 @@ interface ServeFlags {
   maxQueuedPerKey?: string;
   maxWait?: string;
   dbConnectionWait?: string;
+  bodyTimeout?: string;
   logLevel: string;
   tlsCert?: string;
   tlsKey?: string;
@@ -89,6 +90,7 @@ export function serveCommand(): Command {
     .option('--max-queued <n>', 'requests waiting for a turn per process; beyond, 503 overloaded (default 2000)')
     .option('--max-queued-per-key <n>', 'requests of one key waiting for a turn (default 500)')
     .option('--max-wait <ms>', 'longest wait for a turn before 503 overloaded (default 5000)')
+    .option('--body-timeout <ms>', 'a request body must arrive within this, plus 1 s per 256 KiB, else 408 (D26, default 2000)')
     .option('--db-connection-wait <ms>', 'longest wait for a PostgreSQL connection from the pool (default 1000)')
     .option('--audit-retention-days <n>', 'purge audit records older than this; 0 keeps them (default 365)')
     .option('--log-level <level>', 'fatal, error, warn, info, debug', process.env.LOG_LEVEL ?? 'info')
@@ -133,6 +135,7 @@ export function serveCommand(): Command {
           maxQueuedPerKey: flags.maxQueuedPerKey,
           maxWaitMs: flags.maxWait,
           dbConnectionWaitMs: flags.dbConnectionWait,
+          bodyTimeoutMs: flags.bodyTimeout,
         });
       } catch (error) {
         throw new CommandError((error as Error).message);
