@@ -38,7 +38,7 @@ const FILING_ROUTE = '/portal/reports';
 
 function handlePortalError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof PortalError) {
-    const { title, text } = pageOf(request, error.titleKey, error.textKey);
+    const { title, text } = pageOf(request, error.titleKey, error.textKey, error.values);
     return sendErrorPage(request, reply, error.statusCode, title, text);
   }
   if (error instanceof AppError) {
