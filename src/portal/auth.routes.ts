@@ -2,7 +2,7 @@
  * GET/POST /portal/sign-in, GET/POST /portal/accept (invitation or reset link), POST
  * /portal/sign-out, POST /portal/locale (D27).
  */
-import { hasBidiControls } from '../lib/bidi-controls.ts';
+import { hasForbiddenCharacters } from '../lib/bidi-controls.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/app-type.ts';
 import { DomainError } from '../lib/errors.ts';
@@ -133,7 +133,7 @@ export function registerAuthRoutes(scope: App, deps: PortalDeps, session: Sessio
 /** The first thing wrong with an acceptance form, as a message key; null when all is well. */
 function problemOf(name: string, password: string, password2: string, totp: TotpEnrolment | null, code: string, now: number): MessageKey | null {
   const trimmed = name.trim();
-  if (trimmed === '' || [...trimmed].length > NAME_MAX_LENGTH || /\p{Cc}/u.test(trimmed) || hasBidiControls(trimmed)) return 'auth.accept.badName';
+  if (trimmed === '' || [...trimmed].length > NAME_MAX_LENGTH || hasForbiddenCharacters(trimmed)) return 'auth.accept.badName';
   if ([...password].length < PASSWORD_MIN_LENGTH) return 'auth.accept.tooShort';
   if ([...password].length > PASSWORD_MAX_LENGTH) return 'auth.accept.tooLong';
   if (password !== password2) return 'auth.accept.mismatch';
