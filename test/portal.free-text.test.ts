@@ -21,7 +21,8 @@ import { inviteUser } from '../src/users/users.service.ts';
 
 /** Right-to-left override, left-to-right isolate, BEL, ESC, NUL, a C1 control. */
 const FORBIDDEN = ['\u202e', '\u2066', '\u0007', '\u001b', '\u0000', '\u0085'];
-const FORBIDDEN_RE = /[\u202a-\u202e\u2066-\u2069\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/u;
+/** Any control character but line breaks and tabs (description, notes), or a bidi control. */
+const FORBIDDEN_RE = /[\u202a-\u202e\u2066-\u2069]|[^\P{Cc}\t\n\r]/u;
 
 /** Fields that are not typed text: never attacked (a password may hold any character it likes; files are files). */
 const NOT_TEXT = new Set(['_csrf', 'password', 'password2', 'file']);

@@ -139,8 +139,9 @@ export function registerAdmission(app: App, gate: AdmissionGate, options: Admiss
   });
 
   // A key that authentication found has its own lane from its next request on.
-  app.addHook('onResponse', async (request: AdmittedRequest) => {
+  app.addHook('onResponse', (request: AdmittedRequest, _reply, done) => {
     const digest = request[ADMISSION]?.digest;
     if (digest && request.keyHolder) options.knownKeys.remember(digest, request.keyHolder.keyId);
+    done();
   });
 }

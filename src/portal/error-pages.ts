@@ -42,7 +42,7 @@ function handlePortalError(error: FastifyError | Error, request: FastifyRequest,
     return sendErrorPage(request, reply, error.statusCode, title, text);
   }
   if (error instanceof AppError) {
-    request.log.info({ reason: error.reason, status: error.statusCode }, 'request refused');
+    request.log.debug({ reason: error.reason, status: error.statusCode }, 'request refused');
     reply.headers({ ...error.headers });
     const busy = error.reason === 'overloaded' || error.reason === 'service_unavailable';
     const { title, text } = pageOf(request, 'error.title', 'error.busy.text');
