@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { ENGINES, type TestDatabase } from './helpers/engines.ts';
-import { makeTestApp, search, type TestApp } from './helpers/app.ts';
+import { search, type TestApp } from './helpers/app.ts';
 import { makeCompanies, makeKeyHolder, makeMember } from './helpers/factories.ts';
 import { anonymousBrowser, makePortalUser, signIn } from './helpers/portal.ts';
 import { runCli, startServe } from './helpers/cli.ts';
