@@ -3,7 +3,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { App } from './http/app-type.ts';
@@ -24,11 +24,15 @@ import type { SearchUseCaseDeps } from './search/answer-search.ts';
 import { quotaOn } from './quota/allowance.ts';
 import { AdmissionGate } from './http/admission-gate.ts';
 import { registerAdmission } from './http/admission-hooks.ts';
+import { KnownKeys } from './http/known-keys.ts';
 import { registerSharedSchemas } from './http/schemas.ts';
 import { DOCS_ROUTE_PATHS, registerDocsRoutes } from './docs/docs.route.ts';
 import { createAuditWriter } from './audit/audit-writer.ts';
 import { registerPortal } from './portal/portal.plugin.ts';
 import { PORTAL_PREFIX } from './portal/layout.ts';
+import { HEALTH_PATHS, registerHealthRoutes, type Lifecycle } from './health/health.route.ts';
+import { createMetrics, type Metrics } from './metrics/metrics.ts';
+import { registerRequestLog } from './http/request-log.ts';
 
 export const SEARCH_PATHS = ['/api/v1/search.php', '/api/v1/search'] as const;
 export const COUNTRIES_PATHS = ['/api/v1/countries.php', '/api/v1/countries'] as const;
@@ -65,6 +69,31 @@ function addCommonHeaders(request: FastifyRequest, reply: FastifyReply): Fastify
   return reply;
 }
 
+/** D36's gauges read when scraped: admission (D26) and the database pool. */
+function registerGauges(metrics: Metrics, gate: AdmissionGate, engine: Engine) {
+  metrics.gauge({
+    name: 'risklookup_admission_queued',
+    help: 'Requests waiting for a turn (D26)',
+    collect() {
+      this.set(gate.stats().queued);
+    },
+  });
+  metrics.gauge({
+    name: 'risklookup_admission_active',
+    help: 'Requests in work (D26)',
+    collect() {
+      this.set(gate.stats().active);
+    },
+  });
+  metrics.gauge({
+    name: 'risklookup_db_pool_waiting',
+    help: 'Requests waiting for a database connection (PostgreSQL pool; 0 on SQLite)',
+    collect() {
+      this.set(engine.poolStats?.().waiting ?? 0);
+    },
+  });
+}
+
 export interface AppDeps {
   config: Config;
   engine: Engine;
@@ -72,15 +101,29 @@ export interface AppDeps {
   clock?: Clock;
   /** D6; plain HTTP (for loopback) when absent. */
   transport?: Transport;
+  /** D36: where the app's figures go (a fresh registry when absent); served by serve's metrics port. */
+  metrics?: Metrics;
+  /** D36: the server's state for the health checks (draining once SIGTERM arrives). */
+  lifecycle?: Lifecycle;
 }
 
-export async function buildApp({ config, engine, logger, clock = systemClock, transport = { kind: 'loopback' } }: AppDeps): Promise<App> {
+export async function buildApp({
+  config,
+  engine,
+  logger,
+  clock = systemClock,
+  transport = { kind: 'loopback' },
+  metrics = createMetrics(),
+  lifecycle = { draining: false },
+}: AppDeps): Promise<App> {
   // Typed as Fastify's base logger, which App is declared with (not pino's own Logger type).
   const baseLogger: FastifyBaseLogger | undefined = logger;
   const app = Fastify({
     ...(baseLogger ? { loggerInstance: baseLogger } : { logger: false }),
     routerOptions: { querystringParser: parseQueryString, ignoreTrailingSlash: false },
     genReqId: () => randomUUID(),
+    // D36: one line per request, written by http/request-log.ts when the answer is done.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024,
     return503OnClosing: true,
     // Fastify must not destroy connections on close: one that has just sent its request looks
@@ -123,14 +166,22 @@ export async function buildApp({ config, engine, logger, clock = systemClock, tr
   });
 
   // D26 first: a shed request costs no authentication, quota or database work.
-  registerAdmission(app, new AdmissionGate(admissionLimitsOf(config)));
+  const gate = new AdmissionGate(admissionLimitsOf(config));
+  registerAdmission(app, gate, {
+    knownKeys: new KnownKeys(),
+    bodyTimeoutMs: config.bodyTimeoutMs,
+    exempt: new Set(HEALTH_PATHS),
+    onShed: () => metrics.shed.inc(),
+  });
+  registerRequestLog(app, metrics);
+  registerGauges(metrics, gate, engine);
   registerErrorHandling(app, {
     ...Object.fromEntries(SEARCH_PATHS.map((p) => [p, ['GET']])),
     ...Object.fromEntries(COUNTRIES_PATHS.map((p) => [p, ['GET', 'HEAD']])),
     ...Object.fromEntries(DOCS_ROUTE_PATHS.map((p) => [p, ['GET', 'HEAD']])),
   });
-  registerTransportHooks(app, transport);
-  registerRateLimitHooks(app, { db: engine.db, clock, anonDailyLimit: config.anonDailyLimit }, SEARCH_PATHS, PORTAL_PREFIX);
+  registerTransportHooks(app, transport, HEALTH_PATHS);
+  registerRateLimitHooks(app, { db: engine.db, clock, anonDailyLimit: config.anonDailyLimit }, SEARCH_PATHS, PORTAL_PREFIX, HEALTH_PATHS);
   app.addHook('onSend', async (request, reply) => {
     addCommonHeaders(request, reply);
   });
@@ -153,6 +204,7 @@ export async function buildApp({ config, engine, logger, clock = systemClock, tr
   const countryCodes = countries.list().map((c) => c.code);
   registerSearchRoutes(app, { db: engine.db, audit, clock, config, countryCodes, searchUseCase }, SEARCH_PATHS);
   registerCountriesRoutes(app, countries, COUNTRIES_PATHS);
+  registerHealthRoutes(app, { engine, lifecycle });
   app.get(OPENAPI_PATH, { schema: { hide: true } }, () => app.swagger());
   registerDocsRoutes(app, OPENAPI_PATH);
   // D27: the portal is its own scope (HTML pages and errors, sessions, CSRF); admission and transport above apply to it too.

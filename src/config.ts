@@ -18,6 +18,12 @@ import { DRAIN_GRACE_MS } from './serve/server.ts';
  */
 export const DEFAULT_ADMISSION = { maxActive: 16, maxActivePerKey: 4, maxQueued: 2000, maxQueuedPerKey: 500, maxWaitMs: 5000 } as const;
 
+/**
+ * D26: a form arrives in one packet; 2 s covers a slow mobile link and keeps a client that sends
+ * its body a byte at a time from holding a connection for the whole 10 s request timeout.
+ */
+export const DEFAULT_BODY_TIMEOUT_MS = 2000;
+
 export interface Config {
   readonly databaseUrl: string;
   /** D10: companies per response, 1 to 50. */
@@ -53,6 +59,8 @@ export interface Config {
   readonly maxQueuedPerKey: number;
   /** Longest wait for a turn, milliseconds. */
   readonly maxWaitMs: number;
+  /** D26: a request body must arrive within this (plus its size at 256 KiB/s), else 408; no turn is held meanwhile. */
+  readonly bodyTimeoutMs: number;
   /** Longest wait for a PostgreSQL connection from the pool, milliseconds (then 503). */
   readonly dbConnectionWaitMs: number;
   /** Characters of `q` kept in the audit log. */
@@ -83,6 +91,7 @@ export interface ConfigInput {
   maxQueuedPerKey?: string | number;
   maxWaitMs?: string | number;
   dbConnectionWaitMs?: string | number;
+  bodyTimeoutMs?: string | number;
   drainGraceMs?: string | number;
   publicUrl?: string;
 }
@@ -259,6 +268,14 @@ export function parseConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pr
       input.dbConnectionWaitMs ?? env.RISKLOOKUP_DB_CONNECTION_WAIT_MS,
       1000,
       10,
+      60_000,
+      problems,
+    ),
+    bodyTimeoutMs: integer(
+      'body timeout in ms (RISKLOOKUP_BODY_TIMEOUT_MS)',
+      input.bodyTimeoutMs ?? env.RISKLOOKUP_BODY_TIMEOUT_MS,
+      DEFAULT_BODY_TIMEOUT_MS,
+      100,
       60_000,
       problems,
     ),

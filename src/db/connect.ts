@@ -29,6 +29,8 @@ export interface Engine {
    */
   openPool(): Promise<void>;
   close(): Promise<void>;
+  /** D36's metrics: requests waiting for a pooled connection (PostgreSQL; absent on SQLite). */
+  poolStats?(): { waiting: number; total: number; idle: number };
 }
 
 export interface EngineOptions {
@@ -247,6 +249,7 @@ function openPostgres(url: string, options: EngineOptions): Engine {
       for (const client of clients) client.release();
     },
     close: () => db.destroy(),
+    poolStats: () => ({ waiting: pool.waitingCount, total: pool.totalCount, idle: pool.idleCount }),
   };
 }
 

@@ -34,3 +34,12 @@ export async function migrateToLatest(engine: Engine): Promise<string[]> {
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
+
+/** The migrations this program knows that the database has not run (D36's readiness: none). */
+export async function pendingMigrations(engine: Engine): Promise<string[]> {
+  const migrator = new Migrator({
+    db: engine.db,
+    provider: { getMigrations: () => Promise.resolve(migrationsFor(engine)) },
+  });
+  return (await migrator.getMigrations()).filter((m) => m.executedAt === undefined).map((m) => m.name);
+}

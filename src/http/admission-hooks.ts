@@ -3,39 +3,145 @@
  * turn (http/admission-gate.ts) and answers 503 `overloaded` with `Retry-After` when shed, before
  * authentication, quota or any database work. The turn is given back when the response is done
  * or the client goes away, whichever comes first.
+ *
+ * A request with a body gives its turn back while the body arrives and asks for one again once
+ * it has (issue 27, finding 5): a turn is for work, and a client that sends its body a byte at a
+ * time does none. The body has a short deadline of its own (`bodyDeadlineMs`); past it the
+ * answer is 408 `request_timeout` and the connection is closed.
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.ts';
-import { isWellFormedApiKey } from '../keys/api-key.ts';
-import type { AdmissionGate } from './admission-gate.ts';
+import { digestApiKey, isWellFormedApiKey } from '../keys/api-key.ts';
+import type { AdmissionGate, Ticket } from './admission-gate.ts';
 import type { App } from './app-type.ts';
+import type { KnownKeys } from './known-keys.ts';
 
 /** Seconds a shed client is asked to wait: turns free up within milliseconds. */
 export const OVERLOADED_RETRY_AFTER_SECONDS = 1;
 
 /**
- * The lane of a request: its key as sent (never logged) when it could be a key we issued (D16's
- * shape and checksum, no database), else its address. Text that is no key at all shares its
- * address's lane: a client that sent a new random header with each request got a lane of its
- * own for each, past the per-key bound. A forger who computes the public checksum still gets a
- * lane per made-up key (each such request is then refused, and paid for by the address's
- * anonymous allowance, D20); a mistyped key now waits in its address's lane.
+ * The slowest a body may arrive after its first `bodyTimeoutMs`: 256 KiB/s (2 Mbit/s). A form
+ * (16 KiB at most) gets the base timeout and a few milliseconds; the request timeout (10 s,
+ * transport.ts) still bounds the largest upload.
  */
-export function laneOf(request: Pick<FastifyRequest, 'headers' | 'ip'>): string {
+export const BODY_MIN_BYTES_PER_SECOND = 256 * 1024;
+
+/** How long a body of `declaredBytes` may take to arrive (chunked bodies: as long as a form). */
+export function bodyDeadlineMs(bodyTimeoutMs: number, declaredBytes: number): number {
+  return bodyTimeoutMs + Math.ceil((Math.max(0, declaredBytes) * 1000) / BODY_MIN_BYTES_PER_SECOND);
+}
+
+/**
+ * The lane of a request: its key's when a request of this process has found that key in the
+ * database lately (http/known-keys.ts), else its address's. The key is digested at once and
+ * never kept or logged. A well-formed key proves nothing (its checksum is public): a lane per
+ * made-up key let one address hold every turn. Returns the digest too, for `rememberKey`.
+ */
+export function laneOf(request: Pick<FastifyRequest, 'headers' | 'ip'>, known: Pick<KnownKeys, 'laneOf'>): { lane: string; digest: string | null } {
   const header = request.headers['x-api-key'];
   // Trimmed as authentication trims it (keys/auth-rules.ts): a key it accepts has its lane.
   const key = typeof header === 'string' ? header.trim() : '';
-  return isWellFormedApiKey(key) ? `key:${key}` : `addr:${request.ip}`;
+  const digest = isWellFormedApiKey(key) ? digestApiKey(key) : null;
+  return { lane: (digest !== null ? known.laneOf(digest) : null) ?? `addr:${request.ip}`, digest };
 }
 
-export function registerAdmission(app: App, gate: AdmissionGate) {
-  app.addHook('onRequest', async (request, reply) => {
-    const ticket = gate.enter(laneOf(request));
-    reply.raw.once('close', ticket.leave);
-    if (await ticket.admitted) return;
-    request.shed = true;
-    throw new AppError('overloaded', `the server is busy: too many requests at once; retry in ${OVERLOADED_RETRY_AFTER_SECONDS} s`, {
-      'retry-after': String(OVERLOADED_RETRY_AFTER_SECONDS),
-    });
+/** Whether the request sends a body (what the HTTP parser will wait for). */
+function hasBody(request: FastifyRequest): boolean {
+  if (request.method === 'GET' || request.method === 'HEAD') return false;
+  const length = request.headers['content-length'];
+  return (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
+}
+
+interface Admission {
+  lane: string;
+  digest: string | null;
+  ticket: Ticket;
+  /** The body's deadline, while the body arrives (no turn held then). */
+  bodyTimer: NodeJS.Timeout | null;
+}
+
+const ADMISSION = Symbol('admission');
+type AdmittedRequest = FastifyRequest & { [ADMISSION]?: Admission };
+
+export interface AdmissionOptions {
+  knownKeys: KnownKeys;
+  /** The base of each body's deadline (`bodyDeadlineMs`). */
+  bodyTimeoutMs: number;
+  /** Paths outside admission (D36's health checks). */
+  exempt: ReadonlySet<string>;
+  /** Told of every request shed (metrics). */
+  onShed?: () => void;
+}
+
+function overloaded(request: FastifyRequest): AppError {
+  request.shed = true;
+  return new AppError('overloaded', `the server is busy: too many requests at once; retry in ${OVERLOADED_RETRY_AFTER_SECONDS} s`, {
+    'retry-after': String(OVERLOADED_RETRY_AFTER_SECONDS),
+  });
+}
+
+/** A turn for the request (waiting in its lane if need be); false when shed. */
+async function takeTurn(request: AdmittedRequest, reply: FastifyReply, gate: AdmissionGate, admission: Admission): Promise<boolean> {
+  const ticket = gate.enter(admission.lane);
+  admission.ticket = ticket;
+  reply.raw.once('close', ticket.leave);
+  return ticket.admitted;
+}
+
+/** While the body arrives: no turn; past its deadline, the parser reading it fails with 408. */
+function awaitBody(request: AdmittedRequest, reply: FastifyReply, admission: Admission, bodyTimeoutMs: number) {
+  admission.ticket.leave();
+  const raw = request.raw;
+  // The error below must never be an uncaught one, whoever reads the body (or none yet).
+  raw.on('error', () => {});
+  const declared = Number(request.headers['content-length'] ?? 0);
+  const timer = setTimeout(
+    () => {
+      if (raw.complete) return;
+      request.log.info({ ms: bodyDeadlineMs(bodyTimeoutMs, declared) }, 'request body not received in time');
+      raw.emit('error', new AppError('request_timeout', 'request body not received in time: send the whole request at once', { connection: 'close' }));
+    },
+    bodyDeadlineMs(bodyTimeoutMs, Number.isFinite(declared) ? declared : 0),
+  );
+  admission.bodyTimer = timer;
+  const stop = () => clearTimeout(timer);
+  raw.once('end', stop);
+  reply.raw.once('close', stop);
+}
+
+export function registerAdmission(app: App, gate: AdmissionGate, options: AdmissionOptions) {
+  app.addHook('onRequest', async (request: AdmittedRequest, reply) => {
+    if (options.exempt.has(request.routeOptions.url ?? '')) return;
+    const { lane, digest } = laneOf(request, options.knownKeys);
+    const admission: Admission = { lane, digest, ticket: { admitted: true, leave: () => {} }, bodyTimer: null };
+    request[ADMISSION] = admission;
+    if (await takeTurn(request, reply, gate, admission)) return;
+    options.onShed?.();
+    throw overloaded(request);
+  });
+
+  app.addHook('preParsing', async (request: AdmittedRequest, reply, payload) => {
+    const admission = request[ADMISSION];
+    if (admission && hasBody(request)) awaitBody(request, reply, admission, options.bodyTimeoutMs);
+    return payload;
+  });
+
+  // The first preHandler of every route: the body (urlencoded, or multipart read by its
+  // preValidation hook) is in; a turn again before any route's own work.
+  app.addHook('preHandler', async (request: AdmittedRequest, reply) => {
+    const admission = request[ADMISSION];
+    if (!admission || admission.bodyTimer === null) return;
+    clearTimeout(admission.bodyTimer);
+    admission.bodyTimer = null;
+    if (await takeTurn(request, reply, gate, admission)) return;
+    options.onShed?.();
+    throw overloaded(request);
+  });
+
+  // A key that authentication found has its own lane from its next request on.
+  app.addHook('onResponse', (request: AdmittedRequest, _reply, done) => {
+    const digest = request[ADMISSION]?.digest;
+    if (digest && request.keyHolder) options.knownKeys.remember(digest, request.keyHolder.keyId);
+    done();
   });
 }

@@ -43,7 +43,7 @@ export function sendError(reply: FastifyReply, reason: ErrorReason, message: str
 
 function handleError(error: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof AppError) {
-    request.log.info({ reason: error.reason, status: error.statusCode }, 'request refused');
+    request.log.debug({ reason: error.reason, status: error.statusCode }, 'request refused');
     return sendError(reply, error.reason, error.message, { ...error.headers });
   }
   const fe = error as FastifyError;

@@ -54,14 +54,22 @@ function isUnder(url: string, prefix: string): boolean {
  *   address would otherwise lose the portal, sign-in included, after a few hundred page views).
  *   Its sign-in has its own throttle; its searches are charged to the user's allowance (D28).
  */
-export function registerRateLimitHooks(app: App, deps: RateLimitDeps, keyedPaths: readonly string[], unmeteredPrefix: string) {
+export function registerRateLimitHooks(
+  app: App,
+  deps: RateLimitDeps,
+  keyedPaths: readonly string[],
+  unmeteredPrefix: string,
+  /** Outside every allowance and without its headers (D36's health checks). */
+  unmeteredPaths: readonly string[] = [],
+) {
+  const unmetered = (request: FastifyRequest) => isUnder(request.url, unmeteredPrefix) || unmeteredPaths.includes(request.routeOptions.url ?? '');
   app.addHook('onRequest', async (request) => {
-    if (isUnder(request.url, unmeteredPrefix)) return;
+    if (unmetered(request)) return;
     if (!keyedPaths.includes(request.routeOptions.url ?? '')) await chargeAnonymous(deps, request);
   });
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply) => {
     // A shed request (D26) is answered without touching the database, so without the figures.
-    if (reply.hasHeader('x-ratelimit-limit') || request.shed || isUnder(request.url, unmeteredPrefix)) return;
+    if (reply.hasHeader('x-ratelimit-limit') || request.shed || unmetered(request)) return;
     try {
       reply.headers(rateLimitHeaders(await allowanceFor(deps, request), deps.clock.now()));
     } catch (error) {

@@ -54,7 +54,11 @@ function isHttps(transport: Transport, request: FastifyRequest): boolean {
   return transport.kind === 'tls' || (transport.kind === 'proxy' && request.protocol === 'https');
 }
 
-export function registerTransportHooks(app: App, transport: Transport) {
+/**
+ * @param plainHttpPaths paths a proxy may reach over plain HTTP (D36's health checks: they carry
+ *   no key and answer only `ok` or a check's name); every other request behind a proxy must be HTTPS.
+ */
+export function registerTransportHooks(app: App, transport: Transport, plainHttpPaths: readonly string[] = []) {
   app.server.headersTimeout = LIMITS.headersTimeoutMs;
   // eslint-disable-next-line @typescript-eslint/require-await -- Fastify waits for done() unless a hook returns a promise; a throw rejects it
   app.addHook('onRequest', async (request: FastifyRequest) => {
@@ -69,7 +73,7 @@ export function registerTransportHooks(app: App, transport: Transport) {
         },
       );
     }
-    if (transport.kind === 'proxy' && request.protocol !== 'https') {
+    if (transport.kind === 'proxy' && request.protocol !== 'https' && !plainHttpPaths.includes(request.routeOptions.url ?? '')) {
       throw new AppError(
         'https_required',
         'HTTPS required: call the API at its https:// address; API keys must never travel in clear text',

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hasBidiControls, withoutBidiControls } from './bidi-controls.ts';
+import { hasBidiControls, hasForbiddenCharacters, withoutBidiControls } from './bidi-controls.ts';
 import { checkEmail, checkName } from '../users/users.service.ts';
 import { cleanFileName } from '../reports/attachments.ts';
 import { problemText } from '../portal/problem-text.ts';
@@ -13,6 +13,16 @@ test('the embedding, override and isolate controls are found and removed; other 
   }
   assert.equal(withoutBidiControls(`invoice${RLO}fdp.exe${RLO}`), 'invoicefdp.exe');
   assert.ok(!hasBidiControls('Özdemiroğlu İplik A.Ş. — “fatura” 5,1 MB'));
+});
+
+test('the one rule of filed text: no bidi control, no control character; line breaks and tabs only in text with lines', () => {
+  for (const c of [RLO, '\u2066', '\u0000', '\u0007', '\u001b', '\u007f', '\u0085']) {
+    assert.ok(hasForbiddenCharacters(`a${c}b`), c.codePointAt(0)!.toString(16));
+    assert.ok(hasForbiddenCharacters(`a${c}b`, { lines: true }), c.codePointAt(0)!.toString(16));
+  }
+  assert.ok(hasForbiddenCharacters('two\nlines'));
+  assert.ok(!hasForbiddenCharacters('two\r\nlines,\ta tab', { lines: true }));
+  assert.ok(!hasForbiddenCharacters('Özdemiroğlu İplik A.Ş. — “fatura” 5,1 MB'));
 });
 
 test('names and emails refuse them: a stored one would reverse what an operator reads', () => {

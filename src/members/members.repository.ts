@@ -1,4 +1,5 @@
 import type { Db } from '../db/types.ts';
+import { hasForbiddenCharacters } from '../lib/bidi-controls.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 import { DomainError } from '../lib/errors.ts';
 import type { MembersTable } from '../db/schema.ts';
@@ -22,6 +23,8 @@ export async function insertMember(db: Db, member: Insertable<MembersTable>): Pr
 }
 
 export async function findMemberByRef(db: Db, ref: string): Promise<MemberRow | undefined> {
+  // No ref holds one (members.service.ts), and PostgreSQL refuses a NUL in a parameter: none matches.
+  if (hasForbiddenCharacters(ref)) return undefined;
   return db.selectFrom('members').selectAll().where('ref', '=', ref).executeTakeFirst();
 }
 

@@ -1,5 +1,6 @@
 /** Member administration (D15) for the CLI. */
 import type { Kysely } from 'kysely';
+import { hasForbiddenCharacters } from '../lib/bidi-controls.ts';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
@@ -39,6 +40,12 @@ export async function addMember(
 ): Promise<MemberView> {
   checkRef(input.ref);
   if (input.name.trim() === '') throw new DomainError('invalid', 'member name must not be empty', { code: 'member.name_empty' });
+  if (hasForbiddenCharacters(input.name.trim())) {
+    throw new DomainError('invalid', 'member name contains control characters: type it again without them', {
+      code: 'field.control_characters',
+      params: { field: 'name' },
+    });
+  }
   const now = clock.now();
   // A ref already taken is refused by the unique constraint (members.repository.ts).
   const row = await insertMember(db, {

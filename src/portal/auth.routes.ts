@@ -2,7 +2,7 @@
  * GET/POST /portal/sign-in, GET/POST /portal/accept (invitation or reset link), POST
  * /portal/sign-out, POST /portal/locale (D27).
  */
-import { hasBidiControls } from '../lib/bidi-controls.ts';
+import { hasForbiddenCharacters } from '../lib/bidi-controls.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/app-type.ts';
 import { DomainError } from '../lib/errors.ts';
@@ -13,6 +13,7 @@ import { acceptLink, describeLink, NAME_MAX_LENGTH, type LinkInfo } from '../use
 import { acceptPage, linkInvalidPage, signInPage, type TotpEnrolment } from './auth.pages.ts';
 import { cookieOptions, type PortalCookies } from './cookies.ts';
 import { formField, portalPathOr } from './forms.ts';
+import { landingPageOr } from './sign-in-next.ts';
 import { redirectTo, sendPage } from './layout.ts';
 import { isLocale } from './locale.ts';
 import type { MessageKey } from './messages/index.ts';
@@ -51,12 +52,12 @@ export function registerAuthRoutes(scope: App, deps: PortalDeps, session: Sessio
         : request.portalState.sessionEnded || queryField(request, 'expired') === '1'
           ? 'auth.signIn.expired'
           : undefined;
-    return sendPage(reply, signInPage(request, { next: portalPathOr(queryField(request, 'next'), ''), ...(info ? { info } : {}) }));
+    return sendPage(reply, signInPage(request, { next: landingPageOr(queryField(request, 'next'), ''), ...(info ? { info } : {}) }));
   });
 
   scope.post('/sign-in', { bodyLimit: FORM_BODY_LIMIT }, async (request, reply) => {
     const email = formField(request.body, 'email', 320);
-    const next = portalPathOr(formField(request.body, 'next'), '');
+    const next = landingPageOr(formField(request.body, 'next'), '');
     const outcome = await attemptSignIn(deps.db, deps.clock, {
       email,
       password: formField(request.body, 'password', 4 * PASSWORD_MAX_LENGTH),
@@ -132,7 +133,7 @@ export function registerAuthRoutes(scope: App, deps: PortalDeps, session: Sessio
 /** The first thing wrong with an acceptance form, as a message key; null when all is well. */
 function problemOf(name: string, password: string, password2: string, totp: TotpEnrolment | null, code: string, now: number): MessageKey | null {
   const trimmed = name.trim();
-  if (trimmed === '' || [...trimmed].length > NAME_MAX_LENGTH || /\p{Cc}/u.test(trimmed) || hasBidiControls(trimmed)) return 'auth.accept.badName';
+  if (trimmed === '' || [...trimmed].length > NAME_MAX_LENGTH || hasForbiddenCharacters(trimmed)) return 'auth.accept.badName';
   if ([...password].length < PASSWORD_MIN_LENGTH) return 'auth.accept.tooShort';
   if ([...password].length > PASSWORD_MAX_LENGTH) return 'auth.accept.tooLong';
   if (password !== password2) return 'auth.accept.mismatch';

@@ -38,11 +38,11 @@ const FILING_ROUTE = '/portal/reports';
 
 function handlePortalError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof PortalError) {
-    const { title, text } = pageOf(request, error.titleKey, error.textKey);
+    const { title, text } = pageOf(request, error.titleKey, error.textKey, error.values);
     return sendErrorPage(request, reply, error.statusCode, title, text);
   }
   if (error instanceof AppError) {
-    request.log.info({ reason: error.reason, status: error.statusCode }, 'request refused');
+    request.log.debug({ reason: error.reason, status: error.statusCode }, 'request refused');
     reply.headers({ ...error.headers });
     const busy = error.reason === 'overloaded' || error.reason === 'service_unavailable';
     const { title, text } = pageOf(request, 'error.title', 'error.busy.text');

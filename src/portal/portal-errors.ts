@@ -9,6 +9,8 @@ export class PortalError extends Error {
     readonly statusCode: 400 | 403 | 404 | 409,
     readonly titleKey: MessageKey,
     readonly textKey: MessageKey,
+    /** Values of the text's placeholders (escaped when shown, like all text). */
+    readonly values: Record<string, string> = {},
   ) {
     super(`${statusCode} ${textKey}`);
     this.name = 'PortalError';

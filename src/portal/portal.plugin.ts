@@ -22,6 +22,7 @@ import { registerOperatorReportRoutes } from './operator-reports.routes.ts';
 import { registerReportRoutes } from './reports.routes.ts';
 import type { PortalDeps } from './portal-deps.ts';
 import { registerSessionHook, type SessionHookDeps } from './sessions.hook.ts';
+import { registerPortalQuery } from './portal-query.ts';
 
 export type { PortalDeps } from './portal-deps.ts';
 
@@ -47,6 +48,8 @@ export function registerPortal(app: App, deps: PortalDeps) {
       await scope.register(formbody, { bodyLimit: PORTAL_BODY_LIMIT });
       const session: SessionHookDeps = { db: deps.db, clock: deps.clock, cookies: portalCookiesFor(deps.transport), publicUrl: deps.config.publicUrl };
       registerSessionHook(scope, session);
+      // Every query string once, before any page reads it (issue 27, finding 9).
+      registerPortalQuery(scope);
       scope.addHook('onSend', async (_request, reply) => {
         reply.header('content-security-policy', PORTAL_CONTENT_SECURITY_POLICY);
         // Not no-referrer (app.ts's default): with it a browser sends `Origin: null` on a form

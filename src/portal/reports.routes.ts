@@ -34,7 +34,8 @@ const TYPES_OF_CASE_FIELD = (field: string) =>
     .map(([type]) => type)
     .join(' ');
 
-type MultipartField = { type: 'field'; value: unknown } | { type: 'file'; filename: string; mimetype: string; toBuffer(): Promise<Buffer> };
+/** A file part may come without a `filename` (Node's FormData sends an empty file input so). */
+type MultipartField = { type: 'field'; value: unknown } | { type: 'file'; filename?: string; mimetype: string; toBuffer(): Promise<Buffer> };
 
 function fieldOf(body: Record<string, MultipartField | MultipartField[] | undefined>, name: string): string {
   const part = body[name];
@@ -47,9 +48,11 @@ async function uploadsOf(body: Record<string, MultipartField | MultipartField[] 
   const uploads: AttachmentUpload[] = [];
   for (const part of parts) {
     const content = await part.toBuffer();
-    // A file input left empty still sends a part, without a name or content.
-    if (part.filename === '' && content.length === 0) continue;
-    uploads.push({ fileName: part.filename, declaredType: part.mimetype, content });
+    const fileName = part.filename ?? '';
+    // A file input left empty still sends a part, without a name or content. One with content
+    // but no name is checked like any file, and refused: no name can end in .pdf (issue 27, finding 11).
+    if (fileName === '' && content.length === 0) continue;
+    uploads.push({ fileName, declaredType: part.mimetype, content });
   }
   return uploads;
 }

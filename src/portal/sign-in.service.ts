@@ -5,6 +5,7 @@
  * answer nor its timing tells whether an email exists.
  */
 import type { Db } from '../db/types.ts';
+import { withoutForbiddenCharacters } from '../lib/bidi-controls.ts';
 import type { Clock } from '../lib/clock.ts';
 import { verifyDummyPassword, verifyPassword } from '../users/password.ts';
 import { acceptTotpCode } from '../users/totp.ts';
@@ -45,7 +46,8 @@ export type SignInOutcome =
  */
 export async function attemptSignIn(db: Db, clock: Clock, attempt: SignInAttempt): Promise<SignInOutcome> {
   const norm = normaliseEmail(attempt.email).slice(0, 254);
-  const subjects = [`email:${norm}`, `addr:${attempt.address}`];
+  // No account's email holds a control character (users.service.ts): none is kept in a subject either.
+  const subjects = [`email:${withoutForbiddenCharacters(norm)}`, `addr:${attempt.address}`];
   const now = clock.now();
   const since = now - SIGN_IN_THROTTLE.windowMs;
   const provisional = await recordFailures(db, subjects, now);

@@ -4,6 +4,7 @@
  * check the filing (and the API) runs, check digits included; the form is checked again on submit.
  */
 import type { App } from '../http/app-type.ts';
+import { portalQueryOf } from './portal-query.ts';
 import type { CountryCatalogue } from '../countries/catalogue.ts';
 import { checkTaxId } from '../search/tax-id.ts';
 import { requireUser } from './guards.ts';
@@ -34,18 +35,10 @@ export const TAX_ID_SCRIPT = `(function () {
 
 export function registerTaxIdCheck(scope: App, countries: Pick<CountryCatalogue, 'get'>) {
   scope.get('/reports/check-tax-id', { preHandler: requireUser('member_admin', 'member_user') }, async (request, reply) => {
-    const q = request.query as Record<string, string | string[] | undefined>;
+    // A parameter given twice never gets here (portal-query.ts refuses it with a page).
+    const one = portalQueryOf(request);
     const locale = request.portalState.locale;
     reply.header('cache-control', 'no-store');
-    // A parameter given twice (only a hand-made URL does that) is refused by name, not a 500.
-    for (const name of ['country', 'tax_id'] as const) {
-      const value = q[name];
-      if (Array.isArray(value)) {
-        const english = `${name} was given ${value.length} times: give it once`;
-        return { valid: false, message: problemText(locale, { code: 'search.parameter_repeated', params: { name, count: value.length } }, english) };
-      }
-    }
-    const one = q as Record<'country' | 'tax_id', string | undefined>;
     const country = countries.get((one.country ?? '').trim().toUpperCase());
     if (!country) {
       const english = `country ${JSON.stringify(one.country ?? '')} is not a supported 2-letter country code`;

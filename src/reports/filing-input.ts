@@ -4,7 +4,7 @@
  * description. Pure: every problem is listed at once, in words for the member and with its code
  * (problems.ts), which the portal words in the member's language.
  */
-import { hasBidiControls } from '../lib/bidi-controls.ts';
+import { hasForbiddenCharacters } from '../lib/bidi-controls.ts';
 import type { CountryCatalogue } from '../countries/catalogue.ts';
 import { stated, type StatedProblem } from '../lib/problems.ts';
 import { isCalendarDate } from '../lib/turkey-time.ts';
@@ -53,13 +53,13 @@ export interface CheckedFiling {
 }
 
 /** A text field: `field` names it for the portal (the form's name), `name` for the English words. */
-function text(value: unknown, field: string, name: string, max: number, problems: StatedProblem[]): string {
+function text(value: unknown, field: string, name: string, max: number, problems: StatedProblem[], lines = false): string {
   const t = typeof value === 'string' ? value.trim() : '';
   if (t === '') problems.push(stated(`${name} is required`, { code: 'field.required', params: { field } }));
   else if (t.length > max) problems.push(stated(`${name} is longer than ${max} characters`, { code: 'field.too_long', params: { field, max } }));
   // Line breaks and tabs are fine in a description; other control characters never are, nor
-  // bidi controls (lib/bidi-controls.ts).
-  if (/[^\P{Cc}\t\n\r]/u.test(t) || hasBidiControls(t))
+  // bidi controls (lib/bidi-controls.ts, the one rule).
+  if (hasForbiddenCharacters(t, { lines }))
     problems.push(stated(`${name} contains control characters`, { code: 'field.control_characters', params: { field } }));
   return t;
 }
@@ -139,7 +139,7 @@ export function checkFilingInput(
     const message = `event date ${eventDate} is before ${EVENT_DATE_MIN}: check the year`;
     problems.push(stated(message, { code: 'filing.event_date_too_early', params: { date: eventDate, min: EVENT_DATE_MIN } }));
   }
-  const description = text(input.description, 'description', 'description', DESCRIPTION_MAX, problems);
+  const description = text(input.description, 'description', 'description', DESCRIPTION_MAX, problems, true);
 
   const amount = amountOf(input.amount, problems);
   const currency = typeof input.currency === 'string' && input.currency.trim() !== '' ? input.currency.trim().toUpperCase() : null;

@@ -11,6 +11,7 @@
  * D11's table (lifecycle.ts) stays the CLI's and the import's: it has no pending → withdrawn.
  */
 import { stated, type Problem, type StatedProblem } from '../lib/problems.ts';
+import { hasForbiddenCharacters } from '../lib/bidi-controls.ts';
 import type { ReportStatus } from './lifecycle.ts';
 
 export type ModerationStep = 'approve' | 'reject' | 'deactivate' | 'withdraw';
@@ -93,6 +94,10 @@ export function checkStep(
   }
   const text = reason?.trim() ?? '';
   const isNote = rule.reasonName === 'note';
+  if (hasForbiddenCharacters(text, { lines: true })) {
+    const message = `the ${rule.reasonName} contains control characters: type it again without them`;
+    return { ok: false, kind: 'invalid', message, problem: { code: 'field.control_characters', params: { field: rule.reasonName } } };
+  }
   if (rule.reason === 'required' && text === '') {
     const problem: Problem = isNote ? { code: 'report.note_required' } : { code: 'report.reason_required', params: { step } };
     return { ok: false, kind: 'invalid', message: `a ${rule.reasonName} is required to ${step} a report: say why`, problem };

@@ -7,6 +7,7 @@
  * triggers keep the search cache exact (the write protocol).
  */
 import type { Kysely } from 'kysely';
+import { hasForbiddenCharacters } from '../lib/bidi-controls.ts';
 import type { Database } from '../db/schema.ts';
 import type { Db } from '../db/types.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -180,6 +181,14 @@ const CLI_OPERATOR = { kind: 'operator', userId: 0 } as const;
 /** D29's reason rules on a step D11 allows for an imported report: required to reject or deactivate. */
 function checkImportedReason(from: ReportStatus, to: ReportStatus, step: ModerationStep, reason: string | null | undefined): StepCheck {
   const text = reason?.trim() ?? '';
+  if (hasForbiddenCharacters(text, { lines: true })) {
+    return {
+      ok: false,
+      kind: 'invalid',
+      message: 'the reason contains control characters: type it again without them',
+      problem: { code: 'field.control_characters', params: { field: 'reason' } },
+    };
+  }
   if ((step === 'reject' || step === 'deactivate') && text === '') {
     return {
       ok: false,

@@ -5,6 +5,7 @@
  * line, `` for a filed report.
  */
 import { stated, type StatedProblem } from '../lib/problems.ts';
+import { hasForbiddenCharacters } from '../lib/bidi-controls.ts';
 import { isCalendarDate } from '../lib/turkey-time.ts';
 import { CASE_DATE_FIELDS, CASE_FIELDS, CONCORDAT_TYPES, COURT_DECISION_DATE_TYPES, type ReportType } from './report-types.ts';
 
@@ -86,6 +87,9 @@ export function checkCase(r: Record<string, unknown>, type: ReportType, at: stri
         }),
       );
     } else if (typeof v !== 'string') problems.push(stated(`${at}case.${k} must be a string`, { code: 'report.case_field_not_text', params: { field } }));
+    else if (hasForbiddenCharacters(v)) {
+      problems.push(stated(`${at}case.${k} contains control characters`, { code: 'field.control_characters', params: { field } }));
+    }
     // A form's empty date is missing, not mistyped: the required check below names it once.
     else if (CASE_DATE_FIELDS.has(k) && !isCalendarDate(v) && !(requireAll && v.trim() === '')) {
       problems.push(stated(`${at}case.${k} must be a date YYYY-MM-DD`, { code: 'report.case_field_date', params: { field } }));

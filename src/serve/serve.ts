@@ -16,6 +16,9 @@ import { createLogger, createServerLogStream } from '../lib/logger.ts';
 import type { Output } from '../cli/output.ts';
 import { reloadTls, type Transport } from '../http/transport.ts';
 import { startServer, waitForShutdownSignal } from './server.ts';
+import { AggregatorRegistry } from 'prom-client';
+import { createMetrics } from '../metrics/metrics.ts';
+import { startMetricsServer, type MetricsServer } from '../metrics/metrics-server.ts';
 
 export interface ServeOptions {
   config: Config;
@@ -25,6 +28,10 @@ export interface ServeOptions {
   workers: number;
   demo: boolean;
   logLevel: string;
+  /** D36: where `GET /metrics` answers (its own port); null: no metrics port. */
+  metrics: { host: string; port: number } | null;
+  /** D36: on SIGTERM, how long /healthz answers 503 while requests are still served. */
+  drainDelayMs: number;
 }
 
 function openServerEngine(config: Config) {
@@ -49,17 +56,30 @@ async function prepareDatabase(options: ServeOptions): Promise<DemoOutcome> {
 }
 
 /** Serves in this process until SIGTERM/SIGINT; returns the URL through `onListening`. */
-async function serveHere(options: ServeOptions, onListening: (url: string, database: string) => void): Promise<void> {
+async function serveHere(options: ServeOptions, onListening: (url: string, database: string, metricsUrl: string | null) => void): Promise<void> {
   const engine = openServerEngine(options.config);
   const logStream = createServerLogStream();
   const logger = createLogger({ level: options.logLevel, destination: logStream });
+  const metrics = createMetrics({ processMetrics: true });
+  const lifecycle = { draining: false };
   let server;
   let app;
+  let metricsServer: MetricsServer | null = null;
   try {
-    app = await buildApp({ config: options.config, engine, logger, transport: options.transport });
+    app = await buildApp({ config: options.config, engine, logger, transport: options.transport, metrics, lifecycle });
     await engine.openPool();
-    server = await startServer(app, engine, options.host, options.port, options.transport.kind === 'tls' ? 'https' : 'http', options.config.drainGraceMs);
+    const scheme = options.transport.kind === 'tls' ? 'https' : 'http';
+    server = await startServer(app, engine, options.host, options.port, scheme, options.config.drainGraceMs, { lifecycle, delayMs: options.drainDelayMs });
+    // With --workers the primary serves the workers' figures together (runPrimary).
+    if (cluster.isWorker) AggregatorRegistry.setRegistries([metrics.registry]);
+    else if (options.metrics) {
+      metricsServer = await startMetricsServer(options.metrics.host, options.metrics.port, async () => ({
+        contentType: metrics.registry.contentType,
+        body: await metrics.registry.metrics(),
+      }));
+    }
   } catch (error) {
+    await server?.stop();
     await engine.close();
     throw error;
   }
@@ -73,11 +93,13 @@ async function serveHere(options: ServeOptions, onListening: (url: string, datab
   };
   process.on('SIGHUP', onHangup);
   const retention = startAuditRetention(engine, options.config, logger);
-  onListening(server.url, engine.description);
+  onListening(server.url, engine.description, metricsServer?.url ?? null);
   await waitForShutdownSignal();
   process.off('SIGHUP', onHangup);
   clearInterval(retention);
+  if (options.drainDelayMs > 0) logger.info({ ms: options.drainDelayMs }, 'draining: /healthz answers 503 while requests are still served');
   await server.stop();
+  await metricsServer?.close();
   logStream.flushSync();
 }
 
@@ -114,15 +136,32 @@ function demoLines(demo: DemoOutcome, url: string): string[] {
   ];
 }
 
-function announce(out: Output, url: string, database: string, demo: DemoOutcome, workers: number) {
+function announce(out: Output, url: string, database: string, demo: DemoOutcome, workers: number, metricsUrl: string | null) {
   out.result(
-    { listening: url, database, workers, ...(demo.kind === 'untouched' ? {} : { demo_key: demo.key, demo_portal: { url: `${url}/portal/`, ...demo.portal } }) },
-    [`listening on ${url} (${database}${workers > 1 ? `, ${workers} worker processes` : ''})`, ...demoLines(demo, url)],
+    {
+      listening: url,
+      database,
+      workers,
+      ...(metricsUrl ? { metrics: metricsUrl } : {}),
+      ...(demo.kind === 'untouched' ? {} : { demo_key: demo.key, demo_portal: { url: `${url}/portal/`, ...demo.portal } }),
+    },
+    [
+      `listening on ${url} (${database}${workers > 1 ? `, ${workers} worker processes` : ''})`,
+      ...(metricsUrl ? [`metrics on ${metricsUrl}`] : []),
+      ...demoLines(demo, url),
+    ],
   );
 }
 
 async function runPrimary(options: ServeOptions, out: Output): Promise<void> {
   const demo = await prepareDatabase(options);
+  const aggregator = new AggregatorRegistry();
+  const metricsServer = options.metrics
+    ? await startMetricsServer(options.metrics.host, options.metrics.port, async () => ({
+        contentType: aggregator.contentType,
+        body: await aggregator.clusterMetrics(),
+      }))
+    : null;
   let stopping = false;
   let listening = 0;
   let announced = false;
@@ -132,7 +171,7 @@ async function runPrimary(options: ServeOptions, out: Output): Promise<void> {
     worker.on('message', (message: { listening?: string; database?: string }) => {
       if (message.listening && ++listening === options.workers && !announced) {
         announced = true;
-        announce(out, message.listening, message.database ?? '', demo, options.workers);
+        announce(out, message.listening, message.database ?? '', demo, options.workers, metricsServer?.url ?? null);
       }
     });
     worker.on('exit', (code, signal) => {
@@ -163,6 +202,7 @@ async function runPrimary(options: ServeOptions, out: Output): Promise<void> {
         }),
     ),
   );
+  await metricsServer?.close();
   out.info('stopped');
 }
 
@@ -175,6 +215,6 @@ export async function runServe(options: ServeOptions, out: Output): Promise<void
     return;
   }
   const demo = await prepareDatabase(options);
-  await serveHere(options, (url, database) => announce(out, url, database, demo, 1));
+  await serveHere(options, (url, database, metricsUrl) => announce(out, url, database, demo, 1, metricsUrl));
   out.info('stopped');
 }

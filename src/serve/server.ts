@@ -2,6 +2,7 @@
 import net from 'node:net';
 import type { Engine } from '../db/connect.ts';
 import type { App } from '../http/app-type.ts';
+import type { Lifecycle } from '../health/health.route.ts';
 
 export interface RunningServer {
   url: string;
@@ -26,6 +27,12 @@ export async function startServer(
   port: number,
   scheme: 'http' | 'https' = 'http',
   drainGraceMs = DRAIN_GRACE_MS,
+  /**
+   * D36: on stop, `lifecycle.draining` turns true (the health checks answer 503) and the server
+   * keeps serving for `delayMs`, so that a load balancer polling /healthz takes it out before it
+   * stops accepting (`--drain-delay`; 0: stop accepting at once, as before).
+   */
+  drain: { lifecycle?: Lifecycle; delayMs?: number } = {},
 ): Promise<RunningServer> {
   await app.listen({ host, port });
   const address = app.server.address();
@@ -41,6 +48,8 @@ export async function startServer(
     url: `${scheme}://${shownHost}:${actualPort}`,
     stop: () => {
       stopping ??= (async () => {
+        if (drain.lifecycle) drain.lifecycle.draining = true;
+        if (drain.delayMs) await new Promise((resolve) => setTimeout(resolve, drain.delayMs));
         closing = true;
         // Stop accepting but keep open connections: http.Server#close would also destroy the
         // connections it thinks idle, which includes one whose request has arrived but is not

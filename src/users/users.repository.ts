@@ -1,5 +1,6 @@
 /** Users and their one-time links (D27). Unique emails are enforced by the database (email_norm). */
 import type { Insertable, Selectable, Updateable } from 'kysely';
+import { hasForbiddenCharacters } from '../lib/bidi-controls.ts';
 import type { Db } from '../db/types.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 import type { UserRole, UsersTable, UserTokensTable } from '../db/schema.ts';
@@ -24,6 +25,9 @@ export async function insertUser(db: Db, user: Insertable<UsersTable>): Promise<
 }
 
 export async function findUserByEmailNorm(db: Db, emailNorm: string): Promise<UserRow | undefined> {
+  // No stored email holds one (users.service.ts refuses them), and PostgreSQL refuses a NUL in
+  // any text parameter: a typed value with a control character matches nobody, without a query.
+  if (hasForbiddenCharacters(emailNorm)) return undefined;
   return db.selectFrom('users').selectAll().where('email_norm', '=', emailNorm).executeTakeFirst();
 }
 

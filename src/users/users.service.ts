@@ -2,7 +2,7 @@
  * Portal accounts (D27): invitations and reset links (one-time, 72 h, only a digest stored),
  * accepting them (password, name, and for operators a TOTP enrolment), disabling.
  */
-import { hasBidiControls } from '../lib/bidi-controls.ts';
+import { hasForbiddenCharacters } from '../lib/bidi-controls.ts';
 import type { Kysely } from 'kysely';
 import type { Database, UserRole, UserStatus } from '../db/schema.ts';
 import type { Db } from '../db/types.ts';
@@ -62,7 +62,7 @@ export function normaliseEmail(email: string): string {
 
 export function checkEmail(email: string): string {
   const trimmed = email.trim();
-  if (trimmed.length > 254 || !/^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/.test(trimmed) || /\p{Cc}/u.test(trimmed) || hasBidiControls(trimmed)) {
+  if (trimmed.length > 254 || !/^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/.test(trimmed) || hasForbiddenCharacters(trimmed)) {
     throw new DomainError('invalid', `'${email}' is not an email address such as ayse@example.com`, { code: 'user.email_invalid', params: { email } });
   }
   return trimmed;
@@ -71,7 +71,7 @@ export function checkEmail(email: string): string {
 /** A person's name as shown on pages: 1 to 100 characters, no control characters (nor bidi controls). */
 export function checkName(name: string): string {
   const trimmed = name.trim().replace(/\s+/g, ' ');
-  if (trimmed === '' || [...trimmed].length > NAME_MAX_LENGTH || /\p{Cc}/u.test(trimmed) || hasBidiControls(trimmed)) {
+  if (trimmed === '' || [...trimmed].length > NAME_MAX_LENGTH || hasForbiddenCharacters(trimmed)) {
     throw new DomainError('invalid', `the name must be 1 to ${NAME_MAX_LENGTH} characters`, { code: 'user.name_invalid', params: { max: NAME_MAX_LENGTH } });
   }
   return trimmed;

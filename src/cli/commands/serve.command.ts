@@ -5,6 +5,7 @@ import { parseConfig } from '../../config.ts';
 import { DEFAULT_NEAR_MATCH_THRESHOLD } from '../../search/near-match-score.ts';
 import { CommandError, UsageError } from '../command-errors.ts';
 import { isLoopback } from '../../serve/server.ts';
+import { metricsHostProblem } from '../../metrics/metrics-host.ts';
 import { readTlsFiles, type Transport } from '../../http/transport.ts';
 import { globalOptions } from '../context.ts';
 import { createOutput } from '../output.ts';
@@ -28,6 +29,11 @@ interface ServeFlags {
   maxQueuedPerKey?: string;
   maxWait?: string;
   dbConnectionWait?: string;
+  bodyTimeout?: string;
+  metricsPort?: string;
+  metricsHost: string;
+  metricsPublic?: boolean;
+  drainDelay: string;
   logLevel: string;
   tlsCert?: string;
   tlsKey?: string;
@@ -89,13 +95,24 @@ export function serveCommand(): Command {
     .option('--max-queued <n>', 'requests waiting for a turn per process; beyond, 503 overloaded (default 2000)')
     .option('--max-queued-per-key <n>', 'requests of one key waiting for a turn (default 500)')
     .option('--max-wait <ms>', 'longest wait for a turn before 503 overloaded (default 5000)')
+    .option('--body-timeout <ms>', 'a request body must arrive within this, plus 1 s per 256 KiB, else 408 (D26, default 2000)')
     .option('--db-connection-wait <ms>', 'longest wait for a PostgreSQL connection from the pool (default 1000)')
+    .option('--metrics-port <port>', 'serve GET /metrics (Prometheus text format) on this port, apart from the API (D36; default: none)')
+    .option('--metrics-host <host>', 'address of the metrics port: loopback or a private address', '127.0.0.1')
+    .option('--metrics-public', 'allow --metrics-host to be a public or wildcard address (0.0.0.0): only behind a firewall')
+    .option('--drain-delay <ms>', 'on SIGTERM, keep serving this long with /healthz answering 503, so a load balancer takes this process out first', '0')
     .option('--audit-retention-days <n>', 'purge audit records older than this; 0 keeps them (default 365)')
     .option('--log-level <level>', 'fatal, error, warn, info, debug', process.env.LOG_LEVEL ?? 'info')
     .action(async (flags: ServeFlags, cmd: Command) => {
       const { db, json } = globalOptions(cmd);
       const port = wholeNumber('--port', flags.port, 0, 65535);
       const workers = wholeNumber('--workers', flags.workers, 1, 64);
+      const drainDelayMs = wholeNumber('--drain-delay', flags.drainDelay, 0, 300_000);
+      const metricsPort = flags.metricsPort === undefined ? null : wholeNumber('--metrics-port', flags.metricsPort, 0, 65535);
+      const metricsProblem = metricsPort === null ? null : metricsHostProblem(flags.metricsHost, flags.metricsPublic === true);
+      if (metricsProblem) throw new UsageError(metricsProblem);
+      if (metricsPort !== null && metricsPort !== 0 && metricsPort === port)
+        throw new UsageError("--metrics-port must differ from --port: metrics never share the API's port");
       let transport: Transport;
       try {
         transport = transportOf(flags);
@@ -133,12 +150,26 @@ export function serveCommand(): Command {
           maxQueuedPerKey: flags.maxQueuedPerKey,
           maxWaitMs: flags.maxWait,
           dbConnectionWaitMs: flags.dbConnectionWait,
+          bodyTimeoutMs: flags.bodyTimeout,
         });
       } catch (error) {
         throw new CommandError((error as Error).message);
       }
       // Fastify, the app and the database drivers load only now: a usage error answers without them.
       const { runServe } = await import('../../serve/serve.ts');
-      await runServe({ config, transport, host: flags.host, port, workers, demo: flags.demo === true, logLevel: flags.logLevel }, createOutput(json));
+      await runServe(
+        {
+          config,
+          transport,
+          host: flags.host,
+          port,
+          workers,
+          demo: flags.demo === true,
+          logLevel: flags.logLevel,
+          metrics: metricsPort === null ? null : { host: flags.metricsHost, port: metricsPort },
+          drainDelayMs,
+        },
+        createOutput(json),
+      );
     });
 }

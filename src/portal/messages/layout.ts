@@ -30,6 +30,14 @@ export const layoutMessages = defineMessages({
   },
   'error.signInNeeded': { en: 'Please sign in again.', tr: 'Lütfen yeniden oturum açın.' },
   'error.badRequest.title': { en: 'The request was not understood', tr: 'İstek anlaşılamadı' },
+  'error.query.repeated': {
+    en: 'The parameter “{name}” is given more than once in the address. Give it once, or open the page from its link again.',
+    tr: '“{name}” parametresi adreste birden fazla kez verilmiş. Bir kez verin ya da sayfayı bağlantısından yeniden açın.',
+  },
+  'error.query.encoding': {
+    en: 'The parameter “{name}” in the address is not valid text (percent-encoded UTF-8). Open the page from its link again.',
+    tr: 'Adresteki “{name}” parametresi geçerli bir metin değil (yüzde kodlamalı UTF-8). Sayfayı bağlantısından yeniden açın.',
+  },
   'error.busy.text': { en: 'The service is busy. Try again in a moment.', tr: 'Hizmet şu anda yoğun. Biraz sonra tekrar deneyin.' },
   'error.internal.text': {
     en: 'An internal error occurred; quote request id {id} when you report it.',
