@@ -94,6 +94,9 @@ export const PROBLEM_PARAMS = {
   'user.email_taken': ['email'],
   'user.password_too_short': ['min'],
   'user.password_too_long': ['max'],
+  'user.password_blank': [],
+  'user.password_repeated': [],
+  'user.password_breached': [],
   // A member_admin's own users (member-users.service.ts): words that never name another account.
   'member_users.role_invalid': [],
   'member_users.member_not_active': [],

@@ -36,10 +36,7 @@ export interface TotpEnrolment {
   uri: string;
 }
 
-export function acceptPage(
-  request: FastifyRequest,
-  view: { token: string; link: LinkInfo; name: string; totp: TotpEnrolment | null; error?: MessageKey },
-): Html {
+export function acceptPage(request: FastifyRequest, view: { token: string; link: LinkInfo; name: string; totp: TotpEnrolment | null; error?: string }): Html {
   const locale = request.portalState.locale;
   const tr = (key: MessageKey) => t(locale, key);
   const totp = view.totp
@@ -55,7 +52,7 @@ export function acceptPage(
         <input type="text" id="totp_code" name="totp_code" inputmode="numeric" autocomplete="one-time-code" required pattern="[0-9 ]{6,7}" />
       </fieldset>`
     : html``;
-  const body = html`${notice(view.error ? tr(view.error) : null)}
+  const body = html`${notice(view.error ?? null)}
     <p>${t(locale, 'auth.accept.intro', { email: view.link.email })}</p>
     <form method="post" action="/portal/accept" class="stack">
       ${csrfField(request)}

@@ -2,20 +2,19 @@
  * GET/POST /portal/sign-in, GET/POST /portal/accept (invitation or reset link), POST
  * /portal/sign-out, POST /portal/locale (D27).
  */
-import { hasBidiControls } from '../lib/bidi-controls.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/app-type.ts';
 import { DomainError } from '../lib/errors.ts';
-import type { ProblemCode } from '../lib/problems.ts';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../users/password.ts';
-import { acceptTotpCode, enrolmentSecretOf, totpUri } from '../users/totp.ts';
+import { PASSWORD_MAX_LENGTH } from '../users/password-rules.ts';
+import { enrolmentSecretOf, totpUri } from '../users/totp.ts';
 import { acceptLink, describeLink, NAME_MAX_LENGTH, type LinkInfo } from '../users/users.service.ts';
 import { acceptPage, linkInvalidPage, signInPage, type TotpEnrolment } from './auth.pages.ts';
 import { cookieOptions, type PortalCookies } from './cookies.ts';
 import { formField, portalPathOr } from './forms.ts';
 import { redirectTo, sendPage } from './layout.ts';
 import { isLocale } from './locale.ts';
-import type { MessageKey } from './messages/index.ts';
+import { t, type MessageKey } from './messages/index.ts';
+import { domainErrorTexts } from './problem-text.ts';
 import type { PortalDeps } from './portal-deps.ts';
 import { finishSession, startSession, type SessionHookDeps } from './sessions.hook.ts';
 import { setSessionLocale } from './sessions.repository.ts';
@@ -24,14 +23,6 @@ import { attemptSignIn } from './sign-in.service.ts';
 /** Form bodies of these pages are small; the API's 1 KiB limit is too small for them. */
 const FORM_BODY_LIMIT = 16 * 1024;
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
-
-/** The acceptance form's own words for what the users service refuses (the form checks the same first). */
-const ACCEPT_REFUSALS: Partial<Record<ProblemCode, MessageKey>> = {
-  'user.name_invalid': 'auth.accept.badName',
-  'user.password_too_short': 'auth.accept.tooShort',
-  'user.password_too_long': 'auth.accept.tooLong',
-  'user.totp_wrong': 'auth.totp.wrong',
-};
 
 function homeOf(role: string): string {
   return role === 'operator' ? '/portal/operator/' : '/portal/';
@@ -110,32 +101,20 @@ export function registerAuthRoutes(scope: App, deps: PortalDeps, session: Sessio
     const password = formField(request.body, 'password', 4 * PASSWORD_MAX_LENGTH);
     const totp = enrolmentFor(link, token);
     const totpCode = formField(request.body, 'totp_code', 20);
-    const error = problemOf(name, password, formField(request.body, 'password2', 4 * PASSWORD_MAX_LENGTH), totp, totpCode, deps.clock.now());
-    const again = (key: MessageKey) => sendPage(reply, acceptPage(request, { token, link, name, totp, error: key }), 400);
-    if (error) return again(error);
+    const again = (error: string) => sendPage(reply, acceptPage(request, { token, link, name, totp, error }), 400);
+    // The two fields agreeing is the form's own business; what a name and a password must be is
+    // the users service's (one rule, worded here from its problem codes).
+    if (password !== formField(request.body, 'password2', 4 * PASSWORD_MAX_LENGTH)) return again(t(request.portalState.locale, 'auth.accept.mismatch'));
     let accepted;
     try {
       accepted = await acceptLink(deps.db, deps.clock, { token, name, password, ...(totp ? { totpCode } : {}) });
     } catch (e) {
       if (e instanceof DomainError && e.kind === 'not_found') return sendPage(reply, linkInvalidPage(request), 404);
-      if (e instanceof DomainError && e.kind === 'invalid') {
-        return again(ACCEPT_REFUSALS[e.problems[0]!.code] ?? (totp ? 'auth.totp.wrong' : 'auth.accept.badName'));
-      }
+      if (e instanceof DomainError && e.kind === 'invalid') return again(domainErrorTexts(request.portalState.locale, e).join(' '));
       throw e;
     }
     await startSession(request, reply, session, accepted.userId);
     request.log.info({ userId: accepted.userId, purpose: link.purpose }, 'portal: link accepted');
     return redirectTo(reply, homeOf(accepted.role));
   }
-}
-
-/** The first thing wrong with an acceptance form, as a message key; null when all is well. */
-function problemOf(name: string, password: string, password2: string, totp: TotpEnrolment | null, code: string, now: number): MessageKey | null {
-  const trimmed = name.trim();
-  if (trimmed === '' || [...trimmed].length > NAME_MAX_LENGTH || /\p{Cc}/u.test(trimmed) || hasBidiControls(trimmed)) return 'auth.accept.badName';
-  if ([...password].length < PASSWORD_MIN_LENGTH) return 'auth.accept.tooShort';
-  if ([...password].length > PASSWORD_MAX_LENGTH) return 'auth.accept.tooLong';
-  if (password !== password2) return 'auth.accept.mismatch';
-  if (totp && acceptTotpCode(totp.secret, code, now, null) === null) return 'auth.totp.wrong';
-  return null;
 }

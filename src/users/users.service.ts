@@ -11,7 +11,8 @@ import { DomainError } from '../lib/errors.ts';
 import { requireMember } from '../members/members.service.ts';
 import { endSessionsOfUser } from '../portal/sessions.repository.ts';
 import { digestSecretToken, generateSecretToken, isSecretToken } from './one-time-token.ts';
-import { checkPasswordRules, hashPassword } from './password.ts';
+import { hashPassword } from './password.ts';
+import { checkNewPassword } from './password-rules.ts';
 import { acceptTotpCode, enrolmentSecretOf } from './totp.ts';
 import {
   findUsableToken,
@@ -256,7 +257,7 @@ export interface Acceptance {
  */
 export async function acceptLink(db: Kysely<Database>, clock: Clock, input: Acceptance): Promise<{ userId: number; role: UserRole }> {
   const name = checkName(input.name);
-  checkPasswordRules(input.password);
+  await checkNewPassword(input.password);
   const info = await describeLink(db, clock, input.token);
   if (!info) throw new DomainError('not_found', LINK_NOT_VALID, { code: 'user.link_invalid' });
   let totp: { secret: string; step: number } | null = null;
@@ -297,7 +298,7 @@ export async function acceptLink(db: Kysely<Database>, clock: Clock, input: Acce
  * account whose password is printed at start). People get links instead.
  */
 export async function setDemoPassword(db: Kysely<Database>, clock: Clock, userEmail: string, password: string, name?: string): Promise<void> {
-  checkPasswordRules(password);
+  await checkNewPassword(password);
   const user = await requireUserByEmail(db, userEmail);
   const now = clock.now();
   const passwordHash = await hashPassword(password);

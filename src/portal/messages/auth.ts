@@ -26,9 +26,6 @@ export const authMessages = defineMessages({
   'auth.accept.password': { en: 'New password (at least 12 characters)', tr: 'Yeni parola (en az 12 karakter)' },
   'auth.accept.passwordAgain': { en: 'New password again', tr: 'Yeni parola (tekrar)' },
   'auth.accept.mismatch': { en: 'The two passwords differ.', tr: 'İki parola birbirinden farklı.' },
-  'auth.accept.tooShort': { en: 'The password must be at least 12 characters.', tr: 'Parola en az 12 karakter olmalı.' },
-  'auth.accept.tooLong': { en: 'The password is too long.', tr: 'Parola çok uzun.' },
-  'auth.accept.badName': { en: 'Give your name (1 to 100 characters).', tr: 'Adınızı yazın (1 ile 100 karakter).' },
   'auth.accept.submit': { en: 'Save and sign in', tr: 'Kaydet ve oturum aç' },
   'auth.accept.invalid.title': { en: 'This link does not work', tr: 'Bu bağlantı çalışmıyor' },
   'auth.accept.invalid.text': {
@@ -43,7 +40,6 @@ export const authMessages = defineMessages({
   'auth.totp.secret': { en: 'Secret key', tr: 'Gizli anahtar' },
   'auth.totp.uri': { en: 'otpauth link', tr: 'otpauth bağlantısı' },
   'auth.totp.code': { en: 'Code from the app', tr: 'Uygulamadaki kod' },
-  'auth.totp.wrong': { en: 'That code is not right. Type the code your app shows now.', tr: 'Kod doğru değil. Uygulamanızın şu an gösterdiği kodu yazın.' },
   'auth.copy': { en: 'Copy', tr: 'Kopyala' },
   'auth.copied': { en: 'Copied', tr: 'Kopyalandı' },
 });
