@@ -29,6 +29,7 @@ import { DOCS_ROUTE_PATHS, registerDocsRoutes } from './docs/docs.route.ts';
 import { createAuditWriter } from './audit/audit-writer.ts';
 import { registerPortal } from './portal/portal.plugin.ts';
 import { PORTAL_PREFIX } from './portal/layout.ts';
+import type { KeyRing } from './secrets/key-ring.ts';
 
 export const SEARCH_PATHS = ['/api/v1/search.php', '/api/v1/search'] as const;
 export const COUNTRIES_PATHS = ['/api/v1/countries.php', '/api/v1/countries'] as const;
@@ -72,9 +73,11 @@ export interface AppDeps {
   clock?: Clock;
   /** D6; plain HTTP (for loopback) when absent. */
   transport?: Transport;
+  /** D35: the key ring every process of the installation shares; no default (serve refuses to start without one). */
+  keyRing: KeyRing;
 }
 
-export async function buildApp({ config, engine, logger, clock = systemClock, transport = { kind: 'loopback' } }: AppDeps): Promise<App> {
+export async function buildApp({ config, engine, logger, clock = systemClock, transport = { kind: 'loopback' }, keyRing }: AppDeps): Promise<App> {
   // Typed as Fastify's base logger, which App is declared with (not pino's own Logger type).
   const baseLogger: FastifyBaseLogger | undefined = logger;
   const app = Fastify({
@@ -156,7 +159,7 @@ export async function buildApp({ config, engine, logger, clock = systemClock, tr
   app.get(OPENAPI_PATH, { schema: { hide: true } }, () => app.swagger());
   registerDocsRoutes(app, OPENAPI_PATH);
   // D27: the portal is its own scope (HTML pages and errors, sessions, CSRF); admission and transport above apply to it too.
-  registerPortal(app, { db: engine.db, clock, config, transport, audit, searchUseCase, countryCodes });
+  registerPortal(app, { db: engine.db, clock, config, transport, audit, searchUseCase, countryCodes, keyRing });
 
   await app.ready();
   return app;

@@ -6,12 +6,15 @@
 import type { Kysely } from 'kysely';
 import type { Database, UserRole } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
+import type { KeyRing } from '../secrets/key-ring.ts';
 import { createResetLink, disableUser, inviteUser, type IssuedLink, type UserView } from '../users/users.service.ts';
 import { appendOperatorLog, operatorIdentity, type OperatorActor } from './operator-log.ts';
 
 export interface UserAdminDeps {
   db: Kysely<Database>;
   clock: Clock;
+  /** D35: an operator's link carries a sealed TOTP seed; inviting or resetting an operator needs it. */
+  keyRing?: KeyRing;
 }
 
 /** What the log keeps of a link: who it is for, what for, until when; never its secret. */
@@ -28,7 +31,7 @@ export async function inviteUserByOperator(
   input: { email: string; role: UserRole; memberRef?: string | null },
 ): Promise<IssuedLink> {
   const createdBy = await createdByOf(deps, operator);
-  return inviteUser(deps.db, deps.clock, { ...input, createdBy }, async (trx, link) => {
+  return inviteUser(deps.db, deps.clock, { ...input, createdBy, ...(deps.keyRing ? { keyRing: deps.keyRing } : {}) }, async (trx, link) => {
     const who = await operatorIdentity(trx, operator);
     await appendOperatorLog(trx, {
       at: deps.clock.now(),
@@ -44,7 +47,7 @@ export async function inviteUserByOperator(
 
 export async function createResetLinkByOperator(deps: UserAdminDeps, operator: OperatorActor, email: string): Promise<IssuedLink> {
   const createdBy = await createdByOf(deps, operator);
-  return createResetLink(deps.db, deps.clock, { email, createdBy }, async (trx, link) => {
+  return createResetLink(deps.db, deps.clock, { email, createdBy, ...(deps.keyRing ? { keyRing: deps.keyRing } : {}) }, async (trx, link) => {
     const who = await operatorIdentity(trx, operator);
     await appendOperatorLog(trx, {
       at: deps.clock.now(),

@@ -6,8 +6,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/app-type.ts';
 import { DomainError } from '../lib/errors.ts';
 import { PASSWORD_MAX_LENGTH } from '../users/password-rules.ts';
-import { enrolmentSecretOf, totpUri } from '../users/totp.ts';
-import { acceptLink, describeLink, NAME_MAX_LENGTH, type LinkInfo } from '../users/users.service.ts';
+import { totpUri } from '../users/totp.ts';
+import { acceptLink, describeLink, enrolmentSeedOf, NAME_MAX_LENGTH, type LinkInfo } from '../users/users.service.ts';
 import { acceptPage, linkInvalidPage, signInPage, type TotpEnrolment } from './auth.pages.ts';
 import { cookieOptions, type PortalCookies } from './cookies.ts';
 import { formField, portalPathOr } from './forms.ts';
@@ -48,7 +48,7 @@ export function registerAuthRoutes(scope: App, deps: PortalDeps, session: Sessio
   scope.post('/sign-in', { bodyLimit: FORM_BODY_LIMIT }, async (request, reply) => {
     const email = formField(request.body, 'email', 320);
     const next = portalPathOr(formField(request.body, 'next'), '');
-    const outcome = await attemptSignIn(deps.db, deps.clock, {
+    const outcome = await attemptSignIn(deps.db, deps.clock, deps.keyRing, {
       email,
       password: formField(request.body, 'password', 4 * PASSWORD_MAX_LENGTH),
       code: formField(request.body, 'code', 20),
@@ -78,17 +78,18 @@ export function registerAuthRoutes(scope: App, deps: PortalDeps, session: Sessio
     return redirectTo(reply, portalPathOr(formField(request.body, 'return_to'), '/portal/'));
   });
 
-  const enrolmentFor = (link: LinkInfo, token: string): TotpEnrolment | null => {
+  /** An operator's link: the seed stored with it (D35), never one computed from the token. */
+  const enrolmentFor = async (link: LinkInfo, token: string): Promise<TotpEnrolment | null> => {
     if (link.role !== 'operator') return null;
-    const secret = enrolmentSecretOf(token);
-    return { secret, uri: totpUri(secret, link.email) };
+    const secret = await enrolmentSeedOf(deps.db, deps.clock, deps.keyRing, token);
+    return secret === null ? null : { secret, uri: totpUri(secret, link.email) };
   };
 
   scope.get('/accept', async (request, reply) => {
     const token = queryField(request, 'token');
     const link = await describeLink(deps.db, deps.clock, token);
     if (!link) return sendPage(reply, linkInvalidPage(request), 404);
-    return sendPage(reply, acceptPage(request, { token, link, name: link.name, totp: enrolmentFor(link, token) }));
+    return sendPage(reply, acceptPage(request, { token, link, name: link.name, totp: await enrolmentFor(link, token) }));
   });
 
   scope.post('/accept', { bodyLimit: FORM_BODY_LIMIT }, async (request, reply) => acceptPost(request, reply));
@@ -99,7 +100,7 @@ export function registerAuthRoutes(scope: App, deps: PortalDeps, session: Sessio
     if (!link) return sendPage(reply, linkInvalidPage(request), 404);
     const name = formField(request.body, 'name', 4 * NAME_MAX_LENGTH);
     const password = formField(request.body, 'password', 4 * PASSWORD_MAX_LENGTH);
-    const totp = enrolmentFor(link, token);
+    const totp = await enrolmentFor(link, token);
     const totpCode = formField(request.body, 'totp_code', 20);
     const again = (error: string) => sendPage(reply, acceptPage(request, { token, link, name, totp, error }), 400);
     // The two fields agreeing is the form's own business; what a name and a password must be is
@@ -107,7 +108,7 @@ export function registerAuthRoutes(scope: App, deps: PortalDeps, session: Sessio
     if (password !== formField(request.body, 'password2', 4 * PASSWORD_MAX_LENGTH)) return again(t(request.portalState.locale, 'auth.accept.mismatch'));
     let accepted;
     try {
-      accepted = await acceptLink(deps.db, deps.clock, { token, name, password, ...(totp ? { totpCode } : {}) });
+      accepted = await acceptLink(deps.db, deps.clock, { token, name, password, keyRing: deps.keyRing, ...(totp ? { totpCode } : {}) });
     } catch (e) {
       if (e instanceof DomainError && e.kind === 'not_found') return sendPage(reply, linkInvalidPage(request), 404);
       if (e instanceof DomainError && e.kind === 'invalid') return again(domainErrorTexts(request.portalState.locale, e).join(' '));

@@ -65,7 +65,7 @@ function linkPage(ctx: PortalContext, deps: Pick<PortalDeps, 'config'>, link: Is
     <p><a href="/portal/operator/users">${translator(ctx.locale)('console.users.title')}</a></p>`;
 }
 
-export function registerOperatorAdminRoutes(scope: App, deps: Pick<PortalDeps, 'db' | 'clock' | 'config'>) {
+export function registerOperatorAdminRoutes(scope: App, deps: Pick<PortalDeps, 'db' | 'clock' | 'config' | 'keyRing'>) {
   const guard = { preHandler: requireUser('operator') };
   const done = (action: string, target: string, path: string) => `${path}?done=${encodeURIComponent(action)}&target=${encodeURIComponent(target)}`;
 

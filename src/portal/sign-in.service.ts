@@ -8,6 +8,8 @@ import type { Db } from '../db/types.ts';
 import type { Clock } from '../lib/clock.ts';
 import { verifyDummyPassword, verifyPassword } from '../users/password.ts';
 import { acceptTotpCode } from '../users/totp.ts';
+import type { KeyRing } from '../secrets/key-ring.ts';
+import { openColumn, USER_TOTP_SEED } from '../secrets/secret-columns.ts';
 import { findMemberStatus, findUserByEmailNorm, recordTotpStep } from '../users/users.repository.ts';
 import { normaliseEmail } from '../users/users.service.ts';
 import { countFailuresSince, deleteFailureRows, deleteFailures, purgeFailuresBefore, recordFailures } from './sign-in-failures.repository.ts';
@@ -43,7 +45,7 @@ export type SignInOutcome =
  * all read a count from before the others (at most `perEmail` guesses per window, however many
  * arrive at once). A success takes its rows back and forgets the email's failures.
  */
-export async function attemptSignIn(db: Db, clock: Clock, attempt: SignInAttempt): Promise<SignInOutcome> {
+export async function attemptSignIn(db: Db, clock: Clock, keyRing: KeyRing, attempt: SignInAttempt): Promise<SignInOutcome> {
   const norm = normaliseEmail(attempt.email).slice(0, 254);
   const subjects = [`email:${norm}`, `addr:${attempt.address}`];
   const now = clock.now();
@@ -63,7 +65,8 @@ export async function attemptSignIn(db: Db, clock: Clock, attempt: SignInAttempt
   const passwordOk = user?.password_hash ? await verifyPassword(user.password_hash, attempt.password) : await verifyDummyPassword(attempt.password);
   if (!user || !passwordOk || user.status !== 'active') return refuse();
   if (user.role === 'operator') {
-    const step = user.totp_secret ? acceptTotpCode(user.totp_secret, attempt.code, now, user.totp_last_step) : null;
+    const seed = user.totp_secret ? openColumn(keyRing, USER_TOTP_SEED, Number(user.id), user.totp_secret) : null;
+    const step = seed ? acceptTotpCode(seed, attempt.code, now, user.totp_last_step) : null;
     if (step === null || !(await recordTotpStep(db, Number(user.id), step))) return refuse();
   } else {
     const memberStatus = user.member_id === null ? undefined : await findMemberStatus(db, Number(user.member_id));

@@ -16,6 +16,9 @@ import { createLogger, createServerLogStream } from '../lib/logger.ts';
 import type { Output } from '../cli/output.ts';
 import { reloadTls, type Transport } from '../http/transport.ts';
 import { startServer, waitForShutdownSignal } from './server.ts';
+import type { KeyRing } from '../secrets/key-ring.ts';
+import { KEYS_VARIABLE } from '../secrets/key-ring-source.ts';
+import { sealLegacySecrets } from '../secrets/secrets.service.ts';
 
 export interface ServeOptions {
   config: Config;
@@ -25,6 +28,10 @@ export interface ServeOptions {
   workers: number;
   demo: boolean;
   logLevel: string;
+  /** D35: the ring every process of the installation shares. */
+  keyRing: KeyRing;
+  /** `serve --demo` made the ring for this run: its workers are handed it (they would make others). */
+  keyRingGenerated: boolean;
 }
 
 function openServerEngine(config: Config) {
@@ -36,11 +43,19 @@ function openServerEngine(config: Config) {
   });
 }
 
-/** Migrates and, with --demo, fills an empty database. Runs once per installation start. */
-async function prepareDatabase(options: ServeOptions): Promise<DemoOutcome> {
+/**
+ * Migrates, seals what an earlier version stored in clear (D35: operators' TOTP seeds, kept, not
+ * reset), and with --demo fills an empty database. Runs once per installation start.
+ */
+async function prepareDatabase(options: ServeOptions, out: Output): Promise<DemoOutcome> {
   const engine = openServerEngine(options.config);
   try {
     await migrateToLatest(engine);
+    const sealed = await sealLegacySecrets(engine.db, options.keyRing);
+    if (sealed > 0)
+      out.info(
+        `sealed ${sealed} secret${sealed === 1 ? '' : 's'} an earlier version stored in clear (operators' TOTP seeds) under key '${options.keyRing.newestId}'`,
+      );
     if (!options.demo) return { kind: 'untouched' };
     return await prepareDemo(engine, systemClock, buildCountryCatalogue(options.config.countries), options.config.defaultDailyLimit);
   } finally {
@@ -56,7 +71,7 @@ async function serveHere(options: ServeOptions, onListening: (url: string, datab
   let server;
   let app;
   try {
-    app = await buildApp({ config: options.config, engine, logger, transport: options.transport });
+    app = await buildApp({ config: options.config, engine, logger, transport: options.transport, keyRing: options.keyRing });
     await engine.openPool();
     server = await startServer(app, engine, options.host, options.port, options.transport.kind === 'tls' ? 'https' : 'http', options.config.drainGraceMs);
   } catch (error) {
@@ -122,13 +137,13 @@ function announce(out: Output, url: string, database: string, demo: DemoOutcome,
 }
 
 async function runPrimary(options: ServeOptions, out: Output): Promise<void> {
-  const demo = await prepareDatabase(options);
+  const demo = await prepareDatabase(options, out);
   let stopping = false;
   let listening = 0;
   let announced = false;
   const exited = new Set<number>();
   const fork = () => {
-    const worker = cluster.fork({ RISKLOOKUP_WORKER: '1' });
+    const worker = cluster.fork({ RISKLOOKUP_WORKER: '1', ...(options.keyRingGenerated ? { [KEYS_VARIABLE]: options.keyRing.toText() } : {}) });
     worker.on('message', (message: { listening?: string; database?: string }) => {
       if (message.listening && ++listening === options.workers && !announced) {
         announced = true;
@@ -174,7 +189,7 @@ export async function runServe(options: ServeOptions, out: Output): Promise<void
     process.disconnect?.();
     return;
   }
-  const demo = await prepareDatabase(options);
+  const demo = await prepareDatabase(options, out);
   await serveHere(options, (url, database) => announce(out, url, database, demo, 1));
   out.info('stopped');
 }

@@ -18,7 +18,11 @@ let breached: Promise<ReadonlySet<string>> | null = null;
  * (about 25 ms): only setting a password needs it.
  */
 function breachedPasswords(): Promise<ReadonlySet<string>> {
-  breached ??= import('@zxcvbn-ts/language-common').then(({ dictionary }) => new Set(dictionary['passwords-common']));
+  // The package is CommonJS to the bundle (dist/) and ES to the tests: its exports sit on `default` in the one.
+  breached ??= import('@zxcvbn-ts/language-common').then((module) => {
+    const { dictionary } = 'dictionary' in module ? module : (module as { default: typeof module }).default;
+    return new Set(dictionary['passwords-common']);
+  });
   return breached;
 }
 

@@ -15,8 +15,9 @@ import type { Response } from 'light-my-request';
 import type { App } from '../../src/http/app-type.ts';
 import type { Database, UserRole } from '../../src/db/schema.ts';
 import type { Clock } from '../../src/lib/clock.ts';
-import { enrolmentSecretOf, totpCodeAt } from '../../src/users/totp.ts';
-import { acceptLink, inviteUser } from '../../src/users/users.service.ts';
+import { totpCodeAt } from '../../src/users/totp.ts';
+import { acceptLink, enrolmentSeedOf, inviteUser } from '../../src/users/users.service.ts';
+import { TEST_KEY_RING } from './secrets.ts';
 import { normaliseEmail } from '../../src/users/users.service.ts';
 
 /** The Origin of app.inject's default Host (localhost:80). */
@@ -47,10 +48,11 @@ export async function makePortalUser(
 ): Promise<PortalUser> {
   const email = spec.email ?? `user${++userSeq}.${Date.now()}@example.com`;
   const password = spec.password ?? DEFAULT_TEST_PASSWORD;
-  const link = await inviteUser(db, clock, { email, role: spec.role, memberRef: spec.memberRef ?? null, createdBy: 'test' });
-  const totpSecret = spec.role === 'operator' ? enrolmentSecretOf(link.token) : null;
+  const link = await inviteUser(db, clock, { email, role: spec.role, memberRef: spec.memberRef ?? null, createdBy: 'test', keyRing: TEST_KEY_RING });
+  const totpSecret = spec.role === 'operator' ? await enrolmentSeedOf(db, clock, TEST_KEY_RING, link.token) : null;
   const { userId } = await acceptLink(db, clock, {
     token: link.token,
+    keyRing: TEST_KEY_RING,
     name: spec.name ?? `Test ${email.split('@')[0]}`,
     password,
     ...(totpSecret ? { totpCode: totpCodeAt(totpSecret, clock.now()) } : {}),
