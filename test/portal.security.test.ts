@@ -352,7 +352,7 @@ for (const engine of ENGINES) {
       assert.equal(back.headers.location, returnTo);
     });
 
-    test('no password, link token, session id or CSRF token reaches the logs', async () => {
+    test('no password, link token, session id, CSRF token or device cookie reaches the logs', async () => {
       const link = await inviteUser(db(), t.clock, { email: 'logged@example.com', role: 'member_user', memberRef: 'M-1', createdBy: 'test' });
       const browser = new PortalBrowser(t.app);
       await browser.get(`/portal/accept?token=${link.token}`);
@@ -363,7 +363,16 @@ for (const engine of ENGINES) {
       await signedIn.post('/portal/sign-out');
       const logs = t.logs.join('');
       assert.match(logs, /portal: signed in/);
-      for (const secret of [link.token, secretPassword, 'Wrong Secret Passphrase', signedIn.sessionId() ?? browser.sessionId()!, signedIn.csrf]) {
+      const deviceTokens = (signedIn.cookies.get('rl_device') ?? '').split('.');
+      assert.ok(deviceTokens[0], 'the browser holds a device cookie');
+      for (const secret of [
+        link.token,
+        secretPassword,
+        'Wrong Secret Passphrase',
+        signedIn.sessionId() ?? browser.sessionId()!,
+        signedIn.csrf,
+        ...deviceTokens,
+      ]) {
         assert.ok(secret && !logs.includes(secret), `a secret reached the logs: ${secret?.slice(0, 6)}…`);
       }
     });

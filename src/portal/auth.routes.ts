@@ -18,7 +18,8 @@ import { domainErrorTexts } from './problem-text.ts';
 import type { PortalDeps } from './portal-deps.ts';
 import { finishSession, startSession, type SessionHookDeps } from './sessions.hook.ts';
 import { setSessionLocale } from './sessions.repository.ts';
-import { attemptSignIn } from './sign-in.service.ts';
+import { attemptSignIn, trustBrowser } from './sign-in.service.ts';
+import { deviceTokensOf, setDeviceCookie } from './device-cookie.ts';
 
 /** Form bodies of these pages are small; the API's 1 KiB limit is too small for them. */
 const FORM_BODY_LIMIT = 16 * 1024;
@@ -53,13 +54,24 @@ export function registerAuthRoutes(scope: App, deps: PortalDeps, session: Sessio
       password: formField(request.body, 'password', 4 * PASSWORD_MAX_LENGTH),
       code: formField(request.body, 'code', 20),
       address: request.ip,
+      deviceTokens: deviceTokensOf(request, session.cookies),
     });
+    if (outcome.kind === 'throttled') {
+      request.log.info({ outcome: outcome.kind, waitMs: outcome.waitMs }, 'portal: sign-in slowed');
+      const seconds = Math.ceil(outcome.waitMs / 1000);
+      reply.header('retry-after', String(seconds));
+      return sendPage(reply, signInPage(request, { email, next, error: 'auth.signIn.throttled', wait: seconds }), 429);
+    }
     if (outcome.kind !== 'signed_in') {
+      if (outcome.unreadableSeed)
+        request.log.error("portal: an operator's TOTP seed does not open under this key ring (D35): the ring lacks its key; see 'risklookup secrets status'");
       request.log.info({ outcome: outcome.kind }, 'portal: sign-in refused');
       return sendPage(reply, signInPage(request, { email, next, error: 'auth.signIn.failed' }), 401);
     }
     await startSession(request, reply, session, outcome.userId);
-    request.log.info({ userId: outcome.userId }, 'portal: signed in');
+    const token = await trustBrowser(deps.db, deps.clock, outcome.userId, outcome.knownBrowser);
+    setDeviceCookie(request, reply, session.cookies, token, outcome.knownBrowser);
+    request.log.info({ userId: outcome.userId, knownBrowser: outcome.knownBrowser !== null }, 'portal: signed in');
     return redirectTo(reply, next || '/portal/');
   });
 
@@ -115,6 +127,8 @@ export function registerAuthRoutes(scope: App, deps: PortalDeps, session: Sessio
       throw e;
     }
     await startSession(request, reply, session, accepted.userId);
+    // Accepting a link is signing in: this browser is known to the account from now on.
+    setDeviceCookie(request, reply, session.cookies, await trustBrowser(deps.db, deps.clock, accepted.userId, null), null);
     request.log.info({ userId: accepted.userId, purpose: link.purpose }, 'portal: link accepted');
     return redirectTo(reply, homeOf(accepted.role));
   }

@@ -10,6 +10,7 @@ import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
 import { requireMember } from '../members/members.service.ts';
 import { endSessionsOfUser } from '../portal/sessions.repository.ts';
+import { deleteTrustedDevicesOfUser } from './trusted-devices.repository.ts';
 import { digestSecretToken, generateSecretToken, isSecretToken } from './one-time-token.ts';
 import { hashPassword } from './password.ts';
 import { checkNewPassword } from './password-rules.ts';
@@ -223,6 +224,7 @@ export async function disableUser(
     const updated = await updateUser(trx, Number(user.id), { status: 'disabled', updated_at: now });
     await retireTokensOfUser(trx, Number(user.id), now);
     await endSessionsOfUser(trx, Number(user.id), now);
+    await deleteTrustedDevicesOfUser(trx, Number(user.id));
     const memberRef = await memberRefOf(trx, user.member_id);
     const view = viewOf(updated, memberRef);
     await alsoInTransaction?.(trx, view, viewOf(user, memberRef));
@@ -313,6 +315,8 @@ export async function acceptLink(db: Kysely<Database>, clock: Clock, input: Acce
     await updateUser(trx, row.userId, { name, password_hash: passwordHash, status: 'active', updated_at: now, ...totp });
     await retireTokensOfUser(trx, row.userId, now);
     await endSessionsOfUser(trx, row.userId, now);
+    // New credentials: browsers known with the old ones (perhaps an intruder's) are strangers again.
+    await deleteTrustedDevicesOfUser(trx, row.userId);
     return { userId: row.userId, role: row.role };
   });
 }
