@@ -61,6 +61,7 @@ export const PROBLEM_PARAMS = {
   'filing.duplicate': [],
   // Who acts, and the steps of a filed report (acting-user.ts, filing-rules.ts, moderation.service.ts).
   'actor.not_operator': [],
+  'operator.step_up_required': [],
   'actor.not_member_user': [],
   'actor.not_active': [],
   'report.not_found': ['id'],

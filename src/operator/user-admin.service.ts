@@ -9,6 +9,7 @@ import type { Clock } from '../lib/clock.ts';
 import type { KeyRing } from '../secrets/key-ring.ts';
 import { createResetLink, disableUser, inviteUser, type IssuedLink, type UserView } from '../users/users.service.ts';
 import { appendOperatorLog, operatorIdentity, type OperatorActor } from './operator-log.ts';
+import { requireStepUp, stepUpTarget } from './step-up.ts';
 
 export interface UserAdminDeps {
   db: Kysely<Database>;
@@ -30,6 +31,7 @@ export async function inviteUserByOperator(
   operator: OperatorActor,
   input: { email: string; role: UserRole; memberRef?: string | null },
 ): Promise<IssuedLink> {
+  if (input.role === 'operator') requireStepUp(operator, 'user.invite_operator', stepUpTarget.user(input.email));
   const createdBy = await createdByOf(deps, operator);
   return inviteUser(deps.db, deps.clock, { ...input, createdBy, ...(deps.keyRing ? { keyRing: deps.keyRing } : {}) }, async (trx, link) => {
     const who = await operatorIdentity(trx, operator);
@@ -46,6 +48,7 @@ export async function inviteUserByOperator(
 }
 
 export async function createResetLinkByOperator(deps: UserAdminDeps, operator: OperatorActor, email: string): Promise<IssuedLink> {
+  requireStepUp(operator, 'user.reset', stepUpTarget.user(email));
   const createdBy = await createdByOf(deps, operator);
   return createResetLink(deps.db, deps.clock, { email, createdBy, ...(deps.keyRing ? { keyRing: deps.keyRing } : {}) }, async (trx, link) => {
     const who = await operatorIdentity(trx, operator);

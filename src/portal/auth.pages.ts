@@ -34,7 +34,7 @@ export function signInPage(request: FastifyRequest, view: { email?: string; next
 }
 
 /** A wait in words: seconds under two minutes, else whole minutes (rounded up). */
-function waitText(locale: Locale, seconds: number): string {
+export function waitText(locale: Locale, seconds: number): string {
   return seconds < 120 ? t(locale, 'auth.wait.seconds', { n: seconds }) : t(locale, 'auth.wait.minutes', { n: Math.ceil(seconds / 60) });
 }
 

@@ -116,16 +116,8 @@ async function issueLink(db: Db, clock: Clock, user: Pick<UserRow, 'id' | 'role'
   return { token, expiresAt: now + LINK_VALID_MS };
 }
 
-/**
- * Invites a person: a member's user (member_admin, member_user) or an operator (no member).
- * `createdBy` names who asked (an operator, `cli`), kept with the link.
- */
-export async function inviteUser(
-  db: Kysely<Database>,
-  clock: Clock,
-  input: { email: string; role: UserRole; memberRef?: string | null; createdBy: string; keyRing?: KeyRing },
-  alsoInTransaction?: AlsoInTransaction<IssuedLink>,
-): Promise<IssuedLink> {
+/** What an invitation must be before anything is looked up: its email, and a member for member roles only. Returns the email trimmed. */
+export function checkInvitation(input: { email: string; role: UserRole; memberRef?: string | null }): string {
   const email = checkEmail(input.email);
   if (!(USER_ROLES as readonly string[]).includes(input.role)) {
     throw new DomainError('invalid', `role must be one of ${USER_ROLES.join(', ')}`, { code: 'user.role_invalid', params: { roles: USER_ROLES.join(', ') } });
@@ -136,6 +128,20 @@ export async function inviteUser(
   if (input.role !== 'operator' && !input.memberRef) {
     throw new DomainError('invalid', `a ${input.role} belongs to a member: give --member REF`, { code: 'user.member_required', params: { role: input.role } });
   }
+  return email;
+}
+
+/**
+ * Invites a person: a member's user (member_admin, member_user) or an operator (no member).
+ * `createdBy` names who asked (an operator, `cli`), kept with the link.
+ */
+export async function inviteUser(
+  db: Kysely<Database>,
+  clock: Clock,
+  input: { email: string; role: UserRole; memberRef?: string | null; createdBy: string; keyRing?: KeyRing },
+  alsoInTransaction?: AlsoInTransaction<IssuedLink>,
+): Promise<IssuedLink> {
+  const email = checkInvitation(input);
   return db.transaction().execute(async (trx) => {
     const member = input.memberRef ? await requireMember(trx, input.memberRef) : null;
     if (member && member.status !== 'active') {

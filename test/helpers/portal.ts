@@ -158,6 +158,15 @@ export async function signIn(app: App, user: Pick<PortalUser, 'email' | 'passwor
   return browser;
 }
 
+/**
+ * The fields that confirm an operator action needing one (issue 27, finding 4): the password and a
+ * code of the next 30-second step (the clock moves on, so each call's code is new).
+ */
+export function confirmFields(user: Pick<PortalUser, 'password' | 'totpSecret'>, clock: Clock & { advance(ms: number): void }) {
+  clock.advance(30_000);
+  return { confirm_password: user.password, confirm_code: totpCodeAt(user.totpSecret!, clock.now()) };
+}
+
 /** A member user signed in, in one call. */
 export async function signedInUser(app: App, db: Kysely<Database>, clock: Clock, spec: Parameters<typeof makePortalUser>[2]) {
   const user = await makePortalUser(db, clock, spec);

@@ -52,6 +52,10 @@ export const accountProblemMessages = defineMessages({
     en: 'The password is on a list of passwords found in data breaches, which attackers try first (capital letters do not change that). Choose another, such as a few unrelated words.',
     tr: 'Parola, veri sızıntılarında ortaya çıkmış ve saldırganların ilk denediği parolalar listesinde (büyük harf kullanmak bunu değiştirmez). Başka bir parola seçin, örneğin birbiriyle ilgisiz birkaç sözcük.',
   },
+  'problem.operator.step_up_required': {
+    en: 'Confirm this action with your password and a new code from your authenticator app.',
+    tr: 'Bu işlemi parolanız ve doğrulama uygulamanızdan yeni bir kodla onaylayın.',
+  },
   'problem.member_users.role_invalid': {
     en: 'Choose the role: admin or user.',
     tr: 'Rolü seçin: yönetici ya da kullanıcı.',
