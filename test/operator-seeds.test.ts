@@ -7,6 +7,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Secret } from 'otpauth';
 import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { makeTestApp, type TestApp } from './helpers/app.ts';
@@ -191,5 +194,18 @@ describe('secrets generate-key', () => {
     assert.match(a.stdout.trim(), /^k2026a:rlsk1_[A-Za-z0-9_-]{43}$/);
     assert.match(b.stdout.trim(), /^k\d{8}-[0-9a-f]{4}:rlsk1_[A-Za-z0-9_-]{43}$/);
     assert.equal((await runCli(['secrets', 'generate-key', '--id', 'bad id'])).code, 2);
+  });
+});
+
+describe('serve --demo without a ring', () => {
+  test('makes one for its run and says what that means', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'risklookup-demo-ring-'));
+    const demo = await startServe(['--demo', '--db', `sqlite:${join(dir, 'demo.db')}`], { RISKLOOKUP_SECRET_KEYS: '' });
+    try {
+      assert.match(demo.stderr(), /warning: --demo made a secret key ring for this run only: operators enrolled during it cannot sign in after a restart/);
+      assert.equal((await fetch(`${demo.url}/portal/sign-in`)).status, 200);
+    } finally {
+      assert.equal(await demo.stop(), 0);
+    }
   });
 });
