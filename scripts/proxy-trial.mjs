@@ -9,6 +9,7 @@
 //
 // Bounded: a few hundred requests over about 15 seconds, to 127.0.0.1 only.
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import net from 'node:net';
@@ -62,6 +63,9 @@ https://localhost:${port} {
 `;
 }
 
+/** D35: both processes of one installation share one key ring. */
+const KEY_RING = `trial:rlsk1_${randomBytes(32).toString('base64url')}`;
+
 async function startServe(dbUrl, metricsPort) {
   const child = spawn(
     process.execPath,
@@ -83,7 +87,7 @@ async function startServe(dbUrl, metricsPort) {
       '--anon-daily-limit',
       '1000000',
     ],
-    { env: { ...process.env, RISKLOOKUP_DRAIN_GRACE_MS: '300' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    { env: { ...process.env, RISKLOOKUP_SECRET_KEYS: KEY_RING, RISKLOOKUP_DRAIN_GRACE_MS: '300' }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';
   child.stdout.on('data', (d) => (out += d));

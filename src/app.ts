@@ -33,6 +33,7 @@ import { PORTAL_PREFIX } from './portal/layout.ts';
 import { HEALTH_PATHS, registerHealthRoutes, type Lifecycle } from './health/health.route.ts';
 import { createMetrics, type Metrics } from './metrics/metrics.ts';
 import { registerRequestLog } from './http/request-log.ts';
+import type { KeyRing } from './secrets/key-ring.ts';
 
 export const SEARCH_PATHS = ['/api/v1/search.php', '/api/v1/search'] as const;
 export const COUNTRIES_PATHS = ['/api/v1/countries.php', '/api/v1/countries'] as const;
@@ -105,6 +106,8 @@ export interface AppDeps {
   metrics?: Metrics;
   /** D36: the server's state for the health checks (draining once SIGTERM arrives). */
   lifecycle?: Lifecycle;
+  /** D35: the key ring every process of the installation shares; no default (serve refuses to start without one). */
+  keyRing: KeyRing;
 }
 
 export async function buildApp({
@@ -115,6 +118,7 @@ export async function buildApp({
   transport = { kind: 'loopback' },
   metrics = createMetrics(),
   lifecycle = { draining: false },
+  keyRing,
 }: AppDeps): Promise<App> {
   // Typed as Fastify's base logger, which App is declared with (not pino's own Logger type).
   const baseLogger: FastifyBaseLogger | undefined = logger;
@@ -208,7 +212,7 @@ export async function buildApp({
   app.get(OPENAPI_PATH, { schema: { hide: true } }, () => app.swagger());
   registerDocsRoutes(app, OPENAPI_PATH);
   // D27: the portal is its own scope (HTML pages and errors, sessions, CSRF); admission and transport above apply to it too.
-  registerPortal(app, { db: engine.db, clock, config, transport, audit, searchUseCase, countryCodes });
+  registerPortal(app, { db: engine.db, clock, config, transport, audit, searchUseCase, countryCodes, keyRing });
 
   await app.ready();
   return app;

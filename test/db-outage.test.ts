@@ -13,6 +13,7 @@ import { buildApp } from '../src/app.ts';
 import { parseConfig } from '../src/config.ts';
 import { systemClock } from '../src/lib/clock.ts';
 import type { App } from '../src/http/app-type.ts';
+import { TEST_KEY_RING } from './helpers/secrets.ts';
 
 class TcpProxy {
   private server: net.Server | null = null;
@@ -62,7 +63,7 @@ for (const engine of ENGINES.filter((e) => e.name === 'postgres')) {
       viaProxy.hostname = '127.0.0.1';
       viaProxy.port = String(proxy.port);
       proxied = openEngine(viaProxy.toString(), { poolSize: 4, statementTimeoutMs: 1000 });
-      app = await buildApp({ config: parseConfig({ databaseUrl: viaProxy.toString() }, {}), engine: proxied });
+      app = await buildApp({ keyRing: TEST_KEY_RING, config: parseConfig({ databaseUrl: viaProxy.toString() }, {}), engine: proxied });
     });
     after(async () => {
       await app?.close();

@@ -18,6 +18,7 @@ import { fixedClock } from '../src/lib/clock.ts';
 import { createMetrics } from '../src/metrics/metrics.ts';
 import { inviteUser } from '../src/users/users.service.ts';
 import { NOON_TR } from './helpers/app.ts';
+import { TEST_KEY_RING } from './helpers/secrets.ts';
 
 interface LogLine {
   level: number;
@@ -46,6 +47,7 @@ for (const engine of ENGINES) {
       });
       const { createLogger } = await import('../src/lib/logger.ts');
       const app = await buildApp({
+        keyRing: TEST_KEY_RING,
         config: parseConfig({ databaseUrl: database.url, anonDailyLimit: 2 }, {}),
         engine: database.engine,
         logger: createLogger({ level: 'info', destination }),
@@ -96,7 +98,7 @@ for (const engine of ENGINES) {
 
     test('readiness says `database` when the database does not answer', async () => {
       const other = await engine.create();
-      const app = await buildApp({ config: parseConfig({ databaseUrl: other.url }, {}), engine: other.engine });
+      const app = await buildApp({ keyRing: TEST_KEY_RING, config: parseConfig({ databaseUrl: other.url }, {}), engine: other.engine });
       try {
         assert.equal((await app.inject({ method: 'GET', url: '/readyz' })).body, 'ok\n');
         await other.engine.close();
@@ -110,6 +112,7 @@ for (const engine of ENGINES) {
 
     test('behind a proxy the health checks answer over plain HTTP (every other request must be HTTPS)', async () => {
       const app = await buildApp({
+        keyRing: TEST_KEY_RING,
         config: parseConfig({ databaseUrl: database.url }, {}),
         engine: database.engine,
         transport: { kind: 'proxy', trusted: ['127.0.0.1'] },

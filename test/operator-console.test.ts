@@ -25,6 +25,7 @@ import {
   setMemberTierByOperator,
 } from '../src/operator/member-admin.service.ts';
 import { createResetLinkByOperator, disableUserByOperator, inviteUserByOperator } from '../src/operator/user-admin.service.ts';
+import { proveStepUp, stepUpTarget, type StepUpAction } from '../src/operator/step-up.ts';
 
 for (const engine of ENGINES) {
   describe(`operator console services [${engine.name}]`, () => {
@@ -50,6 +51,8 @@ for (const engine of ENGINES) {
     });
 
     const deps = () => ({ db: database.engine.db, clock, countries });
+    /** The operator, having confirmed this action with password and code in the console (issue 27, finding 4). */
+    const confirmed = (action: StepUpAction, target: string) => ({ ...op, stepUp: proveStepUp(op.userId, action, target) });
 
     test('D30: the queue holds pending reports oldest first, with member, filer and attachment metadata', async () => {
       const taxId = nextVkn();
@@ -174,9 +177,25 @@ for (const engine of ENGINES) {
       await setMemberTierByOperator(deps(), op, 'CON-NEW', 'full');
       await setMemberAgreementByOperator(deps(), op, 'CON-NEW', true);
       await makeKeyHolder(db, clock, { ref: 'CON-KEY', dailyLimit: 100 });
-      const limited = await setKeyDailyLimitByOperator(deps(), op, 'CON-KEY', 250);
+      await assert.rejects(setKeyDailyLimitByOperator(deps(), op, 'CON-KEY', 250), refusedWith('forbidden', /password and a new code/));
+      await assert.rejects(
+        setKeyDailyLimitByOperator(deps(), confirmed('member.key_daily_limit', stepUpTarget.member('CON-NEW')), 'CON-KEY', 250),
+        refusedWith('forbidden'),
+        'a confirmation holds for its own target only',
+      );
+      await assert.rejects(
+        setKeyDailyLimitByOperator(
+          deps(),
+          { ...op, stepUp: { userId: op.userId, action: 'member.key_daily_limit', target: 'member:CON-KEY' } },
+          'CON-KEY',
+          250,
+        ),
+        refusedWith('forbidden'),
+        'a look-alike object is no confirmation',
+      );
+      const limited = await setKeyDailyLimitByOperator(deps(), confirmed('member.key_daily_limit', stepUpTarget.member('CON-KEY')), 'CON-KEY', 250);
       assert.deepEqual([limited.key_daily_limit, limited.active_key?.daily_limit], [250, 250], 'the next key and the active one');
-      const suspended = await setMemberStatusByOperator(deps(), op, 'CON-NEW', 'suspended');
+      const suspended = await setMemberStatusByOperator(deps(), confirmed('member.status', stepUpTarget.member('CON-NEW')), 'CON-NEW', 'suspended');
       assert.deepEqual([suspended.status, suspended.tier, suspended.agreement_signed_on], ['suspended', 'full', '2026-11-21']);
       const revoked = await revokeKeyByOperator(deps(), op, 'CON-KEY');
       assert.equal(revoked.active_key, null);
@@ -204,7 +223,8 @@ for (const engine of ENGINES) {
     test('D30: users invited, sent a reset link and disabled by an operator, each in the log (never the link secret)', async () => {
       const { db } = database.engine;
       const invited = await inviteUserByOperator(deps(), op, { email: 'New.User@CON-1.test', role: 'member_user', memberRef: 'CON-1' });
-      const again = await createResetLinkByOperator(deps(), op, 'new.user@con-1.test');
+      await assert.rejects(createResetLinkByOperator(deps(), op, 'new.user@con-1.test'), refusedWith('forbidden'), 'a reset needs a confirmation');
+      const again = await createResetLinkByOperator(deps(), confirmed('user.reset', stepUpTarget.user('New.User@con-1.test')), 'new.user@con-1.test');
       assert.equal(again.purpose, 'invite', 'not accepted yet: a fresh invitation');
       const disabled = await disableUserByOperator(deps(), op, 'new.user@con-1.test');
       assert.equal(disabled.status, 'disabled');

@@ -18,6 +18,7 @@ import { buildApp } from '../src/app.ts';
 import { parseConfig } from '../src/config.ts';
 import { openEngine } from '../src/db/connect.ts';
 import type { SearchResponse } from '../src/search/answer-search.ts';
+import { TEST_KEY_RING } from './helpers/secrets.ts';
 
 const ADMIN_ONLY = [
   ['GET', '/portal/api'],
@@ -224,7 +225,7 @@ for (const engine of ENGINES) {
 
     test('a key regenerated on one server is refused by another server on the same database at once (no key cache, D17)', async () => {
       const other = openEngine(database.url);
-      const second = await buildApp({ config: parseConfig({ databaseUrl: database.url }, {}), engine: other, clock: t.clock });
+      const second = await buildApp({ keyRing: TEST_KEY_RING, config: parseConfig({ databaseUrl: database.url }, {}), engine: other, clock: t.clock });
       try {
         const oldKey = keyOf((await as.adminA.post('/portal/api/key')).body)!;
         assert.equal((await search(second, oldKey, 'q=Karadeniz+Nakliyat')).statusCode, 200);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { makeTestApp, search, type TestApp } from './helpers/app.ts';
 import { makeKeyHolder, makeMember } from './helpers/factories.ts';
-import { makePortalUser, signIn, type PortalBrowser } from './helpers/portal.ts';
+import { confirmFields, makePortalUser, signIn, type PortalBrowser, type PortalUser } from './helpers/portal.ts';
 import { squash } from './helpers/files.ts';
 import { registeredRoutes } from './helpers/routes.ts';
 
@@ -36,6 +36,7 @@ for (const engine of ENGINES) {
     let database: TestDatabase;
     let t: TestApp;
     let operator: PortalBrowser;
+    let opUser: PortalUser;
     let memberAdmin: PortalBrowser;
     let key: string;
 
@@ -46,7 +47,8 @@ for (const engine of ENGINES) {
       await makeMember(db, t.clock, { ref: 'C-1' });
       key = await makeKeyHolder(db, t.clock, { ref: 'C-KEY', dailyLimit: 100 });
       memberAdmin = await signIn(t.app, await makePortalUser(db, t.clock, { role: 'member_admin', memberRef: 'C-1' }));
-      operator = await signIn(t.app, await makePortalUser(db, t.clock, { role: 'operator', email: 'op@console.test' }), t.clock);
+      opUser = await makePortalUser(db, t.clock, { role: 'operator', email: 'op@console.test' });
+      operator = await signIn(t.app, opUser, t.clock);
     });
     after(async () => {
       await t?.close();
@@ -83,13 +85,13 @@ for (const engine of ENGINES) {
     test('D30: members: add, status, limit and revoke from the console, each in the operator log page', async () => {
       assert.equal((await operator.get('/portal/operator/members')).statusCode, 200);
       assert.equal((await operator.post('/portal/operator/members', { ref: 'C-NEW', name: 'Yeni Nakliyat', tier: 'full' })).statusCode, 303);
-      assert.equal((await operator.post('/portal/operator/members/C-NEW/status', { status: 'suspended' })).statusCode, 303);
-      assert.equal((await operator.post('/portal/operator/members/C-KEY/limit', { daily_limit: '3' })).statusCode, 303);
+      assert.equal((await operator.post('/portal/operator/members/C-NEW/status', { status: 'suspended', ...confirmFields(opUser, t.clock) })).statusCode, 303);
+      assert.equal((await operator.post('/portal/operator/members/C-KEY/limit', { daily_limit: '3', ...confirmFields(opUser, t.clock) })).statusCode, 303);
       const api = await search(t.app, key, 'q=anything');
       assert.equal(api.headers['x-ratelimit-limit'], '3', 'the active key has the new limit at once');
       assert.equal((await operator.post('/portal/operator/members/C-KEY/revoke-key', {})).statusCode, 303);
       assert.equal((await search(t.app, key, 'q=anything')).statusCode, 403, 'revoked');
-      const bad = await operator.post('/portal/operator/members/C-KEY/limit', { daily_limit: 'lots' });
+      const bad = await operator.post('/portal/operator/members/C-KEY/limit', { daily_limit: 'lots', ...confirmFields(opUser, t.clock) });
       assert.equal(bad.statusCode, 400);
       const page = await operator.get('/portal/operator/members');
       assert.match(squash(page.body), /<td>C-NEW<\/td><td>Yeni Nakliyat<\/td>/);

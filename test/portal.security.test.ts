@@ -15,6 +15,7 @@ import { fixedClock } from '../src/lib/clock.ts';
 import { PORTAL_CONTENT_SECURITY_POLICY } from '../src/portal/portal.plugin.ts';
 import { createResetLink, inviteUser, LINK_VALID_MS } from '../src/users/users.service.ts';
 import { totpCodeAt } from '../src/users/totp.ts';
+import { TEST_KEY_RING } from './helpers/secrets.ts';
 
 const PASSWORD = 'a long enough password';
 
@@ -214,6 +215,7 @@ for (const engine of ENGINES) {
       test('over HTTPS (behind a proxy) the cookies are __Host- and Secure', async () => {
         const clock = fixedClock(t.clock.now());
         const app = await buildApp({
+          keyRing: TEST_KEY_RING,
           config: parseConfig({ databaseUrl: database.url }, {}),
           engine: database.engine,
           clock,
@@ -280,7 +282,7 @@ for (const engine of ENGINES) {
       });
 
       test('an operator accepting an invitation enrols TOTP: the secret and otpauth URI shown, a code required', async () => {
-        const link = await inviteUser(db(), t.clock, { email: 'op2@example.com', role: 'operator', createdBy: 'test' });
+        const link = await inviteUser(db(), t.clock, { email: 'op2@example.com', role: 'operator', createdBy: 'test', keyRing: TEST_KEY_RING });
         const browser = new PortalBrowser(t.app);
         const page = await browser.get(`/portal/accept?token=${link.token}`);
         const secret = /id="totp-secret">([A-Z2-7]{32})</.exec(page.body)?.[1];
@@ -297,7 +299,7 @@ for (const engine of ENGINES) {
       });
 
       test('an operator cannot choose its own TOTP secret: a posted secret and its code are refused', async () => {
-        const link = await inviteUser(db(), t.clock, { email: 'op3@example.com', role: 'operator', createdBy: 'test' });
+        const link = await inviteUser(db(), t.clock, { email: 'op3@example.com', role: 'operator', createdBy: 'test', keyRing: TEST_KEY_RING });
         const browser = new PortalBrowser(t.app);
         await browser.get(`/portal/accept?token=${link.token}`);
         const chosen = 'A'.repeat(32);
@@ -350,7 +352,7 @@ for (const engine of ENGINES) {
       assert.equal(back.headers.location, returnTo);
     });
 
-    test('no password, link token, session id or CSRF token reaches the logs', async () => {
+    test('no password, link token, session id, CSRF token or device cookie reaches the logs', async () => {
       const link = await inviteUser(db(), t.clock, { email: 'logged@example.com', role: 'member_user', memberRef: 'M-1', createdBy: 'test' });
       const browser = new PortalBrowser(t.app);
       await browser.get(`/portal/accept?token=${link.token}`);
@@ -361,7 +363,16 @@ for (const engine of ENGINES) {
       await signedIn.post('/portal/sign-out');
       const logs = t.logs.join('');
       assert.match(logs, /portal: signed in/);
-      for (const secret of [link.token, secretPassword, 'Wrong Secret Passphrase', signedIn.sessionId() ?? browser.sessionId()!, signedIn.csrf]) {
+      const deviceTokens = (signedIn.cookies.get('rl_device') ?? '').split('.');
+      assert.ok(deviceTokens[0], 'the browser holds a device cookie');
+      for (const secret of [
+        link.token,
+        secretPassword,
+        'Wrong Secret Passphrase',
+        signedIn.sessionId() ?? browser.sessionId()!,
+        signedIn.csrf,
+        ...deviceTokens,
+      ]) {
         assert.ok(secret && !logs.includes(secret), `a secret reached the logs: ${secret?.slice(0, 6)}…`);
       }
     });

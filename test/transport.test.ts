@@ -17,11 +17,12 @@ import { parseConfig } from '../src/config.ts';
 import { LIMITS, reloadTls, type Transport } from '../src/http/transport.ts';
 import type { App } from '../src/http/app-type.ts';
 import type { ErrorBody } from './helpers/bodies.ts';
+import { TEST_KEY_RING } from './helpers/secrets.ts';
 
 const sqlite = ENGINES.find((e) => e.name === 'sqlite')!;
 
 async function appWith(database: TestDatabase, transport: Transport): Promise<App> {
-  return buildApp({ config: parseConfig({ databaseUrl: database.url }, {}), engine: database.engine, transport });
+  return buildApp({ keyRing: TEST_KEY_RING, config: parseConfig({ databaseUrl: database.url }, {}), engine: database.engine, transport });
 }
 
 function httpsGet(port: number, agent: https.Agent, path = '/api/v1/countries.php') {

@@ -7,9 +7,21 @@ import { makeMember } from './helpers/factories.ts';
 import { fixedClock } from '../src/lib/clock.ts';
 import { DomainError } from '../src/lib/errors.ts';
 import { digestSecretToken } from '../src/users/one-time-token.ts';
-import { enrolmentSecretOf, totpCodeAt } from '../src/users/totp.ts';
+import { totpCodeAt } from '../src/users/totp.ts';
+import { TEST_KEY_RING } from './helpers/secrets.ts';
+import { openColumn, USER_TOTP_SEED } from '../src/secrets/secret-columns.ts';
 import { createSession } from '../src/portal/sessions.service.ts';
-import { acceptLink, createResetLink, describeLink, disableUser, inviteUser, LINK_VALID_MS, listUserViews, oneTimeLinkOf } from '../src/users/users.service.ts';
+import {
+  acceptLink,
+  createResetLink,
+  describeLink,
+  disableUser,
+  enrolmentSeedOf,
+  inviteUser,
+  LINK_VALID_MS,
+  listUserViews,
+  oneTimeLinkOf,
+} from '../src/users/users.service.ts';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -125,12 +137,15 @@ for (const engine of ENGINES) {
       await rejectsWith(createResetLink(db(), clock, { email: 'gone@example.com', createdBy: 'op' }), 'conflict');
     });
 
-    test('operators enrol TOTP on acceptance: a wrong code is refused, a right one stored with its step', async () => {
-      const link = await inviteUser(db(), clock, { email: 'op@example.com', role: 'operator', createdBy: 'op' });
+    test('operators enrol TOTP on acceptance: a wrong code is refused, a right one stored (sealed) with its step', async () => {
+      const keyRing = TEST_KEY_RING;
+      const link = await inviteUser(db(), clock, { email: 'op@example.com', role: 'operator', createdBy: 'op', keyRing });
       assert.equal(link.user.member, null);
-      const secret = enrolmentSecretOf(link.token);
+      const secret = (await enrolmentSeedOf(db(), clock, keyRing, link.token))!;
+      assert.ok(secret);
       await rejectsWith(
         acceptLink(db(), clock, {
+          keyRing,
           token: link.token,
           name: 'Op',
           password: PASSWORD,
@@ -138,10 +153,11 @@ for (const engine of ENGINES) {
         }),
         'invalid',
       );
-      await rejectsWith(acceptLink(db(), clock, { token: link.token, name: 'Op', password: PASSWORD }), 'invalid');
-      await acceptLink(db(), clock, { token: link.token, name: 'Op', password: PASSWORD, totpCode: totpCodeAt(secret, clock.now()) });
+      await rejectsWith(acceptLink(db(), clock, { keyRing, token: link.token, name: 'Op', password: PASSWORD }), 'invalid');
+      await acceptLink(db(), clock, { keyRing, token: link.token, name: 'Op', password: PASSWORD, totpCode: totpCodeAt(secret, clock.now()) });
       const user = await db().selectFrom('users').selectAll().where('email_norm', '=', 'op@example.com').executeTakeFirstOrThrow();
-      assert.equal(user.totp_secret, secret);
+      assert.notEqual(user.totp_secret, secret, 'never in clear');
+      assert.equal(openColumn(keyRing, USER_TOTP_SEED, Number(user.id), user.totp_secret!), secret);
       assert.equal(Number(user.totp_last_step), Math.floor(clock.now() / 30_000));
     });
 
@@ -152,7 +168,10 @@ for (const engine of ENGINES) {
       await inviteUser(db(), clock, { email: 'scoped@example.com', role: 'member_user', memberRef: 'M-1', createdBy: 'op' });
       await rejectsWith(disableUser(db(), clock, 'scoped@example.com', { memberId: Number(m3.id) }), 'not_found');
       await rejectsWith(createResetLink(db(), clock, { email: 'scoped@example.com', createdBy: 'x', memberId: Number(m3.id) }), 'not_found');
-      await rejectsWith(createResetLink(db(), clock, { email: 'op@example.com', createdBy: 'x', memberId: Number(m1.id) }), 'not_found');
+      await rejectsWith(
+        createResetLink(db(), clock, { email: 'op@example.com', createdBy: 'x', memberId: Number(m1.id), keyRing: TEST_KEY_RING }),
+        'not_found',
+      );
       assert.equal((await createResetLink(db(), clock, { email: 'scoped@example.com', createdBy: 'x', memberId: Number(m1.id) })).purpose, 'invite');
       assert.equal((await disableUser(db(), clock, 'scoped@example.com', { memberId: Number(m1.id) })).status, 'disabled');
     });

@@ -13,6 +13,7 @@ import pg from 'pg';
 import { openEngine } from '../../src/db/connect.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { vknCheckDigit } from '../../src/generate/check-digits.ts';
+import { generateKeyEntry } from '../../src/secrets/key-ring.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -127,8 +128,12 @@ function misspelt(core: string): string {
   return words.map((w) => (w === longest ? w.slice(0, cut) + w.slice(cut + 1) : w)).join(' ');
 }
 
+const BENCH_KEY_RING = generateKeyEntry('bench');
+
 function start(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  // D35: a server needs a key ring; the bench makes one per run (it stores no secret worth keeping).
+  const ring = { RISKLOOKUP_SECRET_KEYS: process.env.RISKLOOKUP_SECRET_KEYS || BENCH_KEY_RING };
+  const child = spawn(command, args, { env: { ...process.env, ...ring, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d) => {

@@ -13,6 +13,7 @@ import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { burst, percentile, sequential, startBurst, type BurstResult } from './load-clients.ts';
+import { generateKeyEntry } from '../../src/secrets/key-ring.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -47,8 +48,12 @@ async function freshDatabase(engine: string): Promise<string> {
   return url.toString();
 }
 
+const BENCH_KEY_RING = generateKeyEntry('bench');
+
 function serve(url: string, demo: boolean): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--log-level', 'warn', '--db', url, ...(demo ? ['--demo'] : [])], {
+    // D35: a server needs a key ring; the bench makes one per run (it stores no secret worth keeping).
+    env: { ...process.env, RISKLOOKUP_SECRET_KEYS: process.env.RISKLOOKUP_SECRET_KEYS || BENCH_KEY_RING },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {

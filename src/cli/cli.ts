@@ -34,6 +34,12 @@ export const COMMANDS: ReadonlyArray<{ name: string; term: string; description: 
     load: async () => (await import('./commands/user.command.ts')).userCommand(),
   },
   {
+    name: 'secrets',
+    term: 'secrets',
+    description: 'make a key for the secret key ring, re-seal stored secrets under its newest key, count them (D35)',
+    load: async () => (await import('./commands/secrets.command.ts')).secretsCommand(),
+  },
+  {
     name: 'key',
     term: 'key',
     description: 'issue and revoke API keys (D16)',

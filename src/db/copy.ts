@@ -12,6 +12,7 @@ import type { Database } from './schema.ts';
 export const TABLES_WITH_ID = [
   'members',
   'users',
+  'trusted_devices',
   'api_keys',
   'companies',
   'reports',

@@ -8,6 +8,7 @@ import * as portal from './migrations/0004-portal.ts';
 import * as oneOpenClaim from './migrations/0005-one-open-claim.ts';
 import * as filedCompanyText from './migrations/0006-filed-company-text.ts';
 import * as nameWords from './migrations/0007-name-words.ts';
+import * as sealedSeedsAndDevices from './migrations/0009-sealed-seeds-and-devices.ts';
 
 function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -18,6 +19,8 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '0005-one-open-claim': { up: (db) => oneOpenClaim.up(db) },
     '0006-filed-company-text': { up: (db) => filedCompanyText.up(db) },
     '0007-name-words': { up: (db) => nameWords.up(db, engine.seam) },
+    // 0008 belongs to another branch of this round (each branch keeps its own number).
+    '0009-sealed-seeds-and-devices': { up: (db) => sealedSeedsAndDevices.up(db, engine.seam) },
   };
 }
 

@@ -178,6 +178,7 @@ export interface UsersTable {
   member_id: number | null;
   status: UserStatus;
   password_hash: string | null;
+  /** Operators' TOTP seed, sealed under the key ring (D35; src/secrets/secret-columns.ts). */
   totp_secret: string | null;
   totp_last_step: number | null;
   created_at: number;
@@ -194,6 +195,18 @@ export interface UserTokensTable {
   expires_at: number;
   used_at: number | null;
   created_by: string;
+  /** An operator's link: the new TOTP seed its acceptance enrols, sealed under the key ring (D35). */
+  totp_secret: string | null;
+}
+
+/** Browsers that signed in before (issue 27, finding 6): the digest of each device cookie's token. */
+export interface TrustedDevicesTable {
+  id: Generated<number>;
+  user_id: number;
+  digest: string;
+  created_at: number;
+  last_used_at: number;
+  expires_at: number;
 }
 
 /** Server-side sessions (D27); only a digest of the id is kept. */
@@ -211,7 +224,7 @@ export interface SessionsTable {
 
 export interface SignInFailuresTable {
   id: Generated<number>;
-  /** `email:<norm>` or `addr:<ip>`. */
+  /** `email:<norm>`, `addr:<ip>` (browsers without a device cookie) or `device:<trusted_devices.id>`. */
   subject: string;
   at: number;
 }
@@ -265,6 +278,7 @@ export interface Database {
   user_tokens: UserTokensTable;
   sessions: SessionsTable;
   sign_in_failures: SignInFailuresTable;
+  trusted_devices: TrustedDevicesTable;
   agreement_signatures: AgreementSignaturesTable;
   report_attachments: ReportAttachmentsTable;
   operator_log: OperatorLogTable;

@@ -61,6 +61,7 @@ export const PROBLEM_PARAMS = {
   'filing.duplicate': [],
   // Who acts, and the steps of a filed report (acting-user.ts, filing-rules.ts, moderation.service.ts).
   'actor.not_operator': [],
+  'operator.step_up_required': [],
   'actor.not_member_user': [],
   'actor.not_active': [],
   'report.not_found': ['id'],
@@ -94,6 +95,9 @@ export const PROBLEM_PARAMS = {
   'user.email_taken': ['email'],
   'user.password_too_short': ['min'],
   'user.password_too_long': ['max'],
+  'user.password_blank': [],
+  'user.password_repeated': [],
+  'user.password_breached': [],
   // A member_admin's own users (member-users.service.ts): words that never name another account.
   'member_users.role_invalid': [],
   'member_users.member_not_active': [],

@@ -1,4 +1,4 @@
-/** Keeps API keys out of logs and audit records (D21), wherever a client put them. */
+/** Keeps API keys out of logs and audit records (D21), wherever a client put them, and key-ring keys (D35). */
 const SECRET_IN_URL = /([?&](?:api_key|apikey|key|token|access_token)=)[^&#]*/gi;
 
 /** Our keys (D16): this prefix and 64 letters and digits in all (src/keys/api-key.ts). */
@@ -54,8 +54,11 @@ export function findKeySpans(text: string, accept: (candidate: string) => boolea
   return spans;
 }
 
+/** A key of the secret key ring (src/secrets/key-ring.ts): `rlsk1_` and 43 base64url characters. */
+const RING_KEY = /rlsk1_[A-Za-z0-9_-]{43}/g;
+
 export function redactSecrets(text: string): string {
   let out = text;
   for (const [start, end] of findKeySpans(text).reverse()) out = out.slice(0, start) + '[REDACTED]' + out.slice(end);
-  return out.replace(SECRET_IN_URL, '$1[REDACTED]');
+  return out.replace(SECRET_IN_URL, '$1[REDACTED]').replace(RING_KEY, '[REDACTED]');
 }

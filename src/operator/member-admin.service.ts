@@ -21,6 +21,7 @@ import {
   type Tier,
 } from '../members/members.service.ts';
 import { appendOperatorLog, operatorIdentity, type OperatorActor } from './operator-log.ts';
+import { requireStepUp, stepUpTarget } from './step-up.ts';
 
 export interface AdminDeps {
   db: Kysely<Database>;
@@ -92,7 +93,9 @@ export function addMemberByOperator(
   return logged(deps, operator, input.ref, 'member.add', async (trx) => void (await addMember(trx, deps.clock, input)), { creates: true });
 }
 
-export function setMemberStatusByOperator(deps: AdminDeps, operator: OperatorRef, ref: string, status: MemberStatus) {
+/** Needs the operator's confirmation (step-up.ts): a suspension lifted gives a member back its access. */
+export async function setMemberStatusByOperator(deps: AdminDeps, operator: OperatorRef, ref: string, status: MemberStatus) {
+  requireStepUp(operator, 'member.status', stepUpTarget.member(ref));
   return logged(deps, operator, ref, 'member.status', async (trx) => void (await setMember(trx, deps.clock, ref, { status })));
 }
 
@@ -106,7 +109,9 @@ export function setMemberAgreementByOperator(deps: AdminDeps, operator: Operator
 }
 
 /** The member's key daily limit: for its next key, and at once for its active key, if any. */
-export function setKeyDailyLimitByOperator(deps: AdminDeps, operator: OperatorRef, ref: string, dailyLimit: number) {
+export async function setKeyDailyLimitByOperator(deps: AdminDeps, operator: OperatorRef, ref: string, dailyLimit: number) {
+  // Needs the operator's confirmation (step-up.ts): a raised limit is a bulk export.
+  requireStepUp(operator, 'member.key_daily_limit', stepUpTarget.member(ref));
   return logged(deps, operator, ref, 'member.key_daily_limit', async (trx) => {
     const member = await setMemberKeyDailyLimit(trx, deps.clock, ref, dailyLimit);
     await setActiveKeyDailyLimit(trx, Number(member.id), dailyLimit);

@@ -5,13 +5,15 @@
  */
 import type { Db } from '../db/types.ts';
 import { requireOperator } from '../reports/acting-user.ts';
+import type { StepUpProof } from './step-up.ts';
 
 /**
  * Who does an operator action: a signed-in operator (checked in the action's transaction), or
  * someone at the server's shell with the CLI (`cli` and the shell's user, no user id: the
  * machine's own access control stands for the operator check; `by`, what a link says made it).
+ * `stepUp`: the operator's confirmation of an action that needs one (step-up.ts).
  */
-export type OperatorActor = { userId: number } | { cli: string; by?: string };
+export type OperatorActor = { userId: number; stepUp?: StepUpProof } | { cli: string; by?: string };
 
 /** The log's `user_id` and `actor` for an action; throws forbidden for a user who is not an active operator. */
 export async function operatorIdentity(db: Db, actor: OperatorActor): Promise<{ userId: number | null; label: string }> {

@@ -6,12 +6,16 @@
 import type { Kysely } from 'kysely';
 import type { Database, UserRole } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
+import type { KeyRing } from '../secrets/key-ring.ts';
 import { createResetLink, disableUser, inviteUser, type IssuedLink, type UserView } from '../users/users.service.ts';
 import { appendOperatorLog, operatorIdentity, type OperatorActor } from './operator-log.ts';
+import { requireStepUp, stepUpTarget } from './step-up.ts';
 
 export interface UserAdminDeps {
   db: Kysely<Database>;
   clock: Clock;
+  /** D35: an operator's link carries a sealed TOTP seed; inviting or resetting an operator needs it. */
+  keyRing?: KeyRing;
 }
 
 /** What the log keeps of a link: who it is for, what for, until when; never its secret. */
@@ -27,8 +31,9 @@ export async function inviteUserByOperator(
   operator: OperatorActor,
   input: { email: string; role: UserRole; memberRef?: string | null },
 ): Promise<IssuedLink> {
+  if (input.role === 'operator') requireStepUp(operator, 'user.invite_operator', stepUpTarget.user(input.email));
   const createdBy = await createdByOf(deps, operator);
-  return inviteUser(deps.db, deps.clock, { ...input, createdBy }, async (trx, link) => {
+  return inviteUser(deps.db, deps.clock, { ...input, createdBy, ...(deps.keyRing ? { keyRing: deps.keyRing } : {}) }, async (trx, link) => {
     const who = await operatorIdentity(trx, operator);
     await appendOperatorLog(trx, {
       at: deps.clock.now(),
@@ -43,8 +48,9 @@ export async function inviteUserByOperator(
 }
 
 export async function createResetLinkByOperator(deps: UserAdminDeps, operator: OperatorActor, email: string): Promise<IssuedLink> {
+  requireStepUp(operator, 'user.reset', stepUpTarget.user(email));
   const createdBy = await createdByOf(deps, operator);
-  return createResetLink(deps.db, deps.clock, { email, createdBy }, async (trx, link) => {
+  return createResetLink(deps.db, deps.clock, { email, createdBy, ...(deps.keyRing ? { keyRing: deps.keyRing } : {}) }, async (trx, link) => {
     const who = await operatorIdentity(trx, operator);
     await appendOperatorLog(trx, {
       at: deps.clock.now(),

@@ -4,16 +4,18 @@ import { html, type Html } from './html.ts';
 import { csrfField, renderPage } from './layout.ts';
 import { t, type MessageKey } from './messages/index.ts';
 import type { LinkInfo } from '../users/users.service.ts';
+import type { Locale } from './portal-context.ts';
 
 function notice(text: string | null, kind: 'error' | 'ok' = 'error'): Html {
   if (!text) return html``;
   return html`<p class="notice ${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${text}</p>`;
 }
 
-export function signInPage(request: FastifyRequest, view: { email?: string; next?: string; error?: MessageKey; info?: MessageKey }): Html {
+export function signInPage(request: FastifyRequest, view: { email?: string; next?: string; error?: MessageKey; info?: MessageKey; wait?: number }): Html {
   const locale = request.portalState.locale;
   const tr = (key: MessageKey) => t(locale, key);
-  const body = html`${notice(view.error ? tr(view.error) : null)}${notice(view.info ? tr(view.info) : null, 'ok')}
+  const error = view.error ? t(locale, view.error, { wait: view.wait === undefined ? '' : waitText(locale, view.wait) }) : null;
+  const body = html`${notice(error)}${notice(view.info ? tr(view.info) : null, 'ok')}
     <p>${tr('auth.signIn.intro')}</p>
     <form method="post" action="/portal/sign-in" class="stack">
       ${csrfField(request)}
@@ -31,15 +33,17 @@ export function signInPage(request: FastifyRequest, view: { email?: string; next
   return renderPage(request, { title: tr('auth.signIn.title'), body });
 }
 
+/** A wait in words: seconds under two minutes, else whole minutes (rounded up). */
+export function waitText(locale: Locale, seconds: number): string {
+  return seconds < 120 ? t(locale, 'auth.wait.seconds', { n: seconds }) : t(locale, 'auth.wait.minutes', { n: Math.ceil(seconds / 60) });
+}
+
 export interface TotpEnrolment {
   secret: string;
   uri: string;
 }
 
-export function acceptPage(
-  request: FastifyRequest,
-  view: { token: string; link: LinkInfo; name: string; totp: TotpEnrolment | null; error?: MessageKey },
-): Html {
+export function acceptPage(request: FastifyRequest, view: { token: string; link: LinkInfo; name: string; totp: TotpEnrolment | null; error?: string }): Html {
   const locale = request.portalState.locale;
   const tr = (key: MessageKey) => t(locale, key);
   const totp = view.totp
@@ -55,7 +59,7 @@ export function acceptPage(
         <input type="text" id="totp_code" name="totp_code" inputmode="numeric" autocomplete="one-time-code" required pattern="[0-9 ]{6,7}" />
       </fieldset>`
     : html``;
-  const body = html`${notice(view.error ? tr(view.error) : null)}
+  const body = html`${notice(view.error ?? null)}
     <p>${t(locale, 'auth.accept.intro', { email: view.link.email })}</p>
     <form method="post" action="/portal/accept" class="stack">
       ${csrfField(request)}

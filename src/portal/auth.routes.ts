@@ -2,37 +2,29 @@
  * GET/POST /portal/sign-in, GET/POST /portal/accept (invitation or reset link), POST
  * /portal/sign-out, POST /portal/locale (D27).
  */
-import { hasForbiddenCharacters } from '../lib/bidi-controls.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/app-type.ts';
 import { DomainError } from '../lib/errors.ts';
-import type { ProblemCode } from '../lib/problems.ts';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../users/password.ts';
-import { acceptTotpCode, enrolmentSecretOf, totpUri } from '../users/totp.ts';
-import { acceptLink, describeLink, NAME_MAX_LENGTH, type LinkInfo } from '../users/users.service.ts';
+import { PASSWORD_MAX_LENGTH } from '../users/password-rules.ts';
+import { totpUri } from '../users/totp.ts';
+import { acceptLink, describeLink, enrolmentSeedOf, NAME_MAX_LENGTH, type LinkInfo } from '../users/users.service.ts';
 import { acceptPage, linkInvalidPage, signInPage, type TotpEnrolment } from './auth.pages.ts';
 import { cookieOptions, type PortalCookies } from './cookies.ts';
 import { formField, portalPathOr } from './forms.ts';
 import { landingPageOr } from './sign-in-next.ts';
 import { redirectTo, sendPage } from './layout.ts';
 import { isLocale } from './locale.ts';
-import type { MessageKey } from './messages/index.ts';
+import { t, type MessageKey } from './messages/index.ts';
+import { domainErrorTexts } from './problem-text.ts';
 import type { PortalDeps } from './portal-deps.ts';
 import { finishSession, startSession, type SessionHookDeps } from './sessions.hook.ts';
 import { setSessionLocale } from './sessions.repository.ts';
-import { attemptSignIn } from './sign-in.service.ts';
+import { attemptSignIn, trustBrowser } from './sign-in.service.ts';
+import { deviceTokensOf, setDeviceCookie } from './device-cookie.ts';
 
 /** Form bodies of these pages are small; the API's 1 KiB limit is too small for them. */
 const FORM_BODY_LIMIT = 16 * 1024;
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
-
-/** The acceptance form's own words for what the users service refuses (the form checks the same first). */
-const ACCEPT_REFUSALS: Partial<Record<ProblemCode, MessageKey>> = {
-  'user.name_invalid': 'auth.accept.badName',
-  'user.password_too_short': 'auth.accept.tooShort',
-  'user.password_too_long': 'auth.accept.tooLong',
-  'user.totp_wrong': 'auth.totp.wrong',
-};
 
 function homeOf(role: string): string {
   return role === 'operator' ? '/portal/operator/' : '/portal/';
@@ -58,18 +50,29 @@ export function registerAuthRoutes(scope: App, deps: PortalDeps, session: Sessio
   scope.post('/sign-in', { bodyLimit: FORM_BODY_LIMIT }, async (request, reply) => {
     const email = formField(request.body, 'email', 320);
     const next = landingPageOr(formField(request.body, 'next'), '');
-    const outcome = await attemptSignIn(deps.db, deps.clock, {
+    const outcome = await attemptSignIn(deps.db, deps.clock, deps.keyRing, {
       email,
       password: formField(request.body, 'password', 4 * PASSWORD_MAX_LENGTH),
       code: formField(request.body, 'code', 20),
       address: request.ip,
+      deviceTokens: deviceTokensOf(request, session.cookies),
     });
+    if (outcome.kind === 'throttled') {
+      request.log.info({ outcome: outcome.kind, waitMs: outcome.waitMs }, 'portal: sign-in slowed');
+      const seconds = Math.ceil(outcome.waitMs / 1000);
+      reply.header('retry-after', String(seconds));
+      return sendPage(reply, signInPage(request, { email, next, error: 'auth.signIn.throttled', wait: seconds }), 429);
+    }
     if (outcome.kind !== 'signed_in') {
+      if (outcome.unreadableSeed)
+        request.log.error("portal: an operator's TOTP seed does not open under this key ring (D35): the ring lacks its key; see 'risklookup secrets status'");
       request.log.info({ outcome: outcome.kind }, 'portal: sign-in refused');
       return sendPage(reply, signInPage(request, { email, next, error: 'auth.signIn.failed' }), 401);
     }
     await startSession(request, reply, session, outcome.userId);
-    request.log.info({ userId: outcome.userId }, 'portal: signed in');
+    const token = await trustBrowser(deps.db, deps.clock, outcome.userId, outcome.knownBrowser);
+    setDeviceCookie(request, reply, session.cookies, token, outcome.knownBrowser);
+    request.log.info({ userId: outcome.userId, knownBrowser: outcome.knownBrowser !== null }, 'portal: signed in');
     return redirectTo(reply, next || '/portal/');
   });
 
@@ -88,17 +91,18 @@ export function registerAuthRoutes(scope: App, deps: PortalDeps, session: Sessio
     return redirectTo(reply, portalPathOr(formField(request.body, 'return_to'), '/portal/'));
   });
 
-  const enrolmentFor = (link: LinkInfo, token: string): TotpEnrolment | null => {
+  /** An operator's link: the seed stored with it (D35), never one computed from the token. */
+  const enrolmentFor = async (link: LinkInfo, token: string): Promise<TotpEnrolment | null> => {
     if (link.role !== 'operator') return null;
-    const secret = enrolmentSecretOf(token);
-    return { secret, uri: totpUri(secret, link.email) };
+    const secret = await enrolmentSeedOf(deps.db, deps.clock, deps.keyRing, token);
+    return secret === null ? null : { secret, uri: totpUri(secret, link.email) };
   };
 
   scope.get('/accept', async (request, reply) => {
     const token = queryField(request, 'token');
     const link = await describeLink(deps.db, deps.clock, token);
     if (!link) return sendPage(reply, linkInvalidPage(request), 404);
-    return sendPage(reply, acceptPage(request, { token, link, name: link.name, totp: enrolmentFor(link, token) }));
+    return sendPage(reply, acceptPage(request, { token, link, name: link.name, totp: await enrolmentFor(link, token) }));
   });
 
   scope.post('/accept', { bodyLimit: FORM_BODY_LIMIT }, async (request, reply) => acceptPost(request, reply));
@@ -109,34 +113,24 @@ export function registerAuthRoutes(scope: App, deps: PortalDeps, session: Sessio
     if (!link) return sendPage(reply, linkInvalidPage(request), 404);
     const name = formField(request.body, 'name', 4 * NAME_MAX_LENGTH);
     const password = formField(request.body, 'password', 4 * PASSWORD_MAX_LENGTH);
-    const totp = enrolmentFor(link, token);
+    const totp = await enrolmentFor(link, token);
     const totpCode = formField(request.body, 'totp_code', 20);
-    const error = problemOf(name, password, formField(request.body, 'password2', 4 * PASSWORD_MAX_LENGTH), totp, totpCode, deps.clock.now());
-    const again = (key: MessageKey) => sendPage(reply, acceptPage(request, { token, link, name, totp, error: key }), 400);
-    if (error) return again(error);
+    const again = (error: string) => sendPage(reply, acceptPage(request, { token, link, name, totp, error }), 400);
+    // The two fields agreeing is the form's own business; what a name and a password must be is
+    // the users service's (one rule, worded here from its problem codes).
+    if (password !== formField(request.body, 'password2', 4 * PASSWORD_MAX_LENGTH)) return again(t(request.portalState.locale, 'auth.accept.mismatch'));
     let accepted;
     try {
-      accepted = await acceptLink(deps.db, deps.clock, { token, name, password, ...(totp ? { totpCode } : {}) });
+      accepted = await acceptLink(deps.db, deps.clock, { token, name, password, keyRing: deps.keyRing, ...(totp ? { totpCode } : {}) });
     } catch (e) {
       if (e instanceof DomainError && e.kind === 'not_found') return sendPage(reply, linkInvalidPage(request), 404);
-      if (e instanceof DomainError && e.kind === 'invalid') {
-        return again(ACCEPT_REFUSALS[e.problems[0]!.code] ?? (totp ? 'auth.totp.wrong' : 'auth.accept.badName'));
-      }
+      if (e instanceof DomainError && e.kind === 'invalid') return again(domainErrorTexts(request.portalState.locale, e).join(' '));
       throw e;
     }
     await startSession(request, reply, session, accepted.userId);
+    // Accepting a link is signing in: this browser is known to the account from now on.
+    setDeviceCookie(request, reply, session.cookies, await trustBrowser(deps.db, deps.clock, accepted.userId, null), null);
     request.log.info({ userId: accepted.userId, purpose: link.purpose }, 'portal: link accepted');
     return redirectTo(reply, homeOf(accepted.role));
   }
-}
-
-/** The first thing wrong with an acceptance form, as a message key; null when all is well. */
-function problemOf(name: string, password: string, password2: string, totp: TotpEnrolment | null, code: string, now: number): MessageKey | null {
-  const trimmed = name.trim();
-  if (trimmed === '' || [...trimmed].length > NAME_MAX_LENGTH || hasForbiddenCharacters(trimmed)) return 'auth.accept.badName';
-  if ([...password].length < PASSWORD_MIN_LENGTH) return 'auth.accept.tooShort';
-  if ([...password].length > PASSWORD_MAX_LENGTH) return 'auth.accept.tooLong';
-  if (password !== password2) return 'auth.accept.mismatch';
-  if (totp && acceptTotpCode(totp.secret, code, now, null) === null) return 'auth.totp.wrong';
-  return null;
 }

@@ -12,12 +12,14 @@ export interface PortalCookies {
   csrf: string;
   /** The chosen language while nobody is signed in. */
   locale: string;
+  /** Known browsers (issue 27, finding 6): a token per account this browser signed in to. */
+  device: string;
 }
 
 export function portalCookiesFor(transport: Transport): PortalCookies {
   const secure = transport.kind !== 'loopback';
   const prefix = secure ? '__Host-' : '';
-  return { secure, session: `${prefix}rl_session`, csrf: `${prefix}rl_csrf`, locale: 'rl_locale' };
+  return { secure, session: `${prefix}rl_session`, csrf: `${prefix}rl_csrf`, locale: 'rl_locale', device: `${prefix}rl_device` };
 }
 
 /** Options for reply.setCookie; without maxAge the cookie ends with the browser session. */

@@ -17,8 +17,11 @@ import {
   setMemberTierByOperator,
 } from '../operator/member-admin.service.ts';
 import { createResetLinkByOperator, disableUserByOperator, inviteUserByOperator } from '../operator/user-admin.service.ts';
+import type { OperatorActor } from '../operator/operator-log.ts';
+import { stepUpTarget, type StepUpAction } from '../operator/step-up.ts';
+import { withStepUp, type StepUpNeed } from './step-up.ts';
 import type { UserRole } from '../db/schema.ts';
-import { listUserViews, oneTimeLinkOf, USER_ROLES, type IssuedLink } from '../users/users.service.ts';
+import { checkInvitation, listUserViews, oneTimeLinkOf, USER_ROLES, type IssuedLink } from '../users/users.service.ts';
 import { formField } from './forms.ts';
 import { portalOf, requireUser } from './guards.ts';
 import { html, type Html } from './html.ts';
@@ -65,7 +68,7 @@ function linkPage(ctx: PortalContext, deps: Pick<PortalDeps, 'config'>, link: Is
     <p><a href="/portal/operator/users">${translator(ctx.locale)('console.users.title')}</a></p>`;
 }
 
-export function registerOperatorAdminRoutes(scope: App, deps: Pick<PortalDeps, 'db' | 'clock' | 'config'>) {
+export function registerOperatorAdminRoutes(scope: App, deps: Pick<PortalDeps, 'db' | 'clock' | 'config' | 'keyRing' | 'transport'>) {
   const guard = { preHandler: requireUser('operator') };
   const done = (action: string, target: string, path: string) => `${path}?done=${encodeURIComponent(action)}&target=${encodeURIComponent(target)}`;
 
@@ -132,28 +135,35 @@ export function registerOperatorAdminRoutes(scope: App, deps: Pick<PortalDeps, '
 
   scope.post('/operator/members/:ref/:what', guard, async (request, reply) => {
     const { ref = '', what = '' } = request.params as { ref?: string; what?: string };
-    const op = { userId: portalOf(request).user.id };
     const field = (name: string) => formField(request.body, name);
+    // Those that lift a member's access or its limits need the operator's confirmation (step-up.ts).
+    const need = (action: StepUpAction, to: string): StepUpNeed => ({ action, target: stepUpTarget.member(ref), shown: `${ref} → ${to}` });
+    const act = (stepUpNeed: StepUpNeed | null, change: (op: OperatorActor) => Promise<unknown>) =>
+      withStepUp(request, reply, deps, stepUpNeed, async (stepUp) => {
+        await change({ userId: portalOf(request).user.id, ...(stepUp ? { stepUp } : {}) });
+        return redirectTo(reply, done(`member.${what}`, ref, '/portal/operator/members'));
+      });
     switch (what) {
-      case 'status':
-        await setMemberStatusByOperator(deps, op, ref, pick<MemberStatus>(field('status'), MEMBER_STATUSES));
-        break;
-      case 'tier':
-        await setMemberTierByOperator(deps, op, ref, pick<Tier>(field('tier'), TIERS));
-        break;
+      case 'status': {
+        const status = pick<MemberStatus>(field('status'), MEMBER_STATUSES);
+        return act(need('member.status', status), (op) => setMemberStatusByOperator(deps, op, ref, status));
+      }
+      case 'tier': {
+        const tier = pick<Tier>(field('tier'), TIERS);
+        return act(null, (op) => setMemberTierByOperator(deps, op, ref, tier));
+      }
       case 'agreement':
-        await setMemberAgreementByOperator(deps, op, ref, field('signed') === 'yes');
-        break;
-      case 'limit':
-        await setKeyDailyLimitByOperator(deps, op, ref, /^[0-9]{1,7}$/.test(field('daily_limit')) ? Number(field('daily_limit')) : NaN);
-        break;
+        return act(null, (op) => setMemberAgreementByOperator(deps, op, ref, field('signed') === 'yes'));
+      case 'limit': {
+        const limit = /^[0-9]{1,7}$/.test(field('daily_limit')) ? Number(field('daily_limit')) : NaN;
+        return act(need('member.key_daily_limit', field('daily_limit')), (op) => setKeyDailyLimitByOperator(deps, op, ref, limit));
+      }
+      // Branch `quota`'s per-member portal allowance goes here, as 'limit' does: need('member.portal_daily_limit', …).
       case 'revoke-key':
-        await revokeKeyByOperator(deps, op, ref);
-        break;
+        return act(null, (op) => revokeKeyByOperator(deps, op, ref));
       default:
         throw notFoundError();
     }
-    return redirectTo(reply, done(`member.${what}`, ref, '/portal/operator/members'));
   });
 
   scope.get('/operator/users', guard, async (request, reply) => {
@@ -207,28 +217,36 @@ export function registerOperatorAdminRoutes(scope: App, deps: Pick<PortalDeps, '
 
   scope.post('/operator/users/:what', guard, async (request, reply) => {
     const ctx = portalOf(request);
-    const op = { userId: ctx.user.id };
     const what = (request.params as { what?: string }).what;
     const email = formField(request.body, 'email', 254);
     if (what === 'disable') {
-      await disableUserByOperator(deps, op, email);
+      await disableUserByOperator(deps, { userId: ctx.user.id }, email);
       return redirectTo(reply, done('user.disable', email, '/portal/operator/users'));
     }
-    let link: IssuedLink;
+    const showLink = (link: IssuedLink) => {
+      // The link is shown once, on this answer; nothing stores it.
+      reply.header('cache-control', 'no-store');
+      return sendPage(reply, renderPage(ctx, { title: translator(ctx.locale)('console.users.title'), body: linkPage(ctx, deps, link), active: 'operator' }));
+    };
+    const target = stepUpTarget.user(email);
     if (what === 'invite') {
       const member = formField(request.body, 'member', 64).trim();
-      link = await inviteUserByOperator(deps, op, {
-        email,
-        role: pick<UserRole>(formField(request.body, 'role'), USER_ROLES),
-        memberRef: member === '' ? null : member,
-      });
-    } else if (what === 'reset') {
-      link = await createResetLinkByOperator(deps, op, email);
-    } else {
-      throw notFoundError();
+      const role = pick<UserRole>(formField(request.body, 'role'), USER_ROLES);
+      // Inviting an operator needs the operator's confirmation (step-up.ts); a member's user does not.
+      const need: StepUpNeed | null = role === 'operator' ? { action: 'user.invite_operator', target, shown: email } : null;
+      // A mistyped invitation is refused before the password and a code are asked for.
+      checkInvitation({ email, role, memberRef: member === '' ? null : member });
+      return withStepUp(request, reply, deps, need, async (stepUp) =>
+        showLink(
+          await inviteUserByOperator(deps, { userId: ctx.user.id, ...(stepUp ? { stepUp } : {}) }, { email, role, memberRef: member === '' ? null : member }),
+        ),
+      );
     }
-    // The link is shown once, on this answer; nothing stores it.
-    reply.header('cache-control', 'no-store');
-    return sendPage(reply, renderPage(ctx, { title: translator(ctx.locale)('console.users.title'), body: linkPage(ctx, deps, link), active: 'operator' }));
+    if (what === 'reset') {
+      return withStepUp(request, reply, deps, { action: 'user.reset', target, shown: email }, async (stepUp) =>
+        showLink(await createResetLinkByOperator(deps, { userId: ctx.user.id, ...(stepUp ? { stepUp } : {}) }, email)),
+      );
+    }
+    throw notFoundError();
   });
 }

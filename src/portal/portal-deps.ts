@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import type { Transport } from '../http/transport.ts';
 import type { Clock } from '../lib/clock.ts';
+import type { KeyRing } from '../secrets/key-ring.ts';
 import type { SearchUseCaseDeps } from '../search/answer-search.ts';
 
 export interface PortalDeps {
@@ -17,4 +18,6 @@ export interface PortalDeps {
   /** The search use case the API uses (D28: the same answer). */
   searchUseCase: SearchUseCaseDeps;
   countryCodes: readonly string[];
+  /** D35: opens and seals operators' TOTP seeds. */
+  keyRing: KeyRing;
 }

@@ -1,14 +1,19 @@
-/** Failed sign-ins, by subject (`email:<norm>`, `addr:<ip>`), for throttling (D27). */
+/** Failed sign-ins, by subject (`email:<norm>`, `addr:<ip>`, `device:<id>`), for throttling (D27, sign-in-throttle.ts). */
 import type { Db } from '../db/types.ts';
 
-export async function countFailuresSince(db: Db, subject: string, since: number): Promise<number> {
-  const row = await db
+/**
+ * A subject's failures since `since` and the time of the latest, leaving out the rows `except`
+ * (the attempt's own). Rows of attempts still in flight count too: see attemptSignIn.
+ */
+export async function failuresSince(db: Db, subject: string, since: number, except: readonly number[]): Promise<{ count: number; lastAt: number | null }> {
+  let query = db
     .selectFrom('sign_in_failures')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('at').as('last')])
     .where('subject', '=', subject)
-    .where('at', '>', since)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+    .where('at', '>', since);
+  if (except.length > 0) query = query.where('id', 'not in', except);
+  const row = await query.executeTakeFirstOrThrow();
+  return { count: Number(row.n), lastAt: row.last === null ? null : Number(row.last) };
 }
 
 /** Records one failure per subject; returns the rows' ids (an attempt's provisional rows). */

@@ -19,6 +19,9 @@ import { startServer, waitForShutdownSignal } from './server.ts';
 import { AggregatorRegistry } from 'prom-client';
 import { createMetrics } from '../metrics/metrics.ts';
 import { startMetricsServer, type MetricsServer } from '../metrics/metrics-server.ts';
+import type { KeyRing } from '../secrets/key-ring.ts';
+import { KEYS_VARIABLE } from '../secrets/key-ring-source.ts';
+import { sealLegacySecrets } from '../secrets/secrets.service.ts';
 
 export interface ServeOptions {
   config: Config;
@@ -32,6 +35,10 @@ export interface ServeOptions {
   metrics: { host: string; port: number } | null;
   /** D36: on SIGTERM, how long /healthz answers 503 while requests are still served. */
   drainDelayMs: number;
+  /** D35: the ring every process of the installation shares. */
+  keyRing: KeyRing;
+  /** `serve --demo` made the ring for this run: its workers are handed it (they would make others). */
+  keyRingGenerated: boolean;
 }
 
 function openServerEngine(config: Config) {
@@ -43,11 +50,19 @@ function openServerEngine(config: Config) {
   });
 }
 
-/** Migrates and, with --demo, fills an empty database. Runs once per installation start. */
-async function prepareDatabase(options: ServeOptions): Promise<DemoOutcome> {
+/**
+ * Migrates, seals what an earlier version stored in clear (D35: operators' TOTP seeds, kept, not
+ * reset), and with --demo fills an empty database. Runs once per installation start.
+ */
+async function prepareDatabase(options: ServeOptions, out: Output): Promise<DemoOutcome> {
   const engine = openServerEngine(options.config);
   try {
     await migrateToLatest(engine);
+    const sealed = await sealLegacySecrets(engine.db, options.keyRing);
+    if (sealed > 0)
+      out.info(
+        `sealed ${sealed} secret${sealed === 1 ? '' : 's'} an earlier version stored in clear (operators' TOTP seeds) under key '${options.keyRing.newestId}'`,
+      );
     if (!options.demo) return { kind: 'untouched' };
     return await prepareDemo(engine, systemClock, buildCountryCatalogue(options.config.countries), options.config.defaultDailyLimit);
   } finally {
@@ -66,7 +81,7 @@ async function serveHere(options: ServeOptions, onListening: (url: string, datab
   let app;
   let metricsServer: MetricsServer | null = null;
   try {
-    app = await buildApp({ config: options.config, engine, logger, transport: options.transport, metrics, lifecycle });
+    app = await buildApp({ config: options.config, engine, logger, transport: options.transport, metrics, lifecycle, keyRing: options.keyRing });
     await engine.openPool();
     const scheme = options.transport.kind === 'tls' ? 'https' : 'http';
     server = await startServer(app, engine, options.host, options.port, scheme, options.config.drainGraceMs, { lifecycle, delayMs: options.drainDelayMs });
@@ -154,7 +169,7 @@ function announce(out: Output, url: string, database: string, demo: DemoOutcome,
 }
 
 async function runPrimary(options: ServeOptions, out: Output): Promise<void> {
-  const demo = await prepareDatabase(options);
+  const demo = await prepareDatabase(options, out);
   const aggregator = new AggregatorRegistry();
   const metricsServer = options.metrics
     ? await startMetricsServer(options.metrics.host, options.metrics.port, async () => ({
@@ -167,7 +182,7 @@ async function runPrimary(options: ServeOptions, out: Output): Promise<void> {
   let announced = false;
   const exited = new Set<number>();
   const fork = () => {
-    const worker = cluster.fork({ RISKLOOKUP_WORKER: '1' });
+    const worker = cluster.fork({ RISKLOOKUP_WORKER: '1', ...(options.keyRingGenerated ? { [KEYS_VARIABLE]: options.keyRing.toText() } : {}) });
     worker.on('message', (message: { listening?: string; database?: string }) => {
       if (message.listening && ++listening === options.workers && !announced) {
         announced = true;
@@ -214,7 +229,7 @@ export async function runServe(options: ServeOptions, out: Output): Promise<void
     process.disconnect?.();
     return;
   }
-  const demo = await prepareDatabase(options);
+  const demo = await prepareDatabase(options, out);
   await serveHere(options, (url, database, metricsUrl) => announce(out, url, database, demo, 1, metricsUrl));
   out.info('stopped');
 }

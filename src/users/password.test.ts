@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkPasswordRules, hashPassword, verifyDummyPassword, verifyPassword } from './password.ts';
+import { hashPassword, verifyDummyPassword, verifyPassword } from './password.ts';
+import { checkNewPassword, weakShapeOf } from './password-rules.ts';
 import { DomainError } from '../lib/errors.ts';
 
 test('argon2id at the OWASP settings, salted: two hashes of one password differ', async () => {
@@ -19,9 +20,32 @@ test('verification: the right password only; a broken hash is false, not an exce
   assert.equal(await verifyDummyPassword('anything'), false);
 });
 
-test('rules: at least 12 characters (counted as characters, not bytes), at most 256', () => {
-  assert.throws(() => checkPasswordRules('short'), DomainError);
-  assert.throws(() => checkPasswordRules('ğğğğğğğğğğğ'), DomainError);
-  checkPasswordRules('ğğğğğğğğğğğğ');
-  assert.throws(() => checkPasswordRules('x'.repeat(257)), DomainError);
+/** The problem code a password is refused with, or null when it is accepted. */
+async function refusalOf(password: string): Promise<string | null> {
+  try {
+    await checkNewPassword(password);
+    return null;
+  } catch (error) {
+    assert.ok(error instanceof DomainError);
+    return error.problems[0]!.code;
+  }
+}
+
+test('rules: at least 12 characters (counted as characters, not bytes), at most 256', async () => {
+  assert.equal(await refusalOf('short'), 'user.password_too_short');
+  assert.equal(await refusalOf('ğüşiöçğüşiö'), 'user.password_too_short');
+  assert.equal(await refusalOf('ğüşiöç ğüşiöç'), null);
+  assert.equal(await refusalOf('xy'.repeat(129)), 'user.password_too_long');
+});
+
+test('rules: white space only, one character repeated, or a breached password (any case) are refused', async () => {
+  assert.equal(await refusalOf(' '.repeat(12)), 'user.password_blank');
+  assert.equal(await refusalOf('\t\n \u00a0\u2003'.repeat(3)), 'user.password_blank');
+  assert.equal(await refusalOf('a'.repeat(12)), 'user.password_repeated');
+  assert.equal(await refusalOf('😀'.repeat(12)), 'user.password_repeated');
+  for (const breached of ['password1234', 'PASSWORD1234', 'qwertyuiop12', '123456789012']) {
+    assert.equal(await refusalOf(breached), 'user.password_breached', breached);
+  }
+  assert.equal(await refusalOf('correct horse battery staple'), null);
+  assert.equal(weakShapeOf('ab'.repeat(6)), null, 'two characters alternating are left to the list');
 });

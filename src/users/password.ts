@@ -4,31 +4,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hash, verify, type Algorithm } from '@node-rs/argon2';
-import { DomainError } from '../lib/errors.ts';
 
 /** OWASP Password Storage Cheat Sheet, argon2id, first listed configuration. */
 export const ARGON2_OPTIONS = { algorithm: 2 as Algorithm, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
-
-export const PASSWORD_MIN_LENGTH = 12;
-/** Long passphrases are welcome; beyond this it is not a password any more (and bounds the work). */
-export const PASSWORD_MAX_LENGTH = 256;
-
-/** Refuses a password that is too short or too long (NIST 800-63B: length, no composition rules). */
-export function checkPasswordRules(password: string): void {
-  const length = [...password].length;
-  if (length < PASSWORD_MIN_LENGTH) {
-    throw new DomainError('invalid', `the password must be at least ${PASSWORD_MIN_LENGTH} characters`, {
-      code: 'user.password_too_short',
-      params: { min: PASSWORD_MIN_LENGTH },
-    });
-  }
-  if (length > PASSWORD_MAX_LENGTH) {
-    throw new DomainError('invalid', `the password must be at most ${PASSWORD_MAX_LENGTH} characters`, {
-      code: 'user.password_too_long',
-      params: { max: PASSWORD_MAX_LENGTH },
-    });
-  }
-}
 
 export async function hashPassword(password: string): Promise<string> {
   return hash(password, ARGON2_OPTIONS);

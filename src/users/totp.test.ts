@@ -47,11 +47,3 @@ test('replay: a code for a step at or before the last accepted step is refused',
   assert.equal(acceptTotpCode(secret, totpCodeAt(secret, T - 30_000), T, step(T)), null, 'an older code');
   assert.equal(acceptTotpCode(secret, totpCodeAt(secret, T + 30_000), T + 30_000, step(T)), step(T) + 1, 'the next code');
 });
-
-test("an operator's enrolment secret comes from the link: the same for one link, another for another, a valid base32 secret", async () => {
-  const { enrolmentSecretOf } = await import('./totp.ts');
-  const a = enrolmentSecretOf('token-a-0123456789012345678901234567890123');
-  assert.equal(a, enrolmentSecretOf('token-a-0123456789012345678901234567890123'));
-  assert.notEqual(a, enrolmentSecretOf('token-b-0123456789012345678901234567890123'));
-  assert.ok(isTotpSecret(a));
-});

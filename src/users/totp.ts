@@ -3,7 +3,6 @@
  * authenticator app reads them. Pure: the caller keeps the last accepted step and refuses a code
  * for a step at or before it (a replayed code).
  */
-import { createHmac } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 
 export const TOTP_PERIOD_SECONDS = 30;
@@ -18,16 +17,6 @@ function totpOf(secret: string, label = 'operator'): TOTP {
 /** A new 160-bit secret (RFC 4226's recommended length), base32 as apps expect it. */
 export function generateTotpSecret(): string {
   return new Secret({ size: 20 }).base32;
-}
-
-/**
- * The secret an operator enrols with, derived by the server from the one-time link's token, so
- * that nobody (not even whoever holds the link) can choose it, and no secret travels in a form
- * field: the page that shows it and the form that confirms it compute the same one.
- */
-export function enrolmentSecretOf(linkToken: string): string {
-  const bytes = createHmac('sha256', linkToken).update('risklookup operator TOTP enrolment').digest().subarray(0, 20);
-  return new Secret({ buffer: new Uint8Array(bytes).buffer }).base32;
 }
 
 export function isTotpSecret(text: string): boolean {

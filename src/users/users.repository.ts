@@ -70,8 +70,13 @@ export async function recordTotpStep(db: Db, userId: number, step: number): Prom
   return Number(result.numUpdatedRows) === 1;
 }
 
-export async function insertUserToken(db: Db, token: Insertable<UserTokensTable>): Promise<void> {
-  await db.insertInto('user_tokens').values(token).execute();
+export async function insertUserToken(db: Db, token: Insertable<UserTokensTable>): Promise<number> {
+  const row = await db.insertInto('user_tokens').values(token).returning('id').executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+export async function setTokenTotpSecret(db: Db, tokenId: number, sealed: string): Promise<void> {
+  await db.updateTable('user_tokens').set({ totp_secret: sealed }).where('id', '=', tokenId).execute();
 }
 
 /** The link's row and its user, if the link is unused and unexpired at `now`. */
@@ -84,6 +89,7 @@ export async function findUsableToken(db: Db, digest: string, now: number) {
       'user_tokens.id as tokenId',
       'user_tokens.purpose',
       'user_tokens.expires_at as expiresAt',
+      'user_tokens.totp_secret as sealedSeed',
       'users.id as userId',
       'users.email',
       'users.name',

@@ -10,9 +10,13 @@ import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
 import { requireMember } from '../members/members.service.ts';
 import { endSessionsOfUser } from '../portal/sessions.repository.ts';
+import { deleteTrustedDevicesOfUser } from './trusted-devices.repository.ts';
 import { digestSecretToken, generateSecretToken, isSecretToken } from './one-time-token.ts';
-import { checkPasswordRules, hashPassword } from './password.ts';
-import { acceptTotpCode, enrolmentSecretOf } from './totp.ts';
+import { hashPassword } from './password.ts';
+import { checkNewPassword } from './password-rules.ts';
+import { acceptTotpCode, generateTotpSecret } from './totp.ts';
+import type { KeyRing } from '../secrets/key-ring.ts';
+import { LINK_TOTP_SEED, openColumn, sealColumn, USER_TOTP_SEED } from '../secrets/secret-columns.ts';
 import {
   findUsableToken,
   findUserByEmailNorm,
@@ -21,6 +25,7 @@ import {
   listUsers,
   markTokenUsed,
   retireTokensOfUser,
+  setTokenTotpSecret,
   updateUser,
   type UserListRow,
   type UserRow,
@@ -86,33 +91,33 @@ function viewOf(user: Pick<UserRow, 'email' | 'name' | 'role' | 'status'>, membe
   return { email: user.email, name: user.name, role: user.role, status: user.status, member: memberRef };
 }
 
-async function issueLink(db: Db, clock: Clock, userId: number, purpose: 'invite' | 'reset', createdBy: string) {
+/**
+ * Makes a one-time link. An operator's link also carries the new random TOTP seed its acceptance
+ * will enrol, sealed under the key ring (D35): nothing about it can be computed from the link, and
+ * the page that shows it and the form that confirms it read the same stored seed.
+ */
+async function issueLink(db: Db, clock: Clock, user: Pick<UserRow, 'id' | 'role'>, purpose: 'invite' | 'reset', createdBy: string, keyRing?: KeyRing) {
+  if (user.role === 'operator' && !keyRing) throw new Error("an operator's link carries a sealed TOTP seed: the users service needs the key ring (D35)");
   const token = generateSecretToken();
   const now = clock.now();
   // One link at a time: a new one retires the ones before it.
-  await retireTokensOfUser(db, userId, now);
-  await insertUserToken(db, {
-    user_id: userId,
+  await retireTokensOfUser(db, Number(user.id), now);
+  const tokenId = await insertUserToken(db, {
+    user_id: Number(user.id),
     purpose,
     digest: digestSecretToken(token),
     created_at: now,
     expires_at: now + LINK_VALID_MS,
     used_at: null,
     created_by: createdBy,
+    totp_secret: null,
   });
+  if (user.role === 'operator') await setTokenTotpSecret(db, tokenId, sealColumn(keyRing!, LINK_TOTP_SEED, tokenId, generateTotpSecret()));
   return { token, expiresAt: now + LINK_VALID_MS };
 }
 
-/**
- * Invites a person: a member's user (member_admin, member_user) or an operator (no member).
- * `createdBy` names who asked (an operator, `cli`), kept with the link.
- */
-export async function inviteUser(
-  db: Kysely<Database>,
-  clock: Clock,
-  input: { email: string; role: UserRole; memberRef?: string | null; createdBy: string },
-  alsoInTransaction?: AlsoInTransaction<IssuedLink>,
-): Promise<IssuedLink> {
+/** What an invitation must be before anything is looked up: its email, and a member for member roles only. Returns the email trimmed. */
+export function checkInvitation(input: { email: string; role: UserRole; memberRef?: string | null }): string {
   const email = checkEmail(input.email);
   if (!(USER_ROLES as readonly string[]).includes(input.role)) {
     throw new DomainError('invalid', `role must be one of ${USER_ROLES.join(', ')}`, { code: 'user.role_invalid', params: { roles: USER_ROLES.join(', ') } });
@@ -123,6 +128,20 @@ export async function inviteUser(
   if (input.role !== 'operator' && !input.memberRef) {
     throw new DomainError('invalid', `a ${input.role} belongs to a member: give --member REF`, { code: 'user.member_required', params: { role: input.role } });
   }
+  return email;
+}
+
+/**
+ * Invites a person: a member's user (member_admin, member_user) or an operator (no member).
+ * `createdBy` names who asked (an operator, `cli`), kept with the link.
+ */
+export async function inviteUser(
+  db: Kysely<Database>,
+  clock: Clock,
+  input: { email: string; role: UserRole; memberRef?: string | null; createdBy: string; keyRing?: KeyRing },
+  alsoInTransaction?: AlsoInTransaction<IssuedLink>,
+): Promise<IssuedLink> {
+  const email = checkInvitation(input);
   return db.transaction().execute(async (trx) => {
     const member = input.memberRef ? await requireMember(trx, input.memberRef) : null;
     if (member && member.status !== 'active') {
@@ -145,7 +164,7 @@ export async function inviteUser(
       created_at: now,
       updated_at: now,
     });
-    const link = await issueLink(trx, clock, Number(user.id), 'invite', input.createdBy);
+    const link = await issueLink(trx, clock, user, 'invite', input.createdBy, input.keyRing);
     const issued = { user: viewOf(user, member?.ref ?? null), purpose: 'invite' as const, ...link };
     await alsoInTransaction?.(trx, issued);
     return issued;
@@ -182,7 +201,7 @@ async function memberRefOf(db: Db, memberId: number | null): Promise<string | nu
 export async function createResetLink(
   db: Kysely<Database>,
   clock: Clock,
-  input: { email: string; createdBy: string } & MemberScope,
+  input: { email: string; createdBy: string; keyRing?: KeyRing } & MemberScope,
   alsoInTransaction?: AlsoInTransaction<IssuedLink>,
 ): Promise<IssuedLink> {
   return db.transaction().execute(async (trx) => {
@@ -190,7 +209,7 @@ export async function createResetLink(
     if (user.status === 'disabled')
       throw new DomainError('conflict', `user ${user.email} is disabled`, { code: 'user.disabled', params: { email: user.email } });
     const purpose = user.status === 'invited' ? 'invite' : 'reset';
-    const link = await issueLink(trx, clock, Number(user.id), purpose, input.createdBy);
+    const link = await issueLink(trx, clock, user, purpose, input.createdBy, input.keyRing);
     const issued: IssuedLink = { user: viewOf(user, await memberRefOf(trx, user.member_id)), purpose, ...link };
     await alsoInTransaction?.(trx, issued);
     return issued;
@@ -211,6 +230,7 @@ export async function disableUser(
     const updated = await updateUser(trx, Number(user.id), { status: 'disabled', updated_at: now });
     await retireTokensOfUser(trx, Number(user.id), now);
     await endSessionsOfUser(trx, Number(user.id), now);
+    await deleteTrustedDevicesOfUser(trx, Number(user.id));
     const memberRef = await memberRefOf(trx, user.member_id);
     const view = viewOf(updated, memberRef);
     await alsoInTransaction?.(trx, view, viewOf(user, memberRef));
@@ -241,35 +261,46 @@ export async function describeLink(db: Db, clock: Clock, token: string): Promise
   return { purpose: row.purpose, email: row.email, name: row.name, role: row.role };
 }
 
+/**
+ * The TOTP seed an operator's link enrols (shown on its acceptance page), or null for any other
+ * link or one that does not work.
+ */
+export async function enrolmentSeedOf(db: Db, clock: Clock, keyRing: KeyRing, token: string): Promise<string | null> {
+  if (!isSecretToken(token)) return null;
+  const row = await findUsableToken(db, digestSecretToken(token), clock.now());
+  if (!row || row.status === 'disabled' || row.role !== 'operator' || row.sealedSeed === null) return null;
+  return openColumn(keyRing, LINK_TOTP_SEED, row.tokenId, row.sealedSeed);
+}
+
 export interface Acceptance {
   token: string;
   name: string;
   password: string;
-  /** Operators: one code from the app holding the link's enrolment secret (D27, `enrolmentSecretOf`). */
+  /** Operators: one code from the app holding the link's seed (`enrolmentSeedOf`). */
   totpCode?: string;
+  /** Operators' links: opens the link's seed and seals it for the user (D35). */
+  keyRing?: KeyRing;
 }
 
+const TOTP_WRONG = () =>
+  new DomainError('invalid', 'the authenticator code is not right: add the secret to your app and type the code it shows now', {
+    code: 'user.totp_wrong',
+  });
+
 /**
- * Accepts an invitation or reset link: sets the name and password (and an operator's TOTP
- * secret), makes the user active, uses the link up and ends the user's other sessions.
- * Returns the user's id, for the caller to start a session.
+ * Accepts an invitation or reset link: sets the name and password (and enrols an operator's new
+ * TOTP seed, from the link), makes the user active, uses the link up and ends the user's other
+ * sessions and trusted browsers. Returns the user's id, for the caller to start a session.
  */
 export async function acceptLink(db: Kysely<Database>, clock: Clock, input: Acceptance): Promise<{ userId: number; role: UserRole }> {
   const name = checkName(input.name);
-  checkPasswordRules(input.password);
+  await checkNewPassword(input.password);
   const info = await describeLink(db, clock, input.token);
   if (!info) throw new DomainError('not_found', LINK_NOT_VALID, { code: 'user.link_invalid' });
-  let totp: { secret: string; step: number } | null = null;
   if (info.role === 'operator') {
-    // Derived from the link, never taken from the form: nobody chooses an operator's secret.
-    const secret = enrolmentSecretOf(input.token);
-    const step = acceptTotpCode(secret, input.totpCode ?? '', clock.now(), null);
-    if (step === null) {
-      throw new DomainError('invalid', 'the authenticator code is not right: add the secret to your app and type the code it shows now', {
-        code: 'user.totp_wrong',
-      });
-    }
-    totp = { secret, step };
+    if (!input.keyRing) throw new Error("accepting an operator's link needs the key ring (D35)");
+    const seed = await enrolmentSeedOf(db, clock, input.keyRing, input.token);
+    if (seed === null || acceptTotpCode(seed, input.totpCode ?? '', clock.now(), null) === null) throw TOTP_WRONG();
   }
   // Slow on purpose (argon2id): outside the transaction, so no write lock is held meanwhile.
   const passwordHash = await hashPassword(input.password);
@@ -279,15 +310,19 @@ export async function acceptLink(db: Kysely<Database>, clock: Clock, input: Acce
     if (!row || row.status === 'disabled' || !(await markTokenUsed(trx, row.tokenId, now))) {
       throw new DomainError('not_found', LINK_NOT_VALID, { code: 'user.link_invalid' });
     }
-    await updateUser(trx, row.userId, {
-      name,
-      password_hash: passwordHash,
-      status: 'active',
-      updated_at: now,
-      ...(totp ? { totp_secret: totp.secret, totp_last_step: totp.step } : {}),
-    });
+    let totp = {};
+    if (row.role === 'operator') {
+      // The seed checked above, read again from the link this transaction has just used up.
+      const seed = row.sealedSeed === null ? null : openColumn(input.keyRing!, LINK_TOTP_SEED, row.tokenId, row.sealedSeed);
+      const step = seed === null ? null : acceptTotpCode(seed, input.totpCode ?? '', now, null);
+      if (seed === null || step === null) throw TOTP_WRONG();
+      totp = { totp_secret: sealColumn(input.keyRing!, USER_TOTP_SEED, row.userId, seed), totp_last_step: step };
+    }
+    await updateUser(trx, row.userId, { name, password_hash: passwordHash, status: 'active', updated_at: now, ...totp });
     await retireTokensOfUser(trx, row.userId, now);
     await endSessionsOfUser(trx, row.userId, now);
+    // New credentials: browsers known with the old ones (perhaps an intruder's) are strangers again.
+    await deleteTrustedDevicesOfUser(trx, row.userId);
     return { userId: row.userId, role: row.role };
   });
 }
@@ -297,7 +332,7 @@ export async function acceptLink(db: Kysely<Database>, clock: Clock, input: Acce
  * account whose password is printed at start). People get links instead.
  */
 export async function setDemoPassword(db: Kysely<Database>, clock: Clock, userEmail: string, password: string, name?: string): Promise<void> {
-  checkPasswordRules(password);
+  await checkNewPassword(password);
   const user = await requireUserByEmail(db, userEmail);
   const now = clock.now();
   const passwordHash = await hashPassword(password);

@@ -6,6 +6,7 @@ import { fixedClock } from '../../src/lib/clock.ts';
 import { createLogger } from '../../src/lib/logger.ts';
 import type { App } from '../../src/http/app-type.ts';
 import type { TestDatabase } from './engines.ts';
+import { TEST_KEY_RING } from './secrets.ts';
 
 /** 2026-11-21 12:00:00 Turkey time. */
 export const NOON_TR = Date.UTC(2026, 10, 21, 9, 0, 0);
@@ -27,6 +28,7 @@ export async function makeTestApp(database: TestDatabase, config: ConfigInput = 
     },
   });
   const app = await buildApp({
+    keyRing: TEST_KEY_RING,
     config: parseConfig({ databaseUrl: database.url, ...config }, {}),
     engine: database.engine,
     logger: createLogger({ level: 'debug', destination }),

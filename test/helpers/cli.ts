@@ -1,6 +1,7 @@
 /** Runs the real `risklookup` program in a child process. */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { TEST_KEY_RING_ENV } from './secrets.ts';
 
 export const BIN = fileURLToPath(new URL('../../bin/risklookup.js', import.meta.url));
 
@@ -10,9 +11,13 @@ export interface CliResult {
   stderr: string;
 }
 
+/**
+ * Runs the program with the tests' key ring (D35) unless `env` sets RISKLOOKUP_SECRET_KEYS itself
+ * (an empty value: no ring).
+ */
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...TEST_KEY_RING_ENV, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -35,10 +40,10 @@ export interface ServeProcess {
 /** A test server's stop waits this long for just-accepted requests (the default is 1 s; see drainGraceOf). */
 const TEST_DRAIN_GRACE_MS = '100';
 
-/** Starts `risklookup serve` with the given arguments and waits for its `listening on` line. */
+/** Starts `risklookup serve` with the given arguments (and the tests' key ring, as runCli) and waits for its `listening on` line. */
 export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--log-level', 'warn', ...args], {
-    env: { ...process.env, RISKLOOKUP_DRAIN_GRACE_MS: TEST_DRAIN_GRACE_MS, ...env },
+    env: { ...process.env, RISKLOOKUP_DRAIN_GRACE_MS: TEST_DRAIN_GRACE_MS, ...TEST_KEY_RING_ENV, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -5,6 +5,7 @@ import { buildApp } from '../../src/app.ts';
 import { parseConfig } from '../../src/config.ts';
 import { openEngine } from '../../src/db/connect.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
+import { TEST_KEY_RING } from './secrets.ts';
 
 /** The OpenAPI document of the default configuration, as committed in docs/openapi.json. */
 export async function renderOpenApi(): Promise<string> {
@@ -12,7 +13,7 @@ export async function renderOpenApi(): Promise<string> {
   const engine = openEngine(`sqlite:${join(dir, 'doc.db')}`);
   try {
     await migrateToLatest(engine);
-    const app = await buildApp({ config: parseConfig({}, {}), engine });
+    const app = await buildApp({ keyRing: TEST_KEY_RING, config: parseConfig({}, {}), engine });
     const doc = (await app.inject({ url: '/api/v1/openapi.json' })).json<unknown>();
     await app.close();
     return `${JSON.stringify(doc, null, 2)}\n`;

@@ -15,8 +15,9 @@ import type { Response } from 'light-my-request';
 import type { App } from '../../src/http/app-type.ts';
 import type { Database, UserRole } from '../../src/db/schema.ts';
 import type { Clock } from '../../src/lib/clock.ts';
-import { enrolmentSecretOf, totpCodeAt } from '../../src/users/totp.ts';
-import { acceptLink, inviteUser } from '../../src/users/users.service.ts';
+import { totpCodeAt } from '../../src/users/totp.ts';
+import { acceptLink, enrolmentSeedOf, inviteUser } from '../../src/users/users.service.ts';
+import { TEST_KEY_RING } from './secrets.ts';
 import { normaliseEmail } from '../../src/users/users.service.ts';
 
 /** The Origin of app.inject's default Host (localhost:80). */
@@ -47,10 +48,11 @@ export async function makePortalUser(
 ): Promise<PortalUser> {
   const email = spec.email ?? `user${++userSeq}.${Date.now()}@example.com`;
   const password = spec.password ?? DEFAULT_TEST_PASSWORD;
-  const link = await inviteUser(db, clock, { email, role: spec.role, memberRef: spec.memberRef ?? null, createdBy: 'test' });
-  const totpSecret = spec.role === 'operator' ? enrolmentSecretOf(link.token) : null;
+  const link = await inviteUser(db, clock, { email, role: spec.role, memberRef: spec.memberRef ?? null, createdBy: 'test', keyRing: TEST_KEY_RING });
+  const totpSecret = spec.role === 'operator' ? await enrolmentSeedOf(db, clock, TEST_KEY_RING, link.token) : null;
   const { userId } = await acceptLink(db, clock, {
     token: link.token,
+    keyRing: TEST_KEY_RING,
     name: spec.name ?? `Test ${email.split('@')[0]}`,
     password,
     ...(totpSecret ? { totpCode: totpCodeAt(totpSecret, clock.now()) } : {}),
@@ -154,6 +156,15 @@ export async function signIn(app: App, user: Pick<PortalUser, 'email' | 'passwor
   if (home.statusCode === 303) await browser.get(String(home.headers.location));
   assert.ok(browser.sessionId(), 'no session cookie after sign-in');
   return browser;
+}
+
+/**
+ * The fields that confirm an operator action needing one (issue 27, finding 4): the password and a
+ * code of the next 30-second step (the clock moves on, so each call's code is new).
+ */
+export function confirmFields(user: Pick<PortalUser, 'password' | 'totpSecret'>, clock: Clock & { advance(ms: number): void }) {
+  clock.advance(30_000);
+  return { confirm_password: user.password, confirm_code: totpCodeAt(user.totpSecret!, clock.now()) };
 }
 
 /** A member user signed in, in one call. */

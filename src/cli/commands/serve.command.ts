@@ -9,6 +9,27 @@ import { metricsHostProblem } from '../../metrics/metrics-host.ts';
 import { readTlsFiles, type Transport } from '../../http/transport.ts';
 import { globalOptions } from '../context.ts';
 import { createOutput } from '../output.ts';
+import { KeyRing, KeyRingError } from '../../secrets/key-ring.ts';
+import { HOW_TO_MAKE_A_RING, keyRingFromEnv, requireKeyRing } from '../../secrets/key-ring-source.ts';
+
+/**
+ * D35: the ring from the environment; `--demo` without one makes one for this run (and says what
+ * that means); any other start without one is refused, saying how to make one.
+ */
+function keyRingOf(demo: boolean): { keyRing: KeyRing; generated: boolean } {
+  try {
+    const given = keyRingFromEnv();
+    if (given) return { keyRing: given, generated: false };
+    if (!demo) return { keyRing: requireKeyRing("'risklookup serve'"), generated: false };
+  } catch (error) {
+    throw error instanceof KeyRingError ? new CommandError(error.message) : error;
+  }
+  process.stderr.write(
+    'warning: --demo made a secret key ring for this run only: operators enrolled during it cannot sign in after a restart ' +
+      `(they would need a reset link). To keep them, ${HOW_TO_MAKE_A_RING}\n`,
+  );
+  return { keyRing: KeyRing.generate('demo'), generated: true };
+}
 
 interface ServeFlags {
   host: string;
@@ -155,6 +176,7 @@ export function serveCommand(): Command {
       } catch (error) {
         throw new CommandError((error as Error).message);
       }
+      const { keyRing, generated } = keyRingOf(flags.demo === true);
       // Fastify, the app and the database drivers load only now: a usage error answers without them.
       const { runServe } = await import('../../serve/serve.ts');
       await runServe(
@@ -168,6 +190,8 @@ export function serveCommand(): Command {
           logLevel: flags.logLevel,
           metrics: metricsPort === null ? null : { host: flags.metricsHost, port: metricsPort },
           drainDelayMs,
+          keyRing,
+          keyRingGenerated: generated,
         },
         createOutput(json),
       );

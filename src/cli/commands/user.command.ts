@@ -5,6 +5,8 @@ import { createResetLinkByOperator, disableUserByOperator, inviteUserByOperator 
 import { listUserViews, oneTimeLinkOf, USER_ROLES, type IssuedLink, type UserView } from '../../users/users.service.ts';
 import { CommandError, UsageError } from '../command-errors.ts';
 import { cliUser, withContext } from '../context.ts';
+import { requireKeyRing } from '../../secrets/key-ring-source.ts';
+import { KeyRingError, type KeyRing } from '../../secrets/key-ring.ts';
 
 const describe = (u: UserView) => `${u.email}  ${u.name || '-'}  role=${u.role}  member=${u.member ?? '-'}  status=${u.status}`;
 
@@ -14,6 +16,18 @@ function publicUrlOf(flag: string | undefined): string {
     return parseConfig({ publicUrl: flag }, process.env).publicUrl;
   } catch (error) {
     throw new CommandError((error as Error).message);
+  }
+}
+
+/**
+ * The key ring (D35): an operator's link carries a new TOTP seed sealed under it, and a reset may
+ * be an operator's, so both commands need it before they open the database.
+ */
+function keyRingFor(command: string): KeyRing {
+  try {
+    return requireKeyRing(`'risklookup user ${command}'`);
+  } catch (error) {
+    throw error instanceof KeyRingError ? new CommandError(error.message) : error;
   }
 }
 
@@ -45,9 +59,10 @@ export function userCommand(): Command {
       if (opts.role === 'operator' && opts.member) throw new UsageError('an operator belongs to no member: leave out --member');
       if (opts.role !== 'operator' && !opts.member) throw new UsageError(`--member REF is required for --role ${opts.role}`);
       const publicUrl = publicUrlOf(opts.publicUrl);
+      const keyRing = keyRingFor('invite');
       return withContext(cmd, async ({ engine, clock, out }) => {
         const issued = await inviteUserByOperator(
-          { db: engine.db, clock },
+          { db: engine.db, clock, keyRing },
           { cli: cliUser(), by: opts.by },
           { email, role: opts.role, memberRef: opts.member ?? null },
         );
@@ -63,8 +78,12 @@ export function userCommand(): Command {
     .option('--by <name>', 'who asks, kept with the link (the operator log names the shell user)', cliUser())
     .action(async (email: string, opts: { publicUrl?: string; by: string }, cmd: Command) => {
       const publicUrl = publicUrlOf(opts.publicUrl);
+      const keyRing = keyRingFor('reset');
       return withContext(cmd, async ({ engine, clock, out }) => {
-        const { data, text } = linkResult(await createResetLinkByOperator({ db: engine.db, clock }, { cli: cliUser(), by: opts.by }, email), publicUrl);
+        const { data, text } = linkResult(
+          await createResetLinkByOperator({ db: engine.db, clock, keyRing }, { cli: cliUser(), by: opts.by }, email),
+          publicUrl,
+        );
         out.result(data, text);
       });
     });

@@ -10,9 +10,15 @@ export const authMessages = defineMessages({
   'auth.code.hint': { en: 'The 6-digit code your authenticator app shows now.', tr: 'Doğrulama uygulamanızın şu an gösterdiği 6 haneli kod.' },
   'auth.signIn.submit': { en: 'Sign in', tr: 'Oturum aç' },
   'auth.signIn.failed': {
-    en: "Sign-in failed. Check your email, password and (operators) the code, and try again in a few minutes if it keeps failing. If your member's access has been suspended, contact the service operator.",
-    tr: 'Oturum açılamadı. E-posta, parola ve (operatörler için) kodu kontrol edin; sorun sürerse birkaç dakika sonra tekrar deneyin. Üyeliğinizin erişimi askıya alındıysa hizmet operatörüyle iletişime geçin.',
+    en: "Sign-in failed. Check your email, password and (operators) the code. If your member's access has been suspended, contact the service operator.",
+    tr: 'Oturum açılamadı. E-posta, parola ve (operatörler için) kodu kontrol edin. Üyeliğinizin erişimi askıya alındıysa hizmet operatörüyle iletişime geçin.',
   },
+  'auth.signIn.throttled': {
+    en: 'Too many failed sign-ins lately for this account, or from this network, in browsers that have not signed in to it before. Wait {wait} and try again, or sign in from a browser you have signed in with before.',
+    tr: 'Son zamanlarda bu hesap için ya da bu ağdan, daha önce bu hesapla oturum açılmamış tarayıcılarda çok sayıda başarısız oturum açma denemesi oldu. {wait} bekleyip tekrar deneyin ya da daha önce oturum açtığınız bir tarayıcıdan girin.',
+  },
+  'auth.wait.seconds': { en: '{n} seconds', tr: '{n} saniye' },
+  'auth.wait.minutes': { en: '{n} minutes', tr: '{n} dakika' },
   'auth.signIn.expired': { en: 'Your session has ended. Please sign in again.', tr: 'Oturumunuz sona erdi. Lütfen yeniden oturum açın.' },
   'auth.signIn.forgot': {
     en: 'Forgot your password? Ask your member administrator or the operator for a reset link.',
@@ -26,9 +32,6 @@ export const authMessages = defineMessages({
   'auth.accept.password': { en: 'New password (at least 12 characters)', tr: 'Yeni parola (en az 12 karakter)' },
   'auth.accept.passwordAgain': { en: 'New password again', tr: 'Yeni parola (tekrar)' },
   'auth.accept.mismatch': { en: 'The two passwords differ.', tr: 'İki parola birbirinden farklı.' },
-  'auth.accept.tooShort': { en: 'The password must be at least 12 characters.', tr: 'Parola en az 12 karakter olmalı.' },
-  'auth.accept.tooLong': { en: 'The password is too long.', tr: 'Parola çok uzun.' },
-  'auth.accept.badName': { en: 'Give your name (1 to 100 characters).', tr: 'Adınızı yazın (1 ile 100 karakter).' },
   'auth.accept.submit': { en: 'Save and sign in', tr: 'Kaydet ve oturum aç' },
   'auth.accept.invalid.title': { en: 'This link does not work', tr: 'Bu bağlantı çalışmıyor' },
   'auth.accept.invalid.text': {
@@ -43,7 +46,6 @@ export const authMessages = defineMessages({
   'auth.totp.secret': { en: 'Secret key', tr: 'Gizli anahtar' },
   'auth.totp.uri': { en: 'otpauth link', tr: 'otpauth bağlantısı' },
   'auth.totp.code': { en: 'Code from the app', tr: 'Uygulamadaki kod' },
-  'auth.totp.wrong': { en: 'That code is not right. Type the code your app shows now.', tr: 'Kod doğru değil. Uygulamanızın şu an gösterdiği kodu yazın.' },
   'auth.copy': { en: 'Copy', tr: 'Kopyala' },
   'auth.copied': { en: 'Copied', tr: 'Kopyalandı' },
 });

@@ -47,4 +47,26 @@ export const consoleMessages = defineMessages({
   'console.target': { en: 'Target', tr: 'Hedef' },
   'console.before': { en: 'Before', tr: 'Önce' },
   'console.after': { en: 'After', tr: 'Sonra' },
+  // Confirming an action with the password and a new code (issue 27, finding 4; src/portal/step-up.ts).
+  'console.confirm.title': { en: 'Confirm with your password and a new code', tr: 'Parolanız ve yeni bir kodla onaylayın' },
+  'console.confirm.intro': {
+    en: 'This action needs your password and a new code from your authenticator app, one not used before: if you have just signed in or confirmed another action, wait for the next code. Nothing has been changed yet.',
+    tr: 'Bu işlem için parolanız ve doğrulama uygulamanızdan daha önce kullanılmamış yeni bir kod gerekir: az önce oturum açtıysanız ya da başka bir işlemi onayladıysanız sonraki kodu bekleyin. Henüz hiçbir şey değiştirilmedi.',
+  },
+  'console.confirm.what': { en: 'Action: {action}. Target: {target}.', tr: 'İşlem: {action}. Hedef: {target}.' },
+  'console.confirm.password': { en: 'Your password', tr: 'Parolanız' },
+  'console.confirm.code': { en: 'A new code from your authenticator app', tr: 'Doğrulama uygulamanızdan yeni bir kod' },
+  'console.confirm.submit': { en: 'Confirm', tr: 'Onayla' },
+  'console.confirm.refused': {
+    en: 'The password or the code is not right, or the code was used already: nothing was changed. Wait for the next code and try again. Each wrong attempt counts as a failed sign-in and is in the operator log.',
+    tr: 'Parola ya da kod doğru değil ya da kod daha önce kullanıldı: hiçbir şey değiştirilmedi. Sonraki kodu bekleyip tekrar deneyin. Her hatalı deneme başarısız bir oturum açma sayılır ve operatör kaydına yazılır.',
+  },
+  'console.confirm.throttled': {
+    en: 'Too many wrong passwords or codes lately: wait {wait} and try again. Nothing was changed.',
+    tr: 'Son zamanlarda çok sayıda hatalı parola ya da kod girildi: {wait} bekleyip tekrar deneyin. Hiçbir şey değiştirilmedi.',
+  },
+  'console.stepUp.user.invite_operator': { en: 'invite an operator', tr: 'operatör davet etme' },
+  'console.stepUp.user.reset': { en: 'issue a reset link', tr: 'sıfırlama bağlantısı verme' },
+  'console.stepUp.member.status': { en: "change the member's status", tr: 'üyenin durumunu değiştirme' },
+  'console.stepUp.member.key_daily_limit': { en: "change the member's daily limit", tr: 'üyenin günlük sınırını değiştirme' },
 });

@@ -40,6 +40,22 @@ export const accountProblemMessages = defineMessages({
   },
   'problem.user.password_too_short': { en: 'The password must be at least {min} characters.', tr: 'Parola en az {min} karakter olmalı.' },
   'problem.user.password_too_long': { en: 'The password must be at most {max} characters.', tr: 'Parola en çok {max} karakter olabilir.' },
+  'problem.user.password_blank': {
+    en: 'The password is only white space. Choose words or characters you will remember, such as a few unrelated words.',
+    tr: 'Parola yalnızca boşluktan oluşuyor. Aklınızda kalacak sözcükler ya da karakterler seçin, örneğin birbiriyle ilgisiz birkaç sözcük.',
+  },
+  'problem.user.password_repeated': {
+    en: 'The password is one character repeated, which anyone would guess first. Choose a few unrelated words instead.',
+    tr: 'Parola tek bir karakterin tekrarından oluşuyor; herkesin ilk deneyeceği şey budur. Bunun yerine birbiriyle ilgisiz birkaç sözcük seçin.',
+  },
+  'problem.user.password_breached': {
+    en: 'The password is on a list of passwords found in data breaches, which attackers try first (capital letters do not change that). Choose another, such as a few unrelated words.',
+    tr: 'Parola, veri sızıntılarında ortaya çıkmış ve saldırganların ilk denediği parolalar listesinde (büyük harf kullanmak bunu değiştirmez). Başka bir parola seçin, örneğin birbiriyle ilgisiz birkaç sözcük.',
+  },
+  'problem.operator.step_up_required': {
+    en: 'Confirm this action with your password and a new code from your authenticator app.',
+    tr: 'Bu işlemi parolanız ve doğrulama uygulamanızdan yeni bir kodla onaylayın.',
+  },
   'problem.member_users.role_invalid': {
     en: 'Choose the role: admin or user.',
     tr: 'Rolü seçin: yönetici ya da kullanıcı.',

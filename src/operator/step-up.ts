@@ -1,0 +1,50 @@
+/**
+ * Operator actions that need the operator's password and a new TOTP code sent with them (issue
+ * 27, finding 4): a stolen session alone must not mint operators, hand out reset links or lift a
+ * member's limits. The list is here, once; the services of those actions refuse a portal operator
+ * without a proof for that very action and target, which only the portal's confirmation
+ * (src/portal/step-up.ts) makes, after checking both as a sign-in would. The CLI needs none: the
+ * machine's own access control stands for it (operator-log.ts).
+ */
+import { DomainError } from '../lib/errors.ts';
+import { normaliseEmail } from '../users/users.service.ts';
+
+/**
+ * Every action that needs a confirmation. Branch `quota` adds a per-member daily portal allowance
+ * (D28 amended): its console action belongs here as `'member.portal_daily_limit'`, with
+ * `requireStepUp` in its service and `withStepUp` around its route, as `member.key_daily_limit`.
+ */
+export const STEP_UP_ACTIONS = ['user.invite_operator', 'user.reset', 'member.status', 'member.key_daily_limit'] as const;
+export type StepUpAction = (typeof STEP_UP_ACTIONS)[number];
+
+/** What an action is done to, as the proof names it. */
+export const stepUpTarget = {
+  user: (email: string) => `user:${normaliseEmail(email)}`,
+  member: (ref: string) => `member:${ref}`,
+};
+
+/** That this operator confirmed this action on this target just now. Made only by `proveStepUp`. */
+export interface StepUpProof {
+  readonly userId: number;
+  readonly action: StepUpAction;
+  readonly target: string;
+}
+
+const issued = new WeakSet<StepUpProof>();
+
+/** For src/portal/step-up.ts alone, once it has checked the password and the code. */
+export function proveStepUp(userId: number, action: StepUpAction, target: string): StepUpProof {
+  const proof = Object.freeze({ userId, action, target });
+  issued.add(proof);
+  return proof;
+}
+
+/** Refuses a portal operator without a proof for exactly this action and target. */
+export function requireStepUp(operator: { userId: number; stepUp?: StepUpProof } | { cli: string }, action: StepUpAction, target: string): void {
+  if ('cli' in operator) return;
+  const proof = operator.stepUp;
+  if (proof && issued.has(proof) && proof.userId === operator.userId && proof.action === action && proof.target === target) return;
+  throw new DomainError('forbidden', 'confirm this action with your password and a new code from your authenticator app', {
+    code: 'operator.step_up_required',
+  });
+}
