@@ -6,9 +6,7 @@ import cluster from 'node:cluster';
 import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
 import { buildCountryCatalogue } from '../countries/catalogue.ts';
-import { openEngine, type Engine } from '../db/connect.ts';
-import { DAYS, purgeAudit } from '../audit/audit-retention.ts';
-import type { Logger } from 'pino';
+import { openEngine } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { prepareDemo, type DemoOutcome } from '../demo/demo.service.ts';
 import { systemClock } from '../lib/clock.ts';
@@ -16,6 +14,7 @@ import { createLogger, createServerLogStream } from '../lib/logger.ts';
 import type { Output } from '../cli/output.ts';
 import { reloadTls, type Transport } from '../http/transport.ts';
 import { startServer, waitForShutdownSignal } from './server.ts';
+import { buildBackgroundWork } from './background-work.ts';
 
 export interface ServeOptions {
   config: Config;
@@ -55,10 +54,12 @@ async function serveHere(options: ServeOptions, onListening: (url: string, datab
   const logger = createLogger({ level: options.logLevel, destination: logStream });
   let server;
   let app;
+  const background = buildBackgroundWork({ engine, clock: systemClock, config: options.config, log: logger });
   try {
     app = await buildApp({ config: options.config, engine, logger, transport: options.transport });
     await engine.openPool();
-    server = await startServer(app, engine, options.host, options.port, options.transport.kind === 'tls' ? 'https' : 'http', options.config.drainGraceMs);
+    const scheme = options.transport.kind === 'tls' ? 'https' : 'http';
+    server = await startServer(app, engine, options.host, options.port, scheme, options.config.drainGraceMs, background);
   } catch (error) {
     await engine.close();
     throw error;
@@ -72,28 +73,14 @@ async function serveHere(options: ServeOptions, onListening: (url: string, datab
     }
   };
   process.on('SIGHUP', onHangup);
-  const retention = startAuditRetention(engine, options.config, logger);
+  // A database that does not answer now delays the background work, not the requests: the runner
+  // logs it and ticks again every second.
+  await background.start();
   onListening(server.url, engine.description);
   await waitForShutdownSignal();
   process.off('SIGHUP', onHangup);
-  clearInterval(retention);
   await server.stop();
   logStream.flushSync();
-}
-
-const RETENTION_EVERY_MS = 6 * 60 * 60 * 1000;
-
-/** Purges old audit records now and every 6 hours (each process; the deletes are idempotent). */
-function startAuditRetention(engine: Engine, config: Config, logger: Logger): NodeJS.Timeout | undefined {
-  if (config.auditRetentionDays === 0) return undefined;
-  const purge = () =>
-    purgeAudit(engine.db, systemClock, DAYS(config.auditRetentionDays))
-      .then((deleted) => deleted > 0 && logger.info({ deleted }, 'purged old audit records'))
-      .catch((error: unknown) => logger.warn({ err: error }, 'audit purge failed; will try again'));
-  void purge();
-  const timer = setInterval(() => void purge(), RETENTION_EVERY_MS);
-  timer.unref();
-  return timer;
 }
 
 function demoLines(demo: DemoOutcome, url: string): string[] {

@@ -5,8 +5,13 @@ import type { App } from '../http/app-type.ts';
 
 export interface RunningServer {
   url: string;
-  /** Stops accepting, answers what was already sent, closes the database. */
+  /** Stops accepting, answers what was already sent, drains the background work, closes the database. */
   stop(): Promise<void>;
+}
+
+/** Work beside the requests (src/jobs/job-runner.ts): drained with them, before the database closes. */
+export interface BackgroundWork {
+  drain(): Promise<void>;
 }
 
 /**
@@ -26,6 +31,7 @@ export async function startServer(
   port: number,
   scheme: 'http' | 'https' = 'http',
   drainGraceMs = DRAIN_GRACE_MS,
+  background: BackgroundWork | null = null,
 ): Promise<RunningServer> {
   await app.listen({ host, port });
   const address = app.server.address();
@@ -42,6 +48,8 @@ export async function startServer(
     stop: () => {
       stopping ??= (async () => {
         closing = true;
+        // Nothing new starts from now on; a job in progress finishes (or is given back) meanwhile.
+        const backgroundDrained = background?.drain() ?? Promise.resolve();
         // Stop accepting but keep open connections: http.Server#close would also destroy the
         // connections it thinks idle, which includes one whose request has arrived but is not
         // parsed yet — the client would see its request reset.
@@ -49,6 +57,7 @@ export async function startServer(
         await new Promise((resolve) => setTimeout(resolve, drainGraceMs));
         // Now closes the idle keep-alive connections and waits for requests in flight.
         await app.close();
+        await backgroundDrained;
         await engine.close();
       })();
       return stopping;
