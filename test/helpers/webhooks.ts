@@ -34,6 +34,8 @@ export interface WebhookWorld {
     holder: string,
     options?: { db?: Kysely<Database>; settings?: Partial<DeliverySettings>; ca?: Buffer },
   ): { runner: JobRunner; queue: DeliveryQueue; log: CapturedLog };
+  /** Drains every worker made here (afterEach: a failed test leaves no lease or claim behind). */
+  drainAll(): Promise<void>;
 }
 
 export function webhookWorld(db: Kysely<Database>, engineKind: EngineKind, clock: Clock, options: { allowPrivate?: boolean } = {}): WebhookWorld {
@@ -44,6 +46,7 @@ export function webhookWorld(db: Kysely<Database>, engineKind: EngineKind, clock
     return found ? Promise.resolve(found) : Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }));
   };
   const addresses = { resolve, allowPrivate: options.allowPrivate ?? true };
+  const workers: Array<{ runner: JobRunner; queue: DeliveryQueue }> = [];
   return {
     box,
     dns,
@@ -79,7 +82,14 @@ export function webhookWorld(db: Kysely<Database>, engineKind: EngineKind, clock
         jitter: () => 0,
       });
       runner.addQueue(queue);
+      workers.push({ runner, queue });
       return { runner, queue, log };
+    },
+    async drainAll() {
+      for (const { runner, queue } of workers.splice(0)) {
+        await runner.drain();
+        queue.close();
+      }
     },
   };
 }
