@@ -35,10 +35,9 @@ export interface ClaimRequest {
   readonly claimUntil: number;
   /** How many more this process may send to an endpoint now (its per-endpoint bound). */
   readonly roomFor: (endpointId: number) => number;
+  /** Endpoints with no room at all: their deliveries are not even looked at. */
+  readonly fullEndpoints: readonly number[];
 }
-
-/** Rows looked at per claim: some are passed over for their endpoint's bound. */
-const CANDIDATES_PER_SLOT = 4;
 
 /**
  * Due deliveries this process may take: pending and due, or claimed by a process whose claim
@@ -46,11 +45,12 @@ const CANDIDATES_PER_SLOT = 4;
  * whose first attempt has not been made waits while an older message of its endpoint still
  * waits for its first attempt (retries do not hold newer messages back).
  */
-function dueCandidates(db: Db, seam: Pick<DialectSeam, 'claimRows'>, now: number, limit: number) {
+function dueCandidates(db: Db, seam: Pick<DialectSeam, 'claimRows'>, request: ClaimRequest) {
+  const { now, limit, fullEndpoints } = request;
+  let query = db.selectFrom('webhook_deliveries as d').select(['d.id', 'd.endpoint_id']);
+  if (fullEndpoints.length > 0) query = query.where('d.endpoint_id', 'not in', fullEndpoints);
   return seam.claimRows(
-    db
-      .selectFrom('webhook_deliveries as d')
-      .select(['d.id', 'd.endpoint_id'])
+    query
       .where((eb) =>
         eb.and([
           eb.or([
@@ -76,20 +76,22 @@ function dueCandidates(db: Db, seam: Pick<DialectSeam, 'claimRows'>, now: number
       )
       .orderBy('d.next_attempt_at')
       .orderBy('d.id')
-      .limit(limit * CANDIDATES_PER_SLOT),
+      // Exactly as many as wanted: rows locked and then left would be skipped by other processes meanwhile.
+      .limit(limit),
   );
 }
 
 /** Claims up to `limit` due deliveries in one transaction (row locks skip other claimers' rows on PostgreSQL). */
 export async function claimDueDeliveries(db: Kysely<Database>, seam: Pick<DialectSeam, 'claimRows'>, request: ClaimRequest): Promise<ClaimedDelivery[]> {
   return db.transaction().execute(async (trx) => {
-    const candidates = await dueCandidates(trx, seam, request.now, request.limit).execute();
+    const candidates = await dueCandidates(trx, seam, request).execute();
     const taken = new Map<number, number>();
     const ids: number[] = [];
     for (const row of candidates) {
       const endpointId = Number(row.endpoint_id);
       const already = taken.get(endpointId) ?? 0;
-      if (ids.length === request.limit || already >= request.roomFor(endpointId)) continue;
+      // Several due retries of one endpoint may exceed its room: the rest stay for a later claim.
+      if (already >= request.roomFor(endpointId)) continue;
       taken.set(endpointId, already + 1);
       ids.push(Number(row.id));
     }

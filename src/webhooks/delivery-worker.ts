@@ -91,7 +91,8 @@ function recordOf(decision: AttemptDecision, now: number, status: number | null)
 export function createDeliveryQueue(deps: DeliveryWorkerDeps): DeliveryQueue {
   const settings = { ...DEFAULT_DELIVERY_SETTINGS, ...deps.settings };
   if (settings.claimMs <= settings.timeoutMs) throw new Error('a delivery claim must outlast the delivery timeout');
-  const agent = new https.Agent({ keepAlive: true, maxSockets: settings.perEndpoint, ...(deps.trustedCa ? { ca: deps.trustedCa } : {}) });
+  // The bounds are the claim's (per endpoint, in all); the agent adds none of its own per host.
+  const agent = new https.Agent({ keepAlive: true, maxSockets: settings.concurrency, ...(deps.trustedCa ? { ca: deps.trustedCa } : {}) });
   const sender = { agent, lookup: guardedLookup(deps.addresses), timeoutMs: settings.timeoutMs };
   const inFlight = new Map<number, number>();
   const outcomes: Record<DeliveryOutcome, number> = { succeeded: 0, retrying: 0, failed: 0, lost_claim: 0 };
@@ -127,6 +128,7 @@ export function createDeliveryQueue(deps: DeliveryWorkerDeps): DeliveryQueue {
         token: randomBytes(12).toString('base64url'),
         claimUntil: now + settings.claimMs,
         roomFor: (endpointId) => settings.perEndpoint - (inFlight.get(endpointId) ?? 0),
+        fullEndpoints: [...inFlight].filter(([, n]) => n >= settings.perEndpoint).map(([id]) => id),
       });
       for (const d of claimed) inFlight.set(d.endpointId, (inFlight.get(d.endpointId) ?? 0) + 1);
       return claimed;

@@ -14,8 +14,8 @@ export interface ReceivedWebhook {
   readonly body: string;
 }
 
-/** What to answer: a status (with headers), or `'hang'` (never answer). */
-export type Answer = { status: number; headers?: Record<string, string> } | 'hang';
+/** What to answer: a status (with headers, after a delay), or `'hang'` (never answer). */
+export type Answer = { status: number; headers?: Record<string, string>; delayMs?: number } | 'hang';
 
 export interface Receiver {
   readonly port: number;
@@ -24,8 +24,9 @@ export interface Receiver {
   readonly received: ReceivedWebhook[];
   /** Requests being answered right now (hanging ones included). */
   readonly open: () => number;
-  /** The most requests open at once so far. */
+  /** The most requests open at once since the last reset. */
   readonly mostOpen: () => number;
+  resetMostOpen(): void;
   url(path?: string, host?: string): string;
   answer: (request: ReceivedWebhook, index: number) => Answer;
   /** Resolves when `count` requests have arrived. */
@@ -55,8 +56,12 @@ export async function startReceiver(options: { dnsNames?: readonly string[] } = 
       for (const w of waiters.filter((w) => receiver.received.length >= w.count)) w.resolve();
       const answer = receiver.answer(request, receiver.received.length - 1);
       if (answer === 'hang') return void hanging.add(res);
-      res.writeHead(answer.status, answer.headers ?? {});
-      res.end('ok');
+      const send = () => {
+        res.writeHead(answer.status, answer.headers ?? {});
+        res.end('ok');
+      };
+      if (answer.delayMs) setTimeout(send, answer.delayMs);
+      else send();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -67,6 +72,9 @@ export async function startReceiver(options: { dnsNames?: readonly string[] } = 
     certificate,
     open: () => open,
     mostOpen: () => mostOpen,
+    resetMostOpen: () => {
+      mostOpen = open;
+    },
     url: (path = '/hook', host = '127.0.0.1') => `https://${host}:${port}${path}`,
     waitFor(count: number, timeoutMs = 10_000) {
       if (receiver.received.length >= count) return Promise.resolve();
