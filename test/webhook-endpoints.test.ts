@@ -116,7 +116,7 @@ for (const engine of ENGINES) {
       );
       assert.equal(results.filter((r) => r.status === 'fulfilled').length, 3);
       for (const r of results.filter((r) => r.status === 'rejected')) {
-        const reason = (r).reason as DomainError;
+        const reason = r.reason as DomainError;
         assert.deepEqual(
           [reason.kind, reason.problems[0]?.code, reason.message],
           ['conflict', 'webhook.endpoint_cap', 'a member has at most 3 endpoints: delete one before adding another'],

@@ -95,11 +95,12 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
     else entry.failures++;
   };
 
-  /** SQLite: takes or renews the lease; true while this process may work. */
+  /** SQLite: takes or renews the lease (renewed once a third of it has passed); true while this process may work. */
   async function holdLease(): Promise<boolean> {
     if (!lease) return true;
     const now = deps.clock.now();
     const wasHeld = now < leaseHeldUntil;
+    if (wasHeld && leaseHeldUntil - now > (settings.leaseMs * 2) / 3) return true;
     const held = await takeLease(deps.db, lease, now, now + settings.leaseMs);
     leaseHeldUntil = held ? now + settings.leaseMs : -Infinity;
     if (held !== wasHeld) deps.log.info({ holder }, held ? 'this process now runs the background work (SQLite lease)' : 'the background-work lease was lost');

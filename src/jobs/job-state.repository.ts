@@ -41,10 +41,13 @@ export async function claimDueRun(db: Db, claim: Claim, now: number, leaseUntil:
 
 /**
  * Takes or renews a lease: free, expired, or already this claim's. True when held afterwards.
- * The row is created on first use.
+ * A lease another holder keeps alive is only read: SQLite has one writer at a time, and the
+ * processes that wait should not take its lock every second.
  */
 export async function takeLease(db: Db, claim: Claim, now: number, leaseUntil: number): Promise<boolean> {
-  await ensureJobRow(db, claim.name, null);
+  const row = await db.selectFrom('job_state').select(['claim_token', 'lease_until']).where('name', '=', claim.name).executeTakeFirst();
+  if (row && row.claim_token !== claim.token && row.lease_until !== null && row.lease_until > now) return false;
+  if (!row) await ensureJobRow(db, claim.name, null);
   const result = await db
     .updateTable('job_state')
     .set({ holder: claim.holder, claim_token: claim.token, lease_until: leaseUntil })

@@ -10,7 +10,7 @@ export interface RunningServer {
 }
 
 /** Work beside the requests (src/jobs/job-runner.ts): drained with them, before the database closes. */
-export interface BackgroundWork {
+export interface Drainable {
   drain(): Promise<void>;
 }
 
@@ -31,7 +31,7 @@ export async function startServer(
   port: number,
   scheme: 'http' | 'https' = 'http',
   drainGraceMs = DRAIN_GRACE_MS,
-  background: BackgroundWork | null = null,
+  background: Drainable | null = null,
 ): Promise<RunningServer> {
   await app.listen({ host, port });
   const address = app.server.address();
