@@ -57,3 +57,18 @@ test('the public URL (one-time links, allowed form origin): flag, else RISKLOOKU
     assert.throws(() => parseConfig({ publicUrl: bad }, {}), /public URL \(RISKLOOKUP_PUBLIC_URL\)/, bad);
   }
 });
+
+test('webhook settings (D32): private addresses off by default; concurrency 16, 4 per endpoint; bad values named', () => {
+  const defaults = parseConfig({}, {});
+  assert.deepEqual([defaults.webhookAllowPrivateAddresses, defaults.webhookConcurrency, defaults.webhookConcurrencyPerEndpoint], [false, 16, 4]);
+  assert.equal(parseConfig({}, { RISKLOOKUP_WEBHOOK_ALLOW_PRIVATE: '1' }).webhookAllowPrivateAddresses, true);
+  assert.equal(parseConfig({}, { RISKLOOKUP_WEBHOOK_ALLOW_PRIVATE: 'off' }).webhookAllowPrivateAddresses, false);
+  assert.throws(
+    () => parseConfig({}, { RISKLOOKUP_WEBHOOK_ALLOW_PRIVATE: 'maybe' }),
+    /RISKLOOKUP_WEBHOOK_ALLOW_PRIVATE\) must be 1 or 0 \(true or false\), got 'maybe'/,
+  );
+  assert.throws(
+    () => parseConfig({}, { RISKLOOKUP_WEBHOOK_CONCURRENCY: '2', RISKLOOKUP_WEBHOOK_CONCURRENCY_PER_ENDPOINT: '3' }),
+    /webhook deliveries at once per endpoint \(3\) cannot exceed webhook deliveries at once \(2\)/,
+  );
+});

@@ -69,6 +69,11 @@ export interface Config {
   readonly drainGraceMs: number;
   /** Where people reach this service (no trailing slash): one-time links point here, and portal forms may come from its origin. */
   readonly publicUrl: string;
+  /** D32: webhooks may go to loopback and private addresses (tests and local receivers only; default off). */
+  readonly webhookAllowPrivateAddresses: boolean;
+  /** Webhook deliveries in flight at once per process, and of those to one endpoint (src/webhooks/delivery-worker.ts). */
+  readonly webhookConcurrency: number;
+  readonly webhookConcurrencyPerEndpoint: number;
 }
 
 export interface ConfigInput {
@@ -94,6 +99,9 @@ export interface ConfigInput {
   bodyTimeoutMs?: string | number;
   drainGraceMs?: string | number;
   publicUrl?: string;
+  webhookAllowPrivateAddresses?: string | boolean;
+  webhookConcurrency?: string | number;
+  webhookConcurrencyPerEndpoint?: string | number;
 }
 
 function integer(name: string, raw: string | number | undefined, fallback: number, min: number, max: number, problems: string[]) {
@@ -121,6 +129,15 @@ function publicUrlOf(raw: string | undefined, problems: string[]): string {
   }
   problems.push(`public URL (RISKLOOKUP_PUBLIC_URL) must be an http:// or https:// address such as https://risk.example.com, got '${raw}'`);
   return DEFAULT_PUBLIC_URL;
+}
+
+function yesNo(name: string, raw: string | boolean | undefined, problems: string[]): boolean {
+  if (raw === undefined || raw === '' || typeof raw === 'boolean') return raw === true;
+  const text = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(text)) return true;
+  if (['0', 'false', 'no', 'off'].includes(text)) return false;
+  problems.push(`${name} must be 1 or 0 (true or false), got '${raw}'`);
+  return false;
 }
 
 function fraction(name: string, raw: string | number | undefined, fallback: number, problems: string[]) {
@@ -289,9 +306,34 @@ export function parseConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pr
       problems,
     ),
     publicUrl: publicUrlOf(input.publicUrl ?? env.RISKLOOKUP_PUBLIC_URL, problems),
+    webhookAllowPrivateAddresses: yesNo(
+      'webhooks to private addresses (RISKLOOKUP_WEBHOOK_ALLOW_PRIVATE)',
+      input.webhookAllowPrivateAddresses ?? env.RISKLOOKUP_WEBHOOK_ALLOW_PRIVATE,
+      problems,
+    ),
+    webhookConcurrency: integer(
+      'webhook deliveries at once (RISKLOOKUP_WEBHOOK_CONCURRENCY)',
+      input.webhookConcurrency ?? env.RISKLOOKUP_WEBHOOK_CONCURRENCY,
+      16,
+      1,
+      1000,
+      problems,
+    ),
+    webhookConcurrencyPerEndpoint: integer(
+      'webhook deliveries at once per endpoint (RISKLOOKUP_WEBHOOK_CONCURRENCY_PER_ENDPOINT)',
+      input.webhookConcurrencyPerEndpoint ?? env.RISKLOOKUP_WEBHOOK_CONCURRENCY_PER_ENDPOINT,
+      4,
+      1,
+      100,
+      problems,
+    ),
   };
   if (config.maxActivePerKey > config.maxActive)
     problems.push(`requests in work per key (${config.maxActivePerKey}) cannot exceed requests in work (${config.maxActive})`);
+  if (config.webhookConcurrencyPerEndpoint > config.webhookConcurrency)
+    problems.push(
+      `webhook deliveries at once per endpoint (${config.webhookConcurrencyPerEndpoint}) cannot exceed webhook deliveries at once (${config.webhookConcurrency})`,
+    );
   if (config.maxQueuedPerKey > config.maxQueued)
     problems.push(`requests waiting per key (${config.maxQueuedPerKey}) cannot exceed requests waiting (${config.maxQueued})`);
   if (problems.length > 0) throw new Error(`invalid configuration:\n  - ${problems.join('\n  - ')}`);

@@ -12,6 +12,7 @@ import { issueKey } from '../src/keys/keys.service.ts';
 import { changeReportStatus } from '../src/reports/reports.service.ts';
 import { fixedClock } from '../src/lib/clock.ts';
 import { NOON_TR } from './helpers/app.ts';
+import { enqueue, makeEvent, webhookWorld } from './helpers/webhooks.ts';
 
 const sqlite = ENGINES.find((e) => e.name === 'sqlite')!;
 
@@ -32,6 +33,11 @@ for (const engine of ENGINES) {
       const app = await makeTestApp(source);
       for (const q of ['q=demir', 'q=Marmara', 'q=ab']) await search(app.app, key, q);
       await app.close();
+      // A webhook endpoint with a delivery to carry over, its secret still sealed.
+      const world = webhookWorld(source.engine.db, 'sqlite', clock, { allowPrivate: true });
+      const { admin, memberId } = await world.member('M-HOOKS');
+      await world.endpoints.registerEndpoint(admin, { url: 'https://127.0.0.1:9/hook' });
+      await enqueue(source.engine.db, world, memberId, [makeEvent(clock)]);
     });
     after(async () => {
       await source?.drop();
@@ -45,6 +51,9 @@ for (const engine of ENGINES) {
       const expected = await countAllTables(source.engine.db);
       assert.deepEqual(counts, expected);
       assert.ok(expected.audit_log >= 3 && expected.usage_counters >= 1 && expected.report_status_changes > 30);
+      assert.deepEqual([expected.webhook_endpoints, expected.webhook_deliveries], [1, 1]);
+      const sealed = (db: typeof source.engine.db) => db.selectFrom('webhook_endpoints').select('secret_sealed').executeTakeFirstOrThrow();
+      assert.deepEqual(await sealed(target.engine.db), await sealed(source.engine.db), 'the sealed secret as it was: the same key ring opens it');
 
       const before = await makeTestApp(source);
       const afterCopy = await makeTestApp(target);

@@ -8,7 +8,10 @@ import { DomainError } from '../lib/errors.ts';
 import type { Engine } from './connect.ts';
 import type { Database } from './schema.ts';
 
-/** In dependency order: a row's references are copied before it. */
+/**
+ * In dependency order: a row's references are copied before it. `job_state` is not copied: it is
+ * the running processes' schedule and claims, which the target's first process makes anew.
+ */
 export const TABLES_WITH_ID = [
   'members',
   'users',
@@ -24,6 +27,8 @@ export const TABLES_WITH_ID = [
   'sign_in_failures',
   'agreement_signatures',
   'operator_log',
+  'webhook_endpoints',
+  'webhook_deliveries',
 ] as const;
 export const ALL_TABLES = [...TABLES_WITH_ID, 'usage_counters'] as const;
 type TableName = (typeof ALL_TABLES)[number];

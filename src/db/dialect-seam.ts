@@ -4,7 +4,7 @@
  * steps of a write session, and the copy's fix-ups. Runtime fragments only: the migrations hold
  * their own DDL (frozen), so editing this file never changes an existing schema.
  */
-import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Db } from './types.ts';
 import type { NearMatchGroup } from '../search/near-match-score.ts';
 
@@ -108,6 +108,13 @@ export interface DialectSeam {
   rebuildNameIndex(db: Db): Promise<void>;
   /** Throws when the name-search index does not match `companies` (after a copy; PostgreSQL's cannot drift). */
   checkNameIndex(db: Db): Promise<void>;
+  /**
+   * A queue's claim (src/webhooks/deliveries.repository.ts): the SELECT passes over rows another
+   * transaction holds and locks those it returns until commit (PostgreSQL `FOR UPDATE SKIP
+   * LOCKED`), so processes claiming at once never take the same row. SQLite has one writer at a
+   * time (BEGIN IMMEDIATE) and nothing to skip: the query is left as it is.
+   */
+  claimRows<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
 }
 
 /** Near-match candidates hold a group's `all` pieces and one of its `any` lists: each such list of pieces. */
@@ -199,6 +206,7 @@ const sqliteSeam: DialectSeam = {
   async checkNameIndex(db) {
     await sql`INSERT INTO company_name_fts(company_name_fts) VALUES ('integrity-check')`.execute(db);
   },
+  claimRows: (query) => query,
 };
 
 const postgresSeam: DialectSeam = {
@@ -285,6 +293,7 @@ const postgresSeam: DialectSeam = {
   markBulkLoad: () => Promise.resolve(),
   rebuildNameIndex: () => Promise.resolve(),
   checkNameIndex: () => Promise.resolve(),
+  claimRows: (query) => query.forUpdate().skipLocked(),
 };
 
 export function seamFor(kind: EngineKind): DialectSeam {

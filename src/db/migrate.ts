@@ -9,6 +9,7 @@ import * as oneOpenClaim from './migrations/0005-one-open-claim.ts';
 import * as filedCompanyText from './migrations/0006-filed-company-text.ts';
 import * as nameWords from './migrations/0007-name-words.ts';
 import * as sealedSeedsAndDevices from './migrations/0009-sealed-seeds-and-devices.ts';
+import * as jobsAndWebhooks from './migrations/0011-jobs-and-webhooks.ts';
 
 function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -19,8 +20,9 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '0005-one-open-claim': { up: (db) => oneOpenClaim.up(db) },
     '0006-filed-company-text': { up: (db) => filedCompanyText.up(db) },
     '0007-name-words': { up: (db) => nameWords.up(db, engine.seam) },
-    // 0008 belongs to another branch of this round (each branch keeps its own number).
+    // 0008 and 0010 belong to other branches of this round (each branch keeps its own number).
     '0009-sealed-seeds-and-devices': { up: (db) => sealedSeedsAndDevices.up(db, engine.seam) },
+    '0011-jobs-and-webhooks': { up: (db) => jobsAndWebhooks.up(db, engine.seam) },
   };
 }
 

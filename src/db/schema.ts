@@ -265,6 +265,68 @@ export interface CompanyNameWordsTable {
   word: string;
 }
 
+/**
+ * Background work (src/jobs/, migration 0011): a periodic job's next due instant and who holds
+ * its run, or a lease (SQLite: the one process that runs background work).
+ */
+export interface JobStateTable {
+  name: string;
+  next_due_at: number | null;
+  holder: string | null;
+  claim_token: string | null;
+  lease_until: number | null;
+  last_started_at: number | null;
+  last_finished_at: number | null;
+  last_error: string | null;
+}
+
+export type WebhookEndpointStatus = 'enabled' | 'disabled';
+
+/** A member's webhook receivers (D32); secrets sealed under the key ring (D35). */
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  member_id: number;
+  url: string;
+  description: string;
+  status: WebhookEndpointStatus;
+  /** Why it was disabled, in words for the portal; null while enabled. */
+  disabled_reason: string | null;
+  disabled_at: number | null;
+  secret_sealed: string;
+  /** After a rotation: the previous secret, which signs too until `previous_secret_until`. */
+  previous_secret_sealed: string | null;
+  previous_secret_until: number | null;
+  created_by_user_id: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export type WebhookDeliveryState = 'pending' | 'delivering' | 'succeeded' | 'failed';
+
+/** One message to one endpoint (D32): the delivery queue, kept 30 days. */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  endpoint_id: number;
+  /** The `webhook-id` header: the event's stable id. */
+  webhook_id: string;
+  event_type: string;
+  /** The exact body of every attempt. */
+  payload: string;
+  state: WebhookDeliveryState;
+  /** Attempts finished since the delivery (or its redelivery) began. */
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  first_attempt_at: number | null;
+  last_attempt_at: number | null;
+  last_status: number | null;
+  last_error: string | null;
+  claimed_by: string | null;
+  claim_token: string | null;
+  claim_until: number | null;
+  created_at: number;
+  finished_at: number | null;
+}
+
 export interface Database {
   members: MembersTable;
   api_keys: ApiKeysTable;
@@ -283,4 +345,7 @@ export interface Database {
   report_attachments: ReportAttachmentsTable;
   operator_log: OperatorLogTable;
   company_name_words: CompanyNameWordsTable;
+  job_state: JobStateTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }

@@ -134,6 +134,20 @@ export const PROBLEM_PARAMS = {
   'request.uri_too_long': ['max'],
   'request.https_required': [],
   'request.body_not_allowed': ['method'],
+  // Webhook endpoints and deliveries (D32; src/webhooks/webhook-rules.ts and the webhook services).
+  'webhook.url_invalid': ['value'],
+  'webhook.url_not_https': [],
+  'webhook.url_credentials': [],
+  'webhook.url_fragment': [],
+  'webhook.url_too_long': ['max'],
+  'webhook.address_refused': ['host', 'address'],
+  'webhook.host_unresolved': ['host'],
+  'webhook.endpoint_cap': ['max'],
+  'webhook.endpoint_not_found': ['id'],
+  'webhook.admin_only': [],
+  'webhook.endpoint_disabled': ['id'],
+  'webhook.delivery_not_found': ['id'],
+  'webhook.delivery_in_progress': ['id'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type ProblemCode = keyof typeof PROBLEM_PARAMS;

@@ -49,3 +49,17 @@ export async function countMembers(db: Db): Promise<number> {
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/**
+ * Takes the member's row lock until the transaction ends (a no-op update: PostgreSQL locks the
+ * row, SQLite runs one write transaction at a time anyway), so that a per-member cap checked
+ * before an insert holds under concurrency. False when there is no such member.
+ */
+export async function lockMemberRow(db: Db, memberId: number): Promise<boolean> {
+  const result = await db
+    .updateTable('members')
+    .set((eb) => ({ status: eb.ref('status') }))
+    .where('id', '=', memberId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

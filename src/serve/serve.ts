@@ -6,9 +6,7 @@ import cluster from 'node:cluster';
 import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
 import { buildCountryCatalogue } from '../countries/catalogue.ts';
-import { openEngine, type Engine } from '../db/connect.ts';
-import { DAYS, purgeAudit } from '../audit/audit-retention.ts';
-import type { Logger } from 'pino';
+import { openEngine } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { prepareDemo, type DemoOutcome } from '../demo/demo.service.ts';
 import { systemClock } from '../lib/clock.ts';
@@ -22,6 +20,7 @@ import { startMetricsServer, type MetricsServer } from '../metrics/metrics-serve
 import type { KeyRing } from '../secrets/key-ring.ts';
 import { KEYS_VARIABLE } from '../secrets/key-ring-source.ts';
 import { sealLegacySecrets } from '../secrets/secrets.service.ts';
+import { buildBackgroundWork } from './background-work.ts';
 
 export interface ServeOptions {
   config: Config;
@@ -80,11 +79,12 @@ async function serveHere(options: ServeOptions, onListening: (url: string, datab
   let server;
   let app;
   let metricsServer: MetricsServer | null = null;
+  const background = buildBackgroundWork({ engine, clock: systemClock, config: options.config, log: logger });
   try {
     app = await buildApp({ config: options.config, engine, logger, transport: options.transport, metrics, lifecycle, keyRing: options.keyRing });
     await engine.openPool();
     const scheme = options.transport.kind === 'tls' ? 'https' : 'http';
-    server = await startServer(app, engine, options.host, options.port, scheme, options.config.drainGraceMs, { lifecycle, delayMs: options.drainDelayMs });
+    server = await startServer(app, engine, options.host, options.port, scheme, options.config.drainGraceMs, { lifecycle, delayMs: options.drainDelayMs }, background);
     // With --workers the primary serves the workers' figures together (runPrimary).
     if (cluster.isWorker) AggregatorRegistry.setRegistries([metrics.registry]);
     else if (options.metrics) {
@@ -107,30 +107,16 @@ async function serveHere(options: ServeOptions, onListening: (url: string, datab
     }
   };
   process.on('SIGHUP', onHangup);
-  const retention = startAuditRetention(engine, options.config, logger);
+  // A database that does not answer now delays the background work, not the requests: the runner
+  // logs it and ticks again every second.
+  await background.start();
   onListening(server.url, engine.description, metricsServer?.url ?? null);
   await waitForShutdownSignal();
   process.off('SIGHUP', onHangup);
-  clearInterval(retention);
   if (options.drainDelayMs > 0) logger.info({ ms: options.drainDelayMs }, 'draining: /healthz answers 503 while requests are still served');
   await server.stop();
   await metricsServer?.close();
   logStream.flushSync();
-}
-
-const RETENTION_EVERY_MS = 6 * 60 * 60 * 1000;
-
-/** Purges old audit records now and every 6 hours (each process; the deletes are idempotent). */
-function startAuditRetention(engine: Engine, config: Config, logger: Logger): NodeJS.Timeout | undefined {
-  if (config.auditRetentionDays === 0) return undefined;
-  const purge = () =>
-    purgeAudit(engine.db, systemClock, DAYS(config.auditRetentionDays))
-      .then((deleted) => deleted > 0 && logger.info({ deleted }, 'purged old audit records'))
-      .catch((error: unknown) => logger.warn({ err: error }, 'audit purge failed; will try again'));
-  void purge();
-  const timer = setInterval(() => void purge(), RETENTION_EVERY_MS);
-  timer.unref();
-  return timer;
 }
 
 function demoLines(demo: DemoOutcome, url: string): string[] {

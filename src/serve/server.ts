@@ -6,8 +6,13 @@ import type { Lifecycle } from '../health/health.route.ts';
 
 export interface RunningServer {
   url: string;
-  /** Stops accepting, answers what was already sent, closes the database. */
+  /** Stops accepting, answers what was already sent, drains the background work, closes the database. */
   stop(): Promise<void>;
+}
+
+/** Work beside the requests (src/jobs/job-runner.ts): drained with them, before the database closes. */
+export interface Drainable {
+  drain(): Promise<void>;
 }
 
 /**
@@ -33,6 +38,7 @@ export async function startServer(
    * stops accepting (`--drain-delay`; 0: stop accepting at once, as before).
    */
   drain: { lifecycle?: Lifecycle; delayMs?: number } = {},
+  background: Drainable | null = null,
 ): Promise<RunningServer> {
   await app.listen({ host, port });
   const address = app.server.address();
@@ -51,6 +57,8 @@ export async function startServer(
         if (drain.lifecycle) drain.lifecycle.draining = true;
         if (drain.delayMs) await new Promise((resolve) => setTimeout(resolve, drain.delayMs));
         closing = true;
+        // Nothing new starts from now on; a job in progress finishes (or is given back) meanwhile.
+        const backgroundDrained = background?.drain() ?? Promise.resolve();
         // Stop accepting but keep open connections: http.Server#close would also destroy the
         // connections it thinks idle, which includes one whose request has arrived but is not
         // parsed yet — the client would see its request reset.
@@ -58,6 +66,7 @@ export async function startServer(
         await new Promise((resolve) => setTimeout(resolve, drainGraceMs));
         // Now closes the idle keep-alive connections and waits for requests in flight.
         await app.close();
+        await backgroundDrained;
         await engine.close();
       })();
       return stopping;

@@ -11,7 +11,8 @@ export interface TestCertificate {
   fingerprint: string;
 }
 
-export function makeCertificate(dir = mkdtempSync(join(tmpdir(), 'risklookup-tls-')), name = 'server'): TestCertificate {
+/** `dnsNames`: host names the certificate is also valid for (a test resolver maps them to 127.0.0.1). */
+export function makeCertificate(dir = mkdtempSync(join(tmpdir(), 'risklookup-tls-')), name = 'server', dnsNames: readonly string[] = []): TestCertificate {
   const certFile = join(dir, `${name}.crt`);
   const keyFile = join(dir, `${name}.key`);
   execFileSync(
@@ -29,7 +30,7 @@ export function makeCertificate(dir = mkdtempSync(join(tmpdir(), 'risklookup-tls
       '-subj',
       '/CN=127.0.0.1',
       '-addext',
-      'subjectAltName=IP:127.0.0.1',
+      `subjectAltName=${['IP:127.0.0.1', ...dnsNames.map((n) => `DNS:${n}`)].join(',')}`,
       '-keyout',
       keyFile,
       '-out',

@@ -20,6 +20,7 @@ import { filingProblemMessages } from './problems-filing.ts';
 import { reportProblemMessages } from './problems-reports.ts';
 import { accountProblemMessages } from './problems-accounts.ts';
 import { requestProblemMessages } from './problems-requests.ts';
+import { webhookProblemMessages } from './problems-webhooks.ts';
 
 export const MESSAGES = {
   ...layoutMessages,
@@ -38,6 +39,7 @@ export const MESSAGES = {
   ...reportProblemMessages,
   ...accountProblemMessages,
   ...requestProblemMessages,
+  ...webhookProblemMessages,
 } as const;
 
 /** Each feature file, for the test that no two define the same key. */
@@ -58,6 +60,7 @@ export const MESSAGE_FILES: Readonly<Record<string, Readonly<Record<string, unkn
   'problems-reports': reportProblemMessages,
   'problems-accounts': accountProblemMessages,
   'problems-requests': requestProblemMessages,
+  'problems-webhooks': webhookProblemMessages,
 };
 
 export type MessageKey = keyof typeof MESSAGES;

@@ -1,0 +1,85 @@
+/**
+ * Keeps one queue's items running, at most `concurrency` at once in this process: claims as many
+ * as there is room for, starts each, and claims again as they finish. Once stopped it claims
+ * nothing more and gives back whatever a claim in flight brings.
+ */
+import type { JobLog, QueueJob } from './job-types.ts';
+
+export interface QueuePumpDeps {
+  readonly log: JobLog;
+  /** False while this process may not work (SQLite: another process holds the lease). */
+  readonly mayWork: () => boolean;
+  readonly stopping: AbortSignal;
+  readonly counted: (outcome: 'run' | 'failure') => void;
+}
+
+export interface QueuePump {
+  /** Claims and starts items if there is room; returns at once. */
+  pump(): void;
+  /** Resolves when no claim and no item of this queue is in progress. */
+  whenIdle(): Promise<void>;
+}
+
+export function createQueuePump<Item>(job: QueueJob<Item>, deps: QueuePumpDeps): QueuePump {
+  const running = new Set<Promise<void>>();
+  let claiming: Promise<void> | null = null;
+  let pumpAgain = false;
+
+  const start = (item: Item) => {
+    const run: Promise<void> = job
+      .run(item, deps.stopping)
+      .then(
+        () => deps.counted('run'),
+        (error: unknown) => {
+          deps.counted('failure');
+          deps.log.warn({ err: error, queue: job.name }, 'a queued item failed; it is retried when its claim expires');
+        },
+      )
+      .finally(() => {
+        running.delete(run);
+        setImmediate(pump);
+      });
+    running.add(run);
+  };
+
+  const claimSome = async (room: number): Promise<number> => {
+    let items: Item[];
+    try {
+      items = await job.claim(room);
+    } catch (error) {
+      deps.log.warn({ err: error, queue: job.name }, 'could not claim queued items; will try again');
+      return 0;
+    }
+    if (deps.stopping.aborted) {
+      await job
+        .release(items)
+        .catch((error: unknown) => deps.log.warn({ err: error, queue: job.name }, 'could not give back claimed items; their claims expire'));
+      return 0;
+    }
+    for (const item of items) start(item);
+    return items.length;
+  };
+
+  function pump(): void {
+    if (deps.stopping.aborted || !deps.mayWork()) return;
+    if (claiming) {
+      pumpAgain = true;
+      return;
+    }
+    const room = job.concurrency - running.size;
+    if (room <= 0) return;
+    pumpAgain = false;
+    claiming = claimSome(room).then((claimed) => {
+      claiming = null;
+      // A full claim may leave more due items; room freed while claiming is used at once.
+      if (claimed === room || (pumpAgain && claimed > 0)) setImmediate(pump);
+    });
+  }
+
+  return {
+    pump,
+    async whenIdle() {
+      while (claiming || running.size > 0) await Promise.allSettled([claiming, ...running]);
+    },
+  };
+}

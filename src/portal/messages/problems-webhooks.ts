@@ -1,0 +1,48 @@
+/** Why a step on a webhook endpoint or delivery is refused (D32), by problem code (src/lib/problems.ts). */
+import { defineMessages } from './define.ts';
+
+export const webhookProblemMessages = defineMessages({
+  'problem.webhook.url_invalid': {
+    en: '“{value}” is not a web address such as https://hooks.example.com/risklookup.',
+    tr: '“{value}” https://hooks.example.com/risklookup gibi bir web adresi değil.',
+  },
+  'problem.webhook.url_not_https': {
+    en: 'The address must start with https://: deliveries are sent over HTTPS only.',
+    tr: 'Adres https:// ile başlamalı: bildirimler yalnızca HTTPS üzerinden gönderilir.',
+  },
+  'problem.webhook.url_credentials': {
+    en: 'The address may not hold a user name or password: every delivery is signed instead.',
+    tr: 'Adreste kullanıcı adı ya da parola olamaz: her bildirim bunun yerine imzalanır.',
+  },
+  'problem.webhook.url_fragment': {
+    en: 'The address may not end with a # part: it is never sent to the receiver.',
+    tr: 'Adres # ile başlayan bir bölümle bitemez: bu bölüm alıcıya hiç gönderilmez.',
+  },
+  'problem.webhook.url_too_long': { en: 'The address is longer than {max} characters.', tr: 'Adres en çok {max} karakter olabilir.' },
+  'problem.webhook.address_refused': {
+    en: '{host} leads to {address}, which is not a public internet address: give an address reachable from the internet.',
+    tr: '{host} adresi {address} adresine çıkıyor; bu, internete açık bir adres değil: internetten erişilebilen bir adres girin.',
+  },
+  'problem.webhook.host_unresolved': {
+    en: '{host} could not be found: check the address.',
+    tr: '{host} bulunamadı: adresi denetleyin.',
+  },
+  'problem.webhook.endpoint_cap': {
+    en: 'A member has at most {max} endpoints: delete one before adding another.',
+    tr: 'Bir üyenin en çok {max} adresi olabilir: yenisini eklemeden önce birini silin.',
+  },
+  'problem.webhook.endpoint_not_found': { en: 'There is no endpoint {id} of your member.', tr: 'Üyenizin {id} numaralı bir adresi yok.' },
+  'problem.webhook.admin_only': {
+    en: "Only the member's administrator manages its webhook endpoints.",
+    tr: 'Üyenin bildirim adreslerini yalnızca üye yöneticisi yönetir.',
+  },
+  'problem.webhook.endpoint_disabled': {
+    en: 'Endpoint {id} is disabled: enable it first.',
+    tr: '{id} numaralı adres devre dışı: önce etkinleştirin.',
+  },
+  'problem.webhook.delivery_not_found': { en: 'There is no delivery {id} to your endpoints.', tr: 'Adreslerinize {id} numaralı bir gönderim yok.' },
+  'problem.webhook.delivery_in_progress': {
+    en: 'Delivery {id} is being sent right now: wait for its outcome.',
+    tr: '{id} numaralı gönderim şu anda yapılıyor: sonucunu bekleyin.',
+  },
+});

@@ -1,0 +1,60 @@
+/**
+ * The server's background work: one runner (src/jobs/) per process with every job registered
+ * here, started after the server listens and drained with it on SIGTERM (server.ts).
+ */
+import { hostname } from 'node:os';
+import type { Logger } from 'pino';
+import { auditPurgeJob } from '../audit/audit-purge.job.ts';
+import type { Config } from '../config.ts';
+import type { Engine } from '../db/connect.ts';
+import { createJobRunner, type JobRunner } from '../jobs/job-runner.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { SecretBox } from '../lib/secret-box.ts';
+import { createDeliveryQueue, deliveryRetentionJob, type DeliveryQueue } from '../webhooks/delivery-worker.ts';
+import { systemResolver } from '../webhooks/safe-lookup.ts';
+
+export interface BackgroundWorkDeps {
+  readonly engine: Engine;
+  readonly clock: Clock;
+  readonly config: Config;
+  readonly log: Logger;
+  /**
+   * The key ring (D35) that opens webhook signing secrets. Until it is bound, no process
+   * delivers webhooks (their deliveries wait, due, in the table); everything else runs.
+   */
+  readonly secrets?: SecretBox;
+}
+
+export interface BackgroundWork extends JobRunner {
+  /** The delivery queue's outcomes for /metrics; null while webhooks are not delivered here. */
+  readonly deliveries: Pick<DeliveryQueue, 'outcomes'> | null;
+}
+
+export function buildBackgroundWork(deps: BackgroundWorkDeps): BackgroundWork {
+  const { engine, clock, config, log } = deps;
+  const runner = createJobRunner({ db: engine.db, engineKind: engine.seam.kind, clock, log });
+  if (config.auditRetentionDays > 0) runner.addPeriodic(auditPurgeJob({ db: engine.db, clock, log, retentionDays: config.auditRetentionDays }));
+  runner.addPeriodic(deliveryRetentionJob({ db: engine.db, clock, log }));
+  let queue: DeliveryQueue | null = null;
+  if (deps.secrets) {
+    queue = createDeliveryQueue({
+      db: engine.db,
+      seam: engine.seam,
+      clock,
+      log,
+      secrets: deps.secrets,
+      addresses: { resolve: systemResolver, allowPrivate: config.webhookAllowPrivateAddresses },
+      holder: `${hostname()}:${process.pid}`,
+      settings: { concurrency: config.webhookConcurrency, perEndpoint: config.webhookConcurrencyPerEndpoint },
+    });
+    runner.addQueue(queue);
+  }
+  return {
+    ...runner,
+    deliveries: queue,
+    async drain() {
+      await runner.drain();
+      queue?.close();
+    },
+  };
+}

@@ -1,0 +1,251 @@
+/**
+ * The rows of `webhook_deliveries` (D32): the queue the delivery worker claims from, and the
+ * history the portal shows. A claim is a row in state `delivering` until `claim_until`; a
+ * process killed mid-delivery leaves it so, and once the claim has expired another process
+ * takes it again (at least once). Every write after a claim names the claim's token, so a
+ * process whose claim expired cannot overwrite the row's newer state.
+ */
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { DialectSeam } from '../db/dialect-seam.ts';
+import type { Database, WebhookDeliveriesTable } from '../db/schema.ts';
+import type { Db } from '../db/types.ts';
+
+export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
+
+/** A claimed delivery with what sending it needs. */
+export interface ClaimedDelivery {
+  readonly id: number;
+  readonly endpointId: number;
+  readonly webhookId: string;
+  readonly payload: string;
+  /** Attempts finished before this one. */
+  readonly attempts: number;
+  readonly claimToken: string;
+  readonly url: string;
+  readonly secretSealed: string;
+  readonly previousSecretSealed: string | null;
+  readonly previousSecretUntil: number | null;
+}
+
+export interface ClaimRequest {
+  readonly now: number;
+  readonly limit: number;
+  readonly holder: string;
+  readonly token: string;
+  readonly claimUntil: number;
+  /** How many more this process may send to an endpoint now (its per-endpoint bound). */
+  readonly roomFor: (endpointId: number) => number;
+  /** Endpoints with no room at all: their deliveries are not even looked at. */
+  readonly fullEndpoints: readonly number[];
+}
+
+/**
+ * Due deliveries this process may take: pending and due, or claimed by a process whose claim
+ * expired; of an enabled endpoint; and in event order per endpoint where possible: a message
+ * whose first attempt has not been made waits while an older message of its endpoint still
+ * waits for its first attempt (retries do not hold newer messages back).
+ */
+function dueCandidates(db: Db, seam: Pick<DialectSeam, 'claimRows'>, request: ClaimRequest) {
+  const { now, limit, fullEndpoints } = request;
+  let query = db.selectFrom('webhook_deliveries as d').select(['d.id', 'd.endpoint_id']);
+  if (fullEndpoints.length > 0) query = query.where('d.endpoint_id', 'not in', fullEndpoints);
+  return seam.claimRows(
+    query
+      .where((eb) =>
+        eb.and([
+          eb.or([
+            eb.and([eb('d.state', '=', 'pending'), eb('d.next_attempt_at', '<=', now)]),
+            eb.and([eb('d.state', '=', 'delivering'), eb('d.claim_until', '<=', now)]),
+          ]),
+          eb.exists(eb.selectFrom('webhook_endpoints as e').select('e.id').whereRef('e.id', '=', 'd.endpoint_id').where('e.status', '=', 'enabled')),
+          eb.or([
+            eb('d.first_attempt_at', 'is not', null),
+            eb.not(
+              eb.exists(
+                eb
+                  .selectFrom('webhook_deliveries as o')
+                  .select('o.id')
+                  .whereRef('o.endpoint_id', '=', 'd.endpoint_id')
+                  .whereRef('o.id', '<', 'd.id')
+                  .where('o.first_attempt_at', 'is', null)
+                  .where('o.state', 'in', ['pending', 'delivering']),
+              ),
+            ),
+          ]),
+        ]),
+      )
+      .orderBy('d.next_attempt_at')
+      .orderBy('d.id')
+      // Exactly as many as wanted: rows locked and then left would be skipped by other processes meanwhile.
+      .limit(limit),
+  );
+}
+
+/** Claims up to `limit` due deliveries in one transaction (row locks skip other claimers' rows on PostgreSQL). */
+export async function claimDueDeliveries(db: Kysely<Database>, seam: Pick<DialectSeam, 'claimRows'>, request: ClaimRequest): Promise<ClaimedDelivery[]> {
+  return db.transaction().execute(async (trx) => {
+    const candidates = await dueCandidates(trx, seam, request).execute();
+    const taken = new Map<number, number>();
+    const ids: number[] = [];
+    for (const row of candidates) {
+      const endpointId = Number(row.endpoint_id);
+      const already = taken.get(endpointId) ?? 0;
+      // Several due retries of one endpoint may exceed its room: the rest stay for a later claim.
+      if (already >= request.roomFor(endpointId)) continue;
+      taken.set(endpointId, already + 1);
+      ids.push(Number(row.id));
+    }
+    if (ids.length === 0) return [];
+    await trx
+      .updateTable('webhook_deliveries')
+      .set({ state: 'delivering', claimed_by: request.holder, claim_token: request.token, claim_until: request.claimUntil })
+      .where('id', 'in', ids)
+      .execute();
+    const rows = await trx
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+      .select([
+        'd.id',
+        'd.endpoint_id',
+        'd.webhook_id',
+        'd.payload',
+        'd.attempts',
+        'e.url',
+        'e.secret_sealed',
+        'e.previous_secret_sealed',
+        'e.previous_secret_until',
+      ])
+      .where('d.id', 'in', ids)
+      .orderBy('d.id')
+      .execute();
+    return rows.map((row) => ({
+      id: Number(row.id),
+      endpointId: Number(row.endpoint_id),
+      webhookId: row.webhook_id,
+      payload: row.payload,
+      attempts: row.attempts,
+      claimToken: request.token,
+      url: row.url,
+      secretSealed: row.secret_sealed,
+      previousSecretSealed: row.previous_secret_sealed,
+      previousSecretUntil: row.previous_secret_until,
+    }));
+  });
+}
+
+/** What an attempt leaves on the row. */
+export interface AttemptRecord {
+  readonly state: 'pending' | 'succeeded' | 'failed';
+  readonly now: number;
+  readonly nextAttemptAt?: number;
+  readonly status: number | null;
+  readonly error: string | null;
+}
+
+/** Records an attempt under its claim; false when the claim was lost meanwhile (nothing written). */
+export async function recordAttempt(db: Db, claimed: Pick<ClaimedDelivery, 'id' | 'claimToken'>, record: AttemptRecord): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set((eb) => ({
+      state: record.state,
+      attempts: eb('attempts', '+', 1),
+      first_attempt_at: eb.fn.coalesce('first_attempt_at', eb.val(record.now)),
+      last_attempt_at: record.now,
+      last_status: record.status,
+      last_error: record.error,
+      claimed_by: null,
+      claim_token: null,
+      claim_until: null,
+      ...(record.nextAttemptAt === undefined ? {} : { next_attempt_at: record.nextAttemptAt }),
+      ...(record.state === 'pending' ? {} : { finished_at: record.now }),
+    }))
+    .where('id', '=', claimed.id)
+    .where('claim_token', '=', claimed.claimToken)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Gives claimed deliveries back unattempted (a draining process): due again at once. */
+export async function releaseDeliveries(db: Db, claimed: ReadonlyArray<Pick<ClaimedDelivery, 'id' | 'claimToken'>>): Promise<void> {
+  for (const { id, claimToken } of claimed) {
+    await db
+      .updateTable('webhook_deliveries')
+      .set({ state: 'pending', claimed_by: null, claim_token: null, claim_until: null })
+      .where('id', '=', id)
+      .where('claim_token', '=', claimToken)
+      .execute();
+  }
+}
+
+/** Deliveries due now (across every process) and the oldest one's due instant. */
+export async function deliveryBacklog(db: Db, now: number): Promise<{ due: number; oldestDueAt: number | null }> {
+  const row = await db
+    .selectFrom('webhook_deliveries as d')
+    .select((eb) => [eb.fn.countAll().as('n'), eb.fn.min('d.next_attempt_at').as('oldest')])
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('d.state', '=', 'pending'), eb('d.next_attempt_at', '<=', now)]),
+        eb.and([eb('d.state', '=', 'delivering'), eb('d.claim_until', '<=', now)]),
+      ]),
+    )
+    .where((eb) => eb.exists(eb.selectFrom('webhook_endpoints as e').select('e.id').whereRef('e.id', '=', 'd.endpoint_id').where('e.status', '=', 'enabled')))
+    .executeTakeFirstOrThrow();
+  return { due: Number(row.n), oldestDueAt: row.oldest === null ? null : Number(row.oldest) };
+}
+
+export async function insertDeliveries(db: Db, rows: ReadonlyArray<Insertable<WebhookDeliveriesTable>>): Promise<number> {
+  let inserted = 0;
+  // 7 columns a row: 500 rows stay far under PostgreSQL's 65,535 parameters and SQLite's 32,766.
+  for (let i = 0; i < rows.length; i += 500) {
+    const result = await db
+      .insertInto('webhook_deliveries')
+      .values(rows.slice(i, i + 500))
+      .onConflict((oc) => oc.columns(['endpoint_id', 'webhook_id']).doNothing())
+      .executeTakeFirst();
+    inserted += Number(result.numInsertedOrUpdatedRows ?? 0);
+  }
+  return inserted;
+}
+
+export async function findDelivery(db: Db, id: number): Promise<DeliveryRow | undefined> {
+  const row = await db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && { ...row, id: Number(row.id), endpoint_id: Number(row.endpoint_id) };
+}
+
+/** An endpoint's deliveries created since `since`, newest first, at most `limit`, before id `beforeId` when given. */
+export async function listDeliveriesOfEndpoint(db: Db, endpointId: number, since: number, limit: number, beforeId: number | null): Promise<DeliveryRow[]> {
+  let query = db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('endpoint_id', '=', endpointId)
+    .where('created_at', '>=', since)
+    .orderBy('id', 'desc')
+    .limit(limit);
+  if (beforeId !== null) query = query.where('id', '<', beforeId);
+  const rows = await query.execute();
+  return rows.map((row) => ({ ...row, id: Number(row.id), endpoint_id: Number(row.endpoint_id) }));
+}
+
+/** Starts a delivery over (a redelivery): pending and due now, its schedule from the start. False when it is being delivered. */
+export async function restartDelivery(db: Db, id: number, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ state: 'pending', attempts: 0, next_attempt_at: now, finished_at: null, claimed_by: null, claim_token: null, claim_until: null })
+    .where('id', '=', id)
+    .where('state', '!=', 'delivering')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Deletes deliveries created before `before` (30 days kept), in small batches. */
+export async function purgeDeliveriesBefore(db: Db, before: number, signal?: AbortSignal): Promise<number> {
+  let total = 0;
+  for (;;) {
+    signal?.throwIfAborted();
+    const batch = db.selectFrom('webhook_deliveries').select('id').where('created_at', '<', before).limit(1000);
+    const result = await db.deleteFrom('webhook_deliveries').where('id', 'in', batch).executeTakeFirst();
+    const deleted = Number(result.numDeletedRows);
+    total += deleted;
+    if (deleted < 1000) return total;
+  }
+}

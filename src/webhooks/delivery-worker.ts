@@ -1,0 +1,169 @@
+/**
+ * The delivery worker (D32): a queue of the background-work runner (src/jobs/). It claims due
+ * deliveries (deliveries.repository.ts: SKIP LOCKED on PostgreSQL; on SQLite the runner's lease
+ * lets one process claim), signs each with the endpoint's secrets, sends it (webhook-sender.ts,
+ * the address checked again at connection time), and records the outcome with the next step
+ * (delivery-rules.ts) — disabling the endpoint, in the same transaction, when it is `410 Gone` or
+ * the last retry failed.
+ *
+ * Its concurrency is its own (in all, and per endpoint), apart from D26's admission gate: a
+ * receiver that answers slowly or never holds a socket and a slot here, never a request's turn
+ * or a database connection (the claim and the record are short transactions around the request).
+ */
+import https from 'node:https';
+import type { Kysely } from 'kysely';
+import type { DialectSeam } from '../db/dialect-seam.ts';
+import type { Database } from '../db/schema.ts';
+import type { JobLog, PeriodicJob, QueueJob } from '../jobs/job-types.ts';
+import { dailyAt } from '../jobs/schedule.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { SecretBox } from '../lib/secret-box.ts';
+import { claimDueDeliveries, deliveryBacklog, purgeDeliveriesBefore, recordAttempt, releaseDeliveries, type ClaimedDelivery } from './deliveries.repository.ts';
+import { decideAfterAttempt, type AttemptDecision } from './delivery-rules.ts';
+import { disableEndpoint } from './endpoints.repository.ts';
+import { guardedLookup, type AddressRule } from './safe-lookup.ts';
+import { signatureHeader } from './signature.ts';
+import { DELIVERY_TIMEOUT_MS, sendWebhook } from './webhook-sender.ts';
+import { DELIVERIES_KEPT_DAYS } from './webhook-rules.ts';
+import { randomBytes } from 'node:crypto';
+
+export const DELIVERY_QUEUE = 'webhook-deliveries';
+
+export interface DeliverySettings {
+  /** Deliveries in flight at once in this process (default 16). */
+  readonly concurrency: number;
+  /** … of which to one endpoint (default 4). */
+  readonly perEndpoint: number;
+  /** A 2xx within this is success (D32: 10 s; tests shorten it). */
+  readonly timeoutMs: number;
+  /**
+   * How long a claim lasts: longer than an attempt can take, so no other process sends the same
+   * delivery while this one waits for its answer; a process killed with -9 leaves it this long.
+   */
+  readonly claimMs: number;
+}
+
+export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = {
+  concurrency: 16,
+  perEndpoint: 4,
+  timeoutMs: DELIVERY_TIMEOUT_MS,
+  claimMs: DELIVERY_TIMEOUT_MS + 20_000,
+};
+
+export interface DeliveryWorkerDeps {
+  readonly db: Kysely<Database>;
+  readonly seam: Pick<DialectSeam, 'claimRows'>;
+  readonly clock: Clock;
+  readonly log: JobLog;
+  readonly secrets: SecretBox;
+  readonly addresses: AddressRule;
+  /** This process, on its claims. */
+  readonly holder: string;
+  readonly settings?: Partial<DeliverySettings>;
+  /** Certificates to trust besides the system's (tests' local receivers only). */
+  readonly trustedCa?: string | Buffer;
+  /** [0, 1); Math.random by default. */
+  readonly jitter?: () => number;
+}
+
+/** Attempts by outcome in this process, for /metrics (D36: webhook deliveries by outcome). */
+export type DeliveryOutcome = 'succeeded' | 'retrying' | 'failed' | 'lost_claim';
+
+export interface DeliveryQueue extends QueueJob<ClaimedDelivery> {
+  outcomes(): Readonly<Record<DeliveryOutcome, number>>;
+  /** Closes idle connections (after the runner drained). */
+  close(): void;
+}
+
+/** The secrets that sign now: the current one, and the previous one while it is valid. */
+function signingSecrets(delivery: ClaimedDelivery, secrets: SecretBox, now: number): string[] {
+  const current = secrets.open(delivery.secretSealed);
+  const previousValid = delivery.previousSecretSealed !== null && delivery.previousSecretUntil !== null && delivery.previousSecretUntil > now;
+  return previousValid ? [current, secrets.open(delivery.previousSecretSealed)] : [current];
+}
+
+function recordOf(decision: AttemptDecision, now: number, status: number | null) {
+  if (decision.kind === 'succeeded') return { state: 'succeeded' as const, now, status, error: null };
+  if (decision.kind === 'retry') return { state: 'pending' as const, now, nextAttemptAt: decision.at, status, error: decision.error };
+  return { state: 'failed' as const, now, status, error: decision.error };
+}
+
+export function createDeliveryQueue(deps: DeliveryWorkerDeps): DeliveryQueue {
+  const settings = { ...DEFAULT_DELIVERY_SETTINGS, ...deps.settings };
+  if (settings.claimMs <= settings.timeoutMs) throw new Error('a delivery claim must outlast the delivery timeout');
+  // The bounds are the claim's (per endpoint, in all); the agent adds none of its own per host.
+  const agent = new https.Agent({ keepAlive: true, maxSockets: settings.concurrency, ...(deps.trustedCa ? { ca: deps.trustedCa } : {}) });
+  const sender = { agent, lookup: guardedLookup(deps.addresses), timeoutMs: settings.timeoutMs };
+  const inFlight = new Map<number, number>();
+  const outcomes: Record<DeliveryOutcome, number> = { succeeded: 0, retrying: 0, failed: 0, lost_claim: 0 };
+  const jitter = deps.jitter ?? Math.random;
+
+  async function deliver(delivery: ClaimedDelivery): Promise<void> {
+    const started = deps.clock.now();
+    const timestampSeconds = Math.floor(started / 1000);
+    const signature = signatureHeader(signingSecrets(delivery, deps.secrets, started), delivery.webhookId, timestampSeconds, delivery.payload);
+    const result = await sendWebhook({ url: delivery.url, webhookId: delivery.webhookId, timestampSeconds, signature, body: delivery.payload }, sender);
+    const now = deps.clock.now();
+    const decision = decideAfterAttempt(result, delivery.attempts + 1, now, jitter());
+    const status = result.kind === 'answered' ? result.status : null;
+    const recorded = await deps.db.transaction().execute(async (trx) => {
+      if (!(await recordAttempt(trx, delivery, recordOf(decision, now, status)))) return false;
+      if (decision.kind === 'failed' && (await disableEndpoint(trx, delivery.endpointId, decision.disableEndpoint, now))) {
+        deps.log.warn({ endpoint: delivery.endpointId, reason: decision.disableEndpoint }, 'webhook endpoint disabled');
+      }
+      return true;
+    });
+    outcomes[!recorded ? 'lost_claim' : decision.kind === 'retry' ? 'retrying' : decision.kind]++;
+  }
+
+  return {
+    name: DELIVERY_QUEUE,
+    concurrency: settings.concurrency,
+    async claim(limit) {
+      const now = deps.clock.now();
+      const claimed = await claimDueDeliveries(deps.db, deps.seam, {
+        now,
+        limit,
+        holder: deps.holder,
+        token: randomBytes(12).toString('base64url'),
+        claimUntil: now + settings.claimMs,
+        roomFor: (endpointId) => settings.perEndpoint - (inFlight.get(endpointId) ?? 0),
+        fullEndpoints: [...inFlight].filter(([, n]) => n >= settings.perEndpoint).map(([id]) => id),
+      });
+      for (const d of claimed) inFlight.set(d.endpointId, (inFlight.get(d.endpointId) ?? 0) + 1);
+      return claimed;
+    },
+    async run(delivery) {
+      try {
+        await deliver(delivery);
+      } finally {
+        const left = (inFlight.get(delivery.endpointId) ?? 1) - 1;
+        if (left > 0) inFlight.set(delivery.endpointId, left);
+        else inFlight.delete(delivery.endpointId);
+      }
+    },
+    async release(claimed) {
+      await releaseDeliveries(deps.db, claimed);
+      for (const d of claimed) {
+        const left = (inFlight.get(d.endpointId) ?? 1) - 1;
+        if (left > 0) inFlight.set(d.endpointId, left);
+        else inFlight.delete(d.endpointId);
+      }
+    },
+    backlog: () => deliveryBacklog(deps.db, deps.clock.now()),
+    outcomes: () => ({ ...outcomes }),
+    close: () => agent.destroy(),
+  };
+}
+
+/** Deliveries older than 30 days are deleted, daily at 04:00 Turkey time. */
+export function deliveryRetentionJob(deps: { db: Kysely<Database>; clock: Clock; log: JobLog }): PeriodicJob {
+  return {
+    name: 'webhook-delivery-retention',
+    schedule: dailyAt(4),
+    async run({ signal }) {
+      const deleted = await purgeDeliveriesBefore(deps.db, deps.clock.now() - DELIVERIES_KEPT_DAYS * 86_400_000, signal);
+      if (deleted > 0) deps.log.info({ deleted }, 'deleted webhook deliveries older than 30 days');
+    },
+  };
+}

@@ -1,0 +1,168 @@
+/**
+ * A member's webhook endpoints (D32), the use cases the portal calls: register (HTTPS, public
+ * addresses, at most 3, the secret returned once), rotate the secret (the previous one signs too
+ * for 24 h), enable again, delete, list. Each takes `(actor, input)` and decides what the actor
+ * may do (webhook-rules.ts); secrets are sealed before they are stored (D35).
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { Clock } from '../lib/clock.ts';
+import { DomainError } from '../lib/errors.ts';
+import type { StatedProblem } from '../lib/problems.ts';
+import type { SecretBox } from '../lib/secret-box.ts';
+import { lockMemberRow } from '../members/members.repository.ts';
+import {
+  countEndpointsOfMember,
+  deleteEndpoint,
+  findEndpoint,
+  insertEndpoint,
+  listEndpointsOfMember,
+  rotateEndpointSecret,
+  updateEndpoint,
+  type EndpointRow,
+} from './endpoints.repository.ts';
+import { AddressRefusedError, allowedAddresses, type AddressRule } from './safe-lookup.ts';
+import { newSigningSecret } from './signature.ts';
+import {
+  checkDescription,
+  checkEndpointAccess,
+  checkEndpointUrl,
+  endpointNotFound,
+  managedMemberOf,
+  MAX_ENDPOINTS_PER_MEMBER,
+  PREVIOUS_SECRET_VALID_MS,
+  type WebhookActor,
+} from './webhook-rules.ts';
+
+/** What the portal shows of an endpoint: never its secret. */
+export interface EndpointView {
+  readonly id: number;
+  readonly memberId: number;
+  readonly url: string;
+  readonly description: string;
+  readonly status: 'enabled' | 'disabled';
+  /** Why it was disabled, in words (410 Gone, the last retry failed), and when. */
+  readonly disabledReason: string | null;
+  readonly disabledAt: number | null;
+  /** After a rotation: until when the previous secret still signs. */
+  readonly previousSecretValidUntil: number | null;
+  readonly createdAt: number;
+}
+
+export interface EndpointsDeps {
+  readonly db: Kysely<Database>;
+  readonly clock: Clock;
+  readonly secrets: SecretBox;
+  readonly addresses: AddressRule;
+}
+
+function viewOf(row: EndpointRow, now: number): EndpointView {
+  const previousValid = row.previous_secret_until !== null && row.previous_secret_until > now;
+  return {
+    id: row.id,
+    memberId: row.member_id,
+    url: row.url,
+    description: row.description,
+    status: row.status,
+    disabledReason: row.disabled_reason,
+    disabledAt: row.disabled_at,
+    previousSecretValidUntil: previousValid ? row.previous_secret_until : null,
+    createdAt: row.created_at,
+  };
+}
+
+/** D32's address rule, at registration and on enabling: every address of the host must be public. */
+async function checkAddresses(url: URL, rule: AddressRule): Promise<void> {
+  try {
+    await allowedAddresses(url.hostname, rule);
+  } catch (error) {
+    if (!(error instanceof AddressRefusedError)) throw error;
+    const { host, address } = error;
+    if (address !== null) throw new DomainError('invalid', error.message, { code: 'webhook.address_refused', params: { host, address } });
+    throw new DomainError('invalid', `${host} could not be found: check the address`, { code: 'webhook.host_unresolved', params: { host } });
+  }
+}
+
+function refuse(problems: readonly StatedProblem[]): never {
+  throw new DomainError('invalid', problems.map((p) => p.message).join('; '), problems);
+}
+
+export function createWebhookEndpoints(deps: EndpointsDeps) {
+  /** The endpoint, if the actor may act on it so; another member's is "not found". */
+  async function endpointFor(actor: WebhookActor, id: number, access: 'manage' | 'read'): Promise<EndpointRow> {
+    const row = await findEndpoint(deps.db, id);
+    if (!row) throw endpointNotFound(id);
+    checkEndpointAccess(actor, row.member_id, access, id);
+    return row;
+  }
+
+  return {
+    /** Registers an endpoint of the actor's member; its signing secret is in the answer, once. */
+    async registerEndpoint(actor: WebhookActor, input: { url: string; description?: string }): Promise<{ endpoint: EndpointView; secret: string }> {
+      const { memberId, userId } = managedMemberOf(actor);
+      const checked = checkEndpointUrl(input.url);
+      const description = (input.description ?? '').trim();
+      const problems = [...('problems' in checked ? checked.problems : []), ...checkDescription(description)];
+      if (problems.length > 0 || !('url' in checked)) refuse(problems);
+      // Resolved before the transaction: a slow DNS answer holds no lock.
+      await checkAddresses(checked.url, deps.addresses);
+      const secret = newSigningSecret();
+      const row = await deps.db.transaction().execute(async (trx) => {
+        if (!(await lockMemberRow(trx, memberId)))
+          throw new DomainError('not_found', 'your member no longer exists', { code: 'member.not_found_by_id', params: { id: memberId } });
+        if ((await countEndpointsOfMember(trx, memberId)) >= MAX_ENDPOINTS_PER_MEMBER) {
+          throw new DomainError('conflict', `a member has at most ${MAX_ENDPOINTS_PER_MEMBER} endpoints: delete one before adding another`, {
+            code: 'webhook.endpoint_cap',
+            params: { max: MAX_ENDPOINTS_PER_MEMBER },
+          });
+        }
+        const now = deps.clock.now();
+        return insertEndpoint(trx, {
+          member_id: memberId,
+          url: checked.url.href,
+          description,
+          status: 'enabled',
+          secret_sealed: deps.secrets.seal(secret),
+          created_by_user_id: userId,
+          created_at: now,
+          updated_at: now,
+        });
+      });
+      return { endpoint: viewOf(row, deps.clock.now()), secret };
+    },
+
+    /** A new secret, returned once; the previous one keeps signing for 24 h so the receiver can switch without losing a message. */
+    async rotateSecret(actor: WebhookActor, input: { endpointId: number }): Promise<{ secret: string; previousSecretValidUntil: number }> {
+      const row = await endpointFor(actor, input.endpointId, 'manage');
+      const secret = newSigningSecret();
+      const now = deps.clock.now();
+      const until = now + PREVIOUS_SECRET_VALID_MS;
+      // The current secret becomes the previous one; one older than that stops signing now.
+      await rotateEndpointSecret(deps.db, row.id, deps.secrets.seal(secret), until, now);
+      return { secret, previousSecretValidUntil: until };
+    },
+
+    /** Enables a disabled endpoint again (its address checked again); its pending deliveries resume. */
+    async enableEndpoint(actor: WebhookActor, input: { endpointId: number }): Promise<EndpointView> {
+      const row = await endpointFor(actor, input.endpointId, 'manage');
+      await checkAddresses(new URL(row.url), deps.addresses);
+      const now = deps.clock.now();
+      await updateEndpoint(deps.db, row.id, { status: 'enabled', disabled_reason: null, disabled_at: null, updated_at: now });
+      return viewOf({ ...row, status: 'enabled', disabled_reason: null, disabled_at: null }, now);
+    },
+
+    /** Deletes the endpoint with its deliveries. */
+    async deleteEndpoint(actor: WebhookActor, input: { endpointId: number }): Promise<void> {
+      const row = await endpointFor(actor, input.endpointId, 'manage');
+      await deps.db.transaction().execute((trx) => deleteEndpoint(trx, row.id));
+    },
+
+    async listEndpoints(actor: WebhookActor, input: { memberId: number }): Promise<EndpointView[]> {
+      checkEndpointAccess(actor, input.memberId, 'read', null);
+      const now = deps.clock.now();
+      return (await listEndpointsOfMember(deps.db, input.memberId)).map((row) => viewOf(row, now));
+    },
+  };
+}
+
+export type WebhookEndpoints = ReturnType<typeof createWebhookEndpoints>;

@@ -1,0 +1,205 @@
+/**
+ * Webhook endpoints (D32), the use cases the portal will call, on both engines: HTTPS only, the
+ * address rule at registration (SSRF), at most 3 per member under concurrency, the secret shown
+ * once and stored sealed (D35), rotation, and who may do what.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Webhook } from 'standardwebhooks';
+import { ENGINES, type TestDatabase } from './helpers/engines.ts';
+import { fixedClock } from '../src/lib/clock.ts';
+import { DomainError } from '../src/lib/errors.ts';
+import { webhookWorld, type WebhookWorld } from './helpers/webhooks.ts';
+import { aesGcmSecretBox } from './helpers/secret-box.ts';
+import { signatureHeader } from '../src/webhooks/signature.ts';
+
+const NOW = Date.UTC(2026, 10, 21, 9, 0, 0);
+
+/** The DomainError's kind and problem codes, for assertions. */
+async function refusal(promise: Promise<unknown>): Promise<{ kind: string; codes: string[]; message: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof DomainError) return { kind: error.kind, codes: error.problems.map((p) => p.code), message: error.message };
+    throw error;
+  }
+  assert.fail('expected a refusal');
+}
+
+for (const engine of ENGINES) {
+  describe(`webhook endpoints [${engine.name}]`, () => {
+    let database: TestDatabase;
+    let world: WebhookWorld;
+    const clock = fixedClock(NOW);
+    before(async () => {
+      database = await engine.create();
+      world = webhookWorld(database.engine.db, engine.name, clock, { allowPrivate: false });
+      world.dns.set('hooks.example.com', ['93.184.216.34']);
+      world.dns.set('internal.example.com', ['10.0.0.5']);
+      world.dns.set('mixed.example.com', ['93.184.216.34', '2606:2800:220:1::1', '127.0.0.1']);
+      world.dns.set('metadata.example.com', ['169.254.169.254']);
+      world.dns.set('v6loop.example.com', ['::1']);
+      world.dns.set('mapped.example.com', ['::ffff:192.168.0.1']);
+    });
+    after(async () => {
+      await database?.drop();
+    });
+
+    test('registration refuses anything but an https address, naming the problem', async () => {
+      const { admin } = await world.member('WH-URL');
+      const cases: Array<[string, string]> = [
+        ['http://hooks.example.com/in', 'webhook.url_not_https'],
+        ['ftp://hooks.example.com/in', 'webhook.url_not_https'],
+        ['hooks.example.com/in', 'webhook.url_invalid'],
+        ['https://user:pass@hooks.example.com/in', 'webhook.url_credentials'],
+        ['https://hooks.example.com/in#part', 'webhook.url_fragment'],
+        [`https://hooks.example.com/${'a'.repeat(2001)}`, 'webhook.url_too_long'],
+      ];
+      for (const [url, code] of cases) {
+        const refused = await refusal(world.endpoints.registerEndpoint(admin, { url }));
+        assert.deepEqual([refused.kind, refused.codes], ['invalid', [code]], url);
+      }
+      const both = await refusal(world.endpoints.registerEndpoint(admin, { url: 'http://hooks.example.com/in', description: 'line\nbreak' }));
+      assert.deepEqual(both.codes, ['webhook.url_not_https', 'field.control_characters'], 'every problem at once');
+    });
+
+    test('SSRF: an address that is, or resolves to, loopback, private, link-local or metadata is refused', async () => {
+      const { admin } = await world.member('WH-SSRF');
+      const refused: Array<[string, string]> = [
+        ['https://127.0.0.1/in', '127.0.0.1'],
+        ['https://[::1]/in', '::1'],
+        ['https://169.254.169.254/latest/meta-data', '169.254.169.254'],
+        ['https://10.1.2.3/in', '10.1.2.3'],
+        ['https://100.64.0.1/in', '100.64.0.1'],
+        ['https://0.0.0.0/in', '0.0.0.0'],
+        ['https://2130706433/in', '127.0.0.1'],
+        ['https://[::ffff:127.0.0.1]/in', '::ffff:7f00:1'],
+        ['https://internal.example.com/in', '10.0.0.5'],
+        ['https://mixed.example.com/in', '127.0.0.1'],
+        ['https://metadata.example.com/in', '169.254.169.254'],
+        ['https://v6loop.example.com/in', '::1'],
+        ['https://mapped.example.com/in', '::ffff:192.168.0.1'],
+      ];
+      for (const [url, address] of refused) {
+        const result = await refusal(world.endpoints.registerEndpoint(admin, { url }));
+        assert.deepEqual([result.kind, result.codes], ['invalid', ['webhook.address_refused']], url);
+        assert.ok(result.message.includes(`resolves to ${address}`), `${url}: ${result.message}`);
+      }
+      const unknown = await refusal(world.endpoints.registerEndpoint(admin, { url: 'https://nowhere.example.com/in' }));
+      assert.deepEqual(unknown.codes, ['webhook.host_unresolved']);
+      assert.equal((await world.endpoints.listEndpoints(admin, { memberId: (admin as { memberId: number }).memberId })).length, 0);
+    });
+
+    test('the secret is returned once, in the whsec_ format, and stored only sealed under AES-GCM', async () => {
+      const { admin, memberId } = await world.member('WH-SECRET');
+      const { endpoint, secret } = await world.endpoints.registerEndpoint(admin, { url: 'https://hooks.example.com/risk', description: 'ERP' });
+      assert.match(secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
+      assert.deepEqual(
+        [endpoint.url, endpoint.description, endpoint.status, endpoint.memberId],
+        ['https://hooks.example.com/risk', 'ERP', 'enabled', memberId],
+      );
+      assert.equal(JSON.stringify(endpoint).includes('whsec_'), false, 'the view never carries a secret');
+      const row = await database.engine.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpoint.id).executeTakeFirstOrThrow();
+      const stored = JSON.stringify(row);
+      assert.equal(stored.includes(secret), false);
+      assert.equal(stored.includes(secret.slice(6)), false, 'not even the base64 key');
+      assert.equal(world.box.open(row.secret_sealed), secret);
+      assert.throws(() => aesGcmSecretBox().open(row.secret_sealed), 'another key cannot open it');
+      const listed = await world.endpoints.listEndpoints(admin, { memberId });
+      assert.equal(JSON.stringify(listed).includes('whsec_'), false);
+    });
+
+    test('at most 3 endpoints per member, also when 6 registrations arrive at once', async () => {
+      const { admin, memberId } = await world.member('WH-CAP');
+      const results = await Promise.allSettled(
+        Array.from({ length: 6 }, (_, i) => world.endpoints.registerEndpoint(admin, { url: `https://hooks.example.com/${i}` })),
+      );
+      assert.equal(results.filter((r) => r.status === 'fulfilled').length, 3);
+      for (const r of results.filter((r) => r.status === 'rejected')) {
+        const reason = r.reason as DomainError;
+        assert.deepEqual(
+          [reason.kind, reason.problems[0]?.code, reason.message],
+          ['conflict', 'webhook.endpoint_cap', 'a member has at most 3 endpoints: delete one before adding another'],
+        );
+      }
+      const listed = await world.endpoints.listEndpoints(admin, { memberId });
+      assert.equal(listed.length, 3);
+      await world.endpoints.deleteEndpoint(admin, { endpointId: listed[0]!.id });
+      await world.endpoints.registerEndpoint(admin, { url: 'https://hooks.example.com/again' });
+    });
+
+    test('rotation: a new secret once; the previous one signs too for 24 hours, then stops', async () => {
+      const { admin, memberId } = await world.member('WH-ROTATE');
+      const { endpoint, secret: first } = await world.endpoints.registerEndpoint(admin, { url: 'https://hooks.example.com/rotate' });
+      const rotated = await world.endpoints.rotateSecret(admin, { endpointId: endpoint.id });
+      assert.notEqual(rotated.secret, first);
+      assert.equal(rotated.previousSecretValidUntil, NOW + 24 * 3600_000);
+      const row = await database.engine.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpoint.id).executeTakeFirstOrThrow();
+      assert.deepEqual([world.box.open(row.secret_sealed), world.box.open(row.previous_secret_sealed!)], [rotated.secret, first]);
+      // Signed with both, as the worker does: a receiver holding either secret verifies (standardwebhooks).
+      const body = '{"type":"company.changed","timestamp":"2026-11-21T09:00:00.000Z","data":{}}';
+      const ts = Math.floor(Date.now() / 1000);
+      const headers = {
+        'webhook-id': 'evt_1',
+        'webhook-timestamp': String(ts),
+        'webhook-signature': signatureHeader([rotated.secret, first], 'evt_1', ts, body),
+      };
+      assert.deepEqual(new Webhook(first).verify(body, headers), JSON.parse(body));
+      assert.deepEqual(new Webhook(rotated.secret).verify(body, headers), JSON.parse(body));
+      const [view] = await world.endpoints.listEndpoints(admin, { memberId });
+      assert.equal(view!.previousSecretValidUntil, NOW + 24 * 3600_000);
+      // Rotating again within the day: the newest old secret is the previous one.
+      const again = await world.endpoints.rotateSecret(admin, { endpointId: endpoint.id });
+      const row2 = await database.engine.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpoint.id).executeTakeFirstOrThrow();
+      assert.deepEqual([world.box.open(row2.secret_sealed), world.box.open(row2.previous_secret_sealed!)], [again.secret, rotated.secret]);
+    });
+
+    test('who may: the admin manages; a member_user, an operator, a job may not; another member sees nothing', async () => {
+      const { admin, user, memberId } = await world.member('WH-WHO');
+      const other = await world.member('WH-OTHER');
+      const { endpoint } = await world.endpoints.registerEndpoint(admin, { url: 'https://hooks.example.com/who' });
+      const operator = { kind: 'operator', userId: 1 } as const;
+      const job = { kind: 'system', job: 'test' } as const;
+      for (const actor of [user, operator, job]) {
+        assert.deepEqual((await refusal(world.endpoints.registerEndpoint(actor, { url: 'https://hooks.example.com/x' }))).codes, ['webhook.admin_only']);
+        assert.deepEqual((await refusal(world.endpoints.rotateSecret(actor, { endpointId: endpoint.id }))).codes, ['webhook.admin_only']);
+        assert.deepEqual((await refusal(world.endpoints.deleteEndpoint(actor, { endpointId: endpoint.id }))).codes, ['webhook.admin_only']);
+        assert.deepEqual((await refusal(world.deliveries.sendTestEvent(actor, { endpointId: endpoint.id }))).codes, ['webhook.admin_only']);
+      }
+      assert.equal((await world.endpoints.listEndpoints(operator, { memberId })).length, 1, 'an operator may read');
+      assert.deepEqual((await refusal(world.endpoints.listEndpoints(user, { memberId }))).codes, ['webhook.admin_only']);
+      for (const attempt of [
+        () => world.endpoints.rotateSecret(other.admin, { endpointId: endpoint.id }),
+        () => world.endpoints.deleteEndpoint(other.admin, { endpointId: endpoint.id }),
+        () => world.endpoints.enableEndpoint(other.admin, { endpointId: endpoint.id }),
+        () => world.deliveries.sendTestEvent(other.admin, { endpointId: endpoint.id }),
+        () => world.deliveries.listDeliveries(other.admin, { endpointId: endpoint.id }),
+      ]) {
+        const refused = await refusal(attempt());
+        assert.deepEqual(
+          [refused.kind, refused.codes, refused.message],
+          ['not_found', ['webhook.endpoint_not_found'], `there is no endpoint ${endpoint.id} of your member`],
+        );
+      }
+      assert.deepEqual((await refusal(world.endpoints.listEndpoints(other.admin, { memberId }))).codes, ['member.not_found_by_id']);
+      assert.deepEqual((await refusal(world.endpoints.rotateSecret(admin, { endpointId: 999_999 }))).codes, ['webhook.endpoint_not_found']);
+    });
+
+    test('an endpoint disabled by its receiver is enabled again only if its address still passes', async () => {
+      const { admin } = await world.member('WH-ENABLE');
+      world.dns.set('moving.example.com', ['93.184.216.34']);
+      const { endpoint } = await world.endpoints.registerEndpoint(admin, { url: 'https://moving.example.com/in' });
+      await database.engine.db
+        .updateTable('webhook_endpoints')
+        .set({ status: 'disabled', disabled_reason: 'The endpoint answered 410 Gone.', disabled_at: NOW })
+        .where('id', '=', endpoint.id)
+        .execute();
+      assert.deepEqual((await refusal(world.deliveries.sendTestEvent(admin, { endpointId: endpoint.id }))).codes, ['webhook.endpoint_disabled']);
+      world.dns.set('moving.example.com', ['192.168.1.20']);
+      assert.deepEqual((await refusal(world.endpoints.enableEndpoint(admin, { endpointId: endpoint.id }))).codes, ['webhook.address_refused']);
+      world.dns.set('moving.example.com', ['93.184.216.34']);
+      const enabled = await world.endpoints.enableEndpoint(admin, { endpointId: endpoint.id });
+      assert.deepEqual([enabled.status, enabled.disabledReason], ['enabled', null]);
+    });
+  });
+}
