@@ -84,7 +84,16 @@ async function serveHere(options: ServeOptions, onListening: (url: string, datab
     app = await buildApp({ config: options.config, engine, logger, transport: options.transport, metrics, lifecycle, keyRing: options.keyRing });
     await engine.openPool();
     const scheme = options.transport.kind === 'tls' ? 'https' : 'http';
-    server = await startServer(app, engine, options.host, options.port, scheme, options.config.drainGraceMs, { lifecycle, delayMs: options.drainDelayMs }, background);
+    server = await startServer(
+      app,
+      engine,
+      options.host,
+      options.port,
+      scheme,
+      options.config.drainGraceMs,
+      { lifecycle, delayMs: options.drainDelayMs },
+      background,
+    );
     // With --workers the primary serves the workers' figures together (runPrimary).
     if (cluster.isWorker) AggregatorRegistry.setRegistries([metrics.registry]);
     else if (options.metrics) {
