@@ -107,9 +107,10 @@ export async function runFreshScenarios(url: string, run: FreshRun): Promise<Fre
       kinds.length === FRESH_KINDS.length
         ? mixedPaths(remaining, connections, perConnection)
         : [interleave(kinds.map((k) => remaining[k])).slice(0, perConnection * connections)];
-    const handedOut = new Set(lists.flat());
-    for (const k of kinds) used[k] += remaining[k].filter((p) => handedOut.has(p)).length;
     const result = runClient(run, seconds, connections, connections === 1 ? { shared: lists[0]! } : { perConnection: lists }, measure);
+    // One connection takes its list in order: what it took is used. Several: all handed out is.
+    const taken = new Set(connections === 1 ? lists[0]!.slice(0, result.r.built) : lists.flat());
+    for (const k of kinds) used[k] += remaining[k].filter((p) => taken.has(p)).length;
     return { result, pool: lists.flat().length };
   };
   const single = (kind: FreshKind, seconds: number, measure: boolean) => {

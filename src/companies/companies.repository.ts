@@ -3,6 +3,7 @@ import type { DialectSeam } from '../db/dialect-seam.ts';
 import { COMPANY_ROW_COLUMNS, type CompaniesTable, type Database } from '../db/schema.ts';
 import type { Db } from '../db/types.ts';
 import { preparedQuery, runKeptPrepared } from '../db/prepared.ts';
+import { FILLER_WORDS } from '../search/name-key.ts';
 import { otherOrders, RANK_CLASS, RANK_TIES, RANK_TIES_OF_COMPANIES, reorderedCondition, wholeNameForms } from './name-rank.ts';
 
 export type CompanyRow = Selectable<CompaniesTable>;
@@ -106,7 +107,10 @@ export async function findCompaniesByName(db: Db, seam: DialectSeam, search: Nam
   const words = [...search.indexedWords, ...search.otherWords];
   const surelyMany = walkPays(tuning.estimatedMatches?.(words) ?? 0, search, tuning);
   let candidates: Array<{ id: number }> = [];
-  if (!surelyMany) {
+  // The word index's candidates hold every word exactly (migration 0012); null: not usable here.
+  const byWords = surelyMany || !wordIndexAnswers(search.indexedWords) ? null : await seam.wordCandidateIds(db, search.indexedWords, tuning.candidateCap + 1);
+  if (byWords !== null) candidates = byWords.map((id) => ({ id }));
+  else if (!surelyMany) {
     ({ rows: candidates } = await seam.nameCandidateIds(search.indexedWords, tuning.candidateCap + 1, tuning.indexTerm).execute(db));
     // Rare trigrams over-select; when that crosses the cap, the whole words may still be few.
     if (candidates.length > tuning.candidateCap && tuning.indexTerm && seam.indexTermOverSelects) {
@@ -120,7 +124,7 @@ export async function findCompaniesByName(db: Db, seam: DialectSeam, search: Nam
     // prepared, made once per connection (the statement log put parsing and planning at over
     // half its time for a distinctive name at 10^6), for the few shapes of a query of up to 6
     // words of 3+ characters; others stay unnamed. SQLite's rare trigrams over-select: its words are checked here.
-    const exact = !seam.indexTermOverSelects;
+    const exact = byWords !== null || !seam.indexTermOverSelects;
     const ranked = rankedQuery(
       matchesAll(db, search, exact)
         // Named columns, as every kept statement: `*` would change with a migration that adds one.
@@ -139,6 +143,16 @@ export async function findCompaniesByName(db: Db, seam: DialectSeam, search: Nam
   const tail = await walkFor(db, seam, search, 'rest', wanted, tuning.walkWindow);
   return tail ? [...head, ...tail] : nameSearchQuery(db, seam, search).execute();
 }
+
+/**
+ * Whether the word index (migration 0012) finds exactly the names holding these words: it holds
+ * the words of `name_core`, so not a word that is part of a legal-form or filler word (`imi` of
+ * `limited`), which `name_key` holds and `name_core` does not.
+ */
+export function wordIndexAnswers(words: readonly string[]): boolean {
+  return words.every((w) => !FILLERS.some((f) => f.includes(w)));
+}
+const FILLERS = [...FILLER_WORDS];
 
 /**
  * Whole-name, other-order and prefix matches, best first; null when the other orders are too

@@ -148,7 +148,7 @@ function insertSql(table: string, columns: readonly string[]): string {
 }
 
 export function sqliteBulkWriter(database: Sqlite.Database): BulkWriter {
-  type Statements = Record<'company' | 'report' | 'change' | 'index' | 'words', Sqlite.Statement>;
+  type Statements = Record<'company' | 'report' | 'change' | 'index' | 'wordIndex' | 'words', Sqlite.Statement>;
   let statements: Statements | null = null;
   // Prepared on first use: the tables exist only after the migrations.
   const prepared = () =>
@@ -157,6 +157,7 @@ export function sqliteBulkWriter(database: Sqlite.Database): BulkWriter {
       report: database.prepare(insertSql('reports', REPORT_COLUMNS)),
       change: database.prepare(insertSql('report_status_changes', CHANGE_COLUMNS)),
       index: database.prepare('INSERT INTO company_name_fts (rowid, name_key) SELECT id, name_key FROM companies WHERE id BETWEEN ? AND ?'),
+      wordIndex: database.prepare('INSERT INTO company_word_fts (rowid, name_core) SELECT id, name_core FROM companies WHERE id BETWEEN ? AND ?'),
       words: database.prepare(sqliteAddNameWords('c.id BETWEEN ? AND ?')),
     });
   const values = <T>(row: T, columns: readonly (keyof T)[]) => columns.map((c) => row[c] ?? null);
@@ -184,6 +185,7 @@ export function sqliteBulkWriter(database: Sqlite.Database): BulkWriter {
       // One writer inside one transaction: the ids of a chunk are consecutive.
       if (last - first + 1 !== inserted.length) throw new Error(`company ids ${first}..${last} are not consecutive`);
       s.index.run(first, last);
+      s.wordIndex.run(first, last);
       s.words.run(first, last);
       return inserted;
     },

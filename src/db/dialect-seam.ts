@@ -45,6 +45,16 @@ export interface DialectSeam {
    */
   nameCandidateIds(words: readonly string[], limit: number, indexTerm?: (word: string) => string): RawBuilder<{ id: number }>;
   /**
+   * Ids of up to `limit` companies (visible or not) whose `name_core` holds, for every word, a
+   * word of the names that contains it: the names' words holding each query word come from a
+   * trigram index over the distinct words (company_name_words), the companies from the word
+   * index (migration 0012). Exactly the companies whose `name_key` holds every word, provided
+   * no word is part of a legal-form or filler word (those are not in `name_core`: the caller
+   * takes another path). A word no name's word holds: none. Null when a word is held by more
+   * than MAX_NAME_WORDS_PER_QUERY_WORD of the names' words (take the substring index instead).
+   */
+  wordCandidateIds(db: Db, words: readonly string[], limit: number): Promise<number[] | null>;
+  /**
    * A condition on `companies` that holds when, for at least one group, `name_key` holds every
    * piece of `all` and every piece of one list in `any` (pieces: 3+ letters or digits), answered
    * from the substring index: the candidates of near matches (D25), of which the caller takes
@@ -61,9 +71,10 @@ export interface DialectSeam {
    * variants), as an array (PostgreSQL) or its JSON (SQLite). The substring index is asked for
    * `indexTerm` (the word's rarest trigram), and the names it returns are checked for the whole
    * word: asked for the whole word, PostgreSQL read the posting lists of all its trigrams
-   * (`ozdemroglu`: 1.1 ms, 0.32 with `emr`).
+   * (`ozdemroglu`: 1.1 ms, 0.32 with `emr`). With `indexTerm` null, `present` is not looked
+   * up (null): the caller knows it from the word index.
    */
-  queryWordLookup(word: string, indexTerm: string, words: readonly string[]): RawBuilder<{ present: unknown; known: unknown }>;
+  queryWordLookup(word: string, indexTerm: string | null, words: readonly string[]): RawBuilder<{ present: unknown; known: unknown }>;
   /**
    * A condition that holds when `name_key` (of the query's row source) holds `text`: a plain
    * substring test that no index answers and no planner estimates from the column's statistics,
@@ -129,6 +140,38 @@ function lookupAlternatives(groups: readonly NearMatchGroup[], lookupTerms: (pie
 }
 
 /**
+ * A word of a query held by more of the names' words than this (a short common piece: `kar`
+ * is in thousands) is better served by the substring index of the names: the word index would
+ * OR the postings of every one of them.
+ */
+export const MAX_NAME_WORDS_PER_QUERY_WORD = 200;
+
+/**
+ * For each query word, the names' words that hold it (one statement: `select(word, i)` per word,
+ * each a superset limited to one more than the bound); null when one word has too many.
+ */
+async function namesWordsHolding(db: Db, words: readonly string[], select: (word: string, i: number) => RawBuilder<unknown>): Promise<string[][] | null> {
+  const bound = MAX_NAME_WORDS_PER_QUERY_WORD + 1;
+  const { rows } = await sql<{ i: number; word: string }>`${sql.join(
+    words.map((w, i) => sql`SELECT * FROM (${select(w, i)} LIMIT ${bound}) AS w${sql.raw(String(i))}`),
+    sql` UNION ALL `,
+  )}`.execute(db);
+  const byWord = words.map((): string[] => []);
+  for (const r of rows) byWord[Number(r.i)]!.push(r.word);
+  return byWord.some((list) => list.length >= bound) ? null : byWord;
+}
+
+/**
+ * SQLite: an FTS5 query for the words of name_word_trigrams that may hold `word` (3+ characters):
+ * all its trigrams (detail none: no phrases), a superset that the caller checks whole.
+ */
+const trigramMatch = (word: string) => {
+  const chars = [...word];
+  const trigrams = new Set(Array.from({ length: chars.length - 2 }, (_, i) => chars.slice(i, i + 3).join('')));
+  return [...trigrams].map((t) => `"${t}"`).join(' AND ');
+};
+
+/**
  * SQLite: adds the words of the `name_core` of the companies `where` selects (as `c`) to
  * company_name_words (migration 0007), for loads that keep its per-row trigger quiet.
  */
@@ -149,6 +192,18 @@ const sqliteSeam: DialectSeam = {
     const match = words.map((w) => `"${indexTerm(w)}"`).join(' AND ');
     return sql`SELECT rowid AS id FROM company_name_fts WHERE company_name_fts MATCH ${match} LIMIT ${limit}`;
   },
+  async wordCandidateIds(db, words, limit) {
+    const byWord = await namesWordsHolding(
+      db,
+      words,
+      (w, i) => sql`SELECT ${i} AS i, word FROM name_word_trigrams WHERE name_word_trigrams MATCH ${trigramMatch(w)} AND instr(word, ${w}) > 0`,
+    );
+    if (byWord === null || byWord.some((list) => list.length === 0)) return byWord === null ? null : [];
+    // Keys hold only letters, digits and single spaces: a quoted word needs no escaping.
+    const match = byWord.map((list) => `(${list.map((w) => `"${w}"`).join(' OR ')})`).join(' AND ');
+    const found = await sql<{ id: number }>`SELECT rowid AS id FROM company_word_fts WHERE company_word_fts MATCH ${match} LIMIT ${limit}`.execute(db);
+    return found.rows.map((r) => Number(r.id));
+  },
   nameKeyContainsAny(groups, { limit, country }, advice) {
     const match = lookupAlternatives(groups, advice ? advice.lookupTerms : (pieces) => [...pieces])
       .map((terms) => `(${terms.map((t) => `"${t}"`).join(' AND ')})`)
@@ -162,7 +217,10 @@ const sqliteSeam: DialectSeam = {
   queryWordLookup(word, indexTerm, words) {
     // The list drives the join (json_each, then the primary key): 0.49 ms for 770 words, 0.67
     // as `IN (SELECT …)`. Keys hold only letters, digits and spaces: a quoted phrase needs no escaping.
-    const present = sql`EXISTS (SELECT 1 FROM company_name_fts f JOIN companies c ON c.id = f.rowid
+    const present =
+      indexTerm === null
+        ? sql`NULL`
+        : sql`EXISTS (SELECT 1 FROM company_name_fts f JOIN companies c ON c.id = f.rowid
       WHERE company_name_fts MATCH ${`"${indexTerm}"`} AND instr(c.name_key, ${word}) > 0)`;
     const known = sql`(SELECT json_group_array(w.word) FROM json_each(${JSON.stringify(words)}) j JOIN company_name_words w ON w.word = j.value)`;
     return sql<{ present: unknown; known: unknown }>`SELECT ${present} AS present, ${known} AS known`;
@@ -194,10 +252,12 @@ const sqliteSeam: DialectSeam = {
   },
   async rebuildNameIndex(db) {
     await sql`INSERT INTO company_name_fts (company_name_fts) VALUES ('rebuild')`.execute(db);
+    await sql`INSERT INTO company_word_fts (company_word_fts) VALUES ('rebuild')`.execute(db);
     await sql.raw(sqliteAddNameWords('1')).execute(db);
   },
   async checkNameIndex(db) {
     await sql`INSERT INTO company_name_fts(company_name_fts) VALUES ('integrity-check')`.execute(db);
+    await sql`INSERT INTO company_word_fts(company_word_fts) VALUES ('integrity-check')`.execute(db);
   },
 };
 
@@ -217,6 +277,18 @@ const postgresSeam: DialectSeam = {
     const looked = words.map((w) => sql<SqlBool>`name_key LIKE ${`%${indexTerm ? indexTerm(w) : w}%`}`);
     const whole = indexTerm ? words.map((w) => sql<SqlBool>`strpos(name_key, ${w}) > 0`) : [];
     return sql`SELECT id FROM companies WHERE ${sql.join([...looked, ...whole], sql` AND `)} LIMIT ${limit}`;
+  },
+  async wordCandidateIds(db, words, limit) {
+    const byWord = await namesWordsHolding(
+      db,
+      words,
+      (w, i) => sql`SELECT ${i} AS i, word FROM company_name_words WHERE word LIKE ${`%${w}%`} AND strpos(word, ${w}) > 0`,
+    );
+    if (byWord === null || byWord.some((list) => list.length === 0)) return byWord === null ? null : [];
+    // The GIN index of name_core's words answers `&&` (any of the list) and ANDs the words' bitmaps.
+    const holds = byWord.map((list) => sql<SqlBool>`string_to_array(name_core, ' ') && ${list}::text[]`);
+    const { rows } = await sql<{ id: number }>`SELECT id FROM companies WHERE ${sql.join(holds, sql` AND `)} LIMIT ${limit}`.execute(db);
+    return rows.map((r) => Number(r.id));
   },
   nameKeyContainsAny(groups, { limit, country }, advice) {
     const lookupTerms = (pieces: readonly string[]) => (advice ? pieces.map(advice.rarest) : [...pieces]);
@@ -257,7 +329,8 @@ const postgresSeam: DialectSeam = {
   queryWordLookup(word, indexTerm, words) {
     // The list as a join, sent as one string (words hold no space): 0.53 ms for 881 words, 0.72
     // as a text[] parameter, 1.15 as `= ANY(…)` (a round trip alone: 0.06).
-    const present = sql`EXISTS (SELECT 1 FROM companies WHERE name_key LIKE ${`%${indexTerm}%`} AND strpos(name_key, ${word}) > 0)`;
+    const present =
+      indexTerm === null ? sql`NULL` : sql`EXISTS (SELECT 1 FROM companies WHERE name_key LIKE ${`%${indexTerm}%`} AND strpos(name_key, ${word}) > 0)`;
     const known = sql`ARRAY(SELECT word FROM unnest(string_to_array(${words.join(' ')}, ' ')) AS v(word) JOIN company_name_words USING (word))`;
     return sql<{ present: unknown; known: unknown }>`SELECT ${present} AS present, ${known} AS known`;
   },

@@ -8,6 +8,7 @@ import * as portal from './migrations/0004-portal.ts';
 import * as oneOpenClaim from './migrations/0005-one-open-claim.ts';
 import * as filedCompanyText from './migrations/0006-filed-company-text.ts';
 import * as nameWords from './migrations/0007-name-words.ts';
+import * as nameWordIndex from './migrations/0012-name-word-index.ts';
 
 function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -18,6 +19,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '0005-one-open-claim': { up: (db) => oneOpenClaim.up(db) },
     '0006-filed-company-text': { up: (db) => filedCompanyText.up(db) },
     '0007-name-words': { up: (db) => nameWords.up(db, engine.seam) },
+    '0012-name-word-index': { up: (db) => nameWordIndex.up(db, engine.seam) },
   };
 }
 

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { wordIndexAnswers } from '../companies/companies.repository.ts';
 import type { DialectSeam, LookupAdvice } from '../db/dialect-seam.ts';
 import type { Db } from '../db/types.ts';
 import type { NearMatchGroup } from './near-match-score.ts';
@@ -41,7 +42,14 @@ export async function lookUpQueryWord(
   words: readonly string[],
   advice?: Pick<LookupAdvice, 'rarest'>,
 ): Promise<{ present: boolean; known: Set<string> }> {
-  const { rows } = await seam.queryWordLookup(word, advice ? advice.rarest(word) : word, words).execute(db);
+  // Whether a name holds the word, from the word index (migration 0012): the names' words that
+  // hold it, then one company holding one of them. Through the substring index, proving a
+  // misspelt word absent read every name holding its rarest trigram (~1 ms at 10^5, 10 × that at 10^6).
+  const byWords = wordIndexAnswers([word]) ? await seam.wordCandidateIds(db, [word], 1) : null;
+  const { rows } = await seam.queryWordLookup(word, byWords === null ? (advice ? advice.rarest(word) : word) : null, words).execute(db);
   const { present, known } = rows[0]!;
-  return { present: Boolean(present), known: new Set((typeof known === 'string' ? JSON.parse(known) : known) as string[]) };
+  return {
+    present: byWords === null ? Boolean(present) : byWords.length > 0,
+    known: new Set((typeof known === 'string' ? JSON.parse(known) : known) as string[]),
+  };
 }
