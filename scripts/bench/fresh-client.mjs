@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 
 const spec = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+if (spec.perConnection) spec.connections = (spec.perConnection = spec.perConnection.filter((l) => l.length > 0)).length;
 const built = [];
 let shared = 0;
 let clients = 0;

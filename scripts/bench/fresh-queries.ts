@@ -175,10 +175,11 @@ export function mixedPaths(pools: Record<FreshKind, string[]>, connections: numb
     const mix = connectionMix(i);
     const out: string[] = [];
     for (let j = 0; j < perConnection; j++) {
-      const kind = r.weighted(mix);
-      const path = pools[kind][next[kind]++];
-      if (path === undefined) break;
-      out.push(path);
+      // A kind used up: the next one in the list that has paths left.
+      const chosen = FRESH_KINDS.indexOf(r.weighted(mix));
+      const kind = [...FRESH_KINDS.slice(chosen), ...FRESH_KINDS.slice(0, chosen)].find((k) => next[k] < pools[k].length);
+      if (kind === undefined) break;
+      out.push(pools[kind][next[kind]++]!);
     }
     return out;
   });
