@@ -7,6 +7,7 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from './types.ts';
 import type { NearMatchGroup } from '../search/near-match-score.ts';
+import { FILLER_WORDS } from '../search/name-key.ts';
 
 export type EngineKind = 'sqlite' | 'postgres';
 
@@ -65,6 +66,13 @@ export interface DialectSeam {
    * bitmap costs heap reads, for each piece's `rarest`, and checks each piece whole.
    */
   nameKeyContainsAny(groups: readonly NearMatchGroup[], bounds: NearMatchBounds, advice?: LookupAdvice): Expression<SqlBool>;
+  /**
+   * The same candidates as `nameKeyContainsAny`, exactly (every piece a substring of the key),
+   * from the word index (migration 0012): each piece's name words (company_name_words), then the
+   * names holding them. Null when a piece is part of a legal-form word or more than
+   * MAX_NAME_WORDS_PER_QUERY_WORD name words hold one: then the substring index serves.
+   */
+  nameWordsContainAny(db: Db, groups: readonly NearMatchGroup[], bounds: NearMatchBounds): Promise<Expression<SqlBool> | null>;
   /**
    * One row: `present`, whether some `name_key` holds `word`, and `known`, those of `words` that
    * company_name_words holds (one parameter, any count: a misspelt word has ~800 one-edit
@@ -146,6 +154,13 @@ function lookupAlternatives(groups: readonly NearMatchGroup[], lookupTerms: (pie
  */
 export const MAX_NAME_WORDS_PER_QUERY_WORD = 200;
 
+/** SQLite: the name words that may hold `w` (all its trigrams), checked whole. */
+const sqliteWordsHolding = (w: string, i: number) =>
+  sql`SELECT ${i} AS i, word FROM name_word_trigrams WHERE name_word_trigrams MATCH ${trigramMatch(w)} AND instr(word, ${w}) > 0`;
+/** PostgreSQL: the name words holding `w` (the trigram index, then the word whole). */
+const postgresWordsHolding = (w: string, i: number) =>
+  sql`SELECT ${i} AS i, word FROM company_name_words WHERE word LIKE ${`%${w}%`} AND strpos(word, ${w}) > 0`;
+
 /**
  * For each query word, the names' words that hold it (one statement: `select(word, i)` per word,
  * each a superset limited to one more than the bound); null when one word has too many.
@@ -180,6 +195,33 @@ export const sqliteAddNameWords = (where: string) =>
   `INSERT OR IGNORE INTO company_name_words (word) SELECT DISTINCT j.value FROM companies c,
     json_each('["' || replace(c.name_core, ' ', '","') || '"]') j WHERE j.value <> '' AND ${where}`;
 
+/**
+ * The groups with each piece replaced by the name words holding it (`wordsOf`), as a tree the
+ * engines write out: OR over groups of (AND over `all` and (OR over `any` of AND)). A piece no
+ * name word holds makes its conjunction false: that list or group is left out. Empty: nothing.
+ */
+function groupsByWords(groups: readonly NearMatchGroup[], wordsOf: ReadonlyMap<string, readonly string[]>): Array<{ all: string[][]; any: string[][][] }> {
+  const held = (piece: string) => (wordsOf.get(piece)?.length ?? 0) > 0;
+  return groups.flatMap((g) => {
+    if (!g.all.every(held)) return [];
+    const any = g.any.filter((list) => list.every(held)).map((list) => list.map((p) => [...wordsOf.get(p)!]));
+    if (g.any.length > 0 && any.length === 0) return [];
+    return [{ all: g.all.map((p) => [...wordsOf.get(p)!]), any }];
+  });
+}
+
+/** Every piece of the groups (3+ characters each), once. */
+const piecesOf = (groups: readonly NearMatchGroup[]) => [...new Set(groups.flatMap((g) => [...g.all, ...g.any.flat()]))];
+
+/** Each piece's name words, or null when the word index cannot answer for some piece. */
+async function pieceWords(db: Db, groups: readonly NearMatchGroup[], select: (word: string, i: number) => RawBuilder<unknown>) {
+  const pieces = piecesOf(groups);
+  if (pieces.length === 0 || !pieces.every((p) => !FILLER_PIECES.some((f) => f.includes(p)))) return null;
+  const lists = await namesWordsHolding(db, pieces, select);
+  return lists === null ? null : new Map(pieces.map((p, i) => [p, lists[i]!]));
+}
+const FILLER_PIECES = [...FILLER_WORDS];
+
 const sqliteSeam: DialectSeam = {
   kind: 'sqlite',
   indexTermOverSelects: true,
@@ -193,11 +235,7 @@ const sqliteSeam: DialectSeam = {
     return sql`SELECT rowid AS id FROM company_name_fts WHERE company_name_fts MATCH ${match} LIMIT ${limit}`;
   },
   async wordCandidateIds(db, words, limit) {
-    const byWord = await namesWordsHolding(
-      db,
-      words,
-      (w, i) => sql`SELECT ${i} AS i, word FROM name_word_trigrams WHERE name_word_trigrams MATCH ${trigramMatch(w)} AND instr(word, ${w}) > 0`,
-    );
+    const byWord = await namesWordsHolding(db, words, sqliteWordsHolding);
     if (byWord === null || byWord.some((list) => list.length === 0)) return byWord === null ? null : [];
     // Keys hold only letters, digits and single spaces: a quoted word needs no escaping.
     const match = byWord.map((list) => `(${list.map((w) => `"${w}"`).join(' OR ')})`).join(' AND ');
@@ -213,6 +251,21 @@ const sqliteSeam: DialectSeam = {
     const inCountry = country ? sql<SqlBool>` AND v.country || '' = ${country}` : sql<SqlBool>``;
     return sql<SqlBool>`companies.id IN (SELECT f.rowid FROM company_name_fts f JOIN companies v ON v.id = f.rowid
       WHERE company_name_fts MATCH ${match} AND v.visible_report_count + 0 > 0${inCountry} LIMIT ${limit})`;
+  },
+  async nameWordsContainAny(db, groups, { limit, country }) {
+    const wordsOf = await pieceWords(db, groups, sqliteWordsHolding);
+    if (wordsOf === null) return null;
+    const or = (words: readonly string[]) => `(${words.map((w) => `"${w}"`).join(' OR ')})`;
+    const and = (lists: readonly string[][]) => lists.map(or).join(' AND ');
+    const match = groupsByWords(groups, wordsOf)
+      .map((g) => [...(g.all.length > 0 ? [and(g.all)] : []), ...(g.any.length > 0 ? [`(${g.any.map((l) => `(${and(l)})`).join(' OR ')})`] : [])].join(' AND '))
+      .map((g) => `(${g})`)
+      .join(' OR ');
+    if (match === '') return sql<SqlBool>`0 = 1`;
+    // As with the substring index: the word index drives the loop and stops at `limit` kept candidates.
+    const inCountry = country ? sql<SqlBool>` AND v.country || '' = ${country}` : sql<SqlBool>``;
+    return sql<SqlBool>`companies.id IN (SELECT f.rowid FROM company_word_fts f JOIN companies v ON v.id = f.rowid
+      WHERE company_word_fts MATCH ${match} AND v.visible_report_count + 0 > 0${inCountry} LIMIT ${limit})`;
   },
   queryWordLookup(word, indexTerm, words) {
     // The list drives the join (json_each, then the primary key): 0.49 ms for 770 words, 0.67
@@ -279,11 +332,7 @@ const postgresSeam: DialectSeam = {
     return sql`SELECT id FROM companies WHERE ${sql.join([...looked, ...whole], sql` AND `)} LIMIT ${limit}`;
   },
   async wordCandidateIds(db, words, limit) {
-    const byWord = await namesWordsHolding(
-      db,
-      words,
-      (w, i) => sql`SELECT ${i} AS i, word FROM company_name_words WHERE word LIKE ${`%${w}%`} AND strpos(word, ${w}) > 0`,
-    );
+    const byWord = await namesWordsHolding(db, words, postgresWordsHolding);
     if (byWord === null || byWord.some((list) => list.length === 0)) return byWord === null ? null : [];
     // The GIN index of name_core's words answers `&&` (any of the list) and ANDs the words' bitmaps.
     const holds = byWord.map((list) => sql<SqlBool>`string_to_array(name_core, ' ') && ${list}::text[]`);
@@ -325,6 +374,27 @@ const postgresSeam: DialectSeam = {
     if (conditions.length === 1) return sql<SqlBool>`(${sql.join(conditions[0]!, sql` AND `)})`;
     const selects = conditions.map((c) => sql`(SELECT id FROM companies WHERE ${sql.join([...c, ...bounded], sql` AND `)} LIMIT ${limit})`);
     return sql<SqlBool>`companies.id IN (${sql.join(selects, sql` UNION ALL `)})`;
+  },
+  async nameWordsContainAny(db, groups) {
+    const wordsOf = await pieceWords(db, groups, postgresWordsHolding);
+    if (wordsOf === null) return null;
+    const holds = (words: readonly string[]) => sql<SqlBool>`string_to_array(name_core, ' ') && ${words}::text[]`;
+    const and = (lists: readonly string[][]) => sql.join(lists.map(holds), sql` AND `);
+    const alternatives = groupsByWords(groups, wordsOf).map((g) => {
+      const parts = [
+        ...(g.all.length > 0 ? [and(g.all)] : []),
+        ...(g.any.length > 0
+          ? [
+              sql`(${sql.join(
+                g.any.map((l) => sql`(${and(l)})`),
+                sql` OR `,
+              )})`,
+            ]
+          : []),
+      ];
+      return sql`(${sql.join(parts, sql` AND `)})`;
+    });
+    return alternatives.length === 0 ? sql<SqlBool>`false` : sql<SqlBool>`(${sql.join(alternatives, sql` OR `)})`;
   },
   queryWordLookup(word, indexTerm, words) {
     // The list as a join, sent as one string (words hold no space): 0.53 ms for 881 words, 0.72

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type Expression, type SqlBool } from 'kysely';
 import { wordIndexAnswers } from '../companies/companies.repository.ts';
 import type { DialectSeam, LookupAdvice } from '../db/dialect-seam.ts';
 import type { Db } from '../db/types.ts';
@@ -20,10 +20,24 @@ export interface NearMatchCandidateSearch {
  * than `limit` candidates, which ones are scored is the engine's choice.
  */
 export function nearMatchCandidatesQuery(db: Db, seam: DialectSeam, search: NearMatchCandidateSearch) {
+  return candidatesWhere(db, search, seam.nameKeyContainsAny(search.groups, { limit: search.limit, country: search.country }, search.advice));
+}
+
+/**
+ * The same companies, from the word index when it can answer for every piece (exactly the
+ * names holding them: at 10^6 a misspelt name's corrections meet a few names, where their
+ * rare trigrams meet thousands), else from `nearMatchCandidatesQuery`.
+ */
+export async function findNearMatchCandidates(db: Db, seam: DialectSeam, search: NearMatchCandidateSearch) {
+  const byWords = await seam.nameWordsContainAny(db, search.groups, { limit: search.limit, country: search.country });
+  return (byWords === null ? nearMatchCandidatesQuery(db, seam, search) : candidatesWhere(db, search, byWords)).execute();
+}
+
+function candidatesWhere(db: Db, search: NearMatchCandidateSearch, condition: Expression<SqlBool>) {
   let query = db
     .selectFrom('companies')
     .selectAll()
-    .where(seam.nameKeyContainsAny(search.groups, { limit: search.limit, country: search.country }, search.advice))
+    .where(condition)
     // As in the name search: neither the partial indexes nor the country index may lead.
     .where(sql<boolean>`visible_report_count + 0 > 0`);
   if (search.country) query = query.where(sql<string>`country || ''`, '=', search.country);
