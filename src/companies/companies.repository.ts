@@ -59,6 +59,8 @@ export interface NameSearchTuning {
   indexTerm?: (word: string) => string;
   /** Companies matching every word, estimated; far above the cap skips straight to step 2. */
   estimatedMatches?: (words: readonly string[]) => number;
+  /** Which of a word's trigrams its look-up among the names' words asks for (all when absent). */
+  wordTrigrams?: (word: string) => string[];
   /** Companies whose name starts with the query, estimated; far above the cap walks for them too. */
   estimatedPrefixMatches?: (core: string) => number;
   /** Companies in all, estimated: how dense the prefix matches are along the rank index. */
@@ -108,7 +110,10 @@ export async function findCompaniesByName(db: Db, seam: DialectSeam, search: Nam
   const surelyMany = walkPays(tuning.estimatedMatches?.(words) ?? 0, search, tuning);
   let candidates: Array<{ id: number }> = [];
   // The word index's candidates hold every word exactly (migration 0012); null: not usable here.
-  const byWords = surelyMany || !wordIndexAnswers(search.indexedWords) ? null : await seam.wordCandidateIds(db, search.indexedWords, tuning.candidateCap + 1);
+  const byWords =
+    surelyMany || !wordIndexAnswers(search.indexedWords)
+      ? null
+      : await seam.wordCandidateIds(db, search.indexedWords, tuning.candidateCap + 1, tuning.wordTrigrams);
   if (byWords !== null) candidates = byWords.map((id) => ({ id }));
   else if (!surelyMany) {
     ({ rows: candidates } = await seam.nameCandidateIds(search.indexedWords, tuning.candidateCap + 1, tuning.indexTerm).execute(db));

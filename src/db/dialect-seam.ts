@@ -17,6 +17,8 @@ export interface LookupAdvice {
   readonly rarest: (piece: string) => string;
   /** For names holding every piece: the pieces' rarest trigrams, the common ones left out while two rarer ones remain. */
   readonly lookupTerms: (pieces: readonly string[]) => string[];
+  /** A few of the word's rarest trigrams: what the look-up among the names' distinct words asks for. */
+  readonly rarestTrigrams: (word: string) => string[];
 }
 
 /** What near-match candidates the caller keeps (nameKeyContainsAny). */
@@ -51,10 +53,11 @@ export interface DialectSeam {
    * trigram index over the distinct words (company_name_words), the companies from the word
    * index (migration 0012). Exactly the companies whose `name_key` holds every word, provided
    * no word is part of a legal-form or filler word (those are not in `name_core`: the caller
-   * takes another path). A word no name's word holds: none. Null when a word is held by more
+   * takes another path). A word no name's word holds: none. `trigrams`: which of a word's
+   * trigrams to look its name words up by (all when absent). Null when a word is held by more
    * than MAX_NAME_WORDS_PER_QUERY_WORD of the names' words (take the substring index instead).
    */
-  wordCandidateIds(db: Db, words: readonly string[], limit: number): Promise<number[] | null>;
+  wordCandidateIds(db: Db, words: readonly string[], limit: number, trigrams?: (word: string) => string[]): Promise<number[] | null>;
   /**
    * A condition on `companies` that holds when, for at least one group, `name_key` holds every
    * piece of `all` and every piece of one list in `any` (pieces: 3+ letters or digits), answered
@@ -72,7 +75,12 @@ export interface DialectSeam {
    * names holding them. Null when a piece is part of a legal-form word or more than
    * MAX_NAME_WORDS_PER_QUERY_WORD name words hold one: then the substring index serves.
    */
-  nameWordsContainAny(db: Db, groups: readonly NearMatchGroup[], bounds: NearMatchBounds): Promise<Expression<SqlBool> | null>;
+  nameWordsContainAny(
+    db: Db,
+    groups: readonly NearMatchGroup[],
+    bounds: NearMatchBounds,
+    trigrams?: (word: string) => string[],
+  ): Promise<Expression<SqlBool> | null>;
   /**
    * One row: `present`, whether some `name_key` holds `word`, and `known`, those of `words` that
    * company_name_words holds (one parameter, any count: a misspelt word has ~800 one-edit
@@ -155,8 +163,8 @@ function lookupAlternatives(groups: readonly NearMatchGroup[], lookupTerms: (pie
 export const MAX_NAME_WORDS_PER_QUERY_WORD = 200;
 
 /** SQLite: the name words that may hold `w` (all its trigrams), checked whole. */
-const sqliteWordsHolding = (w: string, i: number) =>
-  sql`SELECT ${i} AS i, word FROM name_word_trigrams WHERE name_word_trigrams MATCH ${trigramMatch(w)} AND instr(word, ${w}) > 0`;
+const sqliteWordsHolding = (w: string, i: number, trigrams: readonly string[]) =>
+  sql`SELECT ${i} AS i, word FROM name_word_trigrams WHERE name_word_trigrams MATCH ${trigramMatch(trigrams)} AND instr(word, ${w}) > 0`;
 /** PostgreSQL: the name words holding `w` (the trigram index, then the word whole). */
 const postgresWordsHolding = (w: string, i: number) =>
   sql`SELECT ${i} AS i, word FROM company_name_words WHERE word LIKE ${`%${w}%`} AND strpos(word, ${w}) > 0`;
@@ -165,10 +173,15 @@ const postgresWordsHolding = (w: string, i: number) =>
  * For each query word, the names' words that hold it (one statement: `select(word, i)` per word,
  * each a superset limited to one more than the bound); null when one word has too many.
  */
-async function namesWordsHolding(db: Db, words: readonly string[], select: (word: string, i: number) => RawBuilder<unknown>): Promise<string[][] | null> {
+async function namesWordsHolding(
+  db: Db,
+  words: readonly string[],
+  select: (word: string, i: number, trigrams: readonly string[]) => RawBuilder<unknown>,
+  trigrams: (word: string) => string[] = allTrigrams,
+): Promise<string[][] | null> {
   const bound = MAX_NAME_WORDS_PER_QUERY_WORD + 1;
   const { rows } = await sql<{ i: number; word: string }>`${sql.join(
-    words.map((w, i) => sql`SELECT * FROM (${select(w, i)} LIMIT ${bound}) AS w${sql.raw(String(i))}`),
+    words.map((w, i) => sql`SELECT * FROM (${select(w, i, trigrams(w))} LIMIT ${bound}) AS w${sql.raw(String(i))}`),
     sql` UNION ALL `,
   )}`.execute(db);
   const byWord = words.map((): string[] => []);
@@ -176,15 +189,14 @@ async function namesWordsHolding(db: Db, words: readonly string[], select: (word
   return byWord.some((list) => list.length >= bound) ? null : byWord;
 }
 
-/**
- * SQLite: an FTS5 query for the words of name_word_trigrams that may hold `word` (3+ characters):
- * all its trigrams (detail none: no phrases), a superset that the caller checks whole.
- */
-const trigramMatch = (word: string) => {
+/** Every trigram of a word (3+ characters), once, by code point. */
+const allTrigrams = (word: string) => {
   const chars = [...word];
-  const trigrams = new Set(Array.from({ length: chars.length - 2 }, (_, i) => chars.slice(i, i + 3).join('')));
-  return [...trigrams].map((t) => `"${t}"`).join(' AND ');
+  return [...new Set(Array.from({ length: chars.length - 2 }, (_, i) => chars.slice(i, i + 3).join('')))];
 };
+
+/** SQLite: an FTS5 query for the words of name_word_trigrams holding all `trigrams` (detail none: no phrases). */
+const trigramMatch = (trigrams: readonly string[]) => trigrams.map((t) => `"${t}"`).join(' AND ');
 
 /**
  * SQLite: adds the words of the `name_core` of the companies `where` selects (as `c`) to
@@ -214,10 +226,15 @@ function groupsByWords(groups: readonly NearMatchGroup[], wordsOf: ReadonlyMap<s
 const piecesOf = (groups: readonly NearMatchGroup[]) => [...new Set(groups.flatMap((g) => [...g.all, ...g.any.flat()]))];
 
 /** Each piece's name words, or null when the word index cannot answer for some piece. */
-async function pieceWords(db: Db, groups: readonly NearMatchGroup[], select: (word: string, i: number) => RawBuilder<unknown>) {
+async function pieceWords(
+  db: Db,
+  groups: readonly NearMatchGroup[],
+  select: (word: string, i: number, trigrams: readonly string[]) => RawBuilder<unknown>,
+  trigrams?: (word: string) => string[],
+) {
   const pieces = piecesOf(groups);
   if (pieces.length === 0 || !pieces.every((p) => !FILLER_PIECES.some((f) => f.includes(p)))) return null;
-  const lists = await namesWordsHolding(db, pieces, select);
+  const lists = await namesWordsHolding(db, pieces, select, trigrams);
   return lists === null ? null : new Map(pieces.map((p, i) => [p, lists[i]!]));
 }
 const FILLER_PIECES = [...FILLER_WORDS];
@@ -234,8 +251,8 @@ const sqliteSeam: DialectSeam = {
     const match = words.map((w) => `"${indexTerm(w)}"`).join(' AND ');
     return sql`SELECT rowid AS id FROM company_name_fts WHERE company_name_fts MATCH ${match} LIMIT ${limit}`;
   },
-  async wordCandidateIds(db, words, limit) {
-    const byWord = await namesWordsHolding(db, words, sqliteWordsHolding);
+  async wordCandidateIds(db, words, limit, trigrams) {
+    const byWord = await namesWordsHolding(db, words, sqliteWordsHolding, trigrams);
     if (byWord === null || byWord.some((list) => list.length === 0)) return byWord === null ? null : [];
     // Keys hold only letters, digits and single spaces: a quoted word needs no escaping.
     const match = byWord.map((list) => `(${list.map((w) => `"${w}"`).join(' OR ')})`).join(' AND ');
@@ -252,8 +269,8 @@ const sqliteSeam: DialectSeam = {
     return sql<SqlBool>`companies.id IN (SELECT f.rowid FROM company_name_fts f JOIN companies v ON v.id = f.rowid
       WHERE company_name_fts MATCH ${match} AND v.visible_report_count + 0 > 0${inCountry} LIMIT ${limit})`;
   },
-  async nameWordsContainAny(db, groups, { limit, country }) {
-    const wordsOf = await pieceWords(db, groups, sqliteWordsHolding);
+  async nameWordsContainAny(db, groups, { limit, country }, trigrams) {
+    const wordsOf = await pieceWords(db, groups, sqliteWordsHolding, trigrams);
     if (wordsOf === null) return null;
     const or = (words: readonly string[]) => `(${words.map((w) => `"${w}"`).join(' OR ')})`;
     const and = (lists: readonly string[][]) => lists.map(or).join(' AND ');
@@ -331,8 +348,8 @@ const postgresSeam: DialectSeam = {
     const whole = indexTerm ? words.map((w) => sql<SqlBool>`strpos(name_key, ${w}) > 0`) : [];
     return sql`SELECT id FROM companies WHERE ${sql.join([...looked, ...whole], sql` AND `)} LIMIT ${limit}`;
   },
-  async wordCandidateIds(db, words, limit) {
-    const byWord = await namesWordsHolding(db, words, postgresWordsHolding);
+  async wordCandidateIds(db, words, limit, trigrams) {
+    const byWord = await namesWordsHolding(db, words, postgresWordsHolding, trigrams);
     if (byWord === null || byWord.some((list) => list.length === 0)) return byWord === null ? null : [];
     // The GIN index of name_core's words answers `&&` (any of the list) and ANDs the words' bitmaps.
     const holds = byWord.map((list) => sql<SqlBool>`string_to_array(name_core, ' ') && ${list}::text[]`);
@@ -375,8 +392,8 @@ const postgresSeam: DialectSeam = {
     const selects = conditions.map((c) => sql`(SELECT id FROM companies WHERE ${sql.join([...c, ...bounded], sql` AND `)} LIMIT ${limit})`);
     return sql<SqlBool>`companies.id IN (${sql.join(selects, sql` UNION ALL `)})`;
   },
-  async nameWordsContainAny(db, groups) {
-    const wordsOf = await pieceWords(db, groups, postgresWordsHolding);
+  async nameWordsContainAny(db, groups, _bounds, trigrams) {
+    const wordsOf = await pieceWords(db, groups, postgresWordsHolding, trigrams);
     if (wordsOf === null) return null;
     const holds = (words: readonly string[]) => sql<SqlBool>`string_to_array(name_core, ' ') && ${words}::text[]`;
     const and = (lists: readonly string[][]) => sql.join(lists.map(holds), sql` AND `);

@@ -29,7 +29,7 @@ export function nearMatchCandidatesQuery(db: Db, seam: DialectSeam, search: Near
  * rare trigrams meet thousands), else from `nearMatchCandidatesQuery`.
  */
 export async function findNearMatchCandidates(db: Db, seam: DialectSeam, search: NearMatchCandidateSearch) {
-  const byWords = await seam.nameWordsContainAny(db, search.groups, { limit: search.limit, country: search.country });
+  const byWords = await seam.nameWordsContainAny(db, search.groups, { limit: search.limit, country: search.country }, search.advice?.rarestTrigrams);
   return (byWords === null ? nearMatchCandidatesQuery(db, seam, search) : candidatesWhere(db, search, byWords)).execute();
 }
 
@@ -54,12 +54,12 @@ export async function lookUpQueryWord(
   seam: DialectSeam,
   word: string,
   words: readonly string[],
-  advice?: Pick<LookupAdvice, 'rarest'>,
+  advice?: Pick<LookupAdvice, 'rarest' | 'rarestTrigrams'>,
 ): Promise<{ present: boolean; known: Set<string> }> {
   // Whether a name holds the word, from the word index (migration 0012): the names' words that
   // hold it, then one company holding one of them. Through the substring index, proving a
   // misspelt word absent read every name holding its rarest trigram (~1 ms at 10^5, 10 × that at 10^6).
-  const byWords = wordIndexAnswers([word]) ? await seam.wordCandidateIds(db, [word], 1) : null;
+  const byWords = wordIndexAnswers([word]) ? await seam.wordCandidateIds(db, [word], 1, advice?.rarestTrigrams) : null;
   const { rows } = await seam.queryWordLookup(word, byWords === null ? (advice ? advice.rarest(word) : word) : null, words).execute(db);
   const { present, known } = rows[0]!;
   return {
