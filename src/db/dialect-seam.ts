@@ -7,7 +7,6 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from './types.ts';
 import type { NearMatchGroup } from '../search/near-match-score.ts';
-import { FILLER_WORDS } from '../search/name-key.ts';
 
 export type EngineKind = 'sqlite' | 'postgres';
 
@@ -69,18 +68,6 @@ export interface DialectSeam {
    * bitmap costs heap reads, for each piece's `rarest`, and checks each piece whole.
    */
   nameKeyContainsAny(groups: readonly NearMatchGroup[], bounds: NearMatchBounds, advice?: LookupAdvice): Expression<SqlBool>;
-  /**
-   * The same candidates as `nameKeyContainsAny`, exactly (every piece a substring of the key),
-   * from the word index (migration 0012): each piece's name words (company_name_words), then the
-   * names holding them. Null when a piece is part of a legal-form word or more than
-   * MAX_NAME_WORDS_PER_QUERY_WORD name words hold one: then the substring index serves.
-   */
-  nameWordsContainAny(
-    db: Db,
-    groups: readonly NearMatchGroup[],
-    bounds: NearMatchBounds,
-    trigrams?: (word: string) => string[],
-  ): Promise<Expression<SqlBool> | null>;
   /**
    * One row: `present`, whether some `name_key` holds `word`, and `known`, those of `words` that
    * company_name_words holds (one parameter, any count: a misspelt word has ~800 one-edit
@@ -206,43 +193,6 @@ export const sqliteAddNameWords = (where: string) =>
   `INSERT OR IGNORE INTO company_name_words (word) SELECT DISTINCT j.value FROM companies c,
     json_each('["' || replace(c.name_core, ' ', '","') || '"]') j WHERE j.value <> '' AND ${where}`;
 
-/**
- * The groups with each piece replaced by the name words holding it (`wordsOf`), as a tree the
- * engines write out: OR over groups of (AND over `all` and (OR over `any` of AND)). A piece no
- * name word holds makes its conjunction false: that list or group is left out. Empty: nothing.
- */
-function groupsByWords(groups: readonly NearMatchGroup[], wordsOf: ReadonlyMap<string, readonly string[]>): Array<{ all: string[][]; any: string[][][] }> {
-  const held = (piece: string) => (wordsOf.get(piece)?.length ?? 0) > 0;
-  return groups.flatMap((g) => {
-    if (!g.all.every(held)) return [];
-    const any = g.any.filter((list) => list.every(held)).map((list) => list.map((p) => [...wordsOf.get(p)!]));
-    if (g.any.length > 0 && any.length === 0) return [];
-    return [{ all: g.all.map((p) => [...wordsOf.get(p)!]), any }];
-  });
-}
-
-/** Every piece of the groups (3+ characters each), once. */
-const piecesOf = (groups: readonly NearMatchGroup[]) => [...new Set(groups.flatMap((g) => [...g.all, ...g.any.flat()]))];
-
-/** Each piece's name words, or null when the word index cannot answer for some piece. */
-async function pieceWords(
-  db: Db,
-  groups: readonly NearMatchGroup[],
-  select: (word: string, i: number, trigrams: readonly string[]) => RawBuilder<unknown>,
-  trigrams?: (word: string) => string[],
-) {
-  const pieces = piecesOf(groups);
-  // Many pieces are the fragments of every word (a name whose words all exist: any may be the
-  // misspelt one); short fragments are held by hundreds of name words each, and their look-up
-  // costs more than the substring index's (10^6: ~1.5 ms wasted before falling back).
-  if (pieces.length === 0 || pieces.length > MAX_PIECES_BY_WORDS || !pieces.every((p) => !FILLER_PIECES.some((f) => f.includes(p)))) return null;
-  const lists = await namesWordsHolding(db, pieces, select, trigrams);
-  return lists === null ? null : new Map(pieces.map((p, i) => [p, lists[i]!]));
-}
-const FILLER_PIECES = [...FILLER_WORDS];
-/** A misspelt word's corrections and the other words: a few dozen pieces at most. */
-const MAX_PIECES_BY_WORDS = 24;
-
 const sqliteSeam: DialectSeam = {
   kind: 'sqlite',
   indexTermOverSelects: true,
@@ -272,21 +222,6 @@ const sqliteSeam: DialectSeam = {
     const inCountry = country ? sql<SqlBool>` AND v.country || '' = ${country}` : sql<SqlBool>``;
     return sql<SqlBool>`companies.id IN (SELECT f.rowid FROM company_name_fts f JOIN companies v ON v.id = f.rowid
       WHERE company_name_fts MATCH ${match} AND v.visible_report_count + 0 > 0${inCountry} LIMIT ${limit})`;
-  },
-  async nameWordsContainAny(db, groups, { limit, country }, trigrams) {
-    const wordsOf = await pieceWords(db, groups, sqliteWordsHolding, trigrams);
-    if (wordsOf === null) return null;
-    const or = (words: readonly string[]) => `(${words.map((w) => `"${w}"`).join(' OR ')})`;
-    const and = (lists: readonly string[][]) => lists.map(or).join(' AND ');
-    const match = groupsByWords(groups, wordsOf)
-      .map((g) => [...(g.all.length > 0 ? [and(g.all)] : []), ...(g.any.length > 0 ? [`(${g.any.map((l) => `(${and(l)})`).join(' OR ')})`] : [])].join(' AND '))
-      .map((g) => `(${g})`)
-      .join(' OR ');
-    if (match === '') return sql<SqlBool>`0 = 1`;
-    // As with the substring index: the word index drives the loop and stops at `limit` kept candidates.
-    const inCountry = country ? sql<SqlBool>` AND v.country || '' = ${country}` : sql<SqlBool>``;
-    return sql<SqlBool>`companies.id IN (SELECT f.rowid FROM company_word_fts f JOIN companies v ON v.id = f.rowid
-      WHERE company_word_fts MATCH ${match} AND v.visible_report_count + 0 > 0${inCountry} LIMIT ${limit})`;
   },
   queryWordLookup(word, indexTerm, words) {
     // The list drives the join (json_each, then the primary key): 0.49 ms for 770 words, 0.67
@@ -392,27 +327,6 @@ const postgresSeam: DialectSeam = {
     if (conditions.length === 1) return sql<SqlBool>`(${sql.join(conditions[0]!, sql` AND `)})`;
     const selects = conditions.map((c) => sql`(SELECT id FROM companies WHERE ${sql.join([...c, ...bounded], sql` AND `)} LIMIT ${limit})`);
     return sql<SqlBool>`companies.id IN (${sql.join(selects, sql` UNION ALL `)})`;
-  },
-  async nameWordsContainAny(db, groups, _bounds, trigrams) {
-    const wordsOf = await pieceWords(db, groups, postgresWordsHolding, trigrams);
-    if (wordsOf === null) return null;
-    const holds = (words: readonly string[]) => sql<SqlBool>`string_to_array(name_core, ' ') && ${words}::text[]`;
-    const and = (lists: readonly string[][]) => sql.join(lists.map(holds), sql` AND `);
-    const alternatives = groupsByWords(groups, wordsOf).map((g) => {
-      const parts = [
-        ...(g.all.length > 0 ? [and(g.all)] : []),
-        ...(g.any.length > 0
-          ? [
-              sql`(${sql.join(
-                g.any.map((l) => sql`(${and(l)})`),
-                sql` OR `,
-              )})`,
-            ]
-          : []),
-      ];
-      return sql`(${sql.join(parts, sql` AND `)})`;
-    });
-    return alternatives.length === 0 ? sql<SqlBool>`false` : sql<SqlBool>`(${sql.join(alternatives, sql` OR `)})`;
   },
   queryWordLookup(word, indexTerm, words) {
     // The list as a join, sent as one string (words hold no space): 0.53 ms for 881 words, 0.72

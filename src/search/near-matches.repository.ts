@@ -1,4 +1,4 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql } from 'kysely';
 import type { DialectSeam, LookupAdvice } from '../db/dialect-seam.ts';
 import type { Db } from '../db/types.ts';
 import type { NearMatchGroup } from './near-match-score.ts';
@@ -19,24 +19,10 @@ export interface NearMatchCandidateSearch {
  * than `limit` candidates, which ones are scored is the engine's choice.
  */
 export function nearMatchCandidatesQuery(db: Db, seam: DialectSeam, search: NearMatchCandidateSearch) {
-  return candidatesWhere(db, search, seam.nameKeyContainsAny(search.groups, { limit: search.limit, country: search.country }, search.advice));
-}
-
-/**
- * The same companies, from the word index when it can answer for every piece (exactly the
- * names holding them: at 10^6 a misspelt name's corrections meet a few names, where their
- * rare trigrams meet thousands), else from `nearMatchCandidatesQuery`.
- */
-export async function findNearMatchCandidates(db: Db, seam: DialectSeam, search: NearMatchCandidateSearch) {
-  const byWords = await seam.nameWordsContainAny(db, search.groups, { limit: search.limit, country: search.country }, search.advice?.rarestTrigrams);
-  return (byWords === null ? nearMatchCandidatesQuery(db, seam, search) : candidatesWhere(db, search, byWords)).execute();
-}
-
-function candidatesWhere(db: Db, search: NearMatchCandidateSearch, condition: Expression<SqlBool>) {
   let query = db
     .selectFrom('companies')
     .selectAll()
-    .where(condition)
+    .where(seam.nameKeyContainsAny(search.groups, { limit: search.limit, country: search.country }, search.advice))
     // As in the name search: neither the partial indexes nor the country index may lead.
     .where(sql<boolean>`visible_report_count + 0 > 0`);
   if (search.country) query = query.where(sql<string>`country || ''`, '=', search.country);
@@ -55,8 +41,6 @@ export async function lookUpQueryWord(
   words: readonly string[],
   advice?: Pick<LookupAdvice, 'rarest'>,
 ): Promise<{ present: boolean; known: Set<string> }> {
-  // Measured at 10^6 (SQLite, CPU per whole-name search): asking the word index whether a name
-  // holds the word cost more (two statements, 0.9 ms) than this one statement (0.26 ms): kept.
   const { rows } = await seam.queryWordLookup(word, advice ? advice.rarest(word) : word, words).execute(db);
   const { present, known } = rows[0]!;
   return { present: Boolean(present), known: new Set((typeof known === 'string' ? JSON.parse(known) : known) as string[]) };

@@ -24,7 +24,7 @@ import {
   shownSimilarity,
   type NearMatchGroup,
 } from './near-match-score.ts';
-import { findNearMatchCandidates, lookUpQueryWord } from './near-matches.repository.ts';
+import { lookUpQueryWord, nearMatchCandidatesQuery } from './near-matches.repository.ts';
 import { oneEditAway, wordsOf, wordsOfVariants } from './near-match-words.ts';
 import { checkTaxId, taxIdCandidates } from './tax-id.ts';
 
@@ -214,13 +214,13 @@ type Scored = { company: CompanyRow; score: number };
 /** The groups' candidates at or above the threshold, best first, at most 5. */
 async function scoreCandidates(deps: SearchDeps, plan: Extract<SearchPlan, { kind: 'name' }>, groups: NearMatchGroup[]): Promise<Scored[]> {
   if (groups.length === 0) return [];
-  // The word index, or the substring index asked for rare trigrams (db/dialect-seam.ts).
-  const candidates = await findNearMatchCandidates(deps.db, deps.seam, {
+  // Both engines ask the substring index for rare trigrams (db/dialect-seam.ts).
+  const candidates = await nearMatchCandidatesQuery(deps.db, deps.seam, {
     groups,
     country: plan.country,
     limit: NEAR_MATCH_CANDIDATES,
     ...(deps.names ? { advice: deps.names } : {}),
-  });
+  }).execute();
   const threshold = deps.nearMatchThreshold ?? DEFAULT_NEAR_MATCH_THRESHOLD;
   return candidates
     .map((company) => ({ company, score: scoreNearMatch(plan.nearWords, company.name_core) }))
