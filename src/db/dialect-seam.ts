@@ -54,7 +54,8 @@ export interface DialectSeam {
    * no word is part of a legal-form or filler word (those are not in `name_core`: the caller
    * takes another path). A word no name's word holds: none. `trigrams`: which of a word's
    * trigrams to look its name words up by (all when absent). Null when a word is held by more
-   * than MAX_NAME_WORDS_PER_QUERY_WORD of the names' words (take the substring index instead).
+   * than MAX_NAME_WORDS_PER_QUERY_WORD of the names' words (take the substring index instead),
+   * and always on PostgreSQL, which has no word index (migration 0012 says why).
    */
   wordCandidateIds(db: Db, words: readonly string[], limit: number, trigrams?: (word: string) => string[]): Promise<number[] | null>;
   /**
@@ -151,10 +152,6 @@ export const MAX_NAME_WORDS_PER_QUERY_WORD = 200;
 /** SQLite: the name words that may hold `w` (all its trigrams), checked whole. */
 const sqliteWordsHolding = (w: string, i: number, trigrams: readonly string[]) =>
   sql`SELECT ${i} AS i, word FROM name_word_trigrams WHERE name_word_trigrams MATCH ${trigramMatch(trigrams)} AND instr(word, ${w}) > 0`;
-/** PostgreSQL: the name words holding `w` (the trigram index, then the word whole). */
-const postgresWordsHolding = (w: string, i: number) =>
-  sql`SELECT ${i} AS i, word FROM company_name_words WHERE word LIKE ${`%${w}%`} AND strpos(word, ${w}) > 0`;
-
 /**
  * For each query word, the names' words that hold it (one statement: `select(word, i)` per word,
  * each a superset limited to one more than the bound); null when one word has too many.
@@ -284,14 +281,9 @@ const postgresSeam: DialectSeam = {
     const whole = indexTerm ? words.map((w) => sql<SqlBool>`strpos(name_key, ${w}) > 0`) : [];
     return sql`SELECT id FROM companies WHERE ${sql.join([...looked, ...whole], sql` AND `)} LIMIT ${limit}`;
   },
-  async wordCandidateIds(db, words, limit, trigrams) {
-    const byWord = await namesWordsHolding(db, words, postgresWordsHolding, trigrams);
-    if (byWord === null || byWord.some((list) => list.length === 0)) return byWord === null ? null : [];
-    // The GIN index of name_core's words answers `&&` (any of the list) and ANDs the words' bitmaps.
-    const holds = byWord.map((list) => sql<SqlBool>`string_to_array(name_core, ' ') && ${list}::text[]`);
-    const { rows } = await sql<{ id: number }>`SELECT id FROM companies WHERE ${sql.join(holds, sql` AND `)} LIMIT ${limit}`.execute(db);
-    return rows.map((r) => Number(r.id));
-  },
+  // No word index on PostgreSQL (migration 0012 says why): the substring index answers.
+  wordCandidateIds: () => Promise.resolve(null),
+
   nameKeyContainsAny(groups, { limit, country }, advice) {
     const lookupTerms = (pieces: readonly string[]) => (advice ? pieces.map(advice.rarest) : [...pieces]);
     // One SELECT per alternative (a group's pieces with one of its `any` lists), so that each is
