@@ -4,16 +4,17 @@
 // ceiling). Prints req/s, p50, p99 and the ratio to the ceiling; writes docs/benchmarks.md.
 //
 //   npm run bench -- [--companies 1000000] [--engines sqlite,postgres] [--duration 10] [--warm-up 10] [--connections 10] [--no-write] [--bin other/bin/risklookup.js]
-//                    [--pg-prefix risklookup_bench]
+//                    [--pg-prefix risklookup_bench] [--tag before] [--fresh-pool 40000]
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { openEngine } from '../../src/db/connect.ts';
-import { migrateToLatest } from '../../src/db/migrate.ts';
 import { vknCheckDigit } from '../../src/generate/check-digits.ts';
 import { generateKeyEntry } from '../../src/secrets/key-ring.ts';
+import { runFreshScenarios } from './fresh-scenarios.ts';
+import { cpuSecondsOf, postgresPids } from './process-cpu.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -28,6 +29,10 @@ const { values: args } = parseArgs({
     'pg-prefix': { type: 'string', default: 'risklookup_bench' },
     // Another checkout's program, for a before/after comparison under the same conditions.
     bin: { type: 'string' },
+    // Databases of their own (SQLite file and PostgreSQL name), e.g. for that other program's schema.
+    tag: { type: 'string', default: '' },
+    // Fresh queries built per kind (fresh-scenarios.ts); a row says when its kind ran out.
+    'fresh-pool': { type: 'string', default: '40000' },
   },
 });
 const N = Number(args.companies);
@@ -36,6 +41,7 @@ if (!Number.isInteger(warmUp) || warmUp < 0) throw new Error(`--warm-up must be 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const WORK = `${ROOT}.bench`;
 const BIN = args.bin ?? `${ROOT}bin/risklookup.js`;
+const TAG = args.tag ? `-${args.tag}` : '';
 const PG_ADMIN = process.env.BENCH_PG_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 mkdirSync(WORK, { recursive: true });
 
@@ -45,10 +51,10 @@ function cli(args: string[]): string {
 
 async function databaseUrl(engine: string, fresh = false): Promise<string> {
   if (engine === 'sqlite') {
-    if (fresh) for (const suffix of ['', '-wal', '-shm']) rmSync(`${WORK}/bench-${N}.db${suffix}`, { force: true });
-    return `sqlite:${WORK}/bench-${N}.db`;
+    if (fresh) for (const suffix of ['', '-wal', '-shm']) rmSync(`${WORK}/bench-${N}${TAG}.db${suffix}`, { force: true });
+    return `sqlite:${WORK}/bench-${N}${TAG}.db`;
   }
-  const name = `${args['pg-prefix']}_${N}`;
+  const name = `${args['pg-prefix']}_${N}${TAG.replace('-', '_')}`;
   const admin = new pg.Client({ connectionString: PG_ADMIN });
   await admin.connect();
   if (fresh) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -61,9 +67,10 @@ async function databaseUrl(engine: string, fresh = false): Promise<string> {
 }
 
 async function countCompanies(url: string): Promise<number> {
+  // Migrated by the program under test (--bin): this checkout's migrations may be newer.
+  cli(['migrate', '--db', url]);
   const engine = openEngine(url);
   try {
-    await migrateToLatest(engine);
     return Number(
       (
         await engine.db
@@ -156,39 +163,6 @@ interface Result {
   databaseCpuMs: number | null;
 }
 
-/**
- * CPU seconds a process has used (Linux: /proc/<pid>/stat, user + system), or null. CPU per
- * request barely moves with what else a shared machine is doing, where req/s and p99 do.
- */
-const TICKS_PER_SECOND = 100; // USER_HZ, 100 on every Linux the bench runs on
-function cpuSecondsOf(pids: readonly number[]): number | null {
-  try {
-    let ticks = 0;
-    for (const pid of pids) {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    }
-    return ticks / TICKS_PER_SECOND;
-  } catch {
-    return null;
-  }
-}
-
-/** The local PostgreSQL's processes (for its CPU per request); none when it runs elsewhere. */
-function postgresPids(): number[] {
-  if (!existsSync('/proc')) return [];
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
-
 function autocannon(url: string, headers: Record<string, string>, seconds: number, serverPid?: number, measurePostgres = false): Result {
   // Listed now: each server opens its own connections, each a PostgreSQL process.
   const databasePids = measurePostgres ? postgresPids() : [];
@@ -263,7 +237,14 @@ async function benchEngine(engine: string) {
       if (warmUp > 0) autocannon(base + path, headers, warmUp);
       return autocannon(base + path, headers, seconds, pid, measurePostgres);
     };
-    const rows = queries.map((q) => ({ name: q.name, ...measured(server.url, q.path, server.child.pid) }));
+    // The headline rows: queries nobody asked before, on the same server, cache on.
+    const freshRun = { baseUrl: server.url, pid: server.child.pid, key, seconds, warmUp, connections: Number(args.connections), measurePostgres, work: WORK };
+    const fresh = await runFreshScenarios(url, { ...freshRun, perKind: Math.min(Number(args['fresh-pool']), Math.floor(N / 8)) });
+    for (const row of fresh) console.error(`${engine}: ${row.name}: ${row.inputs}`);
+    const rows: Array<Result & { name: string; inputs?: string }> = [
+      ...fresh,
+      ...queries.map((q) => ({ name: q.name, ...measured(server.url, q.path, server.child.pid) })),
+    ];
     const rss = rssMb(server.child.pid!);
     // The same searches with the search cache off: what a query no one asked recently costs.
     const uncached = await start(process.execPath, [...serveArgs, '--search-cache-entries', '0']);
@@ -305,6 +286,7 @@ for (const r of results) {
       `| ${row.name} | ${fmt(row.rps)} | ${row.p50} | ${row.p99} | ${fmt(row.rps / r.ceiling.rps, 2)} | ${cpu(row.serverCpuMs)} | ${cpu(row.databaseCpuMs)} | ${row.errors} / ${row.non2xx} |`,
     );
   lines.push('', `Server RSS after the run: ${r.rss} MB.`, '');
+  lines.push('Inputs of the fresh rows:', '', ...r.rows.filter((row) => row.inputs).map((row) => `- ${row.name}: ${row.inputs}`), '');
 }
 const text = lines.join('\n');
 console.log(text);

@@ -4,7 +4,11 @@
  * connection, is several times faster than compiling a large INSERT for every chunk; it runs
  * inside the caller's Kysely transaction because better-sqlite3 has one connection.
  */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type Sqlite from 'better-sqlite3';
+import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import { sql, type Insertable } from 'kysely';
 import type { CompaniesTable, ReportsTable, ReportStatusChangesTable } from './schema.ts';
 import type { Db } from './types.ts';
@@ -35,27 +39,6 @@ export interface BulkWriter {
 function checkOpen(ticket: BulkTicket): Db {
   if (ticket?.open !== true) throw new Error('bulk write outside an open write session (db/write-session.ts): the data version would not move');
   return ticket.trx;
-}
-
-/** Rows per statement, under every engine's bound-parameter limit. */
-const CHUNK = 1000;
-
-async function inChunks<T, R>(rows: readonly T[], write: (chunk: T[]) => Promise<R[]>): Promise<R[]> {
-  const out: R[] = [];
-  for (let i = 0; i < rows.length; i += CHUNK) out.push(...(await write(rows.slice(i, i + CHUNK))));
-  return out;
-}
-
-/**
- * PostgreSQL: one `INSERT … SELECT * FROM unnest($1::text[], …)` per chunk, one array per
- * column. PostgreSQL parses and plans one small statement instead of a VALUES list of up to
- * 15 000 parameters (10^5 companies: see docs/benchmarks.md). RETURNING order is not promised,
- * so results are matched by value (tax ID and country; a report's id with its own status).
- */
-function unnestInsert<T>(table: string, columns: ReadonlyArray<readonly [keyof T & string, string]>, rows: readonly T[], returning: string) {
-  const arrays = columns.map(([name, type]) => sql`${rows.map((row) => row[name] ?? null)}::${sql.raw(type)}[]`);
-  return sql`INSERT INTO ${sql.table(table)} (${sql.join(columns.map(([name]) => sql.ref(name)))})
-    SELECT * FROM unnest(${sql.join(arrays)}) ${sql.raw(returning ? `RETURNING ${returning}` : '')}`;
 }
 
 const PG_COMPANY_COLUMNS = [
@@ -94,34 +77,85 @@ const PG_CHANGE_COLUMNS = [
   ['changed_by', 'text'],
 ] as const;
 
-export const postgresBulkWriter: BulkWriter = {
-  prepareForImport: () => {},
-  insertCompanies: async (ticket, rows) => {
+/**
+ * One field of COPY's text format: `\N` for null, and the backslash, tab, newline and carriage
+ * return escaped (the only characters the format gives a meaning to).
+ */
+function copyField(value: string | number | null | undefined): string {
+  if (value === null || value === undefined) return '\\N';
+  const text = String(value);
+  return /[\\\t\n\r]/.test(text) ? text.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r')) : text;
+}
+
+/** The pg client behind a transaction: found by its server process id (connect.ts keeps the map). */
+export type ClientOfBackend = (pid: number) => pg.PoolClient | undefined;
+
+/**
+ * PostgreSQL: rows go in by `COPY … FROM STDIN` on the session's own connection, inside its
+ * transaction (all or nothing as before), with ids taken from the tables' sequences first (COPY
+ * returns nothing; the import needs the companies' ids for their reports). At 10^6 companies the
+ * `INSERT … SELECT FROM unnest(…)` of each chunk took most of a 240–270 s import
+ * (docs/benchmarks.md); COPY skips the parse, plan and executor of every row.
+ */
+export function postgresBulkWriter(clientOf: ClientOfBackend): BulkWriter {
+  const clients = new WeakMap<BulkTicket, pg.PoolClient>();
+  async function clientFor(ticket: BulkTicket): Promise<pg.PoolClient> {
     const db = checkOpen(ticket);
-    return inChunks(rows, async (chunk) => {
-      const { rows: out } = await unnestInsert<Insertable<CompaniesTable>>('companies', PG_COMPANY_COLUMNS, chunk, 'id, tax_id_norm, country').execute(db);
-      return (out as Array<{ id: number; tax_id_norm: string; country: string }>).map((r) => ({
-        id: Number(r.id),
-        taxIdNorm: r.tax_id_norm,
-        country: r.country,
-      }));
+    let client = clients.get(ticket);
+    if (!client) {
+      const { rows } = await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(db);
+      client = clientOf(Number(rows[0]!.pid));
+      if (!client) throw new Error("the write session's PostgreSQL connection is not known to the pool");
+      clients.set(ticket, client);
+    }
+    return client;
+  }
+  async function newIds(ticket: BulkTicket, table: string, count: number): Promise<number[]> {
+    const { rows } = await sql<{ id: number }>`SELECT nextval(pg_get_serial_sequence(${table}, 'id')) AS id FROM generate_series(1, ${count})`.execute(
+      checkOpen(ticket),
+    );
+    return rows.map((r) => Number(r.id));
+  }
+  async function copy<T>(
+    ticket: BulkTicket,
+    table: string,
+    columns: readonly string[],
+    rows: readonly T[],
+    field: (row: T, column: string, index: number) => string | number | null | undefined,
+  ) {
+    if (rows.length === 0) return;
+    const client = await clientFor(ticket);
+    let text = '';
+    rows.forEach((row, i) => {
+      text += `${columns.map((c) => copyField(field(row, c, i))).join('\t')}\n`;
     });
-  },
-  insertReports: async (ticket, rows) => {
-    const db = checkOpen(ticket);
-    return inChunks(rows, async (chunk) => {
-      const { rows: out } = await unnestInsert<Insertable<ReportsTable>>('reports', PG_REPORT_COLUMNS, chunk, 'id, status').execute(db);
-      return (out as Array<{ id: number; status: string }>).map((r) => ({ id: Number(r.id), status: r.status }));
-    });
-  },
-  insertStatusChanges: async (ticket, rows) => {
-    const db = checkOpen(ticket);
-    await inChunks(rows, async (chunk) => {
-      await unnestInsert<Insertable<ReportStatusChangesTable>>('report_status_changes', PG_CHANGE_COLUMNS, chunk, '').execute(db);
-      return [];
-    });
-  },
-};
+    await pipeline(Readable.from([text]), client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`)));
+  }
+  return {
+    prepareForImport: () => {},
+    insertCompanies: async (ticket, rows) => {
+      const ids = await newIds(ticket, 'companies', rows.length);
+      const columns = ['id', ...PG_COMPANY_COLUMNS.map(([name]) => name)];
+      await copy(ticket, 'companies', columns, rows, (row, c, i) => (c === 'id' ? ids[i] : (row[c as keyof typeof row] as string | number | null)));
+      return rows.map((row, i) => ({ id: ids[i]!, taxIdNorm: row.tax_id_norm, country: row.country }));
+    },
+    insertReports: async (ticket, rows) => {
+      const ids = await newIds(ticket, 'reports', rows.length);
+      const columns = ['id', ...PG_REPORT_COLUMNS.map(([name]) => name)];
+      await copy(ticket, 'reports', columns, rows, (row, c, i) => (c === 'id' ? ids[i] : (row[c as keyof typeof row] as string | number | null)));
+      return rows.map((row, i) => ({ id: ids[i]!, status: row.status }));
+    },
+    insertStatusChanges: async (ticket, rows) => {
+      await copy(
+        ticket,
+        'report_status_changes',
+        PG_CHANGE_COLUMNS.map(([name]) => name),
+        rows,
+        (row, c) => row[c as keyof typeof row] as string | number | null,
+      );
+    },
+  };
+}
 
 const COMPANY_COLUMNS = ['company_name', 'tax_id', 'tax_id_norm', 'country', 'city', 'name_key', 'name_core', 'visible_report_count', 'updated_at'] as const;
 const REPORT_COLUMNS = [
@@ -148,7 +182,7 @@ function insertSql(table: string, columns: readonly string[]): string {
 }
 
 export function sqliteBulkWriter(database: Sqlite.Database): BulkWriter {
-  type Statements = Record<'company' | 'report' | 'change' | 'index' | 'words', Sqlite.Statement>;
+  type Statements = Record<'company' | 'report' | 'change' | 'index' | 'wordIndex' | 'words', Sqlite.Statement>;
   let statements: Statements | null = null;
   // Prepared on first use: the tables exist only after the migrations.
   const prepared = () =>
@@ -157,6 +191,7 @@ export function sqliteBulkWriter(database: Sqlite.Database): BulkWriter {
       report: database.prepare(insertSql('reports', REPORT_COLUMNS)),
       change: database.prepare(insertSql('report_status_changes', CHANGE_COLUMNS)),
       index: database.prepare('INSERT INTO company_name_fts (rowid, name_key) SELECT id, name_key FROM companies WHERE id BETWEEN ? AND ?'),
+      wordIndex: database.prepare('INSERT INTO company_word_fts (rowid, name_core) SELECT id, name_core FROM companies WHERE id BETWEEN ? AND ?'),
       words: database.prepare(sqliteAddNameWords('c.id BETWEEN ? AND ?')),
     });
   const values = <T>(row: T, columns: readonly (keyof T)[]) => columns.map((c) => row[c] ?? null);
@@ -184,6 +219,7 @@ export function sqliteBulkWriter(database: Sqlite.Database): BulkWriter {
       // One writer inside one transaction: the ids of a chunk are consecutive.
       if (last - first + 1 !== inserted.length) throw new Error(`company ids ${first}..${last} are not consecutive`);
       s.index.run(first, last);
+      s.wordIndex.run(first, last);
       s.words.run(first, last);
       return inserted;
     },

@@ -232,9 +232,15 @@ function openPostgres(url: string, options: EngineOptions): Engine {
   // exception that ends the process. The query in flight fails on its own (→ 503) and the pool
   // drops the broken client, so the event itself needs no handling beyond being heard.
   pool.on('error', () => {});
+  // The import's COPY runs on the write session's own connection (db/bulk-writer.ts): clients by
+  // their server process id, which a transaction can ask for.
+  const clientsByPid = new Map<number, pg.PoolClient>();
   pool.on('connect', (client) => {
     client.on('error', () => {});
     keepPrepared(client);
+    const pid = (client as unknown as { processID: number }).processID;
+    clientsByPid.set(pid, client);
+    client.on('end', () => clientsByPid.delete(pid));
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const safe = new URL(url);
@@ -242,7 +248,7 @@ function openPostgres(url: string, options: EngineOptions): Engine {
   return {
     db,
     seam: seamFor('postgres'),
-    bulk: postgresBulkWriter,
+    bulk: postgresBulkWriter((pid) => clientsByPid.get(pid)),
     description: `PostgreSQL ${safe.host}${safe.pathname}`,
     openPool: async () => {
       const clients = await Promise.all(Array.from({ length: poolSize }, () => pool.connect()));

@@ -16,6 +16,8 @@ export interface LookupAdvice {
   readonly rarest: (piece: string) => string;
   /** For names holding every piece: the pieces' rarest trigrams, the common ones left out while two rarer ones remain. */
   readonly lookupTerms: (pieces: readonly string[]) => string[];
+  /** A few of the word's rarest trigrams: what the look-up among the names' distinct words asks for. */
+  readonly rarestTrigrams: (word: string) => string[];
 }
 
 /** What near-match candidates the caller keeps (nameKeyContainsAny). */
@@ -44,6 +46,18 @@ export interface DialectSeam {
    * PostgreSQL checks them itself (indexTermOverSelects).
    */
   nameCandidateIds(words: readonly string[], limit: number, indexTerm?: (word: string) => string): RawBuilder<{ id: number }>;
+  /**
+   * Ids of up to `limit` companies (visible or not) whose `name_core` holds, for every word, a
+   * word of the names that contains it: the names' words holding each query word come from a
+   * trigram index over the distinct words (company_name_words), the companies from the word
+   * index (migration 0012). Exactly the companies whose `name_key` holds every word, provided
+   * no word is part of a legal-form or filler word (those are not in `name_core`: the caller
+   * takes another path). A word no name's word holds: none. `trigrams`: which of a word's
+   * trigrams to look its name words up by (all when absent). Null when a word is held by more
+   * than MAX_NAME_WORDS_PER_QUERY_WORD of the names' words (take the substring index instead),
+   * and always on PostgreSQL, which has no word index (migration 0012 says why).
+   */
+  wordCandidateIds(db: Db, words: readonly string[], limit: number, trigrams?: (word: string) => string[]): Promise<number[] | null>;
   /**
    * A condition on `companies` that holds when, for at least one group, `name_key` holds every
    * piece of `all` and every piece of one list in `any` (pieces: 3+ letters or digits), answered
@@ -136,6 +150,45 @@ function lookupAlternatives(groups: readonly NearMatchGroup[], lookupTerms: (pie
 }
 
 /**
+ * A word of a query held by more of the names' words than this (a short common piece: `kar`
+ * is in thousands) is better served by the substring index of the names: the word index would
+ * OR the postings of every one of them.
+ */
+export const MAX_NAME_WORDS_PER_QUERY_WORD = 200;
+
+/** SQLite: the name words that may hold `w` (all its trigrams), checked whole. */
+const sqliteWordsHolding = (w: string, i: number, trigrams: readonly string[]) =>
+  sql`SELECT ${i} AS i, word FROM name_word_trigrams WHERE name_word_trigrams MATCH ${trigramMatch(trigrams)} AND instr(word, ${w}) > 0`;
+/**
+ * For each query word, the names' words that hold it (one statement: `select(word, i)` per word,
+ * each a superset limited to one more than the bound); null when one word has too many.
+ */
+async function namesWordsHolding(
+  db: Db,
+  words: readonly string[],
+  select: (word: string, i: number, trigrams: readonly string[]) => RawBuilder<unknown>,
+  trigrams: (word: string) => string[] = allTrigrams,
+): Promise<string[][] | null> {
+  const bound = MAX_NAME_WORDS_PER_QUERY_WORD + 1;
+  const { rows } = await sql<{ i: number; word: string }>`${sql.join(
+    words.map((w, i) => sql`SELECT * FROM (${select(w, i, trigrams(w))} LIMIT ${bound}) AS w${sql.raw(String(i))}`),
+    sql` UNION ALL `,
+  )}`.execute(db);
+  const byWord = words.map((): string[] => []);
+  for (const r of rows) byWord[Number(r.i)]!.push(r.word);
+  return byWord.some((list) => list.length >= bound) ? null : byWord;
+}
+
+/** Every trigram of a word (3+ characters), once, by code point. */
+const allTrigrams = (word: string) => {
+  const chars = [...word];
+  return [...new Set(Array.from({ length: chars.length - 2 }, (_, i) => chars.slice(i, i + 3).join('')))];
+};
+
+/** SQLite: an FTS5 query for the words of name_word_trigrams holding all `trigrams` (detail none: no phrases). */
+const trigramMatch = (trigrams: readonly string[]) => trigrams.map((t) => `"${t}"`).join(' AND ');
+
+/**
  * SQLite: adds the words of the `name_core` of the companies `where` selects (as `c`) to
  * company_name_words (migration 0007), for loads that keep its per-row trigger quiet.
  */
@@ -155,6 +208,14 @@ const sqliteSeam: DialectSeam = {
   nameCandidateIds(words, limit, indexTerm = (w) => w) {
     const match = words.map((w) => `"${indexTerm(w)}"`).join(' AND ');
     return sql`SELECT rowid AS id FROM company_name_fts WHERE company_name_fts MATCH ${match} LIMIT ${limit}`;
+  },
+  async wordCandidateIds(db, words, limit, trigrams) {
+    const byWord = await namesWordsHolding(db, words, sqliteWordsHolding, trigrams);
+    if (byWord === null || byWord.some((list) => list.length === 0)) return byWord === null ? null : [];
+    // Keys hold only letters, digits and single spaces: a quoted word needs no escaping.
+    const match = byWord.map((list) => `(${list.map((w) => `"${w}"`).join(' OR ')})`).join(' AND ');
+    const found = await sql<{ id: number }>`SELECT rowid AS id FROM company_word_fts WHERE company_word_fts MATCH ${match} LIMIT ${limit}`.execute(db);
+    return found.rows.map((r) => Number(r.id));
   },
   nameKeyContainsAny(groups, { limit, country }, advice) {
     const match = lookupAlternatives(groups, advice ? advice.lookupTerms : (pieces) => [...pieces])
@@ -201,10 +262,12 @@ const sqliteSeam: DialectSeam = {
   },
   async rebuildNameIndex(db) {
     await sql`INSERT INTO company_name_fts (company_name_fts) VALUES ('rebuild')`.execute(db);
+    await sql`INSERT INTO company_word_fts (company_word_fts) VALUES ('rebuild')`.execute(db);
     await sql.raw(sqliteAddNameWords('1')).execute(db);
   },
   async checkNameIndex(db) {
     await sql`INSERT INTO company_name_fts(company_name_fts) VALUES ('integrity-check')`.execute(db);
+    await sql`INSERT INTO company_word_fts(company_word_fts) VALUES ('integrity-check')`.execute(db);
   },
   claimRows: (query) => query,
 };
@@ -226,6 +289,9 @@ const postgresSeam: DialectSeam = {
     const whole = indexTerm ? words.map((w) => sql<SqlBool>`strpos(name_key, ${w}) > 0`) : [];
     return sql`SELECT id FROM companies WHERE ${sql.join([...looked, ...whole], sql` AND `)} LIMIT ${limit}`;
   },
+  // No word index on PostgreSQL (migration 0012 says why): the substring index answers.
+  wordCandidateIds: () => Promise.resolve(null),
+
   nameKeyContainsAny(groups, { limit, country }, advice) {
     const lookupTerms = (pieces: readonly string[]) => (advice ? pieces.map(advice.rarest) : [...pieces]);
     // One SELECT per alternative (a group's pieces with one of its `any` lists), so that each is

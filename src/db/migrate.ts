@@ -10,6 +10,7 @@ import * as filedCompanyText from './migrations/0006-filed-company-text.ts';
 import * as nameWords from './migrations/0007-name-words.ts';
 import * as sealedSeedsAndDevices from './migrations/0009-sealed-seeds-and-devices.ts';
 import * as jobsAndWebhooks from './migrations/0011-jobs-and-webhooks.ts';
+import * as nameWordIndex from './migrations/0012-name-word-index.ts';
 
 function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -23,6 +24,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     // 0008 and 0010 belong to other branches of this round (each branch keeps its own number).
     '0009-sealed-seeds-and-devices': { up: (db) => sealedSeedsAndDevices.up(db, engine.seam) },
     '0011-jobs-and-webhooks': { up: (db) => jobsAndWebhooks.up(db, engine.seam) },
+    '0012-name-word-index': { up: (db) => nameWordIndex.up(db, engine.seam) },
   };
 }
 

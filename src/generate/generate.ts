@@ -1,12 +1,14 @@
 /**
- * Realistic synthetic data in the D24 import format: Turkish company names from word lists,
+ * Realistic synthetic data in the D24 import format: Turkish company titles as registers hold them
+ * (company-names.ts),
  * valid and unique VKNs (some TCKNs for sole proprietors), a long-tailed number of reports per
  * company, every report type and status, claims spread over many members. Deterministic for a
  * seed: the same seed and size give the same bytes.
  */
 import { tcknCheckDigits, vknCheckDigit } from './check-digits.ts';
 import { seededRandom, type Random } from './random.ts';
-import { CITIES, EXTRAS, FAMILY_NAMES, FIRST_NAMES, LEGAL_FORMS, PLACES, SECTORS } from './word-lists.ts';
+import { companyTitle } from './company-names.ts';
+import { CITIES, PLACES } from './word-lists.ts';
 
 export interface GenerateOptions {
   companies: number;
@@ -45,17 +47,6 @@ const SPAN_MS = Date.UTC(2026, 9, 31) - START_MS;
  */
 function stemOf(index: number, seed: number, digits: number): string {
   return String((index * 387_420_489 + seed * 7_919 + 12_345) % 10 ** digits).padStart(digits, '0');
-}
-
-function companyName(r: Random, soleProprietor: boolean): string {
-  if (soleProprietor) return `${r.pick(FIRST_NAMES)} ${r.pick(FAMILY_NAMES)} - ${r.pick(SECTORS)} ${r.pick(['Ticaret', 'Hizmetleri', 'Atölyesi', ''])}`.trim();
-  const pattern = r.int(5);
-  const legal = r.pick(LEGAL_FORMS);
-  if (pattern === 0) return `${r.pick(FAMILY_NAMES)} ${r.pick(SECTORS)} ${legal}`;
-  if (pattern === 1) return `${r.pick(PLACES)} ${r.pick(SECTORS)} ${r.pick(EXTRAS)} ${legal}`;
-  if (pattern === 2) return `${r.pick(FAMILY_NAMES)}oğlu ${r.pick(SECTORS)} ${legal}`;
-  if (pattern === 3) return `${r.pick(FAMILY_NAMES)} ${r.pick(FAMILY_NAMES)} ${r.pick(SECTORS)} ${r.pick(EXTRAS)} ${legal}`;
-  return `${r.pick(PLACES)} ${r.pick(FAMILY_NAMES)} ${r.pick(SECTORS)} ${legal}`;
 }
 
 function dateTime(ms: number): string {
@@ -117,7 +108,7 @@ export function* generateCompanyLines(options: GenerateOptions): Generator<strin
     const taxId = soleProprietor ? `1${stemOf(i, options.seed, 8)}` : stemOf(i, options.seed, 9);
     const reports = Array.from({ length: reportCount(r) }, (_, k) => report(r, `G${options.seed}-${i}-${k}`, members));
     yield JSON.stringify({
-      company_name: companyName(r, soleProprietor),
+      company_name: companyTitle(r, soleProprietor),
       tax_id: soleProprietor ? taxId + tcknCheckDigits(taxId) : taxId + vknCheckDigit(taxId),
       country: 'TR',
       city: r.pick(CITIES),

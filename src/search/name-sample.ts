@@ -32,6 +32,7 @@ export function trigramsOf(word: string): string[] {
 export class NameSample {
   private names: string[] = [];
   private counts = new Map<string, number>();
+  private wordCounts = new Map<string, number>();
   private companies = 0;
   private sampledAt = -Infinity;
   private estimates = new Map<string, number>();
@@ -62,8 +63,15 @@ export class NameSample {
     for (const name of names) {
       for (const trigram of new Set(name.split(' ').flatMap(trigramsOf))) counts.set(trigram, (counts.get(trigram) ?? 0) + 1);
     }
+    // The same, counted over the sample's distinct words: how many of the names' words hold a
+    // trigram, which is what a look-up among the words (rarestTrigrams) reads.
+    const wordCounts = new Map<string, number>();
+    for (const word of new Set(names.flatMap((name) => name.split(' ')))) {
+      for (const trigram of new Set(trigramsOf(word))) wordCounts.set(trigram, (wordCounts.get(trigram) ?? 0) + 1);
+    }
     this.names = names;
     this.counts = counts;
+    this.wordCounts = wordCounts;
     this.seenLetters = [...new Set(names.flatMap((name) => [...name]))].filter((c) => c !== ' ');
     this.estimates.clear();
     this.sampledAt = this.now();
@@ -80,6 +88,15 @@ export class NameSample {
     }
     return best;
   };
+
+  /**
+   * The word's `n` trigrams found in the fewest of the sample's distinct words (all of them when
+   * it has fewer): what the look-up among the names' distinct words asks for
+   * (db/dialect-seam.ts). At 10^6 (396,000 words) ANDing all trigrams of `karataslar` read
+   * 2,000–31,000 words per trigram, 4.3 ms; its two rarest 0.05 ms.
+   */
+  readonly rarestTrigrams = (word: string, n = 3): string[] =>
+    [...new Set(trigramsOf(word))].sort((a, b) => (this.wordCounts.get(a) ?? 0) - (this.wordCounts.get(b) ?? 0)).slice(0, n);
 
   /**
    * What to ask the substring index for names holding every piece: each piece's rarest

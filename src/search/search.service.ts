@@ -116,7 +116,14 @@ async function findCandidates(deps: SearchDeps, plan: SearchPlan, limit: number)
     deps.db,
     deps.seam,
     { ...plan, limit },
-    { ...NAME_SEARCH_TUNING, indexTerm: deps.names.rarest, estimatedMatches, estimatedPrefixMatches, estimatedCompanies },
+    {
+      ...NAME_SEARCH_TUNING,
+      indexTerm: deps.names.rarest,
+      wordTrigrams: deps.names.rarestTrigrams,
+      estimatedMatches,
+      estimatedPrefixMatches,
+      estimatedCompanies,
+    },
   );
 }
 
