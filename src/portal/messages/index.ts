@@ -21,6 +21,7 @@ import { reportProblemMessages } from './problems-reports.ts';
 import { accountProblemMessages } from './problems-accounts.ts';
 import { requestProblemMessages } from './problems-requests.ts';
 import { webhookProblemMessages } from './problems-webhooks.ts';
+import { disputeProblemMessages } from './problems-disputes.ts';
 
 export const MESSAGES = {
   ...layoutMessages,
@@ -40,6 +41,7 @@ export const MESSAGES = {
   ...accountProblemMessages,
   ...requestProblemMessages,
   ...webhookProblemMessages,
+  ...disputeProblemMessages,
 } as const;
 
 /** Each feature file, for the test that no two define the same key. */
@@ -61,6 +63,7 @@ export const MESSAGE_FILES: Readonly<Record<string, Readonly<Record<string, unkn
   'problems-accounts': accountProblemMessages,
   'problems-requests': requestProblemMessages,
   'problems-webhooks': webhookProblemMessages,
+  'problems-disputes': disputeProblemMessages,
 };
 
 export type MessageKey = keyof typeof MESSAGES;
