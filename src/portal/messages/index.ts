@@ -22,6 +22,8 @@ import { accountProblemMessages } from './problems-accounts.ts';
 import { requestProblemMessages } from './problems-requests.ts';
 import { webhookProblemMessages } from './problems-webhooks.ts';
 import { disputeProblemMessages } from './problems-disputes.ts';
+import { disputesMessages } from './disputes.ts';
+import { disclosureMessages } from './disclosure.ts';
 
 export const MESSAGES = {
   ...layoutMessages,
@@ -42,6 +44,8 @@ export const MESSAGES = {
   ...requestProblemMessages,
   ...webhookProblemMessages,
   ...disputeProblemMessages,
+  ...disputesMessages,
+  ...disclosureMessages,
 } as const;
 
 /** Each feature file, for the test that no two define the same key. */
@@ -64,6 +68,8 @@ export const MESSAGE_FILES: Readonly<Record<string, Readonly<Record<string, unkn
   'problems-requests': requestProblemMessages,
   'problems-webhooks': webhookProblemMessages,
   'problems-disputes': disputeProblemMessages,
+  disputes: disputesMessages,
+  disclosure: disclosureMessages,
 };
 
 export type MessageKey = keyof typeof MESSAGES;
