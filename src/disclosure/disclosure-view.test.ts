@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startOfTurkeyDay } from '../lib/calendar-date.ts';
 import { at, sampleDisclosureInput } from '../../test/helpers/disclosure-sample.ts';
-import { buildDisclosure, disclosureMonths } from './disclosure-view.ts';
+import { buildDisclosure, disclosureMonths, lookupMonthOf } from './disclosure-view.ts';
 
 test('D34: every report in every state, newest filing first (D13`s order), with what members see today', () => {
   const view = buildDisclosure(sampleDisclosureInput());
@@ -97,6 +97,8 @@ test('D34: lookups per month of the last 12 in Turkey time, the current month la
   assert.equal(months[11]!.until, startOfTurkeyDay('2025-03-01'));
   assert.equal(months[0]!.month, '2024-03');
   months.slice(1).forEach((m, i) => assert.equal(m.from, months[i]!.until, 'the windows touch'));
+  assert.equal(lookupMonthOf(Date.UTC(2025, 0, 31, 20, 59, 59)), '2025-01');
+  assert.equal(lookupMonthOf(Date.UTC(2025, 0, 31, 21, 0, 0)), '2025-02');
 });
 
 test('a company with nothing held: an empty list and twelve zero months', () => {

@@ -118,11 +118,19 @@ export interface DisclosureView {
 }
 
 /**
+ * The month `YYYY-MM` (Turkey time) a lookup at `ms` counts in: the one rule for whatever counts
+ * lookups per company and month (the search writes them; the disclosure reads them).
+ */
+export function lookupMonthOf(ms: number): string {
+  return turkeyDateOf(ms).slice(0, 7);
+}
+
+/**
  * The 12 Turkey-time months the disclosure counts: the current one (up to now) and the 11 before,
  * oldest first, each with the instants it runs from and until. Inside D34's one year of audit.
  */
 export function disclosureMonths(now: number): { month: string; from: number; until: number }[] {
-  const first = `${turkeyDateOf(now).slice(0, 7)}-01`;
+  const first = `${lookupMonthOf(now)}-01`;
   return Array.from({ length: 12 }, (_, i) => {
     const start = addMonths(first, i - 11);
     return { month: start.slice(0, 7), from: startOfTurkeyDay(start), until: startOfTurkeyDay(addMonths(start, 1)) };
