@@ -79,12 +79,19 @@ function statusWord(locale: Locale, status: HeldStatus): string {
   return t(locale, `reports.status.${status}`);
 }
 
-function wordReport(r: DisclosureReport, locale: Locale): WordedReport {
-  const tr = (key: MessageKey, values?: Readonly<Record<string, string | number>>) => t(locale, key, values);
+type Words = (key: MessageKey, values?: Readonly<Record<string, string | number>>) => string;
+
+function wordsOf(locale: Locale): { tr: Words; fact: (key: MessageKey, value: string | null) => WordedFact[] } {
+  const tr: Words = (key, values) => t(locale, key, values);
+  return { tr, fact: (key, value) => (value === null ? [] : [{ label: tr(key), value }]) };
+}
+
+function reportFacts(r: DisclosureReport, locale: Locale): WordedFact[] {
+  const { tr, fact } = wordsOf(locale);
   const yesNo = (value: boolean) => tr(value ? 'disclosure.yes' : 'disclosure.no');
   const money = new Intl.NumberFormat(LANGUAGE_TAGS[locale], { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  const fact = (key: MessageKey, value: string | null): WordedFact[] => (value === null ? [] : [{ label: tr(key), value }]);
-  const facts: WordedFact[] = [
+  const { anchor, endsOn, deleteOn } = r.retention;
+  return [
     ...fact('disclosure.report.status', statusWord(locale, r.status)),
     ...fact('disclosure.report.shown', yesNo(r.shown)),
     ...fact('disclosure.report.disputed', yesNo(r.disputed)),
@@ -100,31 +107,36 @@ function wordReport(r: DisclosureReport, locale: Locale): WordedReport {
     ...r.caseFields.map((c) => ({ label: t(locale, `case.${c.field}` as MessageKey), value: c.value })),
     ...fact(
       'disclosure.report.kept',
-      tr('disclosure.report.keptValue', {
-        end: r.retention.endsOn,
-        anchor: r.retention.anchor.date,
-        source: tr(`disclosure.anchor.${r.retention.anchor.source}`),
-      }),
+      tr('disclosure.report.keptValue', { end: endsOn, anchor: anchor.date, source: tr(`disclosure.anchor.${anchor.source}`) }),
     ),
-    ...fact('disclosure.report.deleted', r.retention.deleteOn),
+    ...fact('disclosure.report.deleted', deleteOn),
   ];
+}
+
+function historyRows(r: DisclosureReport, locale: Locale): string[][] {
+  const { tr } = wordsOf(locale);
+  return r.history.map((h) => [
+    h.at,
+    h.from === null
+      ? tr('disclosure.history.filed', { to: statusWord(locale, h.to) })
+      : tr('disclosure.history.step', { from: statusWord(locale, h.from), to: statusWord(locale, h.to) }),
+    tr(`disclosure.by.${h.by}`),
+    // D33's reason, written by the service itself: in the reader's language.
+    h.by === 'system' && h.reason === NOT_SUPPORTED_REASON ? tr('disclosure.reason.not_supported') : (h.reason ?? ''),
+  ]);
+}
+
+function wordReport(r: DisclosureReport, locale: Locale): WordedReport {
+  const { tr, fact } = wordsOf(locale);
   return {
     id: r.id,
     heading: tr('disclosure.report.heading', { id: r.id, type: tr(`search.type.${r.type}`) }),
-    facts,
+    facts: reportFacts(r, locale),
     description: r.description.trim() === '' ? null : { label: tr('disclosure.report.description'), value: r.description },
     history: {
       heading: tr('disclosure.history'),
       columns: [tr('disclosure.history.at'), tr('disclosure.history.change'), tr('disclosure.history.by'), tr('disclosure.history.reason')],
-      rows: r.history.map((h) => [
-        h.at,
-        h.from === null
-          ? tr('disclosure.history.filed', { to: statusWord(locale, h.to) })
-          : tr('disclosure.history.step', { from: statusWord(locale, h.from), to: statusWord(locale, h.to) }),
-        tr(`disclosure.by.${h.by}`),
-        // D33's reason, written by the service itself: in the reader's language.
-        h.by === 'system' && h.reason === NOT_SUPPORTED_REASON ? tr('disclosure.reason.not_supported') : (h.reason ?? ''),
-      ]),
+      rows: historyRows(r, locale),
     },
     disputes: r.disputes.map((d) => ({
       heading: tr('disclosure.dispute.heading', { id: d.id }),
