@@ -6,8 +6,9 @@
 // dynamic import is a chunk of its own.
 //
 // Left outside the bundle: native modules (better-sqlite3, @node-rs/argon2, pg's optional
-// pg-native), pino (its destinations may run in worker threads that load it by path) and
-// swagger-ui-dist (static files, found by package path at run time).
+// pg-native), pino (its destinations may run in worker threads that load it by path),
+// swagger-ui-dist (static files, found by package path at run time) and pdfkit (its data files,
+// found next to its own module; loaded only when a disclosure PDF is made).
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
 
@@ -25,7 +26,7 @@ await build({
   platform: 'node',
   target: 'node20',
   sourcemap: 'linked',
-  external: ['better-sqlite3', '@node-rs/argon2', 'pg-native', 'pino', 'swagger-ui-dist'],
+  external: ['better-sqlite3', '@node-rs/argon2', 'pg-native', 'pino', 'swagger-ui-dist', 'pdfkit'],
   // CommonJS packages inside an ES module bundle call require() for Node's own modules.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   logLevel: 'warning',

@@ -37,6 +37,7 @@ form.stack button[type=submit]{margin-top:1.25rem}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.4rem 1.5rem}
 dl.facts dt{font-weight:600}
 dl.facts dd{margin:0}
+.free-text{white-space:pre-line}
 code,.secret{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;word-break:break-all}
 .secret{display:block;padding:.5rem;background:var(--soft);border:1px solid var(--line);border-radius:4px}
 table{border-collapse:collapse;width:100%}

@@ -21,6 +21,9 @@ import { reportProblemMessages } from './problems-reports.ts';
 import { accountProblemMessages } from './problems-accounts.ts';
 import { requestProblemMessages } from './problems-requests.ts';
 import { webhookProblemMessages } from './problems-webhooks.ts';
+import { disputeProblemMessages } from './problems-disputes.ts';
+import { disputesMessages } from './disputes.ts';
+import { disclosureMessages } from './disclosure.ts';
 
 export const MESSAGES = {
   ...layoutMessages,
@@ -40,6 +43,9 @@ export const MESSAGES = {
   ...accountProblemMessages,
   ...requestProblemMessages,
   ...webhookProblemMessages,
+  ...disputeProblemMessages,
+  ...disputesMessages,
+  ...disclosureMessages,
 } as const;
 
 /** Each feature file, for the test that no two define the same key. */
@@ -61,6 +67,9 @@ export const MESSAGE_FILES: Readonly<Record<string, Readonly<Record<string, unkn
   'problems-accounts': accountProblemMessages,
   'problems-requests': requestProblemMessages,
   'problems-webhooks': webhookProblemMessages,
+  'problems-disputes': disputeProblemMessages,
+  disputes: disputesMessages,
+  disclosure: disclosureMessages,
 };
 
 export type MessageKey = keyof typeof MESSAGES;

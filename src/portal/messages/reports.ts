@@ -48,6 +48,8 @@ export const reportsMessages = defineMessages({
   'reports.status.rejected': { en: 'Rejected', tr: 'Reddedildi' },
   'reports.status.withdrawn': { en: 'Withdrawn', tr: 'Geri çekildi' },
   'reports.status.deactivated': { en: 'Deactivated', tr: 'Kaldırıldı' },
+  // D34: past its retention end, out of search, kept for the operators only until it is deleted.
+  'reports.status.expired': { en: 'Expired', tr: 'Süresi doldu' },
   // Not a status: what a report changed meanwhile is when it can no longer be read (moderation.service.ts).
   'reports.status.gone': { en: 'No longer stored', tr: 'Artık kayıtlı değil' },
   'reports.withdraw.note': { en: 'Note (e.g. the debt was paid)', tr: 'Not (ör. borç ödendi)' },
