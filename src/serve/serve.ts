@@ -79,7 +79,7 @@ async function serveHere(options: ServeOptions, onListening: (url: string, datab
   let server;
   let app;
   let metricsServer: MetricsServer | null = null;
-  const background = buildBackgroundWork({ engine, clock: systemClock, config: options.config, log: logger });
+  const background = buildBackgroundWork({ engine, clock: systemClock, config: options.config, log: logger, keyRing: options.keyRing });
   try {
     app = await buildApp({ config: options.config, engine, logger, transport: options.transport, metrics, lifecycle, keyRing: options.keyRing });
     await engine.openPool();
