@@ -13,6 +13,9 @@ import { deliverDue, enqueue, makeEvent, webhookWorld, type WebhookWorld } from 
 import { startReceiver, type Answer, type Receiver } from './helpers/webhook-receiver.ts';
 import { RETRY_DELAYS_MS } from '../src/webhooks/delivery-rules.ts';
 import { USER_AGENT } from '../src/webhooks/webhook-sender.ts';
+import { UNREADABLE_SECRET_ERROR, UNREADABLE_SECRET_WAIT_MS } from '../src/webhooks/delivery-worker.ts';
+import { KeyRing } from '../src/secrets/key-ring.ts';
+import { sealColumn, WEBHOOK_PREVIOUS_SECRET } from '../src/secrets/secret-columns.ts';
 
 for (const engine of ENGINES) {
   describe(`webhook delivery [${engine.name}]`, () => {
@@ -78,6 +81,50 @@ for (const engine of ENGINES) {
       await deliverDue(runner);
       const later = at('/sign')[2]!;
       assert.equal(String(later.headers['webhook-signature']).split(' ').length, 1, 'after 24 h only the new secret signs');
+    });
+
+    test('a signing secret this process cannot open: nothing sent, no attempt counted, the reason kept a minute; a process with the key sends it', async () => {
+      const { admin, memberId } = await world.member('DL-LOST');
+      const { endpoint, secret } = await world.endpoints.registerEndpoint(admin, { url: receiver.url('/lost') });
+      const event = makeEvent(clock);
+      await enqueue(db(), world, memberId, [event]);
+      const otherRing = KeyRing.generate('other');
+      const stranger = world.worker('p-other-ring', { ca: receiver.ca, ring: otherRing });
+      await stranger.runner.start();
+      await deliverDue(stranger.runner);
+      assert.equal(at('/lost').length, 0, 'nothing sent unsigned');
+      const row = await deliveryOf(event.id);
+      assert.deepEqual(
+        [row.state, row.attempts, row.first_attempt_at, row.last_error, row.next_attempt_at],
+        ['pending', 0, null, UNREADABLE_SECRET_ERROR, clock.now() + UNREADABLE_SECRET_WAIT_MS],
+      );
+      assert.equal(stranger.queue.outcomes().secret_unreadable, 1);
+      const warned = stranger.log.lines.find((l) => l.level === 'warn' && l.message.startsWith('webhook not sent'));
+      assert.deepEqual((warned?.details as { keyId?: string } | undefined)?.keyId, 'test', 'the log names the missing key');
+      assert.ok(!JSON.stringify(stranger.log.lines).includes(secret.slice(6)), 'never the secret');
+      await world.drainAll();
+
+      clock.advance(UNREADABLE_SECRET_WAIT_MS);
+      const { runner, log } = world.worker('p-ring', { ca: receiver.ca });
+      await runner.start();
+      await deliverDue(runner);
+      const [got] = at('/lost');
+      assert.ok(got && new Webhook(secret).verify(got.body, got.headers as Record<string, string>));
+      assert.deepEqual([(await deliveryOf(event.id)).state, (await deliveryOf(event.id)).attempts], ['succeeded', 1]);
+
+      // A previous secret under a lost key (rotated since): signed with the current one only.
+      const rotated = await world.endpoints.rotateSecret(admin, { endpointId: endpoint.id });
+      await db()
+        .updateTable('webhook_endpoints')
+        .set({ previous_secret_sealed: sealColumn(otherRing, WEBHOOK_PREVIOUS_SECRET, endpoint.id, secret) })
+        .where('id', '=', endpoint.id)
+        .execute();
+      await enqueue(db(), world, memberId, [makeEvent(clock)]);
+      await deliverDue(runner);
+      const second = at('/lost')[1]!;
+      assert.equal(String(second.headers['webhook-signature']).split(' ').length, 1);
+      assert.ok(new Webhook(rotated.secret).verify(second.body, second.headers as Record<string, string>));
+      assert.ok(log.lines.some((l) => l.level === 'warn' && /previous signing secret cannot be opened/.test(l.message)));
     });
 
     test('the connection goes where the checked resolution says: a name the system cannot resolve reaches the receiver', async () => {

@@ -10,7 +10,9 @@ import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { fixedClock } from '../src/lib/clock.ts';
 import { DomainError } from '../src/lib/errors.ts';
 import { webhookWorld, type WebhookWorld } from './helpers/webhooks.ts';
-import { aesGcmSecretBox } from './helpers/secret-box.ts';
+import { KeyRing, keyIdOf, SecretUnreadableError } from '../src/secrets/key-ring.ts';
+import { openColumn, WEBHOOK_PREVIOUS_SECRET, WEBHOOK_SECRET } from '../src/secrets/secret-columns.ts';
+import { TEST_KEY_RING } from './helpers/secrets.ts';
 import { signatureHeader } from '../src/webhooks/signature.ts';
 
 const NOW = Date.UTC(2026, 10, 21, 9, 0, 0);
@@ -90,7 +92,16 @@ for (const engine of ENGINES) {
       assert.equal((await world.endpoints.listEndpoints(admin, { memberId: (admin as { memberId: number }).memberId })).length, 0);
     });
 
-    test('the secret is returned once, in the whsec_ format, and stored only sealed under AES-GCM', async () => {
+    /** The endpoint's signing secrets as the delivery worker opens them: current and previous, bound to its row. */
+    const openedSecrets = async (id: number) => {
+      const row = await database.engine.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      return [
+        openColumn(TEST_KEY_RING, WEBHOOK_SECRET, id, row.secret_sealed),
+        row.previous_secret_sealed === null ? null : openColumn(TEST_KEY_RING, WEBHOOK_PREVIOUS_SECRET, id, row.previous_secret_sealed),
+      ];
+    };
+
+    test('the secret is returned once, in the whsec_ format, and stored only sealed under the key ring, bound to its row', async () => {
       const { admin, memberId } = await world.member('WH-SECRET');
       const { endpoint, secret } = await world.endpoints.registerEndpoint(admin, { url: 'https://hooks.example.com/risk', description: 'ERP' });
       assert.match(secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
@@ -103,8 +114,16 @@ for (const engine of ENGINES) {
       const stored = JSON.stringify(row);
       assert.equal(stored.includes(secret), false);
       assert.equal(stored.includes(secret.slice(6)), false, 'not even the base64 key');
-      assert.equal(world.box.open(row.secret_sealed), secret);
-      assert.throws(() => aesGcmSecretBox().open(row.secret_sealed), 'another key cannot open it');
+      assert.equal(keyIdOf(row.secret_sealed), 'test', "sealed under the ring's newest key (D35)");
+      assert.deepEqual(await openedSecrets(endpoint.id), [secret, null]);
+      assert.throws(
+        () => openColumn(KeyRing.generate('test'), WEBHOOK_SECRET, endpoint.id, row.secret_sealed),
+        SecretUnreadableError,
+        'another key cannot open it',
+      );
+      // Moved to another endpoint's row, or read as another column's value, it does not open.
+      assert.throws(() => openColumn(TEST_KEY_RING, WEBHOOK_SECRET, endpoint.id + 1, row.secret_sealed), /moved from another row/);
+      assert.throws(() => TEST_KEY_RING.open(row.secret_sealed, `users.totp_secret#${endpoint.id}`), SecretUnreadableError);
       const listed = await world.endpoints.listEndpoints(admin, { memberId });
       assert.equal(JSON.stringify(listed).includes('whsec_'), false);
     });
@@ -124,6 +143,9 @@ for (const engine of ENGINES) {
       }
       const listed = await world.endpoints.listEndpoints(admin, { memberId });
       assert.equal(listed.length, 3);
+      // Each registration sealed its secret for the row it made, also when six ran at once.
+      const returned = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+      for (const { endpoint, secret } of returned) assert.deepEqual(await openedSecrets(endpoint.id), [secret, null], `endpoint ${endpoint.id}`);
       await world.endpoints.deleteEndpoint(admin, { endpointId: listed[0]!.id });
       await world.endpoints.registerEndpoint(admin, { url: 'https://hooks.example.com/again' });
     });
@@ -134,8 +156,8 @@ for (const engine of ENGINES) {
       const rotated = await world.endpoints.rotateSecret(admin, { endpointId: endpoint.id });
       assert.notEqual(rotated.secret, first);
       assert.equal(rotated.previousSecretValidUntil, NOW + 24 * 3600_000);
-      const row = await database.engine.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpoint.id).executeTakeFirstOrThrow();
-      assert.deepEqual([world.box.open(row.secret_sealed), world.box.open(row.previous_secret_sealed!)], [rotated.secret, first]);
+      // The current secret moved to the previous column in SQL, and opens there (one sealing context for both).
+      assert.deepEqual(await openedSecrets(endpoint.id), [rotated.secret, first]);
       // Signed with both, as the worker does: a receiver holding either secret verifies (standardwebhooks).
       const body = '{"type":"company.changed","timestamp":"2026-11-21T09:00:00.000Z","data":{}}';
       const ts = Math.floor(Date.now() / 1000);
@@ -150,8 +172,7 @@ for (const engine of ENGINES) {
       assert.equal(view!.previousSecretValidUntil, NOW + 24 * 3600_000);
       // Rotating again within the day: the newest old secret is the previous one.
       const again = await world.endpoints.rotateSecret(admin, { endpointId: endpoint.id });
-      const row2 = await database.engine.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpoint.id).executeTakeFirstOrThrow();
-      assert.deepEqual([world.box.open(row2.secret_sealed), world.box.open(row2.previous_secret_sealed!)], [again.secret, rotated.secret]);
+      assert.deepEqual(await openedSecrets(endpoint.id), [again.secret, rotated.secret]);
     });
 
     test('who may: the admin manages; a member_user, an operator, a job may not; another member sees nothing', async () => {

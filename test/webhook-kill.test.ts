@@ -13,11 +13,15 @@ import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { fixedClock } from '../src/lib/clock.ts';
 import { enqueue, makeEvent, webhookWorld } from './helpers/webhooks.ts';
 import { startReceiver, type Receiver } from './helpers/webhook-receiver.ts';
+import { TEST_KEY_RING_ENV } from './helpers/secrets.ts';
 
 const SCRIPT = fileURLToPath(new URL('./helpers/delivery-process.ts', import.meta.url));
 
 function startDeliveryProcess(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; stderr: () => string; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT], {
+    env: { ...process.env, ...TEST_KEY_RING_ENV, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
@@ -60,7 +64,7 @@ for (const engine of ENGINES) {
       await enqueue(database.engine.db, world, memberId, events);
       // The first request never gets an answer: the process is killed while it waits.
       receiver.answer = (_r, i) => (i === 0 ? 'hang' : { status: 204 });
-      const env = { DATABASE_URL: database.url, SECRET_BOX_KEY: world.box.key.toString('hex'), RECEIVER_CA: receiver.certificate.certFile };
+      const env = { DATABASE_URL: database.url, RECEIVER_CA: receiver.certificate.certFile };
       const first = await startDeliveryProcess({ ...env, HOLDER: 'doomed' });
       await receiver.waitFor(1);
       first.child.kill('SIGKILL');

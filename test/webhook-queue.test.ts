@@ -199,9 +199,18 @@ for (const engine of ENGINES) {
       assert.deepEqual(await refused(world.deliveries.redeliver(admin, { deliveryId: sent.deliveryId })), ['webhook.delivery_in_progress']);
     });
 
-    test('deliveries of the last 30 days are listed; the daily job deletes older ones', async () => {
+    test('deliveries of the last 30 days are listed; the daily job deletes older ones and forgets previous secrets past their 24 hours', async () => {
       const { admin, memberId } = await world.member('Q-RETAIN');
       const { endpoint } = await world.endpoints.registerEndpoint(admin, { url: receiver.url('/retain') });
+      const { endpoint: fresh } = await world.endpoints.registerEndpoint(admin, { url: receiver.url('/retain-fresh') });
+      await world.endpoints.rotateSecret(admin, { endpointId: endpoint.id });
+      await world.endpoints.rotateSecret(admin, { endpointId: fresh.id });
+      // The first rotation's 24 hours are over; the second's are not.
+      await db()
+        .updateTable('webhook_endpoints')
+        .set({ previous_secret_until: clock.now() - 1 })
+        .where('id', '=', endpoint.id)
+        .execute();
       const day = 86_400_000;
       await enqueue(db(), world, memberId, [makeEvent(clock)]);
       const old = makeEvent(clock);
@@ -218,6 +227,21 @@ for (const engine of ENGINES) {
       await runner.start();
       await runner.whenIdle();
       await runner.drain();
+      const previous = await db()
+        .selectFrom('webhook_endpoints')
+        .select(['id', 'previous_secret_sealed', 'previous_secret_until'])
+        .where('id', 'in', [endpoint.id, fresh.id])
+        .orderBy('id')
+        .execute();
+      assert.deepEqual(
+        previous.map((r) => [r.previous_secret_sealed === null, r.previous_secret_until === null]),
+        [
+          [true, true],
+          [false, false],
+        ],
+        'an expired previous secret is forgotten, a valid one kept',
+      );
+      assert.ok(log.lines.some((l) => l.message === 'forgot previous webhook signing secrets past their 24 hours'));
       const left = await db().selectFrom('webhook_deliveries').select('webhook_id').where('endpoint_id', '=', endpoint.id).execute();
       assert.equal(left.length, 1);
       assert.notEqual(left[0]!.webhook_id, old.id);

@@ -2,8 +2,9 @@
  * D36's metrics: one prom-client registry per app, served in the Prometheus text format on the
  * separate metrics port only (metrics-server.ts), never on the main port. What the HTTP layer
  * measures is defined here; a feature adds its own with `metrics.counter(...)` /
- * `metrics.gauge(...)` / `metrics.histogram(...)` (the webhook work: events written, deliveries
- * by outcome, backlog age), each name under `risklookup_`.
+ * `metrics.gauge(...)` / `metrics.histogram(...)`, each name under `risklookup_` (the background
+ * work's: background-metrics.ts). A figure read from elsewhere when scraped sets `aggregator`
+ * when the `--workers` primary must not sum it (one of the database's: 'max').
  *
  * A registry per app, not prom-client's global one: tests build many apps in one process, and
  * a process with `--workers` aggregates its workers' registries (serve.ts).

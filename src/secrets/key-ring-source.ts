@@ -38,5 +38,7 @@ export function keyRingFromEnv(env: NodeJS.ProcessEnv = process.env): KeyRing | 
 export function requireKeyRing(what: string, env: NodeJS.ProcessEnv = process.env): KeyRing {
   const ring = keyRingFromEnv(env);
   if (ring) return ring;
-  throw new KeyRingError(`${what} needs the secret key ring that encrypts operators' TOTP seeds (D35), and none is set: ${HOW_TO_MAKE_A_RING}`);
+  throw new KeyRingError(
+    `${what} needs the secret key ring that encrypts operators' TOTP seeds and webhook signing secrets (D35), and none is set: ${HOW_TO_MAKE_A_RING}`,
+  );
 }

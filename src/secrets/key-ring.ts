@@ -1,6 +1,6 @@
 /**
- * The key ring of D35: secrets the service must read back (operators' TOTP seeds; webhook signing
- * secrets next) are stored sealed with AES-256-GCM under the ring's newest key, and opened with
+ * The key ring of D35: secrets the service must read back (operators' TOTP seeds, webhook signing
+ * secrets) are stored sealed with AES-256-GCM under the ring's newest key, and opened with
  * whichever key sealed them. Pure: the ring's text comes from key-ring-source.ts.
  *
  * A key is written `ID:rlsk1_<43 base64url characters>` (32 random bytes); the ring is one or

@@ -44,6 +44,8 @@ export interface UnreadableSecret {
   id: number;
   keyId: string | null;
   reason: string;
+  /** What to do if that key is lost (SecretColumn.ifKeyLost). */
+  ifKeyLost: string;
 }
 
 export interface RotationReport {
@@ -80,7 +82,7 @@ export async function rotateSecrets(db: Kysely<Database>, ring: KeyRing): Promis
             if (await replaceValue(db, where, row, sealColumn(ring, where, row.id, plain))) report.resealed++;
           } catch (error) {
             if (!(error instanceof SecretUnreadableError)) throw error;
-            report.unreadable.push({ table: where.table, column: where.column, id: row.id, keyId, reason: error.message });
+            report.unreadable.push({ table: where.table, column: where.column, id: row.id, keyId, reason: error.message, ifKeyLost: where.ifKeyLost });
           }
         }
       }

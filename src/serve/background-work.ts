@@ -1,6 +1,7 @@
 /**
  * The server's background work: one runner (src/jobs/) per process with every job registered
- * here, started after the server listens and drained with it on SIGTERM (server.ts).
+ * here, started after the server listens and drained with it on SIGTERM (server.ts). Its figures
+ * go to /metrics through src/metrics/background-metrics.ts.
  */
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
@@ -9,7 +10,7 @@ import type { Config } from '../config.ts';
 import type { Engine } from '../db/connect.ts';
 import { createJobRunner, type JobRunner } from '../jobs/job-runner.ts';
 import type { Clock } from '../lib/clock.ts';
-import type { SecretBox } from '../lib/secret-box.ts';
+import type { KeyRing } from '../secrets/key-ring.ts';
 import { createDeliveryQueue, deliveryRetentionJob, type DeliveryQueue } from '../webhooks/delivery-worker.ts';
 import { systemResolver } from '../webhooks/safe-lookup.ts';
 
@@ -18,16 +19,13 @@ export interface BackgroundWorkDeps {
   readonly clock: Clock;
   readonly config: Config;
   readonly log: Logger;
-  /**
-   * The key ring (D35) that opens webhook signing secrets. Until it is bound, no process
-   * delivers webhooks (their deliveries wait, due, in the table); everything else runs.
-   */
-  readonly secrets?: SecretBox;
+  /** D35: the ring the whole installation shares; it opens the webhook signing secrets. */
+  readonly keyRing: Pick<KeyRing, 'open'>;
 }
 
 export interface BackgroundWork extends JobRunner {
-  /** The delivery queue's outcomes for /metrics; null while webhooks are not delivered here. */
-  readonly deliveries: Pick<DeliveryQueue, 'outcomes'> | null;
+  /** The delivery queue's outcomes, for /metrics. */
+  readonly deliveries: Pick<DeliveryQueue, 'outcomes'>;
 }
 
 export function buildBackgroundWork(deps: BackgroundWorkDeps): BackgroundWork {
@@ -35,26 +33,23 @@ export function buildBackgroundWork(deps: BackgroundWorkDeps): BackgroundWork {
   const runner = createJobRunner({ db: engine.db, engineKind: engine.seam.kind, clock, log });
   if (config.auditRetentionDays > 0) runner.addPeriodic(auditPurgeJob({ db: engine.db, clock, log, retentionDays: config.auditRetentionDays }));
   runner.addPeriodic(deliveryRetentionJob({ db: engine.db, clock, log }));
-  let queue: DeliveryQueue | null = null;
-  if (deps.secrets) {
-    queue = createDeliveryQueue({
-      db: engine.db,
-      seam: engine.seam,
-      clock,
-      log,
-      secrets: deps.secrets,
-      addresses: { resolve: systemResolver, allowPrivate: config.webhookAllowPrivateAddresses },
-      holder: `${hostname()}:${process.pid}`,
-      settings: { concurrency: config.webhookConcurrency, perEndpoint: config.webhookConcurrencyPerEndpoint },
-    });
-    runner.addQueue(queue);
-  }
+  const queue = createDeliveryQueue({
+    db: engine.db,
+    seam: engine.seam,
+    clock,
+    log,
+    keyRing: deps.keyRing,
+    addresses: { resolve: systemResolver, allowPrivate: config.webhookAllowPrivateAddresses },
+    holder: `${hostname()}:${process.pid}`,
+    settings: { concurrency: config.webhookConcurrency, perEndpoint: config.webhookConcurrencyPerEndpoint },
+  });
+  runner.addQueue(queue);
   return {
     ...runner,
     deliveries: queue,
     async drain() {
       await runner.drain();
-      queue?.close();
+      queue.close();
     },
   };
 }

@@ -16,6 +16,7 @@ import { reloadTls, type Transport } from '../http/transport.ts';
 import { startServer, waitForShutdownSignal } from './server.ts';
 import { AggregatorRegistry } from 'prom-client';
 import { createMetrics } from '../metrics/metrics.ts';
+import { registerBackgroundMetrics } from '../metrics/background-metrics.ts';
 import { startMetricsServer, type MetricsServer } from '../metrics/metrics-server.ts';
 import type { KeyRing } from '../secrets/key-ring.ts';
 import { KEYS_VARIABLE } from '../secrets/key-ring-source.ts';
@@ -79,7 +80,9 @@ async function serveHere(options: ServeOptions, onListening: (url: string, datab
   let server;
   let app;
   let metricsServer: MetricsServer | null = null;
-  const background = buildBackgroundWork({ engine, clock: systemClock, config: options.config, log: logger });
+  const background = buildBackgroundWork({ engine, clock: systemClock, config: options.config, log: logger, keyRing: options.keyRing });
+  // The background work's figures beside the app's, in this process's one registry (D36).
+  registerBackgroundMetrics(metrics, background, logger);
   try {
     app = await buildApp({ config: options.config, engine, logger, transport: options.transport, metrics, lifecycle, keyRing: options.keyRing });
     await engine.openPool();
@@ -94,9 +97,13 @@ async function serveHere(options: ServeOptions, onListening: (url: string, datab
       { lifecycle, delayMs: options.drainDelayMs },
       background,
     );
-    // With --workers the primary serves the workers' figures together (runPrimary).
-    if (cluster.isWorker) AggregatorRegistry.setRegistries([metrics.registry]);
-    else if (options.metrics) {
+    // With --workers the primary serves the workers' figures together (runPrimary). A worker
+    // answers the primary's requests only once it has made an AggregatorRegistry: prom-client adds
+    // its listener in that constructor, not in setRegistries (without it every scrape timed out).
+    if (cluster.isWorker) {
+      if (options.metrics) new AggregatorRegistry();
+      AggregatorRegistry.setRegistries([metrics.registry]);
+    } else if (options.metrics) {
       metricsServer = await startMetricsServer(options.metrics.host, options.metrics.port, async () => ({
         contentType: metrics.registry.contentType,
         body: await metrics.registry.metrics(),

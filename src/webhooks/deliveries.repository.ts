@@ -165,6 +165,25 @@ export async function recordAttempt(db: Db, claimed: Pick<ClaimedDelivery, 'id' 
   return Number(result.numUpdatedRows) === 1;
 }
 
+/**
+ * Gives a claimed delivery back unattempted until `nextAttemptAt`, with the reason for the portal
+ * (its signing secret could not be opened): the attempt count and the retry schedule are untouched.
+ * False when the claim was lost meanwhile.
+ */
+export async function deferDelivery(
+  db: Db,
+  claimed: Pick<ClaimedDelivery, 'id' | 'claimToken'>,
+  deferral: { nextAttemptAt: number; error: string },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ state: 'pending', next_attempt_at: deferral.nextAttemptAt, last_error: deferral.error, claimed_by: null, claim_token: null, claim_until: null })
+    .where('id', '=', claimed.id)
+    .where('claim_token', '=', claimed.claimToken)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 /** Gives claimed deliveries back unattempted (a draining process): due again at once. */
 export async function releaseDeliveries(db: Db, claimed: ReadonlyArray<Pick<ClaimedDelivery, 'id' | 'claimToken'>>): Promise<void> {
   for (const { id, claimToken } of claimed) {

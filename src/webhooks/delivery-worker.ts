@@ -1,7 +1,8 @@
 /**
  * The delivery worker (D32): a queue of the background-work runner (src/jobs/). It claims due
  * deliveries (deliveries.repository.ts: SKIP LOCKED on PostgreSQL; on SQLite the runner's lease
- * lets one process claim), signs each with the endpoint's secrets, sends it (webhook-sender.ts,
+ * lets one process claim), signs each with the endpoint's secrets (opened with the key ring, D35,
+ * bound to the endpoint's row), sends it (webhook-sender.ts,
  * the address checked again at connection time), and records the outcome with the next step
  * (delivery-rules.ts) — disabling the endpoint, in the same transaction, when it is `410 Gone` or
  * the last retry failed.
@@ -17,10 +18,19 @@ import type { Database } from '../db/schema.ts';
 import type { JobLog, PeriodicJob, QueueJob } from '../jobs/job-types.ts';
 import { dailyAt } from '../jobs/schedule.ts';
 import type { Clock } from '../lib/clock.ts';
-import type { SecretBox } from '../lib/secret-box.ts';
-import { claimDueDeliveries, deliveryBacklog, purgeDeliveriesBefore, recordAttempt, releaseDeliveries, type ClaimedDelivery } from './deliveries.repository.ts';
+import { SecretUnreadableError, type KeyRing } from '../secrets/key-ring.ts';
+import { openColumn, WEBHOOK_PREVIOUS_SECRET, WEBHOOK_SECRET } from '../secrets/secret-columns.ts';
+import {
+  claimDueDeliveries,
+  deferDelivery,
+  deliveryBacklog,
+  purgeDeliveriesBefore,
+  recordAttempt,
+  releaseDeliveries,
+  type ClaimedDelivery,
+} from './deliveries.repository.ts';
 import { decideAfterAttempt, type AttemptDecision } from './delivery-rules.ts';
-import { disableEndpoint } from './endpoints.repository.ts';
+import { disableEndpoint, forgetExpiredPreviousSecrets } from './endpoints.repository.ts';
 import { guardedLookup, type AddressRule } from './safe-lookup.ts';
 import { signatureHeader } from './signature.ts';
 import { DELIVERY_TIMEOUT_MS, sendWebhook } from './webhook-sender.ts';
@@ -55,7 +65,8 @@ export interface DeliveryWorkerDeps {
   readonly seam: Pick<DialectSeam, 'claimRows'>;
   readonly clock: Clock;
   readonly log: JobLog;
-  readonly secrets: SecretBox;
+  /** D35: opens the endpoints' signing secrets (every process of the installation has the same ring). */
+  readonly keyRing: Pick<KeyRing, 'open'>;
   readonly addresses: AddressRule;
   /** This process, on its claims. */
   readonly holder: string;
@@ -66,8 +77,22 @@ export interface DeliveryWorkerDeps {
   readonly jitter?: () => number;
 }
 
-/** Attempts by outcome in this process, for /metrics (D36: webhook deliveries by outcome). */
-export type DeliveryOutcome = 'succeeded' | 'retrying' | 'failed' | 'lost_claim';
+/**
+ * Attempts by outcome in this process, for /metrics (D36: webhook deliveries by outcome);
+ * `secret_unreadable`: not sent, because this process's ring cannot open the signing secret.
+ */
+export type DeliveryOutcome = 'succeeded' | 'retrying' | 'failed' | 'lost_claim' | 'secret_unreadable';
+
+/**
+ * How long a delivery whose signing secret this process cannot open waits before it is claimed
+ * again: long enough not to spin, short enough for a process with the right ring (a rolling
+ * restart onto a new ring) or a restored key to take it soon.
+ */
+export const UNREADABLE_SECRET_WAIT_MS = 60_000;
+
+/** What the portal shows for such a delivery (the server log names the key). */
+export const UNREADABLE_SECRET_ERROR =
+  "not sent: the server could not read this endpoint's signing secret; it tries again in a minute (its operators are told in the server log)";
 
 export interface DeliveryQueue extends QueueJob<ClaimedDelivery> {
   outcomes(): Readonly<Record<DeliveryOutcome, number>>;
@@ -75,11 +100,25 @@ export interface DeliveryQueue extends QueueJob<ClaimedDelivery> {
   close(): void;
 }
 
-/** The secrets that sign now: the current one, and the previous one while it is valid. */
-function signingSecrets(delivery: ClaimedDelivery, secrets: SecretBox, now: number): string[] {
-  const current = secrets.open(delivery.secretSealed);
-  const previousValid = delivery.previousSecretSealed !== null && delivery.previousSecretUntil !== null && delivery.previousSecretUntil > now;
-  return previousValid ? [current, secrets.open(delivery.previousSecretSealed)] : [current];
+/**
+ * The secrets that sign now: the current one, and the previous one while it is valid. A previous
+ * secret the ring cannot open (its key lost, and the secret rotated since) is left out with a
+ * warning: the receiver verifies with the current one. SecretUnreadableError for the current one.
+ */
+function signingSecrets(delivery: ClaimedDelivery, ring: Pick<KeyRing, 'open'>, now: number, log: JobLog): string[] {
+  const current = openColumn(ring, WEBHOOK_SECRET, delivery.endpointId, delivery.secretSealed);
+  const previous = delivery.previousSecretSealed;
+  if (previous === null || delivery.previousSecretUntil === null || delivery.previousSecretUntil <= now) return [current];
+  try {
+    return [current, openColumn(ring, WEBHOOK_PREVIOUS_SECRET, delivery.endpointId, previous)];
+  } catch (error) {
+    if (!(error instanceof SecretUnreadableError)) throw error;
+    log.warn(
+      { endpoint: delivery.endpointId, keyId: error.keyId, reason: error.message },
+      'webhook: the previous signing secret cannot be opened; signing with the current one only',
+    );
+    return [current];
+  }
 }
 
 function recordOf(decision: AttemptDecision, now: number, status: number | null) {
@@ -95,13 +134,30 @@ export function createDeliveryQueue(deps: DeliveryWorkerDeps): DeliveryQueue {
   const agent = new https.Agent({ keepAlive: true, maxSockets: settings.concurrency, ...(deps.trustedCa ? { ca: deps.trustedCa } : {}) });
   const sender = { agent, lookup: guardedLookup(deps.addresses), timeoutMs: settings.timeoutMs };
   const inFlight = new Map<number, number>();
-  const outcomes: Record<DeliveryOutcome, number> = { succeeded: 0, retrying: 0, failed: 0, lost_claim: 0 };
+  const outcomes: Record<DeliveryOutcome, number> = { succeeded: 0, retrying: 0, failed: 0, lost_claim: 0, secret_unreadable: 0 };
   const jitter = deps.jitter ?? Math.random;
+
+  /** Not sent and no attempt counted: given back for a minute, the reason on the row and in the log. */
+  async function deferUnreadable(delivery: ClaimedDelivery, error: SecretUnreadableError): Promise<void> {
+    deps.log.warn(
+      { endpoint: delivery.endpointId, delivery: delivery.id, keyId: error.keyId, reason: error.message },
+      "webhook not sent: this process's key ring cannot open the endpoint's signing secret (put the key back in RISKLOOKUP_SECRET_KEYS, or the member rotates the secret)",
+    );
+    const deferred = await deferDelivery(deps.db, delivery, { nextAttemptAt: deps.clock.now() + UNREADABLE_SECRET_WAIT_MS, error: UNREADABLE_SECRET_ERROR });
+    outcomes[deferred ? 'secret_unreadable' : 'lost_claim']++;
+  }
 
   async function deliver(delivery: ClaimedDelivery): Promise<void> {
     const started = deps.clock.now();
     const timestampSeconds = Math.floor(started / 1000);
-    const signature = signatureHeader(signingSecrets(delivery, deps.secrets, started), delivery.webhookId, timestampSeconds, delivery.payload);
+    let secrets: string[];
+    try {
+      secrets = signingSecrets(delivery, deps.keyRing, started, deps.log);
+    } catch (error) {
+      if (error instanceof SecretUnreadableError) return deferUnreadable(delivery, error);
+      throw error;
+    }
+    const signature = signatureHeader(secrets, delivery.webhookId, timestampSeconds, delivery.payload);
     const result = await sendWebhook({ url: delivery.url, webhookId: delivery.webhookId, timestampSeconds, signature, body: delivery.payload }, sender);
     const now = deps.clock.now();
     const decision = decideAfterAttempt(result, delivery.attempts + 1, now, jitter());
@@ -156,7 +212,10 @@ export function createDeliveryQueue(deps: DeliveryWorkerDeps): DeliveryQueue {
   };
 }
 
-/** Deliveries older than 30 days are deleted, daily at 04:00 Turkey time. */
+/**
+ * Deliveries older than 30 days are deleted, daily at 04:00 Turkey time; previous signing
+ * secrets past their 24 hours are forgotten in the same run.
+ */
 export function deliveryRetentionJob(deps: { db: Kysely<Database>; clock: Clock; log: JobLog }): PeriodicJob {
   return {
     name: 'webhook-delivery-retention',
@@ -164,6 +223,9 @@ export function deliveryRetentionJob(deps: { db: Kysely<Database>; clock: Clock;
     async run({ signal }) {
       const deleted = await purgeDeliveriesBefore(deps.db, deps.clock.now() - DELIVERIES_KEPT_DAYS * 86_400_000, signal);
       if (deleted > 0) deps.log.info({ deleted }, 'deleted webhook deliveries older than 30 days');
+      signal.throwIfAborted();
+      const forgotten = await forgetExpiredPreviousSecrets(deps.db, deps.clock.now());
+      if (forgotten > 0) deps.log.info({ forgotten }, 'forgot previous webhook signing secrets past their 24 hours');
     },
   };
 }

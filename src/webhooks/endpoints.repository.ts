@@ -1,7 +1,10 @@
-/** The rows of `webhook_endpoints` (D32); secrets arrive and leave sealed (D35). */
-import type { Insertable, Selectable } from 'kysely';
+/**
+ * The rows of `webhook_endpoints` (D32); secrets arrive and leave sealed (D35), each bound to its
+ * endpoint's row (src/secrets/secret-columns.ts, WEBHOOK_SECRET).
+ */
+import type { Insertable, Selectable, Transaction } from 'kysely';
 import type { Db } from '../db/types.ts';
-import type { WebhookEndpointsTable } from '../db/schema.ts';
+import type { Database, WebhookEndpointsTable } from '../db/schema.ts';
 
 export type EndpointRow = Selectable<WebhookEndpointsTable>;
 
@@ -14,9 +17,30 @@ export async function countEndpointsOfMember(db: Db, memberId: number): Promise<
   return Number(row.n);
 }
 
-export async function insertEndpoint(db: Db, endpoint: Insertable<WebhookEndpointsTable>): Promise<EndpointRow> {
-  const row = await db.insertInto('webhook_endpoints').values(endpoint).returningAll().executeTakeFirstOrThrow();
-  return { ...row, id: Number(row.id), member_id: Number(row.member_id) };
+/**
+ * Inserts an endpoint whose secret is sealed for its own row (D35: the sealed value is bound to
+ * the row id, known only once the row exists): the row is inserted with an empty placeholder and
+ * the sealed secret set at once, in the caller's transaction, so no other reader ever sees the
+ * placeholder and a failure leaves no row at all.
+ */
+export async function insertEndpointSealed(
+  trx: Transaction<Database>,
+  endpoint: Omit<Insertable<WebhookEndpointsTable>, 'secret_sealed' | 'previous_secret_sealed' | 'previous_secret_until'>,
+  sealFor: (id: number) => string,
+): Promise<EndpointRow> {
+  const inserted = await trx
+    .insertInto('webhook_endpoints')
+    .values({ ...endpoint, secret_sealed: '' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const id = Number(inserted.id);
+  const row = await trx
+    .updateTable('webhook_endpoints')
+    .set({ secret_sealed: sealFor(id) })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { ...row, id, member_id: Number(row.member_id) };
 }
 
 export async function findEndpoint(db: Db, id: number): Promise<EndpointRow | undefined> {
@@ -62,6 +86,8 @@ export async function updateEndpoint(
 /**
  * A new sealed secret; the current one becomes the previous, signing until `previousUntil`. One
  * statement: two rotations at once leave the later one's secret current and the earlier's previous.
+ * The moved value opens where it lands because both columns are sealed for `secret_sealed` of the
+ * row (WEBHOOK_PREVIOUS_SECRET.sealedAs); nothing is opened or re-sealed here.
  */
 export async function rotateEndpointSecret(db: Db, id: number, sealed: string, previousUntil: number, now: number): Promise<void> {
   await db
@@ -69,6 +95,19 @@ export async function rotateEndpointSecret(db: Db, id: number, sealed: string, p
     .set((eb) => ({ secret_sealed: sealed, previous_secret_sealed: eb.ref('secret_sealed'), previous_secret_until: previousUntil, updated_at: now }))
     .where('id', '=', id)
     .execute();
+}
+
+/**
+ * Forgets previous secrets past their 24 hours (the daily retention job): a secret that signs
+ * nothing more is not kept, counted by `secrets status`, or re-sealed by `secrets rotate`.
+ */
+export async function forgetExpiredPreviousSecrets(db: Db, now: number): Promise<number> {
+  const result = await db
+    .updateTable('webhook_endpoints')
+    .set({ previous_secret_sealed: null, previous_secret_until: null })
+    .where('previous_secret_until', '<=', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 /** Disables an enabled endpoint with its reason; false when it was disabled already. */

@@ -2,20 +2,22 @@
  * A member's webhook endpoints (D32), the use cases the portal calls: register (HTTPS, public
  * addresses, at most 3, the secret returned once), rotate the secret (the previous one signs too
  * for 24 h), enable again, delete, list. Each takes `(actor, input)` and decides what the actor
- * may do (webhook-rules.ts); secrets are sealed before they are stored (D35).
+ * may do (webhook-rules.ts); secrets are sealed under the key ring, bound to the endpoint's row,
+ * before they are stored (D35, src/secrets/secret-columns.ts).
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
 import type { StatedProblem } from '../lib/problems.ts';
-import type { SecretBox } from '../lib/secret-box.ts';
 import { lockMemberRow } from '../members/members.repository.ts';
+import type { KeyRing } from '../secrets/key-ring.ts';
+import { sealColumn, WEBHOOK_SECRET } from '../secrets/secret-columns.ts';
 import {
   countEndpointsOfMember,
   deleteEndpoint,
   findEndpoint,
-  insertEndpoint,
+  insertEndpointSealed,
   listEndpointsOfMember,
   rotateEndpointSecret,
   updateEndpoint,
@@ -52,7 +54,8 @@ export interface EndpointView {
 export interface EndpointsDeps {
   readonly db: Kysely<Database>;
   readonly clock: Clock;
-  readonly secrets: SecretBox;
+  /** D35: seals the signing secrets (the ring's newest key). */
+  readonly keyRing: Pick<KeyRing, 'seal'>;
   readonly addresses: AddressRule;
 }
 
@@ -117,16 +120,16 @@ export function createWebhookEndpoints(deps: EndpointsDeps) {
           });
         }
         const now = deps.clock.now();
-        return insertEndpoint(trx, {
+        const endpoint = {
           member_id: memberId,
           url: checked.url.href,
           description,
-          status: 'enabled',
-          secret_sealed: deps.secrets.seal(secret),
+          status: 'enabled' as const,
           created_by_user_id: userId,
           created_at: now,
           updated_at: now,
-        });
+        };
+        return insertEndpointSealed(trx, endpoint, (id) => sealColumn(deps.keyRing, WEBHOOK_SECRET, id, secret));
       });
       return { endpoint: viewOf(row, deps.clock.now()), secret };
     },
@@ -138,7 +141,7 @@ export function createWebhookEndpoints(deps: EndpointsDeps) {
       const now = deps.clock.now();
       const until = now + PREVIOUS_SECRET_VALID_MS;
       // The current secret becomes the previous one; one older than that stops signing now.
-      await rotateEndpointSecret(deps.db, row.id, deps.secrets.seal(secret), until, now);
+      await rotateEndpointSecret(deps.db, row.id, sealColumn(deps.keyRing, WEBHOOK_SECRET, row.id, secret), until, now);
       return { secret, previousSecretValidUntil: until };
     },
 

@@ -1,6 +1,7 @@
 /**
  * A delivery process for the kill -9 test (test/webhook-kill.test.ts): the runner with the
- * delivery queue on the database of DATABASE_URL, short lease and claim, until SIGTERM (drained)
+ * delivery queue on the database of DATABASE_URL and the ring of RISKLOOKUP_SECRET_KEYS (the
+ * tests' ring, as every child of the tests gets), short lease and claim, until SIGTERM (drained)
  * or SIGKILL (nothing given back). Prints `ready` once it has ticked.
  */
 import { readFileSync } from 'node:fs';
@@ -9,7 +10,7 @@ import { createJobRunner } from '../../src/jobs/job-runner.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { createDeliveryQueue } from '../../src/webhooks/delivery-worker.ts';
 import { systemResolver } from '../../src/webhooks/safe-lookup.ts';
-import { aesGcmSecretBox } from './secret-box.ts';
+import { requireKeyRing } from '../../src/secrets/key-ring-source.ts';
 
 const env = (name: string) => {
   const value = process.env[name];
@@ -29,7 +30,7 @@ const queue = createDeliveryQueue({
   seam: engine.seam,
   clock: systemClock,
   log,
-  secrets: aesGcmSecretBox(Buffer.from(env('SECRET_BOX_KEY'), 'hex')),
+  keyRing: requireKeyRing('the delivery process'),
   addresses: { resolve: systemResolver, allowPrivate: true },
   holder,
   settings: { timeoutMs: 3000, claimMs: 4000 },

@@ -31,6 +31,8 @@ export interface Receiver {
   answer: (request: ReceivedWebhook, index: number) => Answer;
   /** Resolves when `count` requests have arrived. */
   waitFor(count: number, timeoutMs?: number): Promise<void>;
+  /** Cuts the connections of the requests left hanging: their senders see the connection reset. */
+  dropHanging(): void;
   close(): Promise<void>;
 }
 
@@ -82,6 +84,10 @@ export async function startReceiver(options: { dnsNames?: readonly string[] } = 
         const timer = setTimeout(() => reject(new Error(`the receiver got ${receiver.received.length} of ${count} requests`)), timeoutMs);
         waiters.push({ count, resolve: () => (clearTimeout(timer), resolve()) });
       });
+    },
+    dropHanging() {
+      for (const res of hanging) res.destroy();
+      hanging.clear();
     },
     async close() {
       for (const res of hanging) res.destroy();

@@ -1,6 +1,7 @@
 /**
- * The webhook feature on a test database: its services with a real AES-GCM box, a resolver the
- * test controls, members with an administrator, and delivery workers (one per "process").
+ * The webhook feature on a test database: its services with the tests' key ring (D35, the real
+ * one), a resolver the test controls, members with an administrator, and delivery workers (one
+ * per "process", each with the ring it is given).
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/db/schema.ts';
@@ -16,11 +17,13 @@ import { createWebhookOutbox } from '../../src/webhooks/webhook-outbox.ts';
 import type { WebhookActor, WebhookEvent } from '../../src/webhooks/webhook-rules.ts';
 import { makeMember } from './factories.ts';
 import { captureLog, type CapturedLog } from './jobs.ts';
-import { aesGcmSecretBox } from './secret-box.ts';
+import type { KeyRing } from '../../src/secrets/key-ring.ts';
+import { TEST_KEY_RING } from './secrets.ts';
 import { makeUser, memberIdOf } from './users.ts';
 
 export interface WebhookWorld {
-  readonly box: ReturnType<typeof aesGcmSecretBox>;
+  /** The ring the endpoints seal with (TEST_KEY_RING unless given). */
+  readonly ring: KeyRing;
   /** Host name → addresses; a name not here is "not found". */
   readonly dns: Map<string, string[]>;
   readonly addresses: AddressRule & { allowPrivate: boolean };
@@ -32,14 +35,19 @@ export interface WebhookWorld {
   /** A runner with the delivery queue, on `db` (another "process"'s pool, or this one's). */
   worker(
     holder: string,
-    options?: { db?: Kysely<Database>; settings?: Partial<DeliverySettings>; ca?: Buffer },
+    options?: { db?: Kysely<Database>; settings?: Partial<DeliverySettings>; ca?: Buffer; ring?: KeyRing },
   ): { runner: JobRunner; queue: DeliveryQueue; log: CapturedLog };
   /** Drains every worker made here (afterEach: a failed test leaves no lease or claim behind). */
   drainAll(): Promise<void>;
 }
 
-export function webhookWorld(db: Kysely<Database>, engineKind: EngineKind, clock: Clock, options: { allowPrivate?: boolean } = {}): WebhookWorld {
-  const box = aesGcmSecretBox();
+export function webhookWorld(
+  db: Kysely<Database>,
+  engineKind: EngineKind,
+  clock: Clock,
+  options: { allowPrivate?: boolean; ring?: KeyRing } = {},
+): WebhookWorld {
+  const ring = options.ring ?? TEST_KEY_RING;
   const dns = new Map<string, string[]>();
   const resolve: Resolver = (hostname) => {
     const found = dns.get(hostname);
@@ -48,10 +56,10 @@ export function webhookWorld(db: Kysely<Database>, engineKind: EngineKind, clock
   const addresses = { resolve, allowPrivate: options.allowPrivate ?? true };
   const workers: Array<{ runner: JobRunner; queue: DeliveryQueue }> = [];
   return {
-    box,
+    ring,
     dns,
     addresses,
-    endpoints: createWebhookEndpoints({ db, clock, secrets: box, addresses }),
+    endpoints: createWebhookEndpoints({ db, clock, keyRing: ring, addresses }),
     deliveries: createWebhookDeliveries({ db, clock }),
     outbox: createWebhookOutbox({ clock }),
     async member(ref) {
@@ -74,7 +82,7 @@ export function webhookWorld(db: Kysely<Database>, engineKind: EngineKind, clock
         seam: seamFor(engineKind),
         clock,
         log,
-        secrets: box,
+        keyRing: workerOptions.ring ?? ring,
         addresses,
         holder,
         settings: { timeoutMs: 2000, claimMs: 30_000, ...workerOptions.settings },

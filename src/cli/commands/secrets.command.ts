@@ -55,9 +55,10 @@ export function secretsCommand(): Command {
             `re-sealed ${report.resealed} under '${ring.newestId}'; ${report.unreadable.length} could not be opened:`,
             ...report.unreadable.map(where),
           ]);
+          const remedies = [...new Set(report.unreadable.map((u) => `${u.table}.${u.column}: ${u.ifKeyLost}`))];
           throw new CommandError(
             `${report.unreadable.length} stored secret(s) could not be opened by this ring: put the key they name back in the ring and run 'secrets rotate' again; ` +
-              "if that key is lost, issue those operators a reset link ('risklookup user reset EMAIL')",
+              `if that key is lost: ${remedies.join('; ')}`,
           );
         }
         out.result(data, [
