@@ -21,7 +21,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '0005-one-open-claim': { up: (db) => oneOpenClaim.up(db) },
     '0006-filed-company-text': { up: (db) => filedCompanyText.up(db) },
     '0007-name-words': { up: (db) => nameWords.up(db, engine.seam) },
-    // 0008 and 0010 belong to other branches of this round (each branch keeps its own number).
+    // 0008 and 0010 were never used (numbers held for branches that landed later under new ones).
     '0009-sealed-seeds-and-devices': { up: (db) => sealedSeedsAndDevices.up(db, engine.seam) },
     '0011-jobs-and-webhooks': { up: (db) => jobsAndWebhooks.up(db, engine.seam) },
     '0012-name-word-index': { up: (db) => nameWordIndex.up(db, engine.seam) },
