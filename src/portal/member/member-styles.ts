@@ -35,6 +35,9 @@ legend{font-weight:600;padding:0 .3rem}
 .badge{display:inline-block;padding:0 .6rem;border-radius:999px;font-weight:700;font-size:.9rem}
 .badge-high{background:#a4001d;color:#fff}
 .badge-normal{background:#6b4e00;color:#fff}
+.badge.disputed,a.badge{border:2px solid var(--accent);color:var(--fg);background:var(--soft);font-weight:600}
+.statement{border-left:3px solid var(--accent);padding-left:.6rem}
+tr.late td{color:var(--error)}
 .table-scroll{overflow-x:auto}
 table.data{margin:.5rem 0 1rem;font-size:.95rem}
 table.data caption{text-align:left;font-weight:600;padding:.25rem 0}
