@@ -48,18 +48,21 @@ function answerForms(ctx: PortalContext, d: DisputeView, r: DisputeView['reports
 
 function disputeSection(ctx: PortalContext, d: DisputeView, flash: MemberDisputeFlash): Html {
   const t = memberText(ctx.locale);
+  // The member's turn only while one of its own reports is awaited; once it answered, the bureau's.
+  const asked = d.state !== 'decided' && d.reports.some((r) => r.response === 'awaited');
+  const state = d.state === 'awaiting_member' && !asked ? 'open' : d.state;
   const documents = d.attachments.map((a) => html`<li><a href="/portal/disputes/attachments/${a.id}">${a.fileName}</a></li>`);
   return html`<section class="panel" id="dispute-${d.id}" aria-labelledby="dispute-${d.id}-h">
     <h2 id="dispute-${d.id}-h">${t('disputes.view.title', { id: d.id, company: d.company.name })}</h2>
     ${flash.disputeId === d.id ? problemsNotice(t, flash.problems) : ''}
     <p>
-      ${d.company.country} ${d.company.taxId} · ${t(`disputes.state.${d.state}` as MessageKey)} ·
+      ${d.company.country} ${d.company.taxId} · ${t(`disputes.state.${state}` as MessageKey)} ·
       ${t('disputes.view.recorded', { at: d.recordedAt, date: d.receivedOn })}
     </p>
-    ${d.deadlines.member ? notice('info', html`<strong>${t('disputes.mine.due', { date: deadlineText(t, d.deadlines.member) })}</strong>`) : ''}
+    ${asked && d.deadlines.member ? notice('info', html`<strong>${t('disputes.mine.due', { date: deadlineText(t, d.deadlines.member) })}</strong>`) : ''}
     <h3>${t('disputes.view.grounds')}</h3>
     <p class="free-text">${d.grounds}</p>
-    ${reportsTable(t, d, (r) => answerForms(ctx, d, r))}
+    ${reportsTable(t, d, asked ? (r) => answerForms(ctx, d, r) : undefined)}
     ${
       documents.length > 0
         ? html`<h3>${t('disputes.view.documents')}</h3>

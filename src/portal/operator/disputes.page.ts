@@ -6,7 +6,7 @@
  */
 import { html, type Html } from '../html.ts';
 import { csrfInput, notice } from '../member/page-parts.ts';
-import { translator, type MessageKey } from '../messages/index.ts';
+import { MESSAGES, translator, type MessageKey } from '../messages/index.ts';
 import type { PortalContext } from '../portal-context.ts';
 import type { Deadline } from '../../disputes/dispute-deadlines.ts';
 import { DISPUTE_OUTCOMES, IDENTIFICATION_METHODS, LIMITS } from '../../disputes/dispute-input.ts';
@@ -40,7 +40,7 @@ export function disputeQueueBody(ctx: PortalContext, queue: readonly QueueEntry[
       <td><a href="/portal/operator/disputes/${d.id}">${d.id}</a></td>
       <td>${d.company.name}<br /><small>${d.company.country} ${d.company.taxId}</small></td>
       <td>${tr(`disputes.state.${d.state}` as MessageKey)}</td>
-      <td>${d.receivedOn}</td>
+      <td class="nowrap">${d.receivedOn}</td>
       <td>${deadlineText(tr, d.deadlines.decision)}</td>
       <td>${deadlineText(tr, d.deadlines.member)}</td>
     </tr>`,
@@ -93,7 +93,7 @@ export function newDisputeBody(ctx: PortalContext, form: NewDisputeForm): Html {
   const tr = translator(ctx.locale);
   const v = (name: string) => form.values[name] ?? '';
   const finder = html`<form method="get" action="/portal/operator/disputes/new" class="inline">
-    <label>${tr('reports.field.country')} <input name="country" value="${form.company?.country ?? v('country') ?? 'TR'}" maxlength="2" size="3" /></label>
+    <label>${tr('reports.field.country')} <input name="country" value="${form.company?.country ?? (v('country') || 'TR')}" maxlength="2" size="3" /></label>
     <label>${tr('reports.field.taxId')} <input name="tax_id" value="${form.company?.taxId ?? v('tax_id')}" required maxlength="40" /></label
     ><button type="submit">${tr('disputes.new.open')}</button>
   </form>`;
@@ -155,6 +155,12 @@ export function stepLine(tr: Tr, s: DisputeView['steps'][number]): Html {
   </li>`;
 }
 
+/** A report type in the reader's words where the catalogue has them, else its API name. */
+function typeWords(tr: Tr, type: string): string {
+  const key = `search.type.${type}`;
+  return key in MESSAGES ? tr(key as MessageKey) : type;
+}
+
 export function reportsTable(tr: Tr, view: DisputeView, actions?: (r: DisputeView['reports'][number]) => Html): Html {
   return html`<table>
     <thead>
@@ -171,7 +177,7 @@ export function reportsTable(tr: Tr, view: DisputeView, actions?: (r: DisputeVie
         (r) => html`<tr>
           <td>${r.reportId}</td>
           <td>
-            ${r.type}${r.amountMinor !== null && r.currency ? html`<br /><small>${(r.amountMinor / 100).toFixed(2)} ${r.currency}</small>` : ''}${
+            ${typeWords(tr, r.type)} <small class="mono">${r.type}</small>${r.amountMinor !== null && r.currency ? html`<br /><small>${(r.amountMinor / 100).toFixed(2)} ${r.currency}</small>` : ''}${
               r.eventDate ? html`<br /><small>${r.eventDate}</small>` : ''
             }
             <p class="free-text">${r.description}</p>
