@@ -182,7 +182,10 @@ for (const engine of ENGINES) {
       assert.match(await op.locator('main').innerText(), /Record corrected/);
       await shot(op, '4-decided-corrected');
       const corrected = await items(a.taxId);
-      assert.equal(corrected.reports.find((r) => r.report_id === a.official)!.description, 'Enforcement proceedings for one unpaid freight invoice (two paid in October 2026).');
+      assert.equal(
+        corrected.reports.find((r) => r.report_id === a.official)!.description,
+        'Enforcement proceedings for one unpaid freight invoice (two paid in October 2026).',
+      );
       assert.deepEqual(
         corrected.reports.map((r) => r.disputed),
         [false, false],
@@ -190,13 +193,17 @@ for (const engine of ENGINES) {
 
       // 4. Another company's claim: nobody supports it; the daily job deactivates it after 15 days.
       const b = await company('Ege Depolama A.Ş.');
-      await recordDispute(deps(), { userId: operator.id }, {
-        identificationMethod: 'notarised_letter',
-        identificationReference: 'Beyoğlu 14. Noterliği, yevmiye 22871',
-        receivedOn: turkeyDateOf(t.clock.now()),
-        grounds: 'We never received these services.',
-        reportIds: [b.claim],
-      });
+      await recordDispute(
+        deps(),
+        { userId: operator.id },
+        {
+          identificationMethod: 'notarised_letter',
+          identificationReference: 'Beyoğlu 14. Noterliği, yevmiye 22871',
+          receivedOn: turkeyDateOf(t.clock.now()),
+          grounds: 'We never received these services.',
+          reportIds: [b.claim],
+        },
+      );
       const job = disputeLapseJob({ ...deps(), log: captureLog() });
       const runDeps = { ...deps(), log: captureLog(), holder: 'e2e', leaseMs: 60_000, failureRetryMs: 60_000, stopping: new AbortController().signal };
       await ensureJobRow(database.engine.db, job.name, firstDue(job.schedule, t.clock.now()));

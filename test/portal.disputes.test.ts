@@ -197,7 +197,9 @@ for (const engine of ENGINES) {
     test('the filing member sees the deadline and supports its report with a document; CSRF is checked', async () => {
       const page = await browsers['DS-1']!.get('/portal/disputes');
       assert.match(page.body, /15 gün kaldı/);
-      const noToken = await postMultipart(browsers['DS-1']!, `/portal/disputes/${disputeId}/reports/${first.official}/support`, { text: 'x' }, [], { csrf: null });
+      const noToken = await postMultipart(browsers['DS-1']!, `/portal/disputes/${disputeId}/reports/${first.official}/support`, { text: 'x' }, [], {
+        csrf: null,
+      });
       assert.equal(noToken.statusCode, 403);
       const res = await postMultipart(
         browsers['DS-1']!,
@@ -288,7 +290,7 @@ for (const engine of ENGINES) {
 
     test('the watchers are told where a dispute opens, closes or a report leaves search', async () => {
       const calls: Array<{ at: number; changes: readonly CompanyChange[] }> = [];
-      const spy = async (_trx: unknown, at: number, changes: readonly CompanyChange[]) => (calls.push({ at, changes }), 0);
+      const spy = (_trx: unknown, at: number, changes: readonly CompanyChange[]) => Promise.resolve((calls.push({ at, changes }), 0));
       const seamDeps = { ...deps(), recordCompanyChanges: spy };
       const c = await company();
       const { disputeId: id } = await recordDispute(seamDeps, { userId: opId }, recordInput([c.official, c.claim]));
@@ -303,7 +305,7 @@ for (const engine of ENGINES) {
 
     test('the daily job on the runner: a claim not supported within 15 days is deactivated, a missed day caught up', async () => {
       const calls: Array<readonly CompanyChange[]> = [];
-      const spy = async (_trx: unknown, _at: number, changes: readonly CompanyChange[]) => (calls.push(changes), 0);
+      const spy = (_trx: unknown, _at: number, changes: readonly CompanyChange[]) => Promise.resolve((calls.push(changes), 0));
       const c = await company();
       const { disputeId: id } = await recordDispute(deps(), { userId: opId }, recordInput([c.claim]));
       const told = t.clock.now();

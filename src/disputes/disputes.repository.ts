@@ -72,9 +72,7 @@ export function factsOf(row: DisputeRow, reports: readonly DisputeReportRow[]): 
     outcome: row.outcome,
     receivedOn: row.received_on,
     membersToldAt: row.members_told_at === null ? null : Number(row.members_told_at),
-    reports: reports.map(
-      (r): DisputedReport => ({ reportId: r.reportId, status: r.status, filingMemberId: r.filingMemberId, response: r.response }),
-    ),
+    reports: reports.map((r): DisputedReport => ({ reportId: r.reportId, status: r.status, filingMemberId: r.filingMemberId, response: r.response })),
   };
 }
 
@@ -159,7 +157,10 @@ export async function listDisputeSteps(db: Db, disputeId: number) {
 
 export async function insertDisputeAttachments(db: Db, rows: ReadonlyArray<Insertable<DisputeAttachmentsTable>>): Promise<void> {
   if (rows.length === 0) return;
-  await db.insertInto('dispute_attachments').values([...rows]).execute();
+  await db
+    .insertInto('dispute_attachments')
+    .values([...rows])
+    .execute();
 }
 
 export interface DisputeAttachmentMeta {
@@ -198,7 +199,17 @@ export async function listUndecidedDisputes(db: Db) {
   return db
     .selectFrom('disputes as d')
     .innerJoin('companies as c', 'c.id', 'd.company_id')
-    .select(['d.id', 'd.state', 'd.received_on', 'd.members_told_at', 'd.identification_method', 'c.company_name', 'c.tax_id', 'c.country', 'c.id as company_id'])
+    .select([
+      'd.id',
+      'd.state',
+      'd.received_on',
+      'd.members_told_at',
+      'd.identification_method',
+      'c.company_name',
+      'c.tax_id',
+      'c.country',
+      'c.id as company_id',
+    ])
     .where('d.state', '!=', 'decided')
     .execute();
 }

@@ -19,6 +19,7 @@ import { stated, type StatedProblem } from '../lib/problems.ts';
 import { turkeyDateOf } from '../lib/calendar-date.ts';
 import { isCalendarDate } from '../lib/turkey-time.ts';
 import { appendOperatorLog } from '../operator/operator-log.ts';
+import { isUniqueViolation } from '../db/unique-violation.ts';
 import { recordCompanyChanges as realRecordCompanyChanges, type CompanyChangeKind, type RecordCompanyChanges } from '../events/company-changes.ts';
 import { requireMemberUser, requireOperator } from '../reports/acting-user.ts';
 import { checkAttachments, type AttachmentUpload } from '../reports/attachments.ts';
@@ -127,6 +128,7 @@ export async function recordDispute(
     try {
       await insertDisputeReports(trx, disputeId, checked.reports);
     } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
       throw new DomainError('conflict', `one of the reports was put in another dispute meanwhile: reload and look again`, {
         code: 'dispute.changed_meanwhile',
         params: { id: disputeId },
@@ -228,7 +230,11 @@ async function memberStep(
     const acting = await requireMemberUser(trx, user.userId, user.memberId);
     const loaded = await load(trx, disputeId);
     // Another member's users learn nothing: the same answer as for a dispute that does not exist.
-    if (!loaded) throw new DomainError('not_found', `no dispute ${disputeId} concerns your member's reports`, { code: 'dispute.not_found_for_member', params: { id: disputeId } });
+    if (!loaded)
+      throw new DomainError('not_found', `no dispute ${disputeId} concerns your member's reports`, {
+        code: 'dispute.not_found_for_member',
+        params: { id: disputeId },
+      });
     const now = deps.clock.now();
     const actor: DisputeActor = { kind: 'member_user', userId: user.userId, memberId: user.memberId };
     const attachments = extra ? await extra(trx, now) : [];
@@ -324,7 +330,10 @@ async function applyStep(
   if (input.step === 'decide') Object.assign(changes, { outcome: result.outcome, decision_reason: result.text ?? '', decided_at: now });
   if (input.step === 'set_statement') changes.statement = result.text ?? '';
   if (!(await updateDisputeIf(trx, disputeId, Number(row.version), changes))) {
-    throw new DomainError('conflict', `dispute ${disputeId} was changed meanwhile: reload and look again`, { code: 'dispute.changed_meanwhile', params: { id: disputeId } });
+    throw new DomainError('conflict', `dispute ${disputeId} was changed meanwhile: reload and look again`, {
+      code: 'dispute.changed_meanwhile',
+      params: { id: disputeId },
+    });
   }
   // The members' answers that moved.
   for (const after of result.reports) {
@@ -455,7 +464,12 @@ async function applyCorrection(trx: Db, effect: Extract<ReportEffect, { kind: 'c
     const text = typeof f.description === 'string' ? f.description.trim() : '';
     if (text === '') problems.push(stated(`${at}description is required`, { code: 'field.required', params: { field: 'description' } }));
     else if (text.length > DESCRIPTION_MAX)
-      problems.push(stated(`${at}description is longer than ${DESCRIPTION_MAX} characters`, { code: 'field.too_long', params: { field: 'description', max: DESCRIPTION_MAX } }));
+      problems.push(
+        stated(`${at}description is longer than ${DESCRIPTION_MAX} characters`, {
+          code: 'field.too_long',
+          params: { field: 'description', max: DESCRIPTION_MAX },
+        }),
+      );
     else if (hasForbiddenCharacters(text, { lines: true }))
       problems.push(stated(`${at}description contains control characters`, { code: 'field.control_characters', params: { field: 'description' } }));
     description = text;
@@ -463,14 +477,38 @@ async function applyCorrection(trx: Db, effect: Extract<ReportEffect, { kind: 'c
   let eventDate = report.event_date;
   if ('event_date' in f) {
     const value = typeof f.event_date === 'string' ? f.event_date : '';
-    if (!isCalendarDate(value)) problems.push(stated(`${at}event_date must be a date YYYY-MM-DD`, { code: 'filing.event_date_invalid', params: { value: value.slice(0, 20) } }));
-    else if (value > turkeyDateOf(now)) problems.push(stated(`${at}event_date is in the future`, { code: 'filing.event_date_future', params: { date: value, today: turkeyDateOf(now) } }));
+    if (!isCalendarDate(value))
+      problems.push(stated(`${at}event_date must be a date YYYY-MM-DD`, { code: 'filing.event_date_invalid', params: { value: value.slice(0, 20) } }));
+    else if (value > turkeyDateOf(now))
+      problems.push(stated(`${at}event_date is in the future`, { code: 'filing.event_date_future', params: { date: value, today: turkeyDateOf(now) } }));
     eventDate = value;
   }
   if (problems.length > 0) throw new DomainError('invalid', problems.map((p) => p.message).join('; '), problems);
-  const before = { amount_minor: report.amount_minor, currency: report.currency, court_decision_date: report.court_decision_date, concordat_start: report.concordat_start, concordat_end: report.concordat_end, case_json: report.case_json, description: report.description, event_date: report.event_date };
-  const after = { amount_minor: amountMinor, currency, court_decision_date: courtDecisionDate, concordat_start: concordatStart, concordat_end: concordatEnd, case_json: caseJson, description, event_date: eventDate };
-  await trx.updateTable('reports').set({ ...after, updated_at: now }).where('id', '=', effect.reportId).execute();
+  const before = {
+    amount_minor: report.amount_minor,
+    currency: report.currency,
+    court_decision_date: report.court_decision_date,
+    concordat_start: report.concordat_start,
+    concordat_end: report.concordat_end,
+    case_json: report.case_json,
+    description: report.description,
+    event_date: report.event_date,
+  };
+  const after = {
+    amount_minor: amountMinor,
+    currency,
+    court_decision_date: courtDecisionDate,
+    concordat_start: concordatStart,
+    concordat_end: concordatEnd,
+    case_json: caseJson,
+    description,
+    event_date: eventDate,
+  };
+  await trx
+    .updateTable('reports')
+    .set({ ...after, updated_at: now })
+    .where('id', '=', effect.reportId)
+    .execute();
   const changedNames = Object.keys(after).filter((k) => before[k as keyof typeof before] !== after[k as keyof typeof after]);
   await insertStatusChange(trx, {
     report_id: effect.reportId,

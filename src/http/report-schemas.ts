@@ -139,7 +139,8 @@ function reportBranch(type: ReportType): TSchema {
       statement: Type.Optional(
         Type.String({
           maxLength: 500,
-          description: "The reported company's own statement, at most 500 characters, added after a dispute was decided with the report upheld (D33); absent when none",
+          description:
+            "The reported company's own statement, at most 500 characters, added after a dispute was decided with the report upheld (D33); absent when none",
         }),
       ),
     },

@@ -178,9 +178,7 @@ export function registerOperatorDisputeRoutes(scope: App, deps: Deps) {
       const chosen = allFieldsOf(body, 'report_ids')
         .filter((v) => /^\d{1,15}$/.test(v))
         .map(Number);
-      const values = Object.fromEntries(
-        ['identification_method', 'identification_reference', 'received_on', 'grounds'].map((k) => [k, fieldOf(body, k)]),
-      );
+      const values = Object.fromEntries(['identification_method', 'identification_reference', 'received_on', 'grounds'].map((k) => [k, fieldOf(body, k)]));
       try {
         const { disputeId } = await recordDispute(
           deps,
@@ -204,7 +202,11 @@ export function registerOperatorDisputeRoutes(scope: App, deps: Deps) {
           throw error;
         });
         const tr = translator(ctx.locale);
-        return sendPage(reply, renderPage(ctx, { title: tr('disputes.new.title'), body: newDisputeBody(ctx, form), active: 'operator' }), statusOfDomainError(error));
+        return sendPage(
+          reply,
+          renderPage(ctx, { title: tr('disputes.new.title'), body: newDisputeBody(ctx, form), active: 'operator' }),
+          statusOfDomainError(error),
+        );
       }
     });
   });

@@ -35,7 +35,11 @@ function reportParam(request: FastifyRequest): number {
 async function showDisputes(request: FastifyRequest, reply: FastifyReply, deps: Deps, flash: MemberDisputeFlash, status = 200) {
   const ctx = portalOf(request);
   const disputes = await listDisputesForMember(deps.db, memberOf(request).id, deps.clock.now());
-  return sendPage(reply, renderPage(ctx, { title: memberText(ctx.locale)('disputes.mine.title'), body: myDisputesBody(ctx, disputes, flash), active: 'disputes' }), status);
+  return sendPage(
+    reply,
+    renderPage(ctx, { title: memberText(ctx.locale)('disputes.mine.title'), body: myDisputesBody(ctx, disputes, flash), active: 'disputes' }),
+    status,
+  );
 }
 
 /** A refused step shown on the page with its words; a dispute the member may not know of is the 404 page. */
@@ -91,16 +95,20 @@ export function registerMemberDisputeRoutes(scope: App, deps: Deps) {
       throwFileSizeLimit: false,
       limits: { fileSize: MAX_ATTACHMENT_BYTES + 1, files: MAX_ATTACHMENTS, fields: 10, fieldSize: 8 * 1024, parts: 20 },
     });
-    child.post('/disputes/:id/reports/:report/support', { ...guard, bodyLimit: (MAX_ATTACHMENT_BYTES + 64 * 1024) * MAX_ATTACHMENTS }, async (request, reply) => {
-      const id = idParam(request);
-      const body = (request.body ?? {}) as Record<string, MultipartField | MultipartField[] | undefined>;
-      const user = { userId: portalOf(request).user.id, memberId: memberOf(request).id };
-      try {
-        await supportInDispute(deps, user, id, reportParam(request), fieldOf(body, 'text'), await uploadsOf(body));
-      } catch (error) {
-        return refused(request, reply, deps, error, id);
-      }
-      return redirectTo(reply, `/portal/disputes?done=support`);
-    });
+    child.post(
+      '/disputes/:id/reports/:report/support',
+      { ...guard, bodyLimit: (MAX_ATTACHMENT_BYTES + 64 * 1024) * MAX_ATTACHMENTS },
+      async (request, reply) => {
+        const id = idParam(request);
+        const body = (request.body ?? {}) as Record<string, MultipartField | MultipartField[] | undefined>;
+        const user = { userId: portalOf(request).user.id, memberId: memberOf(request).id };
+        try {
+          await supportInDispute(deps, user, id, reportParam(request), fieldOf(body, 'text'), await uploadsOf(body));
+        } catch (error) {
+          return refused(request, reply, deps, error, id);
+        }
+        return redirectTo(reply, `/portal/disputes?done=support`);
+      },
+    );
   });
 }

@@ -50,7 +50,10 @@ export const disputesMessages = defineMessages({
   'disputes.field.receivedOn': { en: 'Received on', tr: 'Alındığı gün' },
   'disputes.field.grounds': { en: 'Grounds', tr: 'İtiraz gerekçesi' },
   'disputes.field.reports': { en: 'Disputed reports', tr: 'İtiraz edilen bildirimler' },
-  'disputes.field.attachments': { en: "The company's documents (PDF, PNG or JPEG, up to 3, 5 MB each)", tr: 'Şirketin belgeleri (PDF, PNG ya da JPEG, en çok 3, her biri en çok 5 MB)' },
+  'disputes.field.attachments': {
+    en: "The company's documents (PDF, PNG or JPEG, up to 3, 5 MB each)",
+    tr: 'Şirketin belgeleri (PDF, PNG ya da JPEG, en çok 3, her biri en çok 5 MB)',
+  },
   'disputes.new.submit': { en: 'Record the dispute', tr: 'İtirazı kaydet' },
   'disputes.refused': { en: 'Nothing was saved:', tr: 'Hiçbir şey kaydedilmedi:' },
   'disputes.view.title': { en: 'Dispute {id}: {company}', tr: '{id} numaralı itiraz: {company}' },
@@ -108,7 +111,10 @@ export const disputesMessages = defineMessages({
   'disputes.mine.badge': { en: 'Disputed by the company', tr: 'Şirket itiraz etti' },
   'disputes.support.title': { en: 'Support report {id}', tr: '{id} numaralı bildirimi destekleyin' },
   'disputes.support.text': { en: 'Why the report is right (the bureau reads this)', tr: 'Bildirimin neden doğru olduğu (büro okur)' },
-  'disputes.support.attachments': { en: 'Documents (PDF, PNG or JPEG, up to 3, 5 MB each)', tr: 'Belgeler (PDF, PNG ya da JPEG, en çok 3, her biri en çok 5 MB)' },
+  'disputes.support.attachments': {
+    en: 'Documents (PDF, PNG or JPEG, up to 3, 5 MB each)',
+    tr: 'Belgeler (PDF, PNG ya da JPEG, en çok 3, her biri en çok 5 MB)',
+  },
   'disputes.support.submit': { en: 'Support the report', tr: 'Bildirimi destekle' },
   'disputes.withdraw.title': { en: 'Or withdraw report {id}', tr: 'Ya da {id} numaralı bildirimi geri çekin' },
   'disputes.withdraw.note': { en: 'Note (e.g. the debt was paid)', tr: 'Not (ör. borç ödendi)' },

@@ -283,4 +283,3 @@ export function disputeBody(ctx: PortalContext, view: DisputeView, flash: { done
       ${view.steps.map((s) => stepLine(tr, s))}
     </ol>`;
 }
-
