@@ -160,6 +160,7 @@ export function registerOperatorReportRoutes(scope: App, deps: Pick<PortalDeps, 
     const body = html`${doneNotice(ctx, request)}
       <p>${file.company.country} ${file.company.taxId} · ${file.company.city}</p>
       <p>${tr('operator.company.visible', { count: file.company.visibleReportCount })}</p>
+      <p><a href="/portal/operator/disputes/new?country=${file.company.country}&tax_id=${file.company.taxId}">${tr('disputes.queue.record')}</a></p>
       <table>
         ${header(
           ctx,
