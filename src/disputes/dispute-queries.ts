@@ -17,6 +17,7 @@ import {
   listDisputeIdsOfMember,
   listDisputeReports,
   listDisputeSteps,
+  listRecentlyDecided,
   listUndecidedDisputes,
   type DisputeAttachmentMeta,
   type DisputeReportRow,
@@ -48,6 +49,25 @@ export async function listDisputeQueue(db: Db, now: number): Promise<QueueEntry[
       };
     })
     .sort(compareByDaysLeft);
+}
+
+export interface DecidedEntry {
+  id: number;
+  outcome: 'upheld' | 'corrected' | 'removed';
+  decidedAt: string;
+  hasStatement: boolean;
+  company: { name: string; taxId: string; country: string };
+}
+
+/** The latest 50 decided disputes, for adding an upheld one's statement later. */
+export async function listDecidedDisputes(db: Db): Promise<DecidedEntry[]> {
+  return (await listRecentlyDecided(db, 50)).map((r) => ({
+    id: Number(r.id),
+    outcome: r.outcome ?? 'upheld',
+    decidedAt: formatTurkeyDateTime(Number(r.decided_at)),
+    hasStatement: r.statement !== null,
+    company: { name: r.company_name, taxId: r.tax_id, country: r.country },
+  }));
 }
 
 export interface DisputeStepView {

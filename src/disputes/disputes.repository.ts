@@ -214,6 +214,19 @@ export async function listUndecidedDisputes(db: Db) {
     .execute();
 }
 
+/** The latest decided disputes, newest decision first (the queue's second table). */
+export async function listRecentlyDecided(db: Db, limit: number) {
+  return db
+    .selectFrom('disputes as d')
+    .innerJoin('companies as c', 'c.id', 'd.company_id')
+    .select(['d.id', 'd.outcome', 'd.decided_at', 'd.statement', 'c.company_name', 'c.tax_id', 'c.country'])
+    .where('d.state', '=', 'decided')
+    .orderBy('d.decided_at', 'desc')
+    .orderBy('d.id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
 /** The disputes waiting for a member, told before `toldBefore` (the daily job asks the rules which are late). */
 export async function listAwaitingToldBefore(db: Db, toldBefore: number): Promise<number[]> {
   const rows = await db

@@ -13,7 +13,7 @@ import { DomainError } from '../lib/errors.ts';
 import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS } from '../reports/attachments.ts';
 import { findCompanyIdByTaxId, getCompanyFile } from '../reports/report-queries.service.ts';
 import type { ReportCorrection } from '../disputes/dispute-input.ts';
-import { fetchDisputeAttachment, getDisputeForOperator, listDisputeQueue } from '../disputes/dispute-queries.ts';
+import { fetchDisputeAttachment, getDisputeForOperator, listDecidedDisputes, listDisputeQueue } from '../disputes/dispute-queries.ts';
 import { findReportsForDispute } from '../disputes/disputes.repository.ts';
 import { decideDispute, recordDispute, setDisputeStatement } from '../disputes/disputes.service.ts';
 import { formField } from './forms.ts';
@@ -95,7 +95,9 @@ export function registerOperatorDisputeRoutes(scope: App, deps: Deps) {
   scope.get('/operator/disputes', guard, async (request, reply) => {
     const ctx = portalOf(request);
     const queue = await listDisputeQueue(deps.db, deps.clock.now());
-    return sendPage(reply, renderPage(ctx, { title: translator(ctx.locale)('disputes.queue.title'), body: disputeQueueBody(ctx, queue), active: 'operator' }));
+    const decided = await listDecidedDisputes(deps.db);
+    const body = disputeQueueBody(ctx, queue, decided);
+    return sendPage(reply, renderPage(ctx, { title: translator(ctx.locale)('disputes.queue.title'), body, active: 'operator' }));
   });
 
   scope.get('/operator/disputes/new', guard, async (request, reply) => {

@@ -10,7 +10,7 @@ import { MESSAGES, translator, type MessageKey } from '../messages/index.ts';
 import type { PortalContext } from '../portal-context.ts';
 import type { Deadline } from '../../disputes/dispute-deadlines.ts';
 import { DISPUTE_OUTCOMES, IDENTIFICATION_METHODS, LIMITS } from '../../disputes/dispute-input.ts';
-import type { DisputeView, QueueEntry } from '../../disputes/dispute-queries.ts';
+import type { DecidedEntry, DisputeView, QueueEntry } from '../../disputes/dispute-queries.ts';
 import type { ReportStatus } from '../../reports/lifecycle.ts';
 
 type Tr = ReturnType<typeof translator>;
@@ -33,7 +33,7 @@ export function problemsNotice(tr: Tr, problems: readonly string[]): Html {
   </div>`;
 }
 
-export function disputeQueueBody(ctx: PortalContext, queue: readonly QueueEntry[]): Html {
+export function disputeQueueBody(ctx: PortalContext, queue: readonly QueueEntry[], decided: readonly DecidedEntry[] = []): Html {
   const tr = translator(ctx.locale);
   const rows = queue.map(
     (d) => html`<tr${d.deadlines.decision !== null && d.deadlines.decision.daysLeft < 0 ? html` class="late"` : ''}>
@@ -65,6 +65,35 @@ export function disputeQueueBody(ctx: PortalContext, queue: readonly QueueEntry[
               ${rows}
             </tbody>
           </table>`
+    }
+    ${
+      decided.length > 0
+        ? html`<h2>${tr('disputes.queue.decided')}</h2>
+            <table>
+              <thead>
+                <tr>
+                  <th>${tr('disputes.col.id')}</th>
+                  <th>${tr('disputes.col.company')}</th>
+                  <th>${tr('disputes.decide.outcome')}</th>
+                  <th>${tr('disputes.col.decided')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${decided.map(
+                  (d) => html`<tr>
+                    <td><a href="/portal/operator/disputes/${d.id}">${d.id}</a></td>
+                    <td>${d.company.name}<br /><small>${d.company.country} ${d.company.taxId}</small></td>
+                    <td>
+                      ${tr(`disputes.outcome.${d.outcome}` as MessageKey)}${
+                        d.outcome === 'upheld' && !d.hasStatement ? html`<br /><small>${tr('disputes.queue.noStatement')}</small>` : ''
+                      }
+                    </td>
+                    <td class="nowrap">${d.decidedAt}</td>
+                  </tr>`,
+                )}
+              </tbody>
+            </table>`
+        : ''
     }`;
 }
 
