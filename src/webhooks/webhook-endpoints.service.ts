@@ -80,8 +80,9 @@ async function checkAddresses(url: URL, rule: AddressRule): Promise<void> {
     await allowedAddresses(url.hostname, rule);
   } catch (error) {
     if (!(error instanceof AddressRefusedError)) throw error;
-    const { host, address } = error;
-    if (address !== null) throw new DomainError('invalid', error.message, { code: 'webhook.address_refused', params: { host, address } });
+    const { host, address, range } = error;
+    if (address !== null)
+      throw new DomainError('invalid', error.message, { code: 'webhook.address_refused', params: { host, address, range: range ?? 'reserved' } });
     throw new DomainError('invalid', `${host} could not be found: check the address`, { code: 'webhook.host_unresolved', params: { host } });
   }
 }

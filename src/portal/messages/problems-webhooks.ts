@@ -20,8 +20,8 @@ export const webhookProblemMessages = defineMessages({
   },
   'problem.webhook.url_too_long': { en: 'The address is longer than {max} characters.', tr: 'Adres en çok {max} karakter olabilir.' },
   'problem.webhook.address_refused': {
-    en: '{host} leads to {address}, which is not a public internet address: give an address reachable from the internet.',
-    tr: '{host} adresi {address} adresine çıkıyor; bu, internete açık bir adres değil: internetten erişilebilen bir adres girin.',
+    en: 'This address is not allowed: {host} leads to {address}, {range}. Webhooks go to public internet addresses only; give an address reachable from the internet.',
+    tr: 'Bu adrese izin verilmiyor: {host}, {address} adresine çıkıyor; bu {range}. Bildirimler yalnızca internete açık adreslere gönderilir; internetten erişilebilen bir adres girin.',
   },
   'problem.webhook.host_unresolved': {
     en: '{host} could not be found: check the address.',
