@@ -360,7 +360,7 @@ for (const engine of ENGINES) {
       assert.match(location, new RegExp(`^/portal/webhooks/${id}/deliveries\\?sent=\\d+$`));
       const first = await adminA.get(location);
       assert.equal(first.statusCode, 200);
-      assert.match(text(first.body), /A test event is queued \(webhook-id msg_test_[A-Za-z0-9_-]+\)/);
+      assert.match(text(first.body), /A test event was queued \(webhook-id msg_test_[A-Za-z0-9_-]+\)/);
       const bodyRows = first.body.match(/<tr id="delivery-\d+">/g) ?? [];
       assert.equal(bodyRows.length, 25, 'a page of 25');
       assert.match(text(first.body), /2026-11-21 12:00:00 webhook\.test msg_test_\S+ Waiting/);

@@ -43,6 +43,9 @@ legend{font-weight:600;padding:0 .3rem}
 .state-wait{color:var(--muted)}
 .reason{max-width:28rem;overflow-wrap:anywhere}
 .pager{display:flex;gap:1.5rem;margin:.5rem 0 1rem}
+input[type=url]{display:block;width:100%;max-width:40rem;padding:.5rem;font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--line);border-radius:4px}
+table.deliveries td{vertical-align:top}
+span.nowrap{white-space:nowrap}
 .table-scroll{overflow-x:auto}
 table.data{margin:.5rem 0 1rem;font-size:.95rem}
 table.data caption{text-align:left;font-weight:600;padding:.25rem 0}

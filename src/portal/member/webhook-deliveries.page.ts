@@ -30,6 +30,13 @@ const STATE_CLASS: Record<DeliveryView['state'], string> = { pending: 'state-wai
 /** To the second: attempts a few seconds apart must read apart. */
 const turkeySecond = (ms: number) => formatTurkeyDateTime(ms);
 
+/** A time in a table cell: the day above the time of day, so that the table fits the page. */
+function timeCell(ms: number | null): Html {
+  if (ms === null) return html`<td>—</td>`;
+  const [day, time] = turkeySecond(ms).split(' ');
+  return html`<td class="nowrap">${day}<br />${time}</td>`;
+}
+
 function deliveryRow(ctx: PortalContext, d: DeliveryView, endpointEnabled: boolean): Html {
   const t = memberText(ctx.locale);
   const state = html`<span class="state ${STATE_CLASS[d.state]}">${t(`webhooks.state.${d.state}` as MemberTextKey)}</span>`;
@@ -46,12 +53,12 @@ function deliveryRow(ctx: PortalContext, d: DeliveryView, endpointEnabled: boole
         </form>`
       : '';
   return html`<tr id="delivery-${d.id}">
-    <td class="nowrap">${turkeySecond(d.createdAt)}</td>
-    <td><span class="mono">${d.eventType}</span><br /><span class="mono muted small">${d.webhookId}</span></td>
+    ${timeCell(d.createdAt)}
+    <td><span class="mono">${d.eventType}</span><br /><span class="mono muted small nowrap">${d.webhookId}</span></td>
     <td>${state}${next}</td>
     <td class="num">${d.attempts}</td>
     <td class="num">${d.lastStatus ?? '—'}</td>
-    <td class="nowrap">${d.lastAttemptAt === null ? '—' : turkeySecond(d.lastAttemptAt)}</td>
+    ${timeCell(d.lastAttemptAt)}
     <td class="reason">${d.lastError === null ? '' : deliveryProblemText(ctx.locale, d.lastError)}</td>
     <td>${redeliver}</td>
   </tr>`;

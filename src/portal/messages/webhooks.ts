@@ -48,8 +48,8 @@ export const webhooksMessages = defineMessages({
   'webhooks.description_label': { en: 'Description', tr: 'Açıklama' },
   'webhooks.previous_until': { en: 'Previous secret valid until', tr: 'Önceki anahtarın geçerliliği' },
   'webhooks.deliveries_link': { en: 'Deliveries of the last 30 days', tr: 'Son 30 günün gönderimleri' },
-  'webhooks.test': { en: 'Send a test event', tr: 'Deneme bildirimi gönder' },
-  'webhooks.test_for': { en: 'Send a test event to {url}', tr: '{url} adresine deneme bildirimi gönder' },
+  'webhooks.test': { en: 'Send a test event', tr: 'Deneme olayı gönder' },
+  'webhooks.test_for': { en: 'Send a test event to {url}', tr: '{url} adresine deneme olayı gönder' },
   'webhooks.rotate': { en: 'Rotate the secret', tr: 'Anahtarı yenile' },
   'webhooks.rotate_for': { en: 'Rotate the signing secret of {url}', tr: '{url} adresinin imzalama anahtarını yenile' },
   'webhooks.rotate_note': {
@@ -73,7 +73,7 @@ export const webhooksMessages = defineMessages({
   },
   'webhooks.deliveries.none': {
     en: 'No delivery in the last 30 days. Send a test event to see one here.',
-    tr: 'Son 30 günde gönderim yok. Burada görmek için bir deneme bildirimi gönderin.',
+    tr: 'Son 30 günde gönderim yok. Burada görmek için bir deneme olayı gönderin.',
   },
   'webhooks.deliveries.created': { en: 'Created', tr: 'Oluşturulma' },
   'webhooks.deliveries.event': { en: 'Event', tr: 'Olay' },
@@ -95,11 +95,11 @@ export const webhooksMessages = defineMessages({
   'webhooks.deliveries.back': { en: 'All endpoints', tr: 'Tüm adresler' },
   'webhooks.deliveries.disabled': {
     en: 'This endpoint is disabled: enable it on the Webhooks page to send a test event or redeliver.',
-    tr: 'Bu adres devre dışı: deneme bildirimi ya da yeniden gönderim için Webhook’lar sayfasında yeniden etkinleştirin.',
+    tr: 'Bu adres devre dışı: deneme olayı ya da yeniden gönderim için Webhook’lar sayfasında yeniden etkinleştirin.',
   },
   'webhooks.test_sent': {
-    en: 'A test event is queued (webhook-id {id}) and is sent within moments; reload this page to see its outcome.',
-    tr: 'Bir deneme bildirimi sıraya alındı (webhook-id {id}), birazdan gönderilir; sonucunu görmek için sayfayı yenileyin.',
+    en: 'A test event was queued (webhook-id {id}) to be sent within moments: its row below shows how it went (reload the page to follow it).',
+    tr: 'Bir deneme olayı sıraya alındı (webhook-id {id}), birazdan gönderilir: nasıl gittiğini aşağıdaki satırı gösterir (izlemek için sayfayı yenileyin).',
   },
   'webhooks.redelivered': {
     en: 'Delivery {id} is queued again: the same webhook-id and body, with a fresh retry schedule.',
