@@ -123,19 +123,20 @@ for (const engine of ENGINES) {
       const first = receiver.received[0]!;
       assert.equal(first.path, '/risklookup/hook');
       assert.equal(verify(secret, first).type, 'webhook.test');
+      const webhookId = String(first.headers['webhook-id']);
       await page.reload();
       const row = page.locator('table.deliveries tbody tr').first();
-      assert.match(await row.innerText(), new RegExp(`webhook\\.test\\s+${first.headers['webhook-id']}\\s+Delivered\\s+1\\s+204`));
+      assert.match(await row.innerText(), new RegExp(`webhook\\.test\\s+${webhookId}\\s+Delivered\\s+1\\s+204`));
       await shot(page, 'webhooks-3-deliveries');
 
       // Redelivered: the same message again (same webhook-id), signed again.
-      await row.getByRole('button', { name: `Redeliver ${first.headers['webhook-id']}` }).click();
+      await row.getByRole('button', { name: `Redeliver ${webhookId}` }).click();
       await page.waitForURL(/redelivered=\d+$/);
       assert.match(await main(), /is queued again: the same webhook-id and body/);
       await deliverDue(runner);
       await receiver.waitFor(2);
       const again = receiver.received[1]!;
-      assert.equal(again.headers['webhook-id'], first.headers['webhook-id']);
+      assert.equal(again.headers['webhook-id'], webhookId);
       assert.equal(again.body, first.body);
       assert.equal(verify(secret, again).type, 'webhook.test');
       await page.goto(page.url().split('?')[0]!);
