@@ -72,6 +72,7 @@ for (const engine of ENGINES) {
 
     test('register → secret once → test event arrives signed → delivered in the portal → redeliver → rotate → 410 disables', async () => {
       const context = await browser.newContext({ locale: 'en-GB', viewport: { width: 1100, height: 800 } });
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
       const page = await context.newPage();
       // A refused form answers 400 by design (Chromium logs that as a failed load); a failed resource shows below.
       page.on(
@@ -109,6 +110,9 @@ for (const engine of ENGINES) {
       const secret = (await page.locator('#webhook-secret').innerText()).trim();
       assert.match(secret, /^whsec_[A-Za-z0-9+/]+=*$/);
       assert.match(await main(), /shown only this once and cannot be shown again/);
+      // The copy button (our own script, under the CSP) puts exactly the secret on the clipboard.
+      await page.getByRole('button', { name: 'Copy', exact: true }).click();
+      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), secret);
       await shot(page, 'webhooks-2-secret');
       await page.goto(`${base}/portal/webhooks`);
       assert.ok(!(await page.content()).includes(secret.slice(6)), 'not shown again');

@@ -255,6 +255,20 @@ for (const engine of ENGINES) {
       assert.equal(fourth.statusCode, 409);
     });
 
+    test('an address once per member: a form sent twice (at once, or again) registers one endpoint and says why not the other', async () => {
+      const [a, b] = await Promise.all([1, 2].map(() => adminA.post('/portal/webhooks', { url: 'https://1.1.1.1/twice' })));
+      assert.deepEqual([a!.statusCode, b!.statusCode].sort(), [200, 409]);
+      const refused = a!.statusCode === 409 ? a! : b!;
+      assert.match(
+        text(refused.body),
+        /https:\/\/1\.1\.1\.1\/twice is registered already: each message would be sent to it twice\. If its secret was lost, rotate the secret instead\./,
+      );
+      assert.equal(secretOf(refused.body), undefined);
+      assert.equal((await endpointsOf(memberA)).length, 1);
+      // Another member may use the same address.
+      await register(adminB, 'https://1.1.1.1/twice');
+    });
+
     test('rotate: a new secret once; the page says the old one stays valid 24 hours and until when; both open', async () => {
       const { secret: first } = await register(adminA, 'https://1.1.1.1/rotate');
       const [row] = await endpointsOf(memberA);

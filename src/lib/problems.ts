@@ -172,6 +172,7 @@ export const PROBLEM_PARAMS = {
   'webhook.address_refused': ['host', 'address', 'range'],
   'webhook.host_unresolved': ['host'],
   'webhook.endpoint_cap': ['max'],
+  'webhook.url_taken': ['url'],
   'webhook.endpoint_not_found': ['id'],
   'webhook.admin_only': [],
   'webhook.endpoint_disabled': ['id'],

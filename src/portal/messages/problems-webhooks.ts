@@ -31,6 +31,10 @@ export const webhookProblemMessages = defineMessages({
     en: 'A member has at most {max} endpoints: delete one before adding another.',
     tr: 'Bir üyenin en çok {max} adresi olabilir: yenisini eklemeden önce birini silin.',
   },
+  'problem.webhook.url_taken': {
+    en: '{url} is registered already: each message would be sent to it twice. If its secret was lost, rotate the secret instead.',
+    tr: '{url} zaten kayıtlı: her ileti ona iki kez gönderilirdi. Anahtarı kaybolduysa bunun yerine anahtarı yenileyin.',
+  },
   'problem.webhook.endpoint_not_found': { en: 'There is no endpoint {id} of your member.', tr: 'Üyenizin {id} numaralı bir adresi yok.' },
   'problem.webhook.admin_only': {
     en: "Only the member's administrator manages its webhook endpoints.",
