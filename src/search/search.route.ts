@@ -16,6 +16,7 @@ import type { ParsedQuery } from '../http/query-string.ts';
 import { chargeAnonymous } from '../http/rate-limit-hooks.ts';
 import { errorResponses, okResponse, SearchQuerySchema } from '../http/schemas.ts';
 import { identifyKeyHolder } from '../keys/auth.service.ts';
+import { markKeyUsed } from '../keys/keys.repository.ts';
 import { checkKeyHolder } from '../keys/auth-rules.ts';
 import { quotaDayOf } from '../lib/turkey-time.ts';
 import { recordSearch } from '../audit/audit.service.ts';
@@ -88,8 +89,15 @@ export function registerSearchRoutes(app: App, deps: SearchRouteDeps, paths: rea
         const input: SearchInput = { q: query.q, type: query.type ?? 'name', country: query.country ?? null };
         const holder = request.keyHolder!;
         const startedAt = performance.now() - reply.elapsedTime;
-        const searcher = { kind: 'api_key', keyId: holder.keyId, dailyLimit: holder.dailyLimit, usage: holder.usage } as const;
+        // The member's day, whichever of its keys asks (D18 amended).
+        const searcher = { kind: 'api_key', memberId: holder.memberId, memberRef: holder.memberRef, dailyLimit: holder.dailyLimit, usage: holder.usage } as const;
         const answer = await answerSearch(deps.searchUseCase, input, searcher, startedAt);
+        // The key's own "last used" (the portal's API page): a write on its key's first answer of a
+        // day only, not awaited: the answer is charged and ready, and a failure here must not turn
+        // it into an error (D18: an error takes nothing).
+        if (holder.lastUsedDay !== holder.usage.day) {
+          markKeyUsed(deps.db, holder.keyId, holder.usage.day).catch((error: unknown) => request.log.warn({ err: error }, "could not record the key's last use"));
+        }
         request.allowance = answer.allowance;
         request.resultCount = answer.response.result_count;
         reply.header('cache-control', 'no-store');
