@@ -77,7 +77,11 @@ for (const engine of ENGINES) {
       const ok = answers.filter((a) => a.status === 200).length;
       const others = answers.filter((a) => a.status !== 200 && a.status !== 429 && !(a.status === 403 && a.reason === 'key_revoked'));
       assert.deepEqual({ ok, others }, { ok: 30, others: [] });
-      const used = await db.selectFrom('usage_counters').select('used').where('subject', '=', memberSubject(Number(member.id))).executeTakeFirstOrThrow();
+      const used = await db
+        .selectFrom('usage_counters')
+        .select('used')
+        .where('subject', '=', memberSubject(Number(member.id)))
+        .executeTakeFirstOrThrow();
       assert.equal(Number(used.used), 40);
     });
 

@@ -12,7 +12,7 @@ import type { Kysely } from 'kysely';
 import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { makeTestApp, search, type TestApp } from './helpers/app.ts';
 import { makeCompanies, makeMember } from './helpers/factories.ts';
-import { makePortalUser, signIn, type PortalBrowser } from './helpers/portal.ts';
+import { anonymousBrowser, confirmFields, makePortalUser, signIn, type PortalBrowser } from './helpers/portal.ts';
 import type { Database } from '../src/db/schema.ts';
 import { issueKeyFromCli, setKeyDailyLimitByOperator, setPortalDailyLimitByOperator } from '../src/operator/member-admin.service.ts';
 import { setMemberKeyDailyLimit } from '../src/members/members.service.ts';
@@ -89,7 +89,11 @@ for (const engine of ENGINES) {
       const fourth = await search(t.app, key, 'q=Kotadeneme');
       assert.equal(fourth.statusCode, 200);
       assert.deepEqual(
-        { used: fourth.json<SearchBody>().meta.queries_used_today, remaining: fourth.json<SearchBody>().meta.remaining_today, limit: fourth.headers['x-ratelimit-limit'] },
+        {
+          used: fourth.json<SearchBody>().meta.queries_used_today,
+          remaining: fourth.json<SearchBody>().meta.remaining_today,
+          limit: fourth.headers['x-ratelimit-limit'],
+        },
         { used: 4, remaining: 1, limit: '5' },
       );
       assert.equal((await search(t.app, key, 'q=Kotadeneme')).statusCode, 200);
@@ -126,6 +130,32 @@ for (const engine of ENGINES) {
       assert.match(text(refused.body), /2 of 2 searches left today/);
     });
 
+    test("console: an operator sets a member's portal allowance with its password and a new code; a member's user or no session cannot", async () => {
+      await makeMember(db, t.clock, { ref: 'M-CONSOLE' });
+      const operator = await makePortalUser(db, t.clock, { role: 'operator' });
+      const console_ = await english(await signIn(t.app, operator, t.clock));
+      const url = '/portal/operator/members/M-CONSOLE/portal-limit';
+      const page = await console_.get('/portal/operator/members');
+      assert.match(page.body, /action="\/portal\/operator\/members\/M-CONSOLE\/portal-limit"/);
+      assert.match(page.body, /name="portal_daily_limit"[^>]*value="5"/, "the server's default is shown");
+      const limit = async () =>
+        (await db.selectFrom('members').select('portal_daily_limit').where('ref', '=', 'M-CONSOLE').executeTakeFirstOrThrow()).portal_daily_limit;
+
+      const memberUser = await signIn(t.app, await makePortalUser(db, t.clock, { role: 'member_admin', memberRef: 'M-CONSOLE' }), t.clock);
+      assert.equal((await memberUser.post(url, { portal_daily_limit: '900' })).statusCode, 403);
+      assert.equal((await (await anonymousBrowser(t.app)).post(url, { portal_daily_limit: '900' })).statusCode, 403);
+      assert.equal((await console_.post(url, { portal_daily_limit: '900' })).statusCode, 403, 'asks for the confirmation');
+      assert.equal(await limit(), null);
+      const bad = await console_.post(url, { portal_daily_limit: '0', ...confirmFields(operator, t.clock) });
+      assert.equal(bad.statusCode, 400);
+      assert.equal(await limit(), null);
+      const done = await console_.post(url, { portal_daily_limit: '900', ...confirmFields(operator, t.clock) });
+      assert.equal(done.statusCode, 303);
+      assert.equal(Number(await limit()), 900);
+      const logged = await db.selectFrom('operator_log').select(['action', 'target']).where('action', '=', 'member.portal_daily_limit').execute();
+      assert.deepEqual(logged, [{ action: 'member.portal_daily_limit', target: 'member:M-CONSOLE' }]);
+    });
+
     /** The search use case on the test database's quota, with a search that finds nothing (the quota is what is tested). */
     const useCase = (): SearchUseCaseDeps => ({
       countries: buildCountryCatalogue(),
@@ -140,7 +170,10 @@ for (const engine of ENGINES) {
       return settled.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
     };
     const counter = async (subject: string) =>
-      Number((await db.selectFrom('usage_counters').select('used').where('subject', '=', subject).where('day', '=', quotaDayOf(t.clock.now())).executeTakeFirst())?.used ?? 0);
+      Number(
+        (await db.selectFrom('usage_counters').select('used').where('subject', '=', subject).where('day', '=', quotaDayOf(t.clock.now())).executeTakeFirst())
+          ?.used ?? 0,
+      );
 
     test('D18 amended, concurrency: 40 searches at once, half in flight on the key being regenerated, half on the new key, 17 left: exactly 17 answers', async () => {
       await makeMember(db, t.clock, { ref: 'M-RACE' });
@@ -151,7 +184,13 @@ for (const engine of ENGINES) {
       const before = await identifyKeyHolder(db, oldKey, day);
       const newKey = (await issueKey(db, t.clock, 'M-RACE', undefined)).key;
       const after = await identifyKeyHolder(db, newKey, day);
-      const searcherOf = (h: typeof before): Searcher => ({ kind: 'api_key', memberId: h.memberId, memberRef: h.memberRef, dailyLimit: h.dailyLimit, usage: h.usage });
+      const searcherOf = (h: typeof before): Searcher => ({
+        kind: 'api_key',
+        memberId: h.memberId,
+        memberRef: h.memberRef,
+        dailyLimit: h.dailyLimit,
+        usage: h.usage,
+      });
       const answered = await outcomes(Array.from({ length: 40 }, (_, i) => searcherOf(i % 2 === 0 ? before : after)));
       assert.equal(answered.length, 17);
       // Each answer took its own unit of the member's day: 4..20, none shared.
@@ -168,7 +207,13 @@ for (const engine of ENGINES) {
       const member = await db.selectFrom('members').select('id').where('ref', '=', 'M-PRACE').executeTakeFirstOrThrow();
       const memberId = Number(member.id);
       const users = await Promise.all([0, 1, 2].map(() => makePortalUser(db, t.clock, { role: 'member_user', memberRef: 'M-PRACE' })));
-      const portal = (userId: number, dailyLimit: number, memberDailyLimit: number): Searcher => ({ kind: 'portal_user', userId, dailyLimit, memberId, memberDailyLimit });
+      const portal = (userId: number, dailyLimit: number, memberDailyLimit: number): Searcher => ({
+        kind: 'portal_user',
+        userId,
+        dailyLimit,
+        memberId,
+        memberDailyLimit,
+      });
       const answered = await outcomes(Array.from({ length: 30 }, (_, i) => portal(users[i % 3]!.id, 100, 7)));
       assert.equal(answered.length, 7);
       assert.equal(await counter(portalMemberSubject(memberId)), 7);
@@ -221,7 +266,12 @@ for (const engine of ENGINES) {
       await issueKey(db, clock, 'M-OLD', 70);
       await issueKey(db, clock, 'M-OTHER', 5);
       // As 0012 left them: counters per key, no member limit, no last use.
-      const keys = await db.selectFrom('api_keys').innerJoin('members', 'members.id', 'api_keys.member_id').select(['api_keys.id', 'members.ref', 'members.id as memberId', 'api_keys.prefix']).orderBy('api_keys.id').execute();
+      const keys = await db
+        .selectFrom('api_keys')
+        .innerJoin('members', 'members.id', 'api_keys.member_id')
+        .select(['api_keys.id', 'members.ref', 'members.id as memberId', 'api_keys.prefix'])
+        .orderBy('api_keys.id')
+        .execute();
       const [oldA, oldB, other] = keys;
       assert.equal(oldA!.prefix, first.prefix);
       await db.updateTable('members').set({ key_daily_limit: null }).execute();

@@ -25,13 +25,7 @@ export interface IssuedKey {
  * `dailyLimit` sets it; without one the member keeps the limit it has (an operator's raised limit
  * survives a regeneration), or gets `defaultDailyLimit` if it never had one.
  */
-export async function issueKey(
-  db: Kysely<Database>,
-  clock: Clock,
-  ref: string,
-  dailyLimit: number | undefined,
-  defaultDailyLimit = 100,
-): Promise<IssuedKey> {
+export async function issueKey(db: Kysely<Database>, clock: Clock, ref: string, dailyLimit: number | undefined, defaultDailyLimit = 100): Promise<IssuedKey> {
   if (dailyLimit !== undefined && (!Number.isInteger(dailyLimit) || dailyLimit < 1)) {
     throw new DomainError('invalid', 'daily limit must be a whole number of at least 1', { code: 'key.daily_limit_invalid', params: { min: 1 } });
   }

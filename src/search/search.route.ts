@@ -90,13 +90,21 @@ export function registerSearchRoutes(app: App, deps: SearchRouteDeps, paths: rea
         const holder = request.keyHolder!;
         const startedAt = performance.now() - reply.elapsedTime;
         // The member's day, whichever of its keys asks (D18 amended).
-        const searcher = { kind: 'api_key', memberId: holder.memberId, memberRef: holder.memberRef, dailyLimit: holder.dailyLimit, usage: holder.usage } as const;
+        const searcher = {
+          kind: 'api_key',
+          memberId: holder.memberId,
+          memberRef: holder.memberRef,
+          dailyLimit: holder.dailyLimit,
+          usage: holder.usage,
+        } as const;
         const answer = await answerSearch(deps.searchUseCase, input, searcher, startedAt);
         // The key's own "last used" (the portal's API page): a write on its key's first answer of a
         // day only, not awaited: the answer is charged and ready, and a failure here must not turn
         // it into an error (D18: an error takes nothing).
         if (holder.lastUsedDay !== holder.usage.day) {
-          markKeyUsed(deps.db, holder.keyId, holder.usage.day).catch((error: unknown) => request.log.warn({ err: error }, "could not record the key's last use"));
+          markKeyUsed(deps.db, holder.keyId, holder.usage.day).catch((error: unknown) =>
+            request.log.warn({ err: error }, "could not record the key's last use"),
+          );
         }
         request.allowance = answer.allowance;
         request.resultCount = answer.response.result_count;

@@ -216,9 +216,11 @@ export function searchBody(ctx: PortalContext, model: SearchPageModel): Html {
         : notice(
             'error',
             html`<strong>${t('search.refused')}:</strong>
-              ${outcome.limitedBy === 'member'
-                ? t('search.member_rate_limited', { limit: memberAllowance.limit })
-                : refusalText(t, outcome.reason, allowance.limit)}${refusalDetail(ctx, outcome)}`,
+              ${
+                outcome.limitedBy === 'member'
+                  ? t('search.member_rate_limited', { limit: memberAllowance.limit })
+                  : refusalText(t, outcome.reason, allowance.limit)
+              }${refusalDetail(ctx, outcome)}`,
           );
   return html`${searchForm(t, model)} ${left} ${result}`;
 }
