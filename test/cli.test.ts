@@ -76,7 +76,8 @@ for (const engine of ENGINES) {
       // Both of the member's limits from `member set`, shown by `member list`.
       const limits = await cli('member', 'set', 'M-7', '--daily-limit', '400', '--portal-daily-limit', '150', '--json');
       assert.equal(limits.code, 0, limits.stderr);
-      assert.deepEqual([JSON.parse(limits.stdout).daily_limit, JSON.parse(limits.stdout).portal_daily_limit], [400, 150]);
+      const changed = readJson<{ daily_limit: number | null; portal_daily_limit: number | null }>(limits.stdout);
+      assert.deepEqual([changed.daily_limit, changed.portal_daily_limit], [400, 150]);
       assert.match((await cli('member', 'list')).stdout, /daily_limit=400 {2}portal_daily_limit=150/);
       const badLimit = await cli('member', 'set', 'M-7', '--portal-daily-limit', '0');
       assert.equal(badLimit.code, 2);

@@ -64,7 +64,7 @@ for (const engine of ENGINES) {
         .execute();
       const agent = new Agent({ keepAlive: true, maxSockets: 50 });
       const ask = (key: string, i: number) =>
-        httpGet(`${servers[i % 2]!.url}/api/v1/search.php?q=Multiprocess`, { 'x-api-key': key }, agent).then(async (r) => ({
+        httpGet(`${servers[i % 2]!.url}/api/v1/search.php?q=Multiprocess`, { 'x-api-key': key }, agent).then((r) => ({
           status: r.status,
           reason: r.status === 403 ? (JSON.parse(r.body) as { reason: string }).reason : null,
         }));

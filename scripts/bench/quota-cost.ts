@@ -57,7 +57,7 @@ function autocannon(url: string, headers: Record<string, string>, seconds: numbe
   const flags = Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]);
   const json = execFileSync(
     process.execPath,
-    [`${ROOT}node_modules/autocannon/autocannon.js`, '-c', args.connections!, '-d', String(seconds), '-j', ...flags, url],
+    [`${ROOT}node_modules/autocannon/autocannon.js`, '-c', args.connections, '-d', String(seconds), '-j', ...flags, url],
     {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],

@@ -106,7 +106,7 @@ function usedUp(limit: number, now: number, whatRanOut: string): AppError {
   );
 }
 
-/** A daily allowance and what to call it in the 429 message ("This API key's daily quota"). */
+/** A daily allowance and what to call it in the 429 message ("The daily API quota of member M-1"). */
 export interface Meter {
   subject: string;
   limit: number;

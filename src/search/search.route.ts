@@ -69,7 +69,7 @@ export function registerSearchRoutes(app: App, deps: SearchRouteDeps, paths: rea
         summary: 'Look up one company by name or tax ID',
         description:
           'Returns the visible active risk reports of every matching company (at most 10). ' +
-          "Authenticated with X-API-Key; a 200 counts against the key's daily quota.",
+          "Authenticated with X-API-Key; a 200 counts against the daily quota of the key's member (all its keys together: a new key continues the day).",
         tags: ['search'],
         security: [{ apiKey: [] }],
         querystring: SearchQuerySchema(deps.countryCodes),
