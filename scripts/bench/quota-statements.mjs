@@ -25,7 +25,7 @@ const BEFORE = {
 };
 const AFTER = {
   holder: `select "api_keys"."id" as "keyId", "api_keys"."member_id" as "memberId", coalesce("members"."key_daily_limit", "api_keys"."daily_limit") as "dailyLimit",
-    "api_keys"."last_used_day" as "lastUsedDay", "api_keys"."revoked_at" as "revokedAt",
+    "api_keys"."revoked_at" as "revokedAt",
     "members"."ref" as "memberRef", "members"."status" as "memberStatus", "members"."tier" as "memberTier", "members"."agreement_signed_on" as "agreementSignedOn",
     "usage_counters"."used" as "usedToday"
     from "api_keys" inner join "members" on "members"."id" = "api_keys"."member_id"

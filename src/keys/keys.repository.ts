@@ -15,8 +15,6 @@ export interface KeyHolderRow extends KeyHolder {
   dailyLimit: number;
   /** The member's answered API searches on `day`, read in the same statement (D18's check). */
   usage: { day: string; used: number };
-  /** The last quota day this key answered a search, or null. */
-  lastUsedDay: string | null;
 }
 
 export async function insertApiKey(db: Db, key: Insertable<ApiKeysTable>): Promise<ApiKeyRow> {
@@ -30,8 +28,9 @@ export async function revokeActiveKeys(db: Db, memberId: number, at: number): Pr
 }
 
 /**
- * Records that the key answered a search on `day` (the portal's "last used"): a write only on the
- * key's first answer of a day (the caller knows the day it had, with the key).
+ * Records that the key answered a search on `day` (the portal's "last used"). Changes the row only
+ * on the key's first answer of a day; callers remember what they marked (search.route.ts), so the
+ * key look-up of every search reads no extra column for it.
  */
 export async function markKeyUsed(db: Db, keyId: number, day: string): Promise<void> {
   await markKeyUsedQuery(db, [day, keyId]);
@@ -82,7 +81,6 @@ const keyHolderQuery = preparedQuery((db, p) =>
       'api_keys.id as keyId',
       'api_keys.member_id as memberId',
       eb.fn.coalesce('members.key_daily_limit', 'api_keys.daily_limit').as('dailyLimit'),
-      'api_keys.last_used_day as lastUsedDay',
       'api_keys.revoked_at as revokedAt',
       'members.ref as memberRef',
       'members.status as memberStatus',

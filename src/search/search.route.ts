@@ -59,7 +59,12 @@ async function authenticate(deps: SearchRouteDeps, request: FastifyRequest) {
  */
 const serializeSearchResponse = (response: unknown) => JSON.stringify(response);
 
+/** Keys remembered as marked used today (one entry per key; 10^4 members have at most 10^4 keys). */
+const MAX_MARKED_KEYS = 100_000;
+
 export function registerSearchRoutes(app: App, deps: SearchRouteDeps, paths: readonly string[]) {
+  // The day each key was last marked used by this process (keys.repository.ts `markKeyUsed`).
+  const markedToday = new Map<number, string>();
   for (const url of paths) {
     app.get(url, {
       exposeHeadRoute: false,
@@ -98,13 +103,16 @@ export function registerSearchRoutes(app: App, deps: SearchRouteDeps, paths: rea
           usage: holder.usage,
         } as const;
         const answer = await answerSearch(deps.searchUseCase, input, searcher, startedAt);
-        // The key's own "last used" (the portal's API page): a write on its key's first answer of a
-        // day only, not awaited: the answer is charged and ready, and a failure here must not turn
+        // The key's own "last used" (the portal's API page): written once a day per key and
+        // process, not awaited: the answer is charged and ready, and a failure here must not turn
         // it into an error (D18: an error takes nothing).
-        if (holder.lastUsedDay !== holder.usage.day) {
-          markKeyUsed(deps.db, holder.keyId, holder.usage.day).catch((error: unknown) =>
-            request.log.warn({ err: error }, "could not record the key's last use"),
-          );
+        if (markedToday.get(holder.keyId) !== holder.usage.day) {
+          if (markedToday.size >= MAX_MARKED_KEYS) markedToday.clear();
+          markedToday.set(holder.keyId, holder.usage.day);
+          markKeyUsed(deps.db, holder.keyId, holder.usage.day).catch((error: unknown) => {
+            markedToday.delete(holder.keyId);
+            request.log.warn({ err: error }, "could not record the key's last use");
+          });
         }
         request.allowance = answer.allowance;
         request.resultCount = answer.response.result_count;
