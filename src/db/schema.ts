@@ -9,8 +9,13 @@ export interface MembersTable {
   status: 'active' | 'suspended' | 'terminated';
   /** `YYYY-MM-DD`, or null while the data agreement is unsigned (D15). */
   agreement_signed_on: string | null;
-  /** Daily limit given to the member's next key (D30); null = the server's default. */
+  /**
+   * The member's API daily limit (D18 amended: its keys share one day's count and this limit; an
+   * operator's change applies at once); null only before its first key = the server's default.
+   */
   key_daily_limit: number | null;
+  /** The member's daily portal searches, all its users together (D28 amended); null = the server's default. */
+  portal_daily_limit: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -21,9 +26,12 @@ export interface ApiKeysTable {
   /** SHA-256 hex of the key; the key itself is never stored (D16). */
   digest: string;
   prefix: string;
+  /** The member's limit when the key was issued or last changed; the member's own (`key_daily_limit`) applies. */
   daily_limit: number;
   created_at: number;
   revoked_at: number | null;
+  /** The last quota day (D19, `YYYY-MM-DD`) the key answered a search; null = never. */
+  last_used_day: string | null;
 }
 
 export interface CompaniesTable {
@@ -137,7 +145,10 @@ export interface ReportStatusChangesTable {
 }
 
 export interface UsageCountersTable {
-  /** `key:<id>` for a key's quota (D18), `addr:<ip>` for the anonymous allowance (D20). */
+  /**
+   * `member:<id>` for a member's API quota (D18 amended), `addr:<ip>` for the anonymous allowance
+   * (D20), `user:<id>` and `portal:member:<id>` for the portal's (D28 amended); see quota/allowance.ts.
+   */
   subject: string;
   /** Quota day, `YYYY-MM-DD` in Turkey time (D19). */
   day: string;

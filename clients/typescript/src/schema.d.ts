@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Look up one company by name or tax ID
-         * @description Returns the visible active risk reports of every matching company (at most 10). Authenticated with X-API-Key; a 200 counts against the key's daily quota.
+         * @description Returns the visible active risk reports of every matching company (at most 10). Authenticated with X-API-Key; a 200 counts against the daily quota of the key's member (all its keys together: a new key continues the day).
          */
         get: operations["search"];
         put?: never;
@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Look up one company by name or tax ID
-         * @description Returns the visible active risk reports of every matching company (at most 10). Authenticated with X-API-Key; a 200 counts against the key's daily quota.
+         * @description Returns the visible active risk reports of every matching company (at most 10). Authenticated with X-API-Key; a 200 counts against the daily quota of the key's member (all its keys together: a new key continues the day).
          */
         get: {
             parameters: {
@@ -54,7 +54,7 @@ export interface paths {
                 /** @description The matching companies (maybe none) and, for a name search, near matches */
                 200: {
                     headers: {
-                        /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                        /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                         "X-RateLimit-Limit"?: number;
                         /** @description Requests left today */
                         "X-RateLimit-Remaining"?: number;
@@ -77,7 +77,7 @@ export interface paths {
                 /** @description Bad request: `reason` is `invalid_parameter`, `duplicate_parameter`, `query_too_generic`, `invalid_tax_id`, `unsupported_country`, `key_in_url`, `malformed_request`, `body_not_allowed` */
                 400: {
                     headers: {
-                        /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                        /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                         "X-RateLimit-Limit"?: number;
                         /** @description Requests left today */
                         "X-RateLimit-Remaining"?: number;
@@ -100,7 +100,7 @@ export interface paths {
                 /** @description No valid API key: `reason` is `api_key_missing`, `api_key_invalid` */
                 401: {
                     headers: {
-                        /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                        /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                         "X-RateLimit-Limit"?: number;
                         /** @description Requests left today */
                         "X-RateLimit-Remaining"?: number;
@@ -123,7 +123,7 @@ export interface paths {
                 /** @description The key may not be used: `reason` is `key_revoked`, `member_suspended`, `member_terminated`, `member_not_full`, `agreement_unsigned`, `https_required` */
                 403: {
                     headers: {
-                        /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                        /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                         "X-RateLimit-Limit"?: number;
                         /** @description Requests left today */
                         "X-RateLimit-Remaining"?: number;
@@ -146,7 +146,7 @@ export interface paths {
                 /** @description Daily allowance used up: `reason` is `rate_limited` */
                 429: {
                     headers: {
-                        /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                        /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                         "X-RateLimit-Limit"?: number;
                         /** @description Requests left today */
                         "X-RateLimit-Remaining"?: number;
@@ -171,7 +171,7 @@ export interface paths {
                 /** @description Internal error: `reason` is `internal_error` */
                 500: {
                     headers: {
-                        /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                        /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                         "X-RateLimit-Limit"?: number;
                         /** @description Requests left today */
                         "X-RateLimit-Remaining"?: number;
@@ -194,7 +194,7 @@ export interface paths {
                 /** @description Temporarily unavailable: `reason` is `service_unavailable`, `overloaded` */
                 503: {
                     headers: {
-                        /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                        /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                         "X-RateLimit-Limit"?: number;
                         /** @description Requests left today */
                         "X-RateLimit-Remaining"?: number;
@@ -269,7 +269,7 @@ export interface paths {
                 /** @description The supported countries */
                 200: {
                     headers: {
-                        /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                        /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                         "X-RateLimit-Limit"?: number;
                         /** @description Requests left today */
                         "X-RateLimit-Remaining"?: number;
@@ -292,7 +292,7 @@ export interface paths {
                 /** @description Daily allowance used up: `reason` is `rate_limited` */
                 429: {
                     headers: {
-                        /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                        /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                         "X-RateLimit-Limit"?: number;
                         /** @description Requests left today */
                         "X-RateLimit-Remaining"?: number;
@@ -317,7 +317,7 @@ export interface paths {
                 /** @description Internal error: `reason` is `internal_error` */
                 500: {
                     headers: {
-                        /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                        /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                         "X-RateLimit-Limit"?: number;
                         /** @description Requests left today */
                         "X-RateLimit-Remaining"?: number;
@@ -340,7 +340,7 @@ export interface paths {
                 /** @description Temporarily unavailable: `reason` is `service_unavailable`, `overloaded` */
                 503: {
                     headers: {
-                        /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                        /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                         "X-RateLimit-Limit"?: number;
                         /** @description Requests left today */
                         "X-RateLimit-Remaining"?: number;
@@ -403,7 +403,7 @@ export interface components {
          *     | `payload_too_large` | 413 | The request had a body; these endpoints take none. | Send no body. |
          *     | `uri_too_long` | 414 | The request URL is longer than 2048 characters. | Shorten `q`: one company at a time, at most 100 characters. |
          *     | `unsupported_media_type` | 415 | The request had a body with a content type. | Send no body and no `Content-Type`. |
-         *     | `rate_limited` | 429 | The key's daily quota, or the address's allowance for requests without a valid key, is used up (D18, D20). | Wait for `Retry-After` seconds (the reset is midnight Turkey time, `X-RateLimit-Reset`); for a higher limit contact the association. |
+         *     | `rate_limited` | 429 | The daily quota of the key's member (all its keys together), or the address's allowance for requests without a valid key, is used up (D18, D20). | Wait for `Retry-After` seconds (the reset is midnight Turkey time, `X-RateLimit-Reset`); for a higher limit contact the association. |
          *     | `header_too_large` | 431 | The request headers are too large. | Send fewer or smaller headers (cookies, for instance). |
          *     | `internal_error` | 500 | A fault of ours. Nothing of it is shown. | Retry later; if it repeats, report it with the request id from `error` or `X-Request-Id`. |
          *     | `not_implemented` | 501 | A method this API does not know (e.g. `PROPFIND`). | Use GET. |
@@ -837,7 +837,7 @@ export interface components {
         Meta: {
             /** @description Answered searches counted against the key today, this one included (D18) */
             queries_used_today: number;
-            /** @description The key's daily quota */
+            /** @description The daily quota of the key's member, all its keys together (D18) */
             daily_limit: number;
             /** @description Searches left today; the quota resets at midnight Turkey time (D19) */
             remaining_today: number;
@@ -1087,7 +1087,7 @@ export interface operations {
             /** @description The matching companies (maybe none) and, for a name search, near matches */
             200: {
                 headers: {
-                    /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left today */
                     "X-RateLimit-Remaining"?: number;
@@ -1110,7 +1110,7 @@ export interface operations {
             /** @description Bad request: `reason` is `invalid_parameter`, `duplicate_parameter`, `query_too_generic`, `invalid_tax_id`, `unsupported_country`, `key_in_url`, `malformed_request`, `body_not_allowed` */
             400: {
                 headers: {
-                    /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left today */
                     "X-RateLimit-Remaining"?: number;
@@ -1133,7 +1133,7 @@ export interface operations {
             /** @description No valid API key: `reason` is `api_key_missing`, `api_key_invalid` */
             401: {
                 headers: {
-                    /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left today */
                     "X-RateLimit-Remaining"?: number;
@@ -1156,7 +1156,7 @@ export interface operations {
             /** @description The key may not be used: `reason` is `key_revoked`, `member_suspended`, `member_terminated`, `member_not_full`, `agreement_unsigned`, `https_required` */
             403: {
                 headers: {
-                    /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left today */
                     "X-RateLimit-Remaining"?: number;
@@ -1179,7 +1179,7 @@ export interface operations {
             /** @description Daily allowance used up: `reason` is `rate_limited` */
             429: {
                 headers: {
-                    /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left today */
                     "X-RateLimit-Remaining"?: number;
@@ -1204,7 +1204,7 @@ export interface operations {
             /** @description Internal error: `reason` is `internal_error` */
             500: {
                 headers: {
-                    /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left today */
                     "X-RateLimit-Remaining"?: number;
@@ -1227,7 +1227,7 @@ export interface operations {
             /** @description Temporarily unavailable: `reason` is `service_unavailable`, `overloaded` */
             503: {
                 headers: {
-                    /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left today */
                     "X-RateLimit-Remaining"?: number;
@@ -1263,7 +1263,7 @@ export interface operations {
             /** @description The supported countries */
             200: {
                 headers: {
-                    /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left today */
                     "X-RateLimit-Remaining"?: number;
@@ -1286,7 +1286,7 @@ export interface operations {
             /** @description Daily allowance used up: `reason` is `rate_limited` */
             429: {
                 headers: {
-                    /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left today */
                     "X-RateLimit-Remaining"?: number;
@@ -1311,7 +1311,7 @@ export interface operations {
             /** @description Internal error: `reason` is `internal_error` */
             500: {
                 headers: {
-                    /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left today */
                     "X-RateLimit-Remaining"?: number;
@@ -1334,7 +1334,7 @@ export interface operations {
             /** @description Temporarily unavailable: `reason` is `service_unavailable`, `overloaded` */
             503: {
                 headers: {
-                    /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left today */
                     "X-RateLimit-Remaining"?: number;
