@@ -86,6 +86,10 @@ export interface ReportsTable {
   filed_city: string | null;
   created_at: number;
   updated_at: number;
+  /** D34: the Turkey date it ages from (retention-rules.ts); null until the daily job works it out (migration 0018). */
+  retention_anchor: string | null;
+  /** D34: when the daily job expired it (status `expired`); null otherwise. */
+  expired_at: number | null;
 }
 
 export const REPORT_ROW_COLUMNS = [
@@ -109,6 +113,8 @@ export const REPORT_ROW_COLUMNS = [
   'filed_city',
   'created_at',
   'updated_at',
+  'retention_anchor',
+  'expired_at',
 ] as const satisfies ReadonlyArray<keyof ReportsTable>;
 
 /** Fails to compile when a column is left out of the lists above. */
@@ -327,6 +333,13 @@ export interface WebhookDeliveriesTable {
   finished_at: number | null;
 }
 
+/** Per company and Turkey month `YYYY-MM`: how many searches had it among their results (D34's disclosure; migration 0018). */
+export interface CompanyLookupsTable {
+  company_id: number;
+  month: string;
+  lookups: number;
+}
+
 export interface Database {
   members: MembersTable;
   api_keys: ApiKeysTable;
@@ -348,4 +361,5 @@ export interface Database {
   job_state: JobStateTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  company_lookups: CompanyLookupsTable;
 }

@@ -46,6 +46,8 @@ export interface SearchAnswer {
   response: SearchResponse;
   /** The searcher's allowance after this answer; null when unmetered. */
   allowance: Allowance | null;
+  /** The companies the answer found (its results), to count as lookups (D34's disclosure). */
+  foundCompanyIds: readonly number[];
 }
 
 export interface SearchUseCaseDeps {
@@ -103,5 +105,9 @@ export async function answerSearch(deps: SearchUseCaseDeps, input: SearchInput, 
   if (meter) await deps.quota.ensureLeft(meter, now);
   const outcome = await deps.search.find(plan);
   const allowance = meter ? await deps.quota.take(meter, now) : null;
-  return { allowance, response: toSearchResponse(input, plan, outcome, metaOf(allowance, outcome, performance.now() - startedAt)) };
+  return {
+    allowance,
+    response: toSearchResponse(input, plan, outcome, metaOf(allowance, outcome, performance.now() - startedAt)),
+    foundCompanyIds: outcome.foundCompanyIds ?? [],
+  };
 }

@@ -109,12 +109,14 @@ export async function searchAsPortalUser(deps: PortalSearchDeps, searcher: Porta
   const startedAt = performance.now();
   let input: SearchInput | null = null;
   let outcome: PortalSearchOutcome;
+  let found: readonly number[] = [];
   try {
     const refusal = memberSearchRefusal(searcher);
     if (refusal) throw new AppError(refusal, REFUSAL_MESSAGES[refusal]!);
     input = portalSearchInput(form, deps.countryCodes);
     const answer = await answerSearch(deps.searchUseCase, input, { kind: 'portal_user', userId: searcher.userId, dailyLimit: deps.dailyLimit }, startedAt);
     outcome = { kind: 'answered', response: answer.response, allowance: answer.allowance! };
+    found = answer.foundCompanyIds;
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     outcome = {
@@ -126,20 +128,23 @@ export async function searchAsPortalUser(deps: PortalSearchDeps, searcher: Porta
       allowance: await readPortalAllowance(deps, searcher.userId),
     };
   }
-  deps.audit.write({
-    at: deps.clock.now(),
-    key_id: null,
-    member_id: searcher.memberId,
-    user_id: searcher.userId,
-    channel: 'portal',
-    q: auditText(input?.q ?? text(form.q), deps.auditQueryChars),
-    type: auditText(input?.type ?? text(form.type), 20),
-    country: auditText(input?.country ?? text(form.country), 10),
-    status: outcome.kind === 'answered' ? 200 : outcome.status,
-    result_count: outcome.kind === 'answered' ? outcome.response.result_count : null,
-    response_ms: Math.round(performance.now() - startedAt),
-    client_address: searcher.clientAddress,
-  });
+  deps.audit.write(
+    {
+      at: deps.clock.now(),
+      key_id: null,
+      member_id: searcher.memberId,
+      user_id: searcher.userId,
+      channel: 'portal',
+      q: auditText(input?.q ?? text(form.q), deps.auditQueryChars),
+      type: auditText(input?.type ?? text(form.type), 20),
+      country: auditText(input?.country ?? text(form.country), 10),
+      status: outcome.kind === 'answered' ? 200 : outcome.status,
+      result_count: outcome.kind === 'answered' ? outcome.response.result_count : null,
+      response_ms: Math.round(performance.now() - startedAt),
+      client_address: searcher.clientAddress,
+    },
+    found,
+  );
   return outcome;
 }
 
