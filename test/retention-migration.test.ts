@@ -70,7 +70,16 @@ for (const engine of ENGINES) {
       const db = database.engine.db;
       const company = await db
         .insertInto('companies')
-        .values({ company_name: 'Göç Ettirilen A.Ş.', tax_id: '1234567890', tax_id_norm: '1234567890', country: 'TR', city: 'Bursa', name_key: 'goc ettirilen as', name_core: 'goc ettirilen', updated_at: 0 })
+        .values({
+          company_name: 'Göç Ettirilen A.Ş.',
+          tax_id: '1234567890',
+          tax_id_norm: '1234567890',
+          country: 'TR',
+          city: 'Bursa',
+          name_key: 'goc ettirilen as',
+          name_core: 'goc ettirilen',
+          updated_at: 0,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       const cases = rows();

@@ -46,7 +46,9 @@ export async function listReportsOfMember(db: Db, memberId: number) {
   return reportsWithParties(db)
     .where('reports.reported_by', '=', memberId)
     .where('reports.status', '<>', 'expired')
-    .orderBy('reports.created_at', 'desc').orderBy('reports.id', 'desc').execute();
+    .orderBy('reports.created_at', 'desc')
+    .orderBy('reports.id', 'desc')
+    .execute();
 }
 
 /** The status histories of the given reports, oldest step first. */
