@@ -36,7 +36,7 @@ export function describeRetention(outcome: RetentionOutcome, dryRun: boolean): s
 }
 
 export function retentionCommand(): Command {
-  const retention = new Command('retention').description('ageing and retention of reports and audit records (D34)');
+  const retention = new Command('retention').description('expire and delete reports past their retention, purge old audit records (D34); --dry-run shows what');
   retention
     .command('run')
     .description('expire reports past their retention end, delete expired ones past their keeping, purge old audit records; as the daily job does')
