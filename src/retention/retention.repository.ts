@@ -4,6 +4,8 @@
  * that hangs on it, and the old lookup counts. Ordinary statements only: the version triggers of
  * migration 0003 move the data version in the caller's transaction (the write protocol).
  */
+import { sql, type Insertable } from 'kysely';
+import type { ReportStatusChangesTable } from '../db/schema.ts';
 import type { Db } from '../db/types.ts';
 
 export interface AnchorFactsRow {
@@ -43,21 +45,30 @@ export interface DueReportRow {
   id: number;
   company_id: number;
   status: string;
+  retention_anchor: string | null;
 }
 
-/** Reports of `type` past their retention end: anchor at or before `cutoff`, not yet expired; by id from `afterId`. */
-export async function listDueForExpiry(db: Db, type: string, cutoff: string, afterId: number, limit: number): Promise<DueReportRow[]> {
-  const rows = await db
+/** Where a page of due reports ends: the next page starts after this (anchor, id). */
+export type DueKey = { readonly anchor: string; readonly id: number } | null;
+
+/**
+ * Reports of `type` past their retention end (anchor at or before `cutoff`, not yet expired), in
+ * the order of the (type, anchor) index, after `after`: each page reads only its own rows.
+ */
+export async function listDueForExpiry(db: Db, type: string, cutoff: string, after: DueKey, limit: number): Promise<DueReportRow[]> {
+  let query = db
     .selectFrom('reports')
-    .select(['id', 'company_id', 'status'])
+    .select(['id', 'company_id', 'status', 'retention_anchor'])
     .where('type', '=', type)
     .where('retention_anchor', '<=', cutoff)
-    .where('status', '<>', 'expired')
-    .where('id', '>', afterId)
-    .orderBy('id')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => ({ id: Number(r.id), company_id: Number(r.company_id), status: r.status }));
+    .where('status', '<>', 'expired');
+  if (after) {
+    query = query.where((eb) =>
+      eb.or([eb('retention_anchor', '>', after.anchor), eb.and([eb('retention_anchor', '=', after.anchor), eb('id', '>', after.id)])]),
+    );
+  }
+  const rows = await query.orderBy('retention_anchor').orderBy('id').limit(limit).execute();
+  return rows.map((r) => ({ id: Number(r.id), company_id: Number(r.company_id), status: r.status, retention_anchor: r.retention_anchor }));
 }
 
 /** Expired reports whose expiry was before `before` (epoch ms), by id from `afterId`. */
@@ -71,22 +82,60 @@ export async function listDueForDeletion(db: Db, before: number, afterId: number
     .orderBy('id')
     .limit(limit)
     .execute();
-  return rows.map((r) => ({ id: Number(r.id), company_id: Number(r.company_id), status: r.status }));
+  return rows.map((r) => ({ id: Number(r.id), company_id: Number(r.company_id), status: r.status, retention_anchor: null }));
 }
 
 /**
- * Expires one report if its status is still `from` (what the job read): of the job and an
- * operator's step at once exactly one wins (PostgreSQL re-checks the condition after the other's
- * row lock; SQLite has one writer). True when this statement expired it.
+ * Expires, of `ids`, those whose status is still `from` (what the job read); returns them with
+ * their company. Of the job and an operator's step at once exactly one wins (PostgreSQL re-checks
+ * the condition after the other's row lock; SQLite has one writer). One statement per status.
  */
-export async function expireReportIf(db: Db, id: number, from: string, at: number): Promise<boolean> {
-  const result = await db
+export async function expireReportsIf(db: Db, ids: readonly number[], from: string, at: number): Promise<Array<{ id: number; companyId: number }>> {
+  if (ids.length === 0) return [];
+  const rows = await db
     .updateTable('reports')
     .set({ status: 'expired', expired_at: at, updated_at: at })
-    .where('id', '=', id)
+    .where('id', 'in', [...ids])
     .where('status', '=', from)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+    .returning(['id', 'company_id'])
+    .execute();
+  return rows.map((r) => ({ id: Number(r.id), companyId: Number(r.company_id) }));
+}
+
+/** D12's facts of the reports of several companies, and their stored visible counts. */
+export async function listCompaniesFacts(db: Db, companyIds: readonly number[]) {
+  const [facts, counts] = await Promise.all([
+    db
+      .selectFrom('reports')
+      .select(['company_id', 'type', 'status', 'reported_by'])
+      .where('company_id', 'in', [...companyIds])
+      .execute(),
+    db
+      .selectFrom('companies')
+      .select(['id', 'visible_report_count', 'country', 'tax_id_norm'])
+      .where('id', 'in', [...companyIds])
+      .execute(),
+  ]);
+  return { facts, companies: counts };
+}
+
+/** Sets several companies' visible counts in one statement. */
+export async function setVisibleCounts(db: Db, counts: ReadonlyMap<number, number>): Promise<void> {
+  if (counts.size === 0) return;
+  const cases = [...counts].map(([id, count]) => sql`WHEN ${id} THEN ${count}`);
+  await db
+    .updateTable('companies')
+    .set({ visible_report_count: sql<number>`CASE id ${sql.join(cases, sql` `)} ELSE visible_report_count END` })
+    .where('id', 'in', [...counts.keys()])
+    .execute();
+}
+
+export async function insertStatusChanges(db: Db, rows: ReadonlyArray<Insertable<ReportStatusChangesTable>>): Promise<void> {
+  if (rows.length > 0)
+    await db
+      .insertInto('report_status_changes')
+      .values([...rows])
+      .execute();
 }
 
 export async function deleteAttachmentsOf(db: Db, reportIds: readonly number[]): Promise<number> {

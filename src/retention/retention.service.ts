@@ -25,8 +25,8 @@ import { disclosureMonths } from '../disclosure/disclosure-view.ts';
 import type { CompanyChange, RecordCompanyChanges } from '../events/company-changes.ts';
 import type { Clock } from '../lib/clock.ts';
 import { appendOperatorLog } from '../operator/operator-log.ts';
-import { insertStatusChange } from '../reports/reports.repository.ts';
-import { refreshVisibleCount } from '../reports/reports.service.ts';
+import type { ReportStatus } from '../reports/lifecycle.ts';
+import { visibleReports } from '../reports/visibility.ts';
 import { REPORT_TYPES, type ReportType } from '../reports/report-types.ts';
 import {
   countAuditBefore,
@@ -34,12 +34,16 @@ import {
   deleteAttachmentsOf,
   deleteExpiredReports,
   deleteLookupMonthsBefore,
-  expireReportIf,
+  expireReportsIf,
+  insertStatusChanges,
+  listCompaniesFacts,
+  setVisibleCounts,
   listDueForDeletion,
   listDueForExpiry,
   listReportsWithoutAnchor,
   setRetentionAnchor,
   type AnchorFactsRow,
+  type DueKey,
   type DueReportRow,
 } from './retention.repository.ts';
 import { auditPurgeBefore, deleteExpiredBefore, expiryCutoffOf, retentionAnchorOf } from './retention-rules.ts';
@@ -47,6 +51,8 @@ import type { RetentionSettings } from './retention-settings.ts';
 
 /** Reports per transaction: short locks, and a drain waits for one batch at most. */
 const BATCH = 200;
+/** Rows read a page for the anchors and the dry run's lists: reads only, so larger. */
+const FILL_PAGE = 2000;
 
 /** Who runs it, for the history rows and the operator log: the daily job, or an operator at the shell. */
 export interface RetentionActor {
@@ -94,13 +100,13 @@ function factsOf(row: AnchorFactsRow) {
 }
 
 /** Every row of a paged query, `afterId` by `afterId`. */
-async function everyRow<T extends { id: number }>(page: (afterId: number) => Promise<T[]>, signal?: AbortSignal): Promise<T[]> {
+async function everyRow<T extends { id: number }>(page: (afterId: number) => Promise<T[]>, size: number, signal?: AbortSignal): Promise<T[]> {
   const all: T[] = [];
   for (let afterId = 0; ;) {
     signal?.throwIfAborted();
     const rows = await page(afterId);
     all.push(...rows);
-    if (rows.length < BATCH) return all;
+    if (rows.length < size) return all;
     afterId = rows.at(-1)!.id;
   }
 }
@@ -108,55 +114,73 @@ async function everyRow<T extends { id: number }>(page: (afterId: number) => Pro
 export function createRetention(deps: RetentionDeps): Retention {
   const { db, settings } = deps;
 
+  /** Every report of `type` due to expire (the dry run). */
+  async function everyDue(type: ReportType, cutoff: string) {
+    const all: DueReportRow[] = [];
+    for (let after: DueKey = null; ;) {
+      const rows = await listDueForExpiry(db, type, cutoff, after, FILL_PAGE);
+      all.push(...rows);
+      if (rows.length < FILL_PAGE) return all;
+      after = { anchor: rows.at(-1)!.retention_anchor!, id: rows.at(-1)!.id };
+    }
+  }
+
   /** Reports without an anchor, with the anchor each gets (not written). */
   async function missingAnchors(type: ReportType, signal?: AbortSignal) {
-    const rows = await everyRow((afterId) => listReportsWithoutAnchor(db, type, afterId, BATCH), signal);
+    const rows = await everyRow((afterId) => listReportsWithoutAnchor(db, type, afterId, FILL_PAGE), FILL_PAGE, signal);
     return rows.map((row) => ({ id: row.id, anchor: retentionAnchorOf(factsOf(row)).date }));
   }
 
+  /** Works out the missing anchors, a page at a time; a page written leaves the query. */
   async function fillAnchors(signal?: AbortSignal): Promise<number> {
     let filled = 0;
     for (const type of REPORT_TYPES) {
-      const byAnchor = new Map<string, number[]>();
-      for (const { id, anchor } of await missingAnchors(type, signal)) byAnchor.set(anchor, [...(byAnchor.get(anchor) ?? []), id]);
-      for (const [anchor, ids] of byAnchor) {
-        for (let i = 0; i < ids.length; i += 1000) await setRetentionAnchor(db, anchor, ids.slice(i, i + 1000));
-        filled += ids.length;
+      for (;;) {
+        signal?.throwIfAborted();
+        const rows = await listReportsWithoutAnchor(db, type, 0, FILL_PAGE);
+        if (rows.length === 0) break;
+        const byAnchor = new Map<string, number[]>();
+        for (const row of rows) {
+          const anchor = retentionAnchorOf(factsOf(row)).date;
+          byAnchor.set(anchor, [...(byAnchor.get(anchor) ?? []), row.id]);
+        }
+        await db.transaction().execute(async (trx) => {
+          for (const [anchor, ids] of byAnchor) await setRetentionAnchor(trx, anchor, ids);
+        });
+        filled += rows.length;
       }
     }
     return filled;
   }
 
-  /** Expires one batch in one transaction; returns the ids it expired and those changed meanwhile. */
+  /**
+   * Expires one batch in one transaction; returns the ids it expired and those changed meanwhile.
+   * A few statements a batch, not a few a report: one UPDATE per status read, one INSERT of the
+   * history rows, one read of the companies' reports and one UPDATE of their visible counts.
+   */
   async function expireBatch(actor: RetentionActor, now: number, type: ReportType, rows: readonly DueReportRow[]) {
     return db.transaction().execute(async (trx) => {
-      const expired: number[] = [];
-      const missed: number[] = [];
-      const companies = new Map<number, number>();
-      for (const row of rows) {
-        // The company's count before this batch (the column moves only with refreshVisibleCount).
-        if (!companies.has(row.company_id)) companies.set(row.company_id, await visibleCountOf(trx, row.company_id));
-        if (!(await expireReportIf(trx, row.id, row.status, now))) {
-          missed.push(row.id);
-          continue;
-        }
-        expired.push(row.id);
-        await insertStatusChange(trx, {
-          report_id: row.id,
-          from_status: row.status,
+      const byStatus = new Map<string, number[]>();
+      for (const row of rows) byStatus.set(row.status, [...(byStatus.get(row.status) ?? []), row.id]);
+      const done: Array<{ id: number; companyId: number; from: string }> = [];
+      for (const [from, ids] of byStatus) done.push(...(await expireReportsIf(trx, ids, from, now)).map((r) => ({ ...r, from })));
+      const expired = done.map((d) => d.id).sort((a, b) => a - b);
+      const missed = rows.map((r) => r.id).filter((id) => !expired.includes(id));
+      if (expired.length === 0) return { expired, missed };
+      await insertStatusChanges(
+        trx,
+        done.map((d) => ({
+          report_id: d.id,
+          from_status: d.from,
           to_status: 'expired',
           changed_at: now,
           changed_by: actor.label,
           changed_by_user_id: null,
           reason: 'retention period ended (D34)',
-        });
-      }
-      if (expired.length === 0) return { expired, missed };
+        })),
+      );
       const attachments = await deleteAttachmentsOf(trx, expired);
-      const changes: CompanyChange[] = [];
-      for (const [companyId, before] of companies) {
-        if ((await refreshVisibleCount(trx, companyId)) !== before) changes.push(await companyChangeOf(trx, companyId));
-      }
+      const changes = await refreshVisibleCounts(trx, [...new Set(done.map((d) => d.companyId))]);
       if (changes.length > 0) await deps.recordCompanyChanges(trx, now, changes);
       await appendOperatorLog(trx, {
         at: now,
@@ -210,11 +234,11 @@ export function createRetention(deps: RetentionDeps): Retention {
         const cutoff = expiryCutoffOf(type, now, settings);
         const missing = await missingAnchors(type);
         anchorsFilled += missing.length;
-        const due = await everyRow((afterId) => listDueForExpiry(db, type, cutoff, afterId, BATCH));
+        const due = await everyDue(type, cutoff);
         const ids = [...due.map((r) => r.id), ...missing.filter((m) => m.anchor <= cutoff).map((m) => m.id)].sort((a, b) => a - b);
         if (ids.length > 0) byType[type] = ids;
       }
-      const deleted = (await everyRow((afterId) => listDueForDeletion(db, deleteBefore, afterId, BATCH))).map((r) => r.id);
+      const deleted = (await everyRow((afterId) => listDueForDeletion(db, deleteBefore, afterId, FILL_PAGE), FILL_PAGE)).map((r) => r.id);
       return {
         at: now,
         anchorsFilled,
@@ -234,14 +258,15 @@ export function createRetention(deps: RetentionDeps): Retention {
       const changedMeanwhile: number[] = [];
       for (const type of REPORT_TYPES) {
         const cutoff = expiryCutoffOf(type, now, settings);
-        for (let afterId = 0; ;) {
+        for (let after: DueKey = null; ;) {
           signal?.throwIfAborted();
-          const rows = await listDueForExpiry(db, type, cutoff, afterId, BATCH);
+          const rows = await listDueForExpiry(db, type, cutoff, after, BATCH);
           if (rows.length === 0) break;
           const { expired, missed } = await expireBatch(actor, now, type, rows);
           if (expired.length > 0) byType[type] = [...(byType[type] ?? []), ...expired];
           changedMeanwhile.push(...missed);
-          afterId = rows.at(-1)!.id;
+          const last = rows.at(-1)!;
+          after = { anchor: last.retention_anchor!, id: last.id };
         }
       }
       const deleted: number[] = [];
@@ -278,12 +303,28 @@ export function createRetention(deps: RetentionDeps): Retention {
   };
 }
 
-async function visibleCountOf(db: Db, companyId: number): Promise<number> {
-  const row = await db.selectFrom('companies').select('visible_report_count').where('id', '=', companyId).executeTakeFirst();
-  return Number(row?.visible_report_count ?? 0);
-}
-
-async function companyChangeOf(db: Db, companyId: number): Promise<CompanyChange> {
-  const row = await db.selectFrom('companies').select(['country', 'tax_id_norm']).where('id', '=', companyId).executeTakeFirstOrThrow();
-  return { country: row.country, taxIdNorm: row.tax_id_norm };
+/**
+ * D12's visible count of each company, recomputed after the batch; the companies whose count
+ * changed (expiry only takes reports away, so a changed set is a changed count) are written and
+ * returned for the watchers (D31).
+ */
+async function refreshVisibleCounts(db: Db, companyIds: readonly number[]): Promise<CompanyChange[]> {
+  const { facts, companies } = await listCompaniesFacts(db, companyIds);
+  const byCompany = new Map<number, Array<{ type: ReportType; status: ReportStatus; reportedBy: number | null }>>();
+  for (const f of facts) {
+    const list = byCompany.get(Number(f.company_id)) ?? [];
+    list.push({ type: f.type as ReportType, status: f.status as ReportStatus, reportedBy: f.reported_by === null ? null : Number(f.reported_by) });
+    byCompany.set(Number(f.company_id), list);
+  }
+  const counts = new Map<number, number>();
+  const changes: CompanyChange[] = [];
+  for (const company of companies) {
+    const id = Number(company.id);
+    const count = visibleReports(byCompany.get(id) ?? []).length;
+    if (count === Number(company.visible_report_count)) continue;
+    counts.set(id, count);
+    changes.push({ country: company.country, taxIdNorm: company.tax_id_norm });
+  }
+  await setVisibleCounts(db, counts);
+  return changes;
 }
