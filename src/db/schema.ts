@@ -90,6 +90,10 @@ export interface ReportsTable {
   retention_anchor: string | null;
   /** D34: when the daily job expired it (status `expired`); null otherwise. */
   expired_at: number | null;
+  /** 1 while a dispute over it is undecided (D33), kept by the dispute steps; what search shows as `disputed`. */
+  disputed: Generated<number>;
+  /** The company's statement after a dispute decided `upheld` (D33), shown as `statement`. */
+  dispute_statement: string | null;
 }
 
 export const REPORT_ROW_COLUMNS = [
@@ -115,6 +119,8 @@ export const REPORT_ROW_COLUMNS = [
   'updated_at',
   'retention_anchor',
   'expired_at',
+  'disputed',
+  'dispute_statement',
 ] as const satisfies ReadonlyArray<keyof ReportsTable>;
 
 /** Fails to compile when a column is left out of the lists above. */
@@ -333,6 +339,68 @@ export interface WebhookDeliveriesTable {
   finished_at: number | null;
 }
 
+/** A dispute by the reported company (D33, migration 0017). */
+export interface DisputesTable {
+  id: Generated<number>;
+  company_id: number;
+  state: 'open' | 'awaiting_member' | 'decided';
+  outcome: 'upheld' | 'corrected' | 'removed' | null;
+  identification_method: string;
+  identification_reference: string;
+  /** `YYYY-MM-DD`, Turkey time: the day the company's request reached the bureau. */
+  received_on: string;
+  grounds: string;
+  members_told_at: number | null;
+  decision_reason: string | null;
+  decided_at: number | null;
+  statement: string | null;
+  recorded_by_user_id: number | null;
+  /** Bumped by every step; a step's update holds only if it is still the version read. */
+  version: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DisputeReportsTable {
+  dispute_id: number;
+  report_id: number;
+  filing_member_id: number | null;
+  response: string;
+  response_text: string | null;
+  responded_at: number | null;
+  responded_by_user_id: number | null;
+  /** 1 while the dispute is undecided, null after (unique with report_id: one undecided dispute per report). */
+  undecided: number | null;
+}
+
+export interface DisputeAttachmentsTable {
+  id: Generated<number>;
+  dispute_id: number;
+  /** The report a member's supporting document is about; null for the company's documents. */
+  report_id: number | null;
+  /** The member whose users may download it; null: operators only. */
+  member_id: number | null;
+  file_name: string;
+  content_type: string;
+  size_bytes: number;
+  sha256: string;
+  content: Buffer;
+  created_at: number;
+}
+
+export interface DisputeStepsTable {
+  id: Generated<number>;
+  dispute_id: number;
+  step: string;
+  report_id: number | null;
+  at: number;
+  by_label: string;
+  user_id: number | null;
+  from_state: string | null;
+  to_state: string;
+  text: string | null;
+}
+
 /** Per company and Turkey month `YYYY-MM`: how many searches had it among their results (D34's disclosure; migration 0018). */
 export interface CompanyLookupsTable {
   company_id: number;
@@ -361,5 +429,9 @@ export interface Database {
   job_state: JobStateTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  disputes: DisputesTable;
+  dispute_reports: DisputeReportsTable;
+  dispute_attachments: DisputeAttachmentsTable;
+  dispute_steps: DisputeStepsTable;
   company_lookups: CompanyLookupsTable;
 }

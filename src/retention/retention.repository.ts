@@ -164,6 +164,24 @@ export const REPORT_DEPENDENTS: ReadonlyArray<(db: Db, reportIds: readonly numbe
   async (db, ids) => {
     await deleteAttachmentsOf(db, ids);
   },
+  // D33: a deleted report leaves the disputes over it (the dispute is the company's record): its
+  // link goes; the dispute's steps and documents about it stay, no longer pointing at it.
+  async (db, ids) => {
+    await db
+      .deleteFrom('dispute_reports')
+      .where('report_id', 'in', [...ids])
+      .execute();
+    await db
+      .updateTable('dispute_steps')
+      .set({ report_id: null })
+      .where('report_id', 'in', [...ids])
+      .execute();
+    await db
+      .updateTable('dispute_attachments')
+      .set({ report_id: null })
+      .where('report_id', 'in', [...ids])
+      .execute();
+  },
 ];
 
 /**

@@ -5,6 +5,7 @@
  */
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
+import { disputeLapseJob } from '../disputes/dispute-lapse.job.ts';
 import type { Config } from '../config.ts';
 import type { Engine } from '../db/connect.ts';
 import { createJobRunner, type JobRunner } from '../jobs/job-runner.ts';
@@ -37,6 +38,7 @@ export function buildBackgroundWork(deps: BackgroundWorkDeps): BackgroundWork {
   const retention = createRetention({ db: engine.db, clock, settings: config.retention, recordCompanyChanges });
   runner.addPeriodic(retentionJob({ retention, log }));
   runner.addPeriodic(deliveryRetentionJob({ db: engine.db, clock, log }));
+  runner.addPeriodic(disputeLapseJob({ db: engine.db, clock, log }));
   const queue = createDeliveryQueue({
     db: engine.db,
     seam: engine.seam,

@@ -492,7 +492,8 @@ export interface components {
          *         "enforcement_office": "İstanbul 12. İcra Dairesi",
          *         "file_number": "2026/18342",
          *         "date": "2026-03-02"
-         *       }
+         *       },
+         *       "disputed": false
          *     }
          */
         EnforcementJudgmentReport: {
@@ -516,6 +517,10 @@ export interface components {
             /** @description Date of the court decision */
             court_decision_date?: string;
             case?: components["schemas"]["EnforcementCase"];
+            /** @description true while the reported company disputes this report (D33): the bureau is reviewing it, and it stays shown as before until decided; false otherwise */
+            disputed: boolean;
+            /** @description The reported company's own statement, at most 500 characters, added after a dispute was decided with the report upheld (D33); absent when none */
+            statement?: string;
         };
         /**
          * @description `enforcement_bill`: Enforcement proceedings based on a bill of exchange or cheque (kambiyo senedi).
@@ -531,7 +536,8 @@ export interface components {
          *         "enforcement_office": "İstanbul 12. İcra Dairesi",
          *         "file_number": "2026/18342",
          *         "date": "2026-03-02"
-         *       }
+         *       },
+         *       "disputed": false
          *     }
          */
         EnforcementBillReport: {
@@ -553,6 +559,10 @@ export interface components {
             /** @description ISO 4217 code of amount */
             currency?: string;
             case?: components["schemas"]["EnforcementCase"];
+            /** @description true while the reported company disputes this report (D33): the bureau is reviewing it, and it stays shown as before until decided; false otherwise */
+            disputed: boolean;
+            /** @description The reported company's own statement, at most 500 characters, added after a dispute was decided with the report upheld (D33); absent when none */
+            statement?: string;
         };
         /**
          * @description `bounced_cheque`: A cheque without cover, with a complaint to the public prosecutor.
@@ -567,7 +577,8 @@ export interface components {
          *       "case": {
          *         "prosecutor_office": "İstanbul Cumhuriyet Başsavcılığı",
          *         "investigation_number": "2025/48213"
-         *       }
+         *       },
+         *       "disputed": false
          *     }
          */
         BouncedChequeReport: {
@@ -589,6 +600,10 @@ export interface components {
             /** @description ISO 4217 code of amount */
             currency?: string;
             case?: components["schemas"]["BouncedChequeCase"];
+            /** @description true while the reported company disputes this report (D33): the bureau is reviewing it, and it stays shown as before until decided; false otherwise */
+            disputed: boolean;
+            /** @description The reported company's own statement, at most 500 characters, added after a dispute was decided with the report upheld (D33); absent when none */
+            statement?: string;
         };
         /**
          * @description `debt_assigned`: A debt assigned (sold) to a collection company.
@@ -604,7 +619,8 @@ export interface components {
          *         "collection_company": "Anadolu Varlık Yönetim A.Ş.",
          *         "contract_number": "TML-2026-114",
          *         "assignment_date": "2026-05-18"
-         *       }
+         *       },
+         *       "disputed": false
          *     }
          */
         DebtAssignedReport: {
@@ -626,6 +642,10 @@ export interface components {
             /** @description ISO 4217 code of amount */
             currency?: string;
             case?: components["schemas"]["DebtAssignedCase"];
+            /** @description true while the reported company disputes this report (D33): the bureau is reviewing it, and it stays shown as before until decided; false otherwise */
+            disputed: boolean;
+            /** @description The reported company's own statement, at most 500 characters, added after a dispute was decided with the report upheld (D33); absent when none */
+            statement?: string;
         };
         /**
          * @description `enforcement_plain`: Enforcement proceedings without a judgment (ilamsız icra).
@@ -641,7 +661,8 @@ export interface components {
          *         "enforcement_office": "İstanbul 12. İcra Dairesi",
          *         "file_number": "2026/18342",
          *         "date": "2026-03-02"
-         *       }
+         *       },
+         *       "disputed": false
          *     }
          */
         EnforcementPlainReport: {
@@ -663,6 +684,10 @@ export interface components {
             /** @description ISO 4217 code of amount */
             currency?: string;
             case?: components["schemas"]["EnforcementCase"];
+            /** @description true while the reported company disputes this report (D33): the bureau is reviewing it, and it stays shown as before until decided; false otherwise */
+            disputed: boolean;
+            /** @description The reported company's own statement, at most 500 characters, added after a dispute was decided with the report upheld (D33); absent when none */
+            statement?: string;
         };
         /**
          * @description `unpaid_debt`: A member's claim of an unpaid invoice; shown only when several members or an official file agree (D12).
@@ -673,7 +698,8 @@ export interface components {
          *       "description": "Ödenmeyen navlun faturası için icra takibi başlatıldı.",
          *       "official": false,
          *       "amount": 72000.5,
-         *       "currency": "TRY"
+         *       "currency": "TRY",
+         *       "disputed": false
          *     }
          */
         UnpaidDebtReport: {
@@ -694,6 +720,10 @@ export interface components {
             amount?: number;
             /** @description ISO 4217 code of amount */
             currency?: string;
+            /** @description true while the reported company disputes this report (D33): the bureau is reviewing it, and it stays shown as before until decided; false otherwise */
+            disputed: boolean;
+            /** @description The reported company's own statement, at most 500 characters, added after a dispute was decided with the report upheld (D33); absent when none */
+            statement?: string;
         };
         /**
          * @description `concordat`: A concordat (konkordato): court-granted protection from creditors for a period.
@@ -706,7 +736,8 @@ export interface components {
          *       "amount": 72000.5,
          *       "currency": "TRY",
          *       "concordat_start": "2026-02-01",
-         *       "concordat_end": "2027-01-31"
+         *       "concordat_end": "2027-01-31",
+         *       "disputed": false
          *     }
          */
         ConcordatReport: {
@@ -731,6 +762,10 @@ export interface components {
             amount?: number;
             /** @description ISO 4217 code of amount */
             currency?: string;
+            /** @description true while the reported company disputes this report (D33): the bureau is reviewing it, and it stays shown as before until decided; false otherwise */
+            disputed: boolean;
+            /** @description The reported company's own statement, at most 500 characters, added after a dispute was decided with the report upheld (D33); absent when none */
+            statement?: string;
         };
         /**
          * @description `court_decision`: A court decision about the company.
@@ -742,7 +777,8 @@ export interface components {
          *       "official": false,
          *       "amount": 72000.5,
          *       "currency": "TRY",
-         *       "court_decision_date": "2026-04-14"
+         *       "court_decision_date": "2026-04-14",
+         *       "disputed": false
          *     }
          */
         CourtDecisionReport: {
@@ -765,9 +801,13 @@ export interface components {
             currency?: string;
             /** @description Date of the court decision */
             court_decision_date?: string;
+            /** @description true while the reported company disputes this report (D33): the bureau is reviewing it, and it stays shown as before until decided; false otherwise */
+            disputed: boolean;
+            /** @description The reported company's own statement, at most 500 characters, added after a dispute was decided with the report upheld (D33); absent when none */
+            statement?: string;
         };
         /**
-         * @description One visible active risk report (spec 2.3). `type` decides which fields it carries (D14): `case` on the enforcement types, `bounced_cheque` and `debt_assigned`; `court_decision_date` on `enforcement_judgment` and `court_decision`; `concordat_start`/`concordat_end` on `concordat`; `amount` with `currency` on any report whose amount is known. Absent fields are left out, never null.
+         * @description One visible active risk report (spec 2.3). `type` decides which fields it carries (D14): `case` on the enforcement types, `bounced_cheque` and `debt_assigned`; `court_decision_date` on `enforcement_judgment` and `court_decision`; `concordat_start`/`concordat_end` on `concordat`; `amount` with `currency` on any report whose amount is known. Absent fields are left out, never null. Every report carries `disputed` (D33); `statement` only when the company added one after an upheld dispute.
          * @example {
          *       "report_id": 4182,
          *       "type": "bounced_cheque",
@@ -779,7 +819,8 @@ export interface components {
          *       "case": {
          *         "prosecutor_office": "İstanbul Cumhuriyet Başsavcılığı",
          *         "investigation_number": "2025/48213"
-         *       }
+         *       },
+         *       "disputed": false
          *     }
          */
         Report: components["schemas"]["EnforcementJudgmentReport"] | components["schemas"]["EnforcementBillReport"] | components["schemas"]["BouncedChequeReport"] | components["schemas"]["DebtAssignedReport"] | components["schemas"]["EnforcementPlainReport"] | components["schemas"]["UnpaidDebtReport"] | components["schemas"]["ConcordatReport"] | components["schemas"]["CourtDecisionReport"];
@@ -827,7 +868,8 @@ export interface components {
          *           "case": {
          *             "prosecutor_office": "İstanbul Cumhuriyet Başsavcılığı",
          *             "investigation_number": "2025/48213"
-         *           }
+         *           },
+         *           "disputed": false
          *         }
          *       ]
          *     }
@@ -909,7 +951,8 @@ export interface components {
          *               "case": {
          *                 "prosecutor_office": "İstanbul Cumhuriyet Başsavcılığı",
          *                 "investigation_number": "2025/48213"
-         *               }
+         *               },
+         *               "disputed": false
          *             }
          *           ]
          *         }

@@ -100,6 +100,8 @@ function reportRow(t: MemberText, locale: string, report: ReportView): Html {
           : ''
       }
       <p class="description">${report.description}</p>
+      ${report.disputed ? html`<p class="badge disputed">${t('disputes.search.disputed')}</p>` : ''}
+      ${report.statement ? html`<p class="statement"><strong>${t('disputes.search.statement')}:</strong> ${report.statement}</p>` : ''}
     </td>
   </tr>`;
 }
