@@ -95,6 +95,32 @@ for (const engine of ENGINES) {
       assert.deepEqual(entry?.after, { form: 'page', records: 3, shown: 1, lookups_12_months: 3 });
     });
 
+    test('D33 in the disclosure: a dispute over one of its reports is shown, with its state and receipt', async () => {
+      const db = database.engine.db;
+      const company = await db.selectFrom('companies').select('id').where('tax_id_norm', '=', taxId).executeTakeFirstOrThrow();
+      const report = await db.selectFrom('reports').select('id').where('company_id', '=', company.id).where('type', '=', 'concordat').executeTakeFirstOrThrow();
+      const now = t.clock.now();
+      const dispute = await db
+        .insertInto('disputes')
+        .values({
+          company_id: company.id,
+          state: 'awaiting_member',
+          identification_method: 'kep',
+          identification_reference: 'KEP-1',
+          received_on: '2026-02-02',
+          grounds: 'Borç ödendi',
+          created_at: now,
+          updated_at: now,
+        } as never)
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db.insertInto('dispute_reports').values({ dispute_id: dispute.id, report_id: report.id, response: 'awaited', undecided: 1 }).execute();
+      const body = (await operator.get(url('disclosure'), { 'accept-language': 'en' })).body;
+      assert.match(body, new RegExp(`Dispute ${dispute.id}`));
+      assert.match(body, /Under dispute/);
+      assert.match(body, /2026-02-02/);
+    });
+
     test('Turkish, and the form when no tax ID is given; a mistyped tax ID or an unknown company is refused in words', async () => {
       const tr = await operator.get(url('disclosure'), { 'accept-language': 'tr' });
       assert.equal(tr.statusCode, 200);

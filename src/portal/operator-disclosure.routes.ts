@@ -6,6 +6,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { printDisclosure } from '../disclosure/disclosure.service.ts';
+import { disputesForDisclosure } from '../disputes/disputes.repository.ts';
 import type { App } from '../http/app-type.ts';
 import { portalOf, requireUser } from './guards.ts';
 import { html } from './html.ts';
@@ -35,7 +36,7 @@ export function disclosureForm(ctx: PortalContext, value = { country: 'TR', taxI
 
 export function registerOperatorDisclosureRoutes(scope: App, deps: Pick<PortalDeps, 'db' | 'clock' | 'config' | 'searchUseCase'>) {
   const guard = { preHandler: requireUser('operator') };
-  const serviceDeps = { db: deps.db, clock: deps.clock, countries: deps.searchUseCase.countries, retention: deps.config.retention };
+  const serviceDeps = { db: deps.db, clock: deps.clock, countries: deps.searchUseCase.countries, retention: deps.config.retention, disputes: disputesForDisclosure };
 
   scope.get('/operator/disclosure', guard, async (request, reply) => {
     const ctx = portalOf(request);
