@@ -11,6 +11,8 @@ export interface MembersTable {
   agreement_signed_on: string | null;
   /** Daily limit given to the member's next key (D30); null = the server's default. */
   key_daily_limit: number | null;
+  /** Companies the member may watch (D31, operator setting); null = the server's default. */
+  watchlist_cap: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -327,6 +329,48 @@ export interface WebhookDeliveriesTable {
   finished_at: number | null;
 }
 
+/** A member watches a company by country and normalised tax ID (D31); the company need not exist. */
+export interface WatchlistTable {
+  member_id: number;
+  country: string;
+  tax_id_norm: string;
+  created_at: number;
+}
+
+/** What a search answered about a watched company at its last change (D31's baseline). */
+export interface WatchedCompaniesTable {
+  country: string;
+  tax_id_norm: string;
+  threat_level: string | null;
+  report_count: number;
+  /** The visible reports' ids, ascending, comma-separated ('' for none). */
+  visible_ids: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** `company.changed` events (D31), one per watching member; the id orders the feed. Kept 30 days. */
+export interface CompanyEventsTable {
+  id: Generated<number>;
+  member_id: number;
+  country: string;
+  tax_id_norm: string;
+  threat_before: string | null;
+  threat_after: string | null;
+  count_before: number;
+  count_after: number;
+  /** Comma-separated kinds of change. */
+  kinds: string;
+  occurred_at: number;
+}
+
+/** One row that event writers update first: ids in commit order (migration 0016). */
+export interface EventFeedHeadTable {
+  id: number;
+  events_written: number;
+  updated_at: number;
+}
+
 export interface Database {
   members: MembersTable;
   api_keys: ApiKeysTable;
@@ -348,4 +392,8 @@ export interface Database {
   job_state: JobStateTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  watchlist: WatchlistTable;
+  watched_companies: WatchedCompaniesTable;
+  company_events: CompanyEventsTable;
+  event_feed_head: EventFeedHeadTable;
 }

@@ -13,6 +13,8 @@ import type { Clock } from '../lib/clock.ts';
 import type { KeyRing } from '../secrets/key-ring.ts';
 import { createDeliveryQueue, deliveryRetentionJob, type DeliveryQueue } from '../webhooks/delivery-worker.ts';
 import { systemResolver } from '../webhooks/safe-lookup.ts';
+import { eventRetentionJob } from '../events/event-feed.service.ts';
+import { readEventsWritten } from '../events/events.repository.ts';
 
 export interface BackgroundWorkDeps {
   readonly engine: Engine;
@@ -26,6 +28,8 @@ export interface BackgroundWorkDeps {
 export interface BackgroundWork extends JobRunner {
   /** The delivery queue's outcomes, for /metrics. */
   readonly deliveries: Pick<DeliveryQueue, 'outcomes'>;
+  /** Events written (D31), committed, across every process: read from the database. */
+  eventsWritten(): Promise<number>;
 }
 
 export function buildBackgroundWork(deps: BackgroundWorkDeps): BackgroundWork {
@@ -33,6 +37,7 @@ export function buildBackgroundWork(deps: BackgroundWorkDeps): BackgroundWork {
   const runner = createJobRunner({ db: engine.db, engineKind: engine.seam.kind, clock, log });
   if (config.auditRetentionDays > 0) runner.addPeriodic(auditPurgeJob({ db: engine.db, clock, log, retentionDays: config.auditRetentionDays }));
   runner.addPeriodic(deliveryRetentionJob({ db: engine.db, clock, log }));
+  runner.addPeriodic(eventRetentionJob({ db: engine.db, clock, log }));
   const queue = createDeliveryQueue({
     db: engine.db,
     seam: engine.seam,
@@ -47,6 +52,7 @@ export function buildBackgroundWork(deps: BackgroundWorkDeps): BackgroundWork {
   return {
     ...runner,
     deliveries: queue,
+    eventsWritten: () => readEventsWritten(engine.db),
     async drain() {
       await runner.drain();
       queue.close();
