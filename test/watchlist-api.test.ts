@@ -16,6 +16,7 @@ import { eventRetentionJob } from '../src/events/event-feed.service.ts';
 import { readEventsWritten } from '../src/events/events.repository.ts';
 import { importLines } from '../src/import/import.service.ts';
 import { companyLine } from './helpers/factories.ts';
+import { setWatchlistCap } from '../src/watchlist/watchlist.service.ts';
 
 for (const engine of ENGINES) {
   describe(`watchlist and event feed API [${engine.name}]`, () => {
@@ -117,7 +118,12 @@ for (const engine of ENGINES) {
     test('the cap: an operator sets it per member; at the cap a 409 names the fix; exact under concurrency', async () => {
       const { db } = database.engine;
       const capped = await makeKeyHolder(db, t.clock, { ref: 'WL-CAP' });
-      await db.updateTable('members').set({ watchlist_cap: 3 }).where('ref', '=', 'WL-CAP').execute();
+      await setWatchlistCap({ db, clock: t.clock }, { cli: 'tester' }, 'WL-CAP', 3);
+      const logged = await db.selectFrom('operator_log').selectAll().where('action', '=', 'member.watchlist_cap').executeTakeFirstOrThrow();
+      assert.deepEqual(
+        [logged.actor, logged.target, logged.before_json, logged.after_json],
+        ['cli:tester', 'member:WL-CAP', '{"watchlist_cap":null}', '{"watchlist_cap":3}'],
+      );
       const ids = Array.from({ length: 8 }, () => nextVkn());
       const answers = await Promise.all(ids.map((id) => call('PUT', `/api/v1/watchlist/TR/${id}`, capped)));
       assert.deepEqual(answers.map((a) => a.statusCode).sort(), [200, 200, 200, 409, 409, 409, 409, 409]);

@@ -10,7 +10,9 @@ import type { CountryCatalogue } from '../countries/catalogue.ts';
 import type { Database } from '../db/schema.ts';
 import type { Db } from '../db/types.ts';
 import type { Clock } from '../lib/clock.ts';
-import { AppError } from '../lib/errors.ts';
+import { AppError, DomainError } from '../lib/errors.ts';
+import { requireMember } from '../members/members.service.ts';
+import { appendOperatorLog, operatorIdentity, type OperatorActor } from '../operator/operator-log.ts';
 import { formatTurkeyDateTime } from '../lib/turkey-time.ts';
 import { companyStandings, NO_STANDING, standingKey } from '../search/search.service.ts';
 import { checkTaxId } from '../search/tax-id.ts';
@@ -197,4 +199,39 @@ function decodeWatchCursor(cursor: string): WatchTarget {
       'after is not a cursor of this list: send back next_cursor exactly as received, or leave after out for the first page',
     );
   return { country: m[1]!, taxIdNorm: m[2]! };
+}
+
+/**
+ * An operator sets a member's watchlist cap (D31), or gives it back the server's default (null):
+ * the operator log keeps the cap before and after. A lower cap removes nothing; the member adds
+ * no more until under it.
+ */
+export async function setWatchlistCap(
+  deps: Pick<WatchlistDeps, 'db' | 'clock'>,
+  operator: OperatorActor,
+  ref: string,
+  cap: number | null,
+): Promise<{ ref: string; watchlist_cap: number | null }> {
+  if (cap !== null && (!Number.isInteger(cap) || cap < 0 || cap > 1_000_000)) {
+    throw new DomainError('invalid', 'the watchlist cap must be a whole number from 0 to 1000000, or default', {
+      code: 'member.daily_limit_range',
+      params: { min: 0, max: 1_000_000 },
+    });
+  }
+  return deps.db.transaction().execute(async (trx) => {
+    const who = await operatorIdentity(trx, operator);
+    const member = await requireMember(trx, ref);
+    const now = deps.clock.now();
+    await trx.updateTable('members').set({ watchlist_cap: cap, updated_at: now }).where('id', '=', Number(member.id)).execute();
+    await appendOperatorLog(trx, {
+      at: now,
+      userId: who.userId,
+      actor: who.label,
+      action: 'member.watchlist_cap',
+      target: `member:${ref}`,
+      before: { watchlist_cap: member.watchlist_cap },
+      after: { watchlist_cap: cap },
+    });
+    return { ref, watchlist_cap: cap };
+  });
 }
