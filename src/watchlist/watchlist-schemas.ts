@@ -6,7 +6,11 @@ import { Type, type TSchema } from 'typebox';
 import { stringEnum } from '../http/string-enum.ts';
 
 const DATETIME_DESCRIPTION = 'Turkey time (UTC+3), `YYYY-MM-DD HH:MM:SS` (D4)';
-const ThreatOrNull = Type.Union([stringEnum(['normal', 'high']), Type.Null()], {
+// OpenAPI 3.0's nullable enum: null must be among the values too.
+const ThreatOrNull = Type.Unsafe<'normal' | 'high' | null>({
+  type: 'string',
+  enum: ['normal', 'high', null],
+  nullable: true,
   description: '`normal` or `high` (spec 3.2); `null` when a search does not return the company (no visible report)',
 });
 
