@@ -88,7 +88,7 @@ test('every operation refers to the named models and documents the rate-limit he
     for (const operation of Object.values(item as Record<string, { responses: Record<string, ResponseNode> }>)) {
       for (const [status, response] of Object.entries(operation.responses)) {
         if (status === '204') {
-            for (const h of ['X-RateLimit-Limit', 'X-Request-Id']) assert.ok(response.headers[h], `${path} ${status} ${h}`);
+          for (const h of ['X-RateLimit-Limit', 'X-Request-Id']) assert.ok(response.headers[h], `${path} ${status} ${h}`);
           continue;
         }
         const ref = response.content['application/json'].schema.$ref!;
