@@ -24,6 +24,8 @@ export function recordSearch(deps: { audit: AuditWriter; clock: Clock; config: C
     status: reply.statusCode,
     result_count: request.resultCount,
     response_ms: Math.round(reply.elapsedTime),
-    client_address: request.ip,
+    // A client gone before its address was read leaves none: its record must not be lost with it
+    // (a NOT NULL failure would take the writer's whole batch along).
+    client_address: request.ip ?? 'unknown',
   });
 }
