@@ -81,6 +81,12 @@ export interface Config {
   /** Webhook deliveries in flight at once per process, and of those to one endpoint (src/webhooks/delivery-worker.ts). */
   readonly webhookConcurrency: number;
   readonly webhookConcurrencyPerEndpoint: number;
+  /** D31: companies a member may watch unless an operator set its own cap. */
+  readonly watchlistCap: number;
+  /** D31: watchlist calls (PUT, DELETE, GET) per member and quota day, apart from the search quota. */
+  readonly watchlistDailyLimit: number;
+  /** D31: event feed requests per member and quota day, apart from the search quota. */
+  readonly eventsDailyLimit: number;
 }
 
 export interface ConfigInput {
@@ -110,6 +116,9 @@ export interface ConfigInput {
   webhookAllowPrivateAddresses?: string | boolean;
   webhookConcurrency?: string | number;
   webhookConcurrencyPerEndpoint?: string | number;
+  watchlistCap?: string | number;
+  watchlistDailyLimit?: string | number;
+  eventsDailyLimit?: string | number;
 }
 
 function integer(name: string, raw: string | number | undefined, fallback: number, min: number, max: number, problems: string[]) {
@@ -352,6 +361,30 @@ export function parseConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pr
       4,
       1,
       100,
+      problems,
+    ),
+    watchlistCap: integer(
+      'companies a member may watch (RISKLOOKUP_WATCHLIST_CAP)',
+      input.watchlistCap ?? env.RISKLOOKUP_WATCHLIST_CAP,
+      500,
+      1,
+      1_000_000,
+      problems,
+    ),
+    watchlistDailyLimit: integer(
+      'watchlist calls per member per day (RISKLOOKUP_WATCHLIST_DAILY_LIMIT)',
+      input.watchlistDailyLimit ?? env.RISKLOOKUP_WATCHLIST_DAILY_LIMIT,
+      2000,
+      1,
+      10_000_000,
+      problems,
+    ),
+    eventsDailyLimit: integer(
+      'event feed requests per member per day (RISKLOOKUP_EVENTS_DAILY_LIMIT)',
+      input.eventsDailyLimit ?? env.RISKLOOKUP_EVENTS_DAILY_LIMIT,
+      5000,
+      1,
+      10_000_000,
       problems,
     ),
   };

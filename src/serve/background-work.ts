@@ -16,6 +16,8 @@ import { createRetention } from '../retention/retention.service.ts';
 import type { KeyRing } from '../secrets/key-ring.ts';
 import { createDeliveryQueue, deliveryRetentionJob, type DeliveryQueue } from '../webhooks/delivery-worker.ts';
 import { systemResolver } from '../webhooks/safe-lookup.ts';
+import { eventRetentionJob } from '../events/event-feed.service.ts';
+import { readEventsWritten } from '../events/events.repository.ts';
 
 export interface BackgroundWorkDeps {
   readonly engine: Engine;
@@ -29,6 +31,8 @@ export interface BackgroundWorkDeps {
 export interface BackgroundWork extends JobRunner {
   /** The delivery queue's outcomes, for /metrics. */
   readonly deliveries: Pick<DeliveryQueue, 'outcomes'>;
+  /** Events written (D31), committed, across every process: read from the database. */
+  eventsWritten(): Promise<number>;
 }
 
 export function buildBackgroundWork(deps: BackgroundWorkDeps): BackgroundWork {
@@ -38,6 +42,7 @@ export function buildBackgroundWork(deps: BackgroundWorkDeps): BackgroundWork {
   const retention = createRetention({ db: engine.db, clock, settings: config.retention, recordCompanyChanges });
   runner.addPeriodic(retentionJob({ retention, log }));
   runner.addPeriodic(deliveryRetentionJob({ db: engine.db, clock, log }));
+  runner.addPeriodic(eventRetentionJob({ db: engine.db, clock, log }));
   runner.addPeriodic(disputeLapseJob({ db: engine.db, clock, log }));
   const queue = createDeliveryQueue({
     db: engine.db,
@@ -53,6 +58,7 @@ export function buildBackgroundWork(deps: BackgroundWorkDeps): BackgroundWork {
   return {
     ...runner,
     deliveries: queue,
+    eventsWritten: () => readEventsWritten(engine.db),
     async drain() {
       await runner.drain();
       queue.close();

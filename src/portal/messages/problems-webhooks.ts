@@ -49,4 +49,8 @@ export const webhookProblemMessages = defineMessages({
     en: 'Delivery {id} is being sent right now: wait for its outcome.',
     tr: '{id} numaralı gönderim şu anda yapılıyor: sonucunu bekleyin.',
   },
+  'problem.watchlist.full': {
+    en: 'Your watchlist holds {cap} companies, its limit: remove one you no longer need, or ask the association for a higher limit.',
+    tr: 'İzleme listeniz sınırı olan {cap} şirketi tutuyor: artık gerekmeyen birini çıkarın ya da birlikten daha yüksek bir sınır isteyin.',
+  },
 });
