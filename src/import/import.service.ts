@@ -10,6 +10,7 @@ import type { Clock } from '../lib/clock.ts';
 import { companyKey, writeBatch, type BatchContext, type BatchLine, type ImportSummary } from './import-batch.ts';
 import { runWriteSession, type WriteEngine } from '../db/write-session.ts';
 import { checkLinesInline, checkLinesInWorker } from './line-checker.ts';
+import { WrittenFilter } from './written-filter.ts';
 
 export type { ImportSummary } from './import-batch.ts';
 
@@ -109,7 +110,8 @@ export async function importLines(
     // One session: into an empty database it builds the indexes once at the end, and its close
     // bumps the data version, so cached search answers see the import.
     await runWriteSession(engine, async (session) => {
-      const batcher = new Batcher({ session, clock: options.clock, changedBy, memberIds: new Map(), summary, problems });
+      const written = session.freshLoad ? { taxIds: new WrittenFilter(), refs: new WrittenFilter() } : null;
+      const batcher = new Batcher({ session, clock: options.clock, changedBy, memberIds: new Map(), summary, problems, written });
       const checked = options.checkInWorker ? checkLinesInWorker(lines, options.countries) : checkLinesInline(lines, options.countries);
       let lineNo = 0;
       for await (const line of checked) {
