@@ -24,6 +24,9 @@ export function recordSearch(deps: { audit: AuditWriter; clock: Clock; config: C
     status: reply.statusCode,
     result_count: request.resultCount,
     response_ms: Math.round(reply.elapsedTime),
-    client_address: request.ip,
+    // As the request arrived: a client that closed its connection before the answer has no `ip`
+    // left, and the batch its record was in failed whole (NOT NULL). One whose socket was gone
+    // before the route began is recorded as such (the column is required).
+    client_address: request.clientAddress ?? request.ip ?? 'disconnected',
   });
 }
