@@ -361,7 +361,11 @@ const postgresSeam: DialectSeam = {
   // 2×10^5): a fresh load adds them all at its end instead (rebuildNameIndex).
   async perRowTriggers(db, tables) {
     if (!tables.includes('companies')) return [];
-    const { rows } = await sql<{ name: string; table: string; sql: string }>`SELECT tgname AS name, 'companies' AS "table", pg_get_triggerdef(oid) AS sql FROM pg_trigger
+    const { rows } = await sql<{
+      name: string;
+      table: string;
+      sql: string;
+    }>`SELECT tgname AS name, 'companies' AS "table", pg_get_triggerdef(oid) AS sql FROM pg_trigger
       WHERE tgrelid = 'companies'::regclass AND tgname = 'companies_insert_name_words'`.execute(db);
     return rows;
   },
