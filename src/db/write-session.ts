@@ -60,24 +60,32 @@ const DEFERRED_INDEX_TABLES = ['companies'];
 const DEFERRED_REPORT_INDEXES = new Set(['reports_status_created', 'reports_reported_by']);
 
 /**
- * PostgreSQL's memory for one index build, for the builds at a fresh load's end (the default
- * 64 MB made the trigram GIN index of 10^6 names spill and merge; it is taken only while an
- * index is built, and SET LOCAL ends with the transaction).
+ * PostgreSQL's memory for one index build, for the builds at a fresh load's end (the default is
+ * 64 MB; a GIN build keeps its posting lists in it before it writes them). Taken only while an
+ * index is built; SET LOCAL ends with the transaction. At 2×10^5 names the trigram index took
+ * 10.3 s against 11.0 (docs/benchmarks.md).
  */
 const INDEX_BUILD_MEMORY = '512MB';
 
 /**
  * PostgreSQL checks a new row's foreign keys one row at a time (a trigger per row looks the
  * referenced row up): at 2×10^5 companies most of the COPY of 600,000 reports and of their
- * status changes. A fresh load drops these tables' foreign keys and adds them again at its end,
+ * status changes. A fresh load drops these foreign keys and adds them again at its end,
  * where one join checks every row (a violation fails the import, which then rolls back whole).
  */
 const FOREIGN_KEYS_CHECKED_AT_END = ['reports', 'report_status_changes'];
+/**
+ * Only the keys to the rows the load itself writes (a report's company, a status change's
+ * report): dropping a key also locks the table it refers to until the commit, and members and
+ * users must stay writable while a large load runs (sign-ins, the portal).
+ */
+const referencedBy = (table: string) => (table === 'reports' ? 'companies' : 'reports');
 
 async function suspendForeignKeys(trx: Db, tables: readonly string[]): Promise<() => Promise<void>> {
   const { rows } = await sql<{ tbl: string; name: string; definition: string }>`SELECT conrelid::regclass::text AS tbl, conname AS name,
       pg_get_constraintdef(oid) AS definition FROM pg_constraint
-    WHERE contype = 'f' AND conrelid::regclass::text IN (${sql.join(tables)}) ORDER BY conname`.execute(trx);
+    WHERE contype = 'f' AND conrelid::regclass::text IN (${sql.join(tables)}) AND confrelid::regclass::text IN (${sql.join(tables.map(referencedBy))})
+    ORDER BY conname`.execute(trx);
   for (const fk of rows) await sql`ALTER TABLE ${sql.table(fk.tbl)} DROP CONSTRAINT ${sql.ref(fk.name)}`.execute(trx);
   return async () => {
     for (const fk of rows) await sql`ALTER TABLE ${sql.table(fk.tbl)} ADD CONSTRAINT ${sql.ref(fk.name)} ${sql.raw(fk.definition)}`.execute(trx);
