@@ -43,7 +43,7 @@ for (const engine of ENGINES) {
       assert.deepEqual(rows, [
         { q: 'kalan', client_address: '127.0.0.1' },
         { q: 'ayrilan', client_address: '10.1.2.3' },
-        { q: 'hic', client_address: 'disconnected' },
+        { q: 'hic', client_address: 'unknown' },
       ]);
     });
   });

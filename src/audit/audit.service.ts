@@ -14,19 +14,22 @@ export function recordSearch(deps: { audit: AuditWriter; clock: Clock; config: C
   // Shed before authentication (D26): not a search request that reached it (D21).
   if (request.shed) return;
   const query = (request.query ?? {}) as Record<string, unknown>;
-  deps.audit.write({
-    at: deps.clock.now(),
-    key_id: request.keyHolder?.keyId ?? null,
-    member_id: request.keyHolder?.memberId ?? null,
-    q: text(query.q, deps.config.auditQueryChars),
-    type: text(query.type, 20),
-    country: text(query.country, 10),
-    status: reply.statusCode,
-    result_count: request.resultCount,
-    response_ms: Math.round(reply.elapsedTime),
-    // As the request arrived: a client that closed its connection before the answer has no `ip`
-    // left, and the batch its record was in failed whole (NOT NULL). One whose socket was gone
-    // before the route began is recorded as such (the column is required).
-    client_address: request.clientAddress ?? request.ip ?? 'disconnected',
-  });
+  deps.audit.write(
+    {
+      at: deps.clock.now(),
+      key_id: request.keyHolder?.keyId ?? null,
+      member_id: request.keyHolder?.memberId ?? null,
+      q: text(query.q, deps.config.auditQueryChars),
+      type: text(query.type, 20),
+      country: text(query.country, 10),
+      status: reply.statusCode,
+      result_count: request.resultCount,
+      response_ms: Math.round(reply.elapsedTime),
+      // As the request arrived: a client that closed its connection before the answer has no
+      // `ip` left, and a NOT NULL failure would take the writer's whole batch along. One gone
+      // before its address was read at all is recorded as 'unknown'.
+      client_address: request.clientAddress ?? request.ip ?? 'unknown',
+    },
+    request.foundCompanyIds ?? undefined,
+  );
 }

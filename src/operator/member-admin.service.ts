@@ -15,6 +15,7 @@ import {
   requireMember,
   setMember,
   setMemberKeyDailyLimit,
+  setMemberPortalDailyLimit,
   type MemberChanges,
   type MemberStatus,
   type MemberView,
@@ -38,6 +39,8 @@ export interface MemberState {
   status: MemberStatus;
   agreement_signed_on: string | null;
   key_daily_limit: number | null;
+  /** The member's daily portal searches, all its users together (D28 amended); null = the server's default. */
+  portal_daily_limit: number | null;
   active_key: { prefix: string; daily_limit: number } | null;
 }
 
@@ -50,6 +53,7 @@ async function stateOf(db: Kysely<Database>, member: MemberRow): Promise<MemberS
     status: member.status,
     agreement_signed_on: member.agreement_signed_on,
     key_daily_limit: member.key_daily_limit === null ? null : Number(member.key_daily_limit),
+    portal_daily_limit: member.portal_daily_limit === null ? null : Number(member.portal_daily_limit),
     active_key: key ? { prefix: key.prefix, daily_limit: Number(key.daily_limit) } : null,
   };
 }
@@ -108,7 +112,20 @@ export function setMemberAgreementByOperator(deps: AdminDeps, operator: Operator
   return logged(deps, operator, ref, 'member.agreement', async (trx) => void (await setMember(trx, deps.clock, ref, { agreementSigned: signed })));
 }
 
-/** The member's key daily limit: for its next key, and at once for its active key, if any. */
+/**
+ * The member's daily portal allowance, all its users together (D28 amended): applies at once to
+ * the day in progress. Needs the operator's confirmation (step-up.ts), as the API limit does: a
+ * raised allowance is a bulk export through the portal.
+ */
+export async function setPortalDailyLimitByOperator(deps: AdminDeps, operator: OperatorRef, ref: string, dailyLimit: number) {
+  requireStepUp(operator, 'member.portal_daily_limit', stepUpTarget.member(ref));
+  return logged(deps, operator, ref, 'member.portal_daily_limit', async (trx) => void (await setMemberPortalDailyLimit(trx, deps.clock, ref, dailyLimit)));
+}
+
+/**
+ * The member's API daily limit, for all its keys together (D18 amended): at once for the day in
+ * progress (the key look-up reads the member's limit on every request), and for its next key.
+ */
 export async function setKeyDailyLimitByOperator(deps: AdminDeps, operator: OperatorRef, ref: string, dailyLimit: number) {
   // Needs the operator's confirmation (step-up.ts): a raised limit is a bulk export.
   requireStepUp(operator, 'member.key_daily_limit', stepUpTarget.member(ref));
@@ -143,9 +160,12 @@ export async function setMemberFromCli(deps: AdminDeps, by: string, ref: string,
   return (await loggedChange(deps, { cli: by }, ref, 'member.set', (trx) => setMember(trx, deps.clock, ref, changes))).result;
 }
 
-/** The log keeps the new key's prefix (in the member's state), never the key. */
-export async function issueKeyFromCli(deps: AdminDeps, by: string, ref: string, dailyLimit: number): Promise<IssuedKey> {
-  return (await loggedChange(deps, { cli: by }, ref, 'member.issue_key', (trx) => issueKey(trx, deps.clock, ref, dailyLimit))).result;
+/**
+ * The log keeps the new key's prefix (in the member's state), never the key. Without a daily
+ * limit the member keeps its own (or gets `defaultDailyLimit`); the new key continues the day.
+ */
+export async function issueKeyFromCli(deps: AdminDeps, by: string, ref: string, dailyLimit: number | undefined, defaultDailyLimit = 100): Promise<IssuedKey> {
+  return (await loggedChange(deps, { cli: by }, ref, 'member.issue_key', (trx) => issueKey(trx, deps.clock, ref, dailyLimit, defaultDailyLimit))).result;
 }
 
 export async function revokeKeyFromCli(deps: AdminDeps, by: string, ref: string): Promise<{ member: string; revoked: number }> {
