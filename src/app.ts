@@ -206,7 +206,11 @@ export async function buildApp({
   });
   const searchUseCase: SearchUseCaseDeps = { countries, search: companySearch, quota: quotaOn(engine.db), clock };
   const countryCodes = countries.list().map((c) => c.code);
-  registerSearchRoutes(app, { db: engine.db, audit, clock, config, countryCodes, searchUseCase }, SEARCH_PATHS);
+  registerSearchRoutes(
+    app,
+    { db: engine.db, audit, clock, anonDailyLimit: config.anonDailyLimit, auditQueryChars: config.auditQueryChars, countryCodes, searchUseCase },
+    SEARCH_PATHS,
+  );
   registerCountriesRoutes(app, countries, COUNTRIES_PATHS);
   registerHealthRoutes(app, { engine, lifecycle });
   app.get(OPENAPI_PATH, { schema: { hide: true } }, () => app.swagger());

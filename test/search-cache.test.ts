@@ -10,7 +10,7 @@ import { makeTestApp, search, type TestApp } from './helpers/app.ts';
 import { makeClaimants, makeCompanies, makeKeyHolder, makeReport } from './helpers/factories.ts';
 import { changeReportStatus } from '../src/reports/reports.service.ts';
 import { SearchCache } from '../src/search/search-cache.ts';
-import { bumpDataVersion, readDataVersion } from '../src/search/data-version.repository.ts';
+import { bumpDataVersion, readDataVersion } from '../src/db/data-version.repository.ts';
 import type { SearchBody } from './helpers/bodies.ts';
 
 for (const engine of ENGINES) {

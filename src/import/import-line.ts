@@ -8,8 +8,8 @@ import { parseTurkeyDateTime } from '../lib/turkey-time.ts';
 import { isReportStatus, type ReportStatus } from '../reports/lifecycle.ts';
 import { checkAmount, checkCase, checkConcordat, checkCourtDecisionDate } from '../reports/report-fields.ts';
 import { isReportType, needsReportingMember, REPORT_TYPES, type ReportType } from '../reports/report-types.ts';
-import { coreOfKey, toSearchKey } from '../search/name-key.ts';
-import { checkTaxId } from '../search/tax-id.ts';
+import { coreOfKey, toSearchKey } from '../companies/name-key.ts';
+import { checkTaxId } from '../companies/tax-id.ts';
 
 export interface ImportReport {
   ref: string | null;

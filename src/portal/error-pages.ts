@@ -8,7 +8,7 @@ import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { AppError, DomainError } from '../lib/errors.ts';
 import { html } from './html.ts';
 import { renderPage, sendPage } from './layout.ts';
-import { localeFromAcceptLanguage } from './locale.ts';
+import { localeFromAcceptLanguage } from '../lib/locale.ts';
 import { t, type MessageKey } from './messages/index.ts';
 import { PortalError } from './portal-errors.ts';
 import { appErrorText, domainErrorTexts, reasonText } from './problem-text.ts';

@@ -19,7 +19,7 @@ import { csrfField, renderPage, sendPage } from './layout.ts';
 import { translator, type MessageKey } from './messages/index.ts';
 import type { PortalContext } from './portal-context.ts';
 import type { PortalDeps } from './portal-deps.ts';
-import { attemptSignIn } from './sign-in.service.ts';
+import { attemptSignIn } from '../sessions/sign-in.service.ts';
 
 export type StepUpDeps = Pick<PortalDeps, 'db' | 'clock' | 'keyRing' | 'transport'>;
 

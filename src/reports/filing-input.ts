@@ -8,8 +8,8 @@ import { hasForbiddenCharacters } from '../lib/bidi-controls.ts';
 import type { CountryCatalogue } from '../countries/catalogue.ts';
 import { stated, type StatedProblem } from '../lib/problems.ts';
 import { isCalendarDate } from '../lib/turkey-time.ts';
-import { coreOfKey, toSearchKey } from '../search/name-key.ts';
-import { checkTaxId } from '../search/tax-id.ts';
+import { coreOfKey, toSearchKey } from '../companies/name-key.ts';
+import { checkTaxId } from '../companies/tax-id.ts';
 import { checkAmount, checkCase, checkConcordat, checkCourtDecisionDate } from './report-fields.ts';
 import { CLAIM_TYPE, OFFICIAL_TYPES, type ReportType } from './report-types.ts';
 

@@ -14,7 +14,7 @@ import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
 import { updateCompany } from '../companies/companies.repository.ts';
 import { appendOperatorLog, operatorIdentity, type OperatorActor } from '../operator/operator-log.ts';
-import { coreOfKey, toSearchKey } from '../search/name-key.ts';
+import { coreOfKey, toSearchKey } from '../companies/name-key.ts';
 import { requireMemberUser, requireOperator } from './acting-user.ts';
 import { checkStep, REASON_MAX, type ModerationStep, type StepCheck } from './filing-rules.ts';
 import { companyHasPublicHistory, updateReportStatusIf } from './filing.repository.ts';

@@ -12,7 +12,7 @@ import { redactSecrets } from '../lib/redact.ts';
 import type { Db } from '../db/types.ts';
 import { peekAllowance, userSubject, type Allowance } from '../quota/allowance.ts';
 import { answerSearch, type SearchResponse, type SearchUseCaseDeps } from './answer-search.ts';
-import { InvalidEncoding, type QueryValue } from '../http/query-string.ts';
+import { InvalidEncoding, type QueryValue } from '../lib/query-values.ts';
 import { normaliseSearchQuery, rejectSecretsInUrl } from './search-params.ts';
 import type { SearchInput } from './search.service.ts';
 

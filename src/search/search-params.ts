@@ -4,7 +4,7 @@
  * the route's schema (length, allowed values), so both views of the request agree.
  */
 import { AppError } from '../lib/errors.ts';
-import { InvalidEncoding, type ParsedQuery, type QueryValue } from '../http/query-string.ts';
+import { InvalidEncoding, type ParsedQuery, type QueryValue } from '../lib/query-values.ts';
 import { isWellFormedApiKey } from '../keys/api-key.ts';
 import { findKeySpans } from '../lib/redact.ts';
 

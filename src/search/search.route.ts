@@ -1,6 +1,6 @@
 /**
  * GET /api/v1/search(.php) (spec 4.1): adapts HTTP to the search use case (answer-search.ts).
- * In order: admission (D26, http/admission.ts, before anything else) → key in URL (D7) → key
+ * In order: admission (D26, http/admission-hooks.ts, before anything else) → key in URL (D7) → key
  * (D17) → parameters (D7 then the schema) → the use case (plan, allowance, search, charge) →
  * audit (D21, once the answer is sent, whatever it was).
  */
@@ -8,7 +8,6 @@ import { performance } from 'node:perf_hooks';
 import type { App } from '../http/app-type.ts';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../lib/errors.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -28,7 +27,10 @@ export interface SearchRouteDeps {
   db: Kysely<Database>;
   audit: AuditWriter;
   clock: Clock;
-  config: Config;
+  /** D20: the address's allowance when no known key is sent. */
+  anonDailyLimit: number;
+  /** D21: how much of `q` the audit keeps. */
+  auditQueryChars: number;
   countryCodes: readonly string[];
   searchUseCase: SearchUseCaseDeps;
 }
@@ -40,7 +42,7 @@ async function authenticate(deps: SearchRouteDeps, request: FastifyRequest) {
   } catch (error) {
     // No known key: the request is paid for by the address's anonymous allowance (D20),
     // which caps key guessing from one address.
-    if (error instanceof AppError) await chargeAnonymous({ ...deps, anonDailyLimit: deps.config.anonDailyLimit }, request);
+    if (error instanceof AppError) await chargeAnonymous(deps, request);
     throw error;
   }
   // The key's use today came with the key: the use case checks it, and the headers of a request
