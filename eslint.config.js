@@ -44,7 +44,7 @@ export default tseslint.config(
   },
   // The direction (issue 29, docs/architecture.md "Which way imports run"): a feature folder never
   // imports the layers that call it — the portal, HTTP, the CLI, the server — nor config.ts (the
-  // composition root hands it the values it needs). A feature's HTTP adapter (`*.route.ts`) may use
+  // composition root hands it the values it needs). A feature's HTTP adapter (`*.routes.ts`) may use
   // http/; lib/ imports nothing of ours but lib/. Tests are exempt: they drive every layer.
   {
     files: ['src/*/**/*.ts'],
@@ -52,7 +52,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [...directionPatterns(['portal', 'http', 'cli', 'serve'])] }] },
   },
   {
-    files: ['src/*/**/*.route.ts', 'src/*/**/*.routes.ts'],
+    files: ['src/*/**/*.routes.ts'],
     ignores: ['src/{portal,http,cli,serve}/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [...directionPatterns(['portal', 'cli', 'serve'])] }] },
   },

@@ -50,8 +50,8 @@ describe('imports run one way (eslint no-restricted-imports)', () => {
     assert.equal(errors.length, 1);
   });
 
-  test("a feature's HTTP adapter (*.route.ts) may use http/, never the portal or config.ts", async () => {
-    const route = 'src/search/search.route.ts';
+  test("a feature's HTTP adapter (*.routes.ts) may use http/, never the portal or config.ts", async () => {
+    const route = 'src/search/search.routes.ts';
     assert.deepEqual(await directionErrors(route, readFileSync(route, 'utf8')), [], 'the route as it is passes');
     assert.equal((await directionErrors(route, planted(route, "import type { PortalDeps } from '../portal/portal-deps.ts';"))).length, 1);
     assert.equal((await directionErrors(route, planted(route, "import type { Config } from '../config.ts';"))).length, 1);

@@ -39,15 +39,3 @@ export function memberOf(request: FastifyRequest): PortalMember {
   if (member === null) throw forbiddenError();
   return member;
 }
-
-/**
- * A resource (key, usage row, user, report…) read by id belongs to the signed-in user's member,
- * or the answer is 404: the same as a resource that does not exist, so ids of other members
- * cannot be probed (D27: no user ever sees another member's data).
- */
-export function assertOwnedByMember(request: FastifyRequest, resourceMemberId: number | null | undefined): void {
-  const member = portalOf(request).member;
-  if (member === null || resourceMemberId === null || resourceMemberId === undefined || Number(resourceMemberId) !== member.id) {
-    throw notFoundError();
-  }
-}

@@ -9,7 +9,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { appendOperatorLog } from '../operator/operator-log.ts';
 import { proveStepUp, type StepUpAction, type StepUpProof } from '../operator/step-up.ts';
-import { waitText } from './auth.pages.ts';
+import { waitText } from './auth.page.ts';
 import { portalCookiesFor } from './cookies.ts';
 import { deviceTokensOf } from './device-cookie.ts';
 import { formField } from './forms.ts';

@@ -42,11 +42,6 @@ const STEPS: Record<ModerationStep, StepRule> = {
   withdraw: { by: 'member', from: ['pending', 'approved'], to: 'withdrawn', reason: 'required', reasonName: 'note' },
 };
 
-/** The status a step leads to. */
-export function targetOf(step: ModerationStep): ReportStatus {
-  return STEPS[step].to;
-}
-
 export type StepCheck =
   | { ok: true; from: ReportStatus; to: ReportStatus; reason: string | null }
   | { ok: false; kind: 'forbidden' | 'not_found' | 'conflict' | 'invalid'; message: string; problem: Problem };

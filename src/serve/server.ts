@@ -3,7 +3,7 @@ import net from 'node:net';
 import { DRAIN_GRACE_MS } from '../config.ts';
 import type { Engine } from '../db/connect.ts';
 import type { App } from '../http/app-type.ts';
-import type { Lifecycle } from '../health/health.route.ts';
+import type { Lifecycle } from '../health/health.routes.ts';
 
 export interface RunningServer {
   url: string;

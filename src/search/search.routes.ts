@@ -1,6 +1,6 @@
 /**
  * GET /api/v1/search(.php) (spec 4.1): adapts HTTP to the search use case (answer-search.ts).
- * In order: admission (D26, http/admission-hooks.ts, before anything else) → key in URL (D7) → key
+ * In order: admission (D26, http/admission.hooks.ts, before anything else) → key in URL (D7) → key
  * (D17) → parameters (D7 then the schema) → the use case (plan, allowance, search, charge) →
  * audit (D21, once the answer is sent, whatever it was).
  */
@@ -12,7 +12,7 @@ import type { Database } from '../db/schema.ts';
 import { AppError } from '../lib/errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { ParsedQuery } from '../http/query-string.ts';
-import { chargeAnonymous } from '../http/rate-limit-hooks.ts';
+import { chargeAnonymous } from '../http/rate-limit.hooks.ts';
 import { errorResponses, okResponse, SearchQuerySchema } from '../http/schemas.ts';
 import { identifyKeyHolder } from '../keys/auth.service.ts';
 import { checkKeyHolder } from '../keys/auth-rules.ts';
@@ -46,7 +46,7 @@ async function authenticate(deps: SearchRouteDeps, request: FastifyRequest) {
     throw error;
   }
   // The key's use today came with the key: the use case checks it, and the headers of a request
-  // that ends before it is charged show it (rate-limit-hooks.ts).
+  // that ends before it is charged show it (rate-limit.hooks.ts).
   checkKeyHolder(request.keyHolder);
 }
 
