@@ -19,7 +19,7 @@ import { checkKeyHolder } from '../keys/auth-rules.ts';
 import { quotaDayOf } from '../lib/turkey-time.ts';
 import { recordSearch } from '../audit/audit.service.ts';
 import type { AuditWriter } from '../audit/audit-writer.ts';
-import { normaliseSearchQuery, rejectSecretsInUrl } from './search-params.ts';
+import { checkSearchInput, normaliseSearchQuery, rejectSecretsInUrl } from './search-params.ts';
 import { answerSearch, type SearchUseCaseDeps } from './answer-search.ts';
 import type { SearchInput } from './search.service.ts';
 
@@ -82,7 +82,9 @@ export function registerSearchRoutes(app: App, deps: SearchRouteDeps, paths: rea
       onRequest: async (request) => authenticate(deps, request),
       // eslint-disable-next-line @typescript-eslint/require-await -- Fastify waits for done() unless a hook returns a promise; a throw rejects it
       preValidation: async (request) => {
-        (request as { query: unknown }).query = normaliseSearchQuery(request.query);
+        // D7's rules (search-params.ts, the same for the portal and the CLI) before the schema, which documents them.
+        const { q, type, country } = checkSearchInput(normaliseSearchQuery(request.query), (code) => deps.countryCodes.includes(code));
+        (request as { query: unknown }).query = { q, type, ...(country === null ? {} : { country }) };
       },
       onResponse: async (request, reply) => recordSearch(deps, request, reply),
       handler: async (request, reply) => {
