@@ -14,7 +14,7 @@ import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
 import { updateCompany } from '../companies/companies.repository.ts';
 import { appendOperatorLog, operatorIdentity, type OperatorActor } from '../operator/operator-log.ts';
-import { coreOfKey, toSearchKey } from '../companies/name-key.ts';
+import { nameColumnsOf, renamedCompany } from '../companies/company-row.ts';
 import { requireMemberUser, requireOperator } from './acting-user.ts';
 import { checkStep, REASON_MAX, type ModerationStep, type StepCheck } from './filing-rules.ts';
 import { companyHasPublicHistory, updateReportStatusIf } from './filing.repository.ts';
@@ -99,14 +99,7 @@ async function writeStep(
   if (renameTo) {
     const company = await findCompanyById(trx, companyId);
     renamedFrom = company ? { name: company.company_name, city: company.city } : null;
-    const nameKey = toSearchKey(renameTo.name);
-    await updateCompany(trx, companyId, {
-      company_name: renameTo.name,
-      city: renameTo.city,
-      name_key: nameKey,
-      name_core: coreOfKey(nameKey),
-      updated_at: now,
-    });
+    await updateCompany(trx, companyId, renamedCompany(nameColumnsOf(renameTo.name), renameTo.city, now));
   }
   const visibleReportCount = await refreshVisibleCount(trx, companyId);
   if (by.logged) {
