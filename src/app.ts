@@ -34,6 +34,7 @@ import { HEALTH_PATHS, registerHealthRoutes, type Lifecycle } from './health/hea
 import { createMetrics, type Metrics } from './metrics/metrics.ts';
 import { registerRequestLog } from './http/request-log.ts';
 import type { KeyRing } from './secrets/key-ring.ts';
+import { createServices } from './services.ts';
 
 export const SEARCH_PATHS = ['/api/v1/search.php', '/api/v1/search'] as const;
 export const COUNTRIES_PATHS = ['/api/v1/countries.php', '/api/v1/countries'] as const;
@@ -216,7 +217,8 @@ export async function buildApp({
   app.get(OPENAPI_PATH, { schema: { hide: true } }, () => app.swagger());
   registerDocsRoutes(app, OPENAPI_PATH);
   // D27: the portal is its own scope (HTML pages and errors, sessions, CSRF); admission and transport above apply to it too.
-  registerPortal(app, { db: engine.db, clock, config, transport, audit, searchUseCase, countryCodes, keyRing });
+  const services = createServices({ db: engine.db, clock, keyRing });
+  registerPortal(app, { db: engine.db, clock, config, transport, audit, searchUseCase, countryCodes, keyRing, services });
 
   await app.ready();
   return app;

@@ -12,6 +12,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { UserRole } from '../db/schema.ts';
 import type { PortalContext, PortalMember } from './portal-context.ts';
 import { forbiddenError, notFoundError, PortalError } from './portal-errors.ts';
+import type { Actor } from '../actors/actor.ts';
+import type { StepUpProof } from '../operator/step-up.ts';
 
 export function requireUser(...roles: UserRole[]) {
   return async function portalGuard(request: FastifyRequest, reply: FastifyReply) {
@@ -31,6 +33,17 @@ export function requireUser(...roles: UserRole[]) {
 export function portalOf(request: FastifyRequest): PortalContext {
   if (request.portal === null) throw forbiddenError();
   return request.portal;
+}
+
+/**
+ * The signed-in user as the use cases' Actor (src/actors/actor.ts); `stepUp`, an operator's
+ * confirmation of the action (step-up.ts).
+ */
+export function actorOf(request: FastifyRequest, stepUp?: StepUpProof | null): Actor {
+  const { user } = portalOf(request);
+  if (user.role === 'operator') return { kind: 'operator', userId: user.id, ...(stepUp ? { stepUp } : {}) };
+  if (user.memberId === null) throw forbiddenError();
+  return { kind: 'member_user', userId: user.id, memberId: user.memberId, role: user.role };
 }
 
 /** The member of a signed-in member user (member_admin, member_user); operators have none. */

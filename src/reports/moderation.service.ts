@@ -13,7 +13,8 @@ import type { Db } from '../db/types.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
 import { updateCompany } from '../companies/companies.repository.ts';
-import { appendOperatorLog, operatorIdentity, type OperatorActor } from '../operator/operator-log.ts';
+import type { Actor } from '../actors/actor.ts';
+import { appendOperatorLog, operatorIdentity } from '../operator/operator-log.ts';
 import { nameColumnsOf, renamedCompany } from '../companies/company-row.ts';
 import { requireMemberUser, requireOperator } from './acting-user.ts';
 import { checkStep, REASON_MAX, type ModerationStep, type StepCheck } from './filing-rules.ts';
@@ -126,13 +127,14 @@ const STEP_TO: Partial<Record<ReportStatus, ModerationStep>> = { approved: 'appr
  * CLI's member, key and user commands; no user id). On an imported report a reason is
  * required to reject or deactivate too.
  */
-export async function changeStatusFromCli(
+export async function setReportStatus(
   deps: ModerationDeps,
-  actor: Extract<OperatorActor, { cli: string }>,
-  idOrRef: string,
-  to: string,
-  reason?: string | null,
+  actor: Actor,
+  input: { idOrRef: string; to: string; reason?: string | null },
 ): Promise<ModerationResult & { ref: string | null }> {
+  const { idOrRef, to, reason } = input;
+  // The operator check (and, for a portal operator, their being active) before anything is read.
+  if (actor.kind !== 'cli') await operatorIdentity(deps.db, actor);
   if (!isReportStatus(to)) {
     throw new DomainError('invalid', `unknown status '${to}': use pending, approved, rejected, withdrawn or deactivated`, {
       code: 'report.status_unknown',
@@ -226,4 +228,12 @@ export function withdrawReport(deps: ModerationDeps, user: { userId: number; mem
 /** Any step by whoever `who` is; for callers that dispatch on a form's button. */
 export function moderateReport(deps: ModerationDeps, who: Who, reportId: number, step: ModerationStep, reason?: string | null) {
   return takeStep(deps, who, reportId, step, reason);
+}
+
+/** The moderation use cases (D11, D29, D30), built by the composition root (src/services.ts). */
+export function createReportModeration(deps: ModerationDeps) {
+  return {
+    /** A D11 step by status name on any report, imported or filed (the CLI's `report status`); operators and the CLI. */
+    setReportStatus: (actor: Actor, input: { idOrRef: string; to: string; reason?: string | null }) => setReportStatus(deps, actor, input),
+  };
 }

@@ -1,7 +1,8 @@
 import { Command, Option } from 'commander';
 import { UsageError } from '../command-errors.ts';
 import { listMemberViews, MEMBER_STATUSES, TIERS, type MemberView } from '../../members/members.service.ts';
-import { addMemberFromCli, setMemberFromCli } from '../../operator/member-admin.service.ts';
+import { cliActor } from '../../actors/actor.ts';
+import { createServices } from '../../services.ts';
 import { cliUser, withContext } from '../context.ts';
 
 const describe = (m: MemberView) => `${m.ref}  ${m.name}  tier=${m.tier}  status=${m.status}  agreement=${m.agreement_signed_on ?? 'unsigned'}`;
@@ -17,7 +18,7 @@ export function memberCommand(): Command {
     .option('--agreement-signed', 'the data agreement is signed (today)')
     .action(async (ref: string, opts: { name: string; tier: 'full' | 'associate'; agreementSigned?: boolean }, cmd: Command) =>
       withContext(cmd, async ({ engine, clock, out }) => {
-        const view = await addMemberFromCli({ db: engine.db, clock }, cliUser(), {
+        const { result: view } = await createServices({ db: engine.db, clock }).memberAdmin.addMember(cliActor(cliUser()), {
           ref,
           name: opts.name,
           tier: opts.tier,
@@ -45,7 +46,8 @@ export function memberCommand(): Command {
         }
         return withContext(cmd, async ({ engine, clock, out }) => {
           const agreementSigned = opts.agreementSigned ? true : opts.agreementUnsigned ? false : undefined;
-          const view = await setMemberFromCli({ db: engine.db, clock }, cliUser(), ref, { status: opts.status, tier: opts.tier, agreementSigned });
+          const changes = { status: opts.status, tier: opts.tier, agreementSigned };
+          const { result: view } = await createServices({ db: engine.db, clock }).memberAdmin.setMember(cliActor(cliUser()), { ref, changes });
           out.result(view, `changed ${describe(view)}`);
         });
       },
