@@ -92,13 +92,13 @@ export function createMemberAdmin(deps: AdminDeps) {
       run(actor, input.ref, 'member.add', (trx) => addMember(trx, deps.clock, input), { creates: true }),
 
     /** Several settings at once (the CLI's `member set`); a status change needs the operator's confirmation, as setMemberStatus. */
-    setMember: (actor: Actor, input: { ref: string; changes: MemberChanges }) => {
+    setMember: async (actor: Actor, input: { ref: string; changes: MemberChanges }) => {
       if (input.changes.status !== undefined) requireStepUp(actor, 'member.status', stepUpTarget.member(input.ref));
       return run(actor, input.ref, 'member.set', (trx) => setMember(trx, deps.clock, input.ref, input.changes));
     },
 
     /** Needs the operator's confirmation (step-up.ts): a suspension lifted gives a member back its access. */
-    setMemberStatus: (actor: Actor, input: { ref: string; status: MemberStatus }) => {
+    setMemberStatus: async (actor: Actor, input: { ref: string; status: MemberStatus }) => {
       requireStepUp(actor, 'member.status', stepUpTarget.member(input.ref));
       return run(actor, input.ref, 'member.status', (trx) => setMember(trx, deps.clock, input.ref, { status: input.status }));
     },
@@ -111,7 +111,7 @@ export function createMemberAdmin(deps: AdminDeps) {
       run(actor, input.ref, 'member.agreement', (trx) => setMember(trx, deps.clock, input.ref, { agreementSigned: input.signed })),
 
     /** The member's key daily limit: for its next key, and at once for its active key, if any. Needs the operator's confirmation: a raised limit is a bulk export. */
-    setKeyDailyLimit: (actor: Actor, input: { ref: string; dailyLimit: number }) => {
+    setKeyDailyLimit: async (actor: Actor, input: { ref: string; dailyLimit: number }) => {
       requireStepUp(actor, 'member.key_daily_limit', stepUpTarget.member(input.ref));
       return run(actor, input.ref, 'member.key_daily_limit', async (trx) => {
         const member = await setMemberKeyDailyLimit(trx, deps.clock, input.ref, input.dailyLimit);
