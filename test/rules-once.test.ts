@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { makeTestApp, search, type TestApp } from './helpers/app.ts';
 import { runCli } from './helpers/cli.ts';
-import { makeCompanies, makeKeyHolder, makeMember, makeReport, nextVkn } from './helpers/factories.ts';
+import { makeCompanies, makeKeyHolder, makeReport, nextVkn } from './helpers/factories.ts';
 import { postMultipart } from './helpers/multipart.ts';
 import { anonymousBrowser, makePortalUser, signIn, type PortalBrowser } from './helpers/portal.ts';
 import { readJson, type ErrorBody } from './helpers/bodies.ts';

@@ -11,7 +11,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { UserRole } from '../db/schema.ts';
 import type { PortalContext, PortalMember } from './portal-context.ts';
-import { forbiddenError, notFoundError, PortalError } from './portal-errors.ts';
+import { forbiddenError, PortalError } from './portal-errors.ts';
 import type { Actor } from '../actors/actor.ts';
 import type { StepUpProof } from '../operator/step-up.ts';
 
