@@ -27,8 +27,6 @@ const ALONE = [
   /^test\/burst.*\.test\.ts$/,
   // Caddy and two servers under load while one drains (D36).
   /^test\/proxy\.test\.ts$/,
-  // Times a 20 ms wait: under the parallel part's load the wait can run out before it is measured.
-  /^src\/http\/admission-gate\.test\.ts$/,
 ];
 
 /** Files run at once in the parallel part (TEST_CONCURRENCY; 1 runs everything one by one). */

@@ -17,7 +17,10 @@ import { postMultipart } from './helpers/multipart.ts';
 import { anonymousBrowser, makePortalUser, PortalBrowser, postForm, signIn } from './helpers/portal.ts';
 import { crawlPortal, type CrawledForm } from './helpers/portal-crawl.ts';
 import { registeredRoutes } from './helpers/routes.ts';
+import { memberIdOf } from './helpers/users.ts';
+import { webhookWorld } from './helpers/webhooks.ts';
 import { inviteUser } from '../src/users/users.service.ts';
+import { disableEndpoint } from '../src/webhooks/endpoints.repository.ts';
 
 /** Right-to-left override, left-to-right isolate, BEL, ESC, NUL, a C1 control. */
 const FORBIDDEN = ['\u202e', '\u2066', '\u0007', '\u001b', '\u0000', '\u0085'];
@@ -49,6 +52,7 @@ function sampleFor(name: string): string {
     accept: 'yes',
     code: '000000',
     totp_code: '000000',
+    url: 'https://8.8.8.8/hook',
   };
   return samples[name] ?? `Sample ${seq}`;
 }
@@ -123,7 +127,15 @@ for (const engine of ENGINES) {
         );
         assert.equal(filed.statusCode, 303, filed.body.slice(0, 300));
       }
-      const admin = await signIn(t.app, await makePortalUser(db, t.clock, { role: 'member_admin', memberRef: 'FT-1' }));
+      const adminUser = await makePortalUser(db, t.clock, { role: 'member_admin', memberRef: 'FT-1' });
+      const admin = await signIn(t.app, adminUser);
+      // Webhook endpoints (one disabled) and a delivery, so that each of their forms is on a page.
+      const world = webhookWorld(db, engine.name, t.clock);
+      const actor = { kind: 'member_user', userId: adminUser.id, memberId: await memberIdOf(db, 'FT-1'), role: 'member_admin' } as const;
+      const { endpoint } = await world.endpoints.registerEndpoint(actor, { url: 'https://8.8.8.8/walk' });
+      await world.deliveries.sendTestEvent(actor, { endpointId: endpoint.id });
+      const { endpoint: off } = await world.endpoints.registerEndpoint(actor, { url: 'https://8.8.4.4/walk' });
+      await disableEndpoint(db, off.id, 'The endpoint answered 410 Gone, which asks for no more deliveries.', t.clock.now());
       const operator = await signIn(t.app, await makePortalUser(db, t.clock, { role: 'operator' }), t.clock);
       const link = await inviteUser(db, t.clock, { email: 'newcomer@example.com', role: 'member_user', memberRef: 'FT-1', createdBy: 'test' });
       const visitor = await anonymousBrowser(t.app);

@@ -30,4 +30,4 @@ export interface CompanyChange {
 export type RecordCompanyChanges = (trx: Transaction<Database>, atMs: number, changes: readonly CompanyChange[]) => Promise<number>;
 
 // Until the watchlist lands there are no watchers, so no change has anyone to tell.
-export const recordCompanyChanges: RecordCompanyChanges = async () => 0;
+export const recordCompanyChanges: RecordCompanyChanges = () => Promise.resolve(0);

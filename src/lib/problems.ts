@@ -7,8 +7,9 @@
  *
  * Each code lists the names of its values. By convention the portal shows some of them in words:
  * `field` (a form field), `type`/`types` (report types), `status`/`statuses`/`from`/`to` (report
- * statuses), `memberStatus`, `step` (a moderation step), `caseFields` (D14 case fields); the rest
- * (numbers, names, what was typed) as they are. Lists are comma-separated.
+ * statuses), `memberStatus`, `step` (a moderation step), `caseFields` (D14 case fields), `range` (a
+ * refused webhook address's range); the rest (numbers, names, what was typed) as they are. Lists
+ * are comma-separated.
  */
 export const PROBLEM_PARAMS = {
   // What a member types into "File a report" (filing-input.ts, report-fields.ts, attachments.ts).
@@ -167,9 +168,10 @@ export const PROBLEM_PARAMS = {
   'webhook.url_credentials': [],
   'webhook.url_fragment': [],
   'webhook.url_too_long': ['max'],
-  'webhook.address_refused': ['host', 'address'],
+  'webhook.address_refused': ['host', 'address', 'range'],
   'webhook.host_unresolved': ['host'],
   'webhook.endpoint_cap': ['max'],
+  'webhook.url_taken': ['url'],
   'webhook.endpoint_not_found': ['id'],
   'webhook.admin_only': [],
   'webhook.endpoint_disabled': ['id'],

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isPublicAddress, nonPublicReason } from './address-policy.ts';
+import { isPublicAddress, nonPublicRange, nonPublicReason } from './address-policy.ts';
 
 test('public unicast addresses are allowed', () => {
   for (const address of ['93.184.216.34', '8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '2a00:1450:4001:82a::200e', '::ffff:8.8.8.8']) {
@@ -50,4 +50,23 @@ test('every non-public range is refused, IPv4-mapped IPv6 forms too', () => {
 test('what is not an address is not public', () => {
   assert.equal(isPublicAddress('example.com'), false);
   assert.equal(isPublicAddress(''), false);
+});
+
+test("each refused address's range by name, for the portal's words", () => {
+  const ranges: Array<[string, string | null]> = [
+    ['8.8.8.8', null],
+    ['127.0.0.1', 'loopback'],
+    ['::1', 'loopback'],
+    ['::ffff:10.0.0.1', 'private'],
+    ['fd12:3456::1', 'uniqueLocal'],
+    ['169.254.169.254', 'linkLocal'],
+    ['100.64.0.1', 'carrierGradeNat'],
+    ['0.0.0.0', 'unspecified'],
+    ['ff02::1', 'multicast'],
+    ['255.255.255.255', 'broadcast'],
+    ['::7f00:1', 'reserved'],
+    ['2001:db8::1', 'reserved'],
+    ['example.com', 'invalid'],
+  ];
+  for (const [address, range] of ranges) assert.equal(nonPublicRange(address), range, address);
 });

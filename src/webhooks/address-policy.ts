@@ -20,17 +20,34 @@ const RANGE_WORDS: Readonly<Record<string, string>> = {
   broadcast: 'the broadcast address',
 };
 
-/** Null when `address` (an IP literal) is public; else why not, in words. */
-export function nonPublicReason(address: string): string | null {
-  if (!ipaddr.isValid(address)) return 'not an IP address';
+/** ipaddr.js's range of an IP literal (an IPv4-mapped IPv6 address as its IPv4 one); `::/8` for the rest of ::/8. */
+function rawRangeOf(address: string): string {
   let ip = ipaddr.parse(address);
   if (ip.kind() === 'ipv6') {
     const v6 = ip as ipaddr.IPv6;
     if (v6.isIPv4MappedAddress()) ip = v6.toIPv4Address();
     // ::/8 holds ::, ::1, the mapped and the deprecated IPv4-compatible forms: none is a public host.
-    else if (v6.parts[0]! < 0x100) return RANGE_WORDS[v6.range()] ?? 'a reserved address (::/8)';
+    else if (v6.parts[0]! < 0x100) return v6.range() in RANGE_WORDS ? v6.range() : '::/8';
   }
-  const range = ip.range();
+  return ip.range();
+}
+
+/**
+ * Null when `address` (an IP literal) is public; else the name of its range: one of RANGE_WORDS's
+ * keys (ipaddr.js's names), `reserved` for the rest, `invalid` for what is no IP address. The
+ * portal words a refusal from it in the reader's language.
+ */
+export function nonPublicRange(address: string): string | null {
+  if (!ipaddr.isValid(address)) return 'invalid';
+  const range = rawRangeOf(address);
+  if (range === 'unicast') return null;
+  return range in RANGE_WORDS ? range : 'reserved';
+}
+
+/** Null when `address` (an IP literal) is public; else why not, in words. */
+export function nonPublicReason(address: string): string | null {
+  if (!ipaddr.isValid(address)) return 'not an IP address';
+  const range = rawRangeOf(address);
   if (range === 'unicast') return null;
   return RANGE_WORDS[range] ?? `a reserved address (${range})`;
 }

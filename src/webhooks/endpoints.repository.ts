@@ -43,6 +43,12 @@ export async function insertEndpointSealed(
   return { ...row, id, member_id: Number(row.member_id) };
 }
 
+/** The member's endpoint with exactly this address, if any. */
+export async function findEndpointOfMemberByUrl(db: Db, memberId: number, url: string): Promise<number | null> {
+  const row = await db.selectFrom('webhook_endpoints').select('id').where('member_id', '=', memberId).where('url', '=', url).executeTakeFirst();
+  return row ? Number(row.id) : null;
+}
+
 export async function findEndpoint(db: Db, id: number): Promise<EndpointRow | undefined> {
   const row = await db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
   return row && { ...row, id: Number(row.id), member_id: Number(row.member_id) };

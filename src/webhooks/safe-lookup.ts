@@ -7,7 +7,7 @@
  */
 import { promises as dns, type LookupAddress } from 'node:dns';
 import net, { type LookupFunction } from 'node:net';
-import { nonPublicReason } from './address-policy.ts';
+import { nonPublicRange, nonPublicReason } from './address-policy.ts';
 
 /** Every address of a host name. Tests give one they control. */
 export type Resolver = (hostname: string) => Promise<string[]>;
@@ -23,6 +23,8 @@ export class AddressRefusedError extends Error {
     readonly host: string,
     /** The refused address; null when the host has none (it could not be resolved). */
     readonly address: string | null,
+    /** Its range's name (address-policy.ts, nonPublicRange); null with no address. */
+    readonly range: string | null = null,
   ) {
     super(message);
   }
@@ -50,7 +52,8 @@ export async function allowedAddresses(hostname: string, rule: AddressRule): Pro
   if (!rule.allowPrivate) {
     for (const address of addresses) {
       const why = nonPublicReason(address);
-      if (why) throw new AddressRefusedError(`${bare} resolves to ${address}, ${why}: webhooks go to public addresses only`, bare, address);
+      if (why)
+        throw new AddressRefusedError(`${bare} resolves to ${address}, ${why}: webhooks go to public addresses only`, bare, address, nonPublicRange(address));
     }
   }
   return addresses;

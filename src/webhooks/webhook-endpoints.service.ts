@@ -17,6 +17,7 @@ import {
   countEndpointsOfMember,
   deleteEndpoint,
   findEndpoint,
+  findEndpointOfMemberByUrl,
   insertEndpointSealed,
   listEndpointsOfMember,
   rotateEndpointSecret,
@@ -80,8 +81,9 @@ async function checkAddresses(url: URL, rule: AddressRule): Promise<void> {
     await allowedAddresses(url.hostname, rule);
   } catch (error) {
     if (!(error instanceof AddressRefusedError)) throw error;
-    const { host, address } = error;
-    if (address !== null) throw new DomainError('invalid', error.message, { code: 'webhook.address_refused', params: { host, address } });
+    const { host, address, range } = error;
+    if (address !== null)
+      throw new DomainError('invalid', error.message, { code: 'webhook.address_refused', params: { host, address, range: range ?? 'reserved' } });
     throw new DomainError('invalid', `${host} could not be found: check the address`, { code: 'webhook.host_unresolved', params: { host } });
   }
 }
@@ -100,7 +102,7 @@ export function createWebhookEndpoints(deps: EndpointsDeps) {
   }
 
   return {
-    /** Registers an endpoint of the actor's member; its signing secret is in the answer, once. */
+    /** Registers an endpoint of the actor's member (an address once); its signing secret is in the answer, once. */
     async registerEndpoint(actor: WebhookActor, input: { url: string; description?: string }): Promise<{ endpoint: EndpointView; secret: string }> {
       const { memberId, userId } = managedMemberOf(actor);
       const checked = checkEndpointUrl(input.url);
@@ -117,6 +119,14 @@ export function createWebhookEndpoints(deps: EndpointsDeps) {
           throw new DomainError('conflict', `a member has at most ${MAX_ENDPOINTS_PER_MEMBER} endpoints: delete one before adding another`, {
             code: 'webhook.endpoint_cap',
             params: { max: MAX_ENDPOINTS_PER_MEMBER },
+          });
+        }
+        // The same address twice would get every message twice (a form sent again, a second click).
+        const existing = await findEndpointOfMemberByUrl(trx, memberId, checked.url.href);
+        if (existing !== null) {
+          throw new DomainError('conflict', `${checked.url.href} is registered already (endpoint ${existing}): rotate its secret if it was lost`, {
+            code: 'webhook.url_taken',
+            params: { url: checked.url.href },
           });
         }
         const now = deps.clock.now();

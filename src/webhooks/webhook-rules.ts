@@ -2,6 +2,7 @@
  * The rules of webhook endpoints (D32), pure: who may do what, what an endpoint's address and
  * description must be, what an event must be to be sent. The services call these; they call nothing.
  */
+import { hasForbiddenCharacters } from '../lib/bidi-controls.ts';
 import { DomainError } from '../lib/errors.ts';
 import { stated, type StatedProblem } from '../lib/problems.ts';
 import type { Actor } from '../actors/actor.ts';
@@ -81,10 +82,13 @@ export function checkDescription(description: string): StatedProblem[] {
       }),
     );
   }
-  // eslint-disable-next-line no-control-regex -- control characters are what is refused
-  if (/[\u0000-\u001f\u007f]/.test(description)) {
+  // The one rule for free text (bidi controls too: they would reverse the portal's line around them).
+  if (hasForbiddenCharacters(description)) {
     problems.push(
-      stated('description may not hold control characters (line breaks included)', { code: 'field.control_characters', params: { field: 'description' } }),
+      stated('description may not hold control characters (line breaks and bidi controls included)', {
+        code: 'field.control_characters',
+        params: { field: 'description' },
+      }),
     );
   }
   return problems;

@@ -31,7 +31,7 @@ export interface SenderDeps {
 const TLS_CODES = /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_CERT)/;
 
 /** A connection's failure in words for the portal (never the body or a secret). */
-function failureWords(error: NodeJS.ErrnoException, host: string): string {
+export function failureWords(error: NodeJS.ErrnoException, host: string): string {
   const code = error.code ?? '';
   if (code === 'EADDRREFUSED') return `refused: ${error.message}`;
   if (code === 'ECONNREFUSED') return `${host} refused the connection`;

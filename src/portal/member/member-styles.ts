@@ -35,6 +35,17 @@ legend{font-weight:600;padding:0 .3rem}
 .badge{display:inline-block;padding:0 .6rem;border-radius:999px;font-weight:700;font-size:.9rem}
 .badge-high{background:#a4001d;color:#fff}
 .badge-normal{background:#6b4e00;color:#fff}
+.endpoint{border:1px solid var(--line);border-radius:6px;padding:.25rem 1.25rem .75rem;margin:1rem 0;max-width:56rem}
+.endpoint h3{font-size:1.05rem;overflow-wrap:anywhere}
+.state{display:inline-block;padding:0 .5rem;border-radius:4px;font-weight:600;border:1px solid currentColor}
+.state-ok{color:var(--ok)}
+.state-bad{color:var(--error)}
+.state-wait{color:var(--muted)}
+.reason{max-width:28rem;overflow-wrap:anywhere}
+.pager{display:flex;gap:1.5rem;margin:.5rem 0 1rem}
+input[type=url]{display:block;width:100%;max-width:40rem;padding:.5rem;font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--line);border-radius:4px}
+table.deliveries td{vertical-align:top}
+span.nowrap{white-space:nowrap}
 .table-scroll{overflow-x:auto}
 table.data{margin:.5rem 0 1rem;font-size:.95rem}
 table.data caption{text-align:left;font-weight:600;padding:.25rem 0}

@@ -1,9 +1,9 @@
 /**
  * The member pages (D28) under /portal (paths relative to the portal's scope): agreement, API
- * key, usage, search, users (users.routes.ts). Every route is guarded by `requireUser` with its
- * roles and reads and changes only the signed-in user's own member (`memberOf(request)`); the
- * one id in a URL (a user of the member) is looked up within that member. CSRF and Origin are
- * checked for every POST by the portal's session hook.
+ * key, usage, search, users (users.routes.ts), webhooks (webhooks.routes.ts, D32). Every route
+ * is guarded by `requireUser` with its roles and reads and changes only the signed-in user's own
+ * member (`memberOf(request)`); an id in a URL (a user, an endpoint, a delivery) is looked up
+ * within that member. CSRF and Origin are checked for every POST by the portal's session hook.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../http/app-type.ts';
@@ -24,6 +24,7 @@ import { apiBody, type ApiFlash } from './api.page.ts';
 import { searchBody, refusalText } from './search.page.ts';
 import { usageBody } from './usage.page.ts';
 import { registerUsersRoutes } from './users.routes.ts';
+import { registerWebhooksRoutes } from './webhooks.routes.ts';
 import { memberText } from './text.ts';
 
 const MEMBERS = ['member_admin', 'member_user'] as const;
@@ -34,6 +35,7 @@ export function registerMemberPages(scope: App, deps: PortalDeps): void {
   registerUsageRoutes(scope, deps);
   registerSearchRoute(scope, deps);
   registerUsersRoutes(scope, deps);
+  registerWebhooksRoutes(scope, deps);
 }
 
 function registerAgreementRoutes(app: App, deps: PortalDeps) {

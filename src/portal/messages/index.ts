@@ -24,6 +24,7 @@ import { webhookProblemMessages } from './problems-webhooks.ts';
 import { disputeProblemMessages } from './problems-disputes.ts';
 import { disputesMessages } from './disputes.ts';
 import { disclosureMessages } from './disclosure.ts';
+import { webhooksMessages } from './webhooks.ts';
 
 export const MESSAGES = {
   ...layoutMessages,
@@ -46,6 +47,7 @@ export const MESSAGES = {
   ...disputeProblemMessages,
   ...disputesMessages,
   ...disclosureMessages,
+  ...webhooksMessages,
 } as const;
 
 /** Each feature file, for the test that no two define the same key. */
@@ -70,6 +72,7 @@ export const MESSAGE_FILES: Readonly<Record<string, Readonly<Record<string, unkn
   'problems-disputes': disputeProblemMessages,
   disputes: disputesMessages,
   disclosure: disclosureMessages,
+  webhooks: webhooksMessages,
 };
 
 export type MessageKey = keyof typeof MESSAGES;

@@ -20,8 +20,8 @@ export const webhookProblemMessages = defineMessages({
   },
   'problem.webhook.url_too_long': { en: 'The address is longer than {max} characters.', tr: 'Adres en çok {max} karakter olabilir.' },
   'problem.webhook.address_refused': {
-    en: '{host} leads to {address}, which is not a public internet address: give an address reachable from the internet.',
-    tr: '{host} adresi {address} adresine çıkıyor; bu, internete açık bir adres değil: internetten erişilebilen bir adres girin.',
+    en: 'This address is not allowed: {host} leads to {address}, {range}. Webhooks go to public internet addresses only; give an address reachable from the internet.',
+    tr: 'Bu adrese izin verilmiyor: {host}, {address} adresine çıkıyor; bu {range}. Bildirimler yalnızca internete açık adreslere gönderilir; internetten erişilebilen bir adres girin.',
   },
   'problem.webhook.host_unresolved': {
     en: '{host} could not be found: check the address.',
@@ -30,6 +30,10 @@ export const webhookProblemMessages = defineMessages({
   'problem.webhook.endpoint_cap': {
     en: 'A member has at most {max} endpoints: delete one before adding another.',
     tr: 'Bir üyenin en çok {max} adresi olabilir: yenisini eklemeden önce birini silin.',
+  },
+  'problem.webhook.url_taken': {
+    en: '{url} is registered already: each message would be sent to it twice. If its secret was lost, rotate the secret instead.',
+    tr: '{url} zaten kayıtlı: her ileti ona iki kez gönderilirdi. Anahtarı kaybolduysa bunun yerine anahtarı yenileyin.',
   },
   'problem.webhook.endpoint_not_found': { en: 'There is no endpoint {id} of your member.', tr: 'Üyenizin {id} numaralı bir adresi yok.' },
   'problem.webhook.admin_only': {
