@@ -34,6 +34,12 @@ test('the database URL: the flag, else DATABASE_URL, else the default', () => {
   assert.equal(parseConfig({}, {}).databaseUrl, DEFAULT_DATABASE_URL);
 });
 
+test('the portal daily limit per member (D28 amended): 300 by default, RISKLOOKUP_PORTAL_MEMBER_DAILY_LIMIT, a bad value reported', () => {
+  assert.equal(parseConfig({}, {}).portalMemberDailyLimit, 300);
+  assert.equal(parseConfig({}, { RISKLOOKUP_PORTAL_MEMBER_DAILY_LIMIT: '1000' }).portalMemberDailyLimit, 1000);
+  assert.throws(() => parseConfig({}, { RISKLOOKUP_PORTAL_MEMBER_DAILY_LIMIT: '0' }), /RISKLOOKUP_PORTAL_MEMBER_DAILY_LIMIT\) must be a whole number from 1/);
+});
+
 test('the portal daily limit per user (D28): 100 by default, RISKLOOKUP_PORTAL_DAILY_LIMIT, a bad value reported', () => {
   assert.equal(parseConfig({}, {}).portalDailyLimit, 100);
   assert.equal(parseConfig({}, { RISKLOOKUP_PORTAL_DAILY_LIMIT: '250' }).portalDailyLimit, 250);

@@ -39,6 +39,8 @@ export interface Config {
   readonly anonDailyLimit: number;
   /** D28: daily portal searches per user. */
   readonly portalDailyLimit: number;
+  /** D28 amended: daily portal searches per member, all its users together (a member's own setting overrides it). */
+  readonly portalMemberDailyLimit: number;
   /** D28: users a member_admin may have in its member that are not disabled (the operator is not bound by it). */
   readonly maxUsersPerMember: number;
   /** D29: reports a member files per quota day (D19), all its users together. */
@@ -87,6 +89,7 @@ export interface ConfigInput {
   defaultDailyLimit?: string | number;
   anonDailyLimit?: string | number;
   portalDailyLimit?: string | number;
+  portalMemberDailyLimit?: string | number;
   maxUsersPerMember?: string | number;
   filingsPerMemberPerDay?: string | number;
   countries?: string;
@@ -193,6 +196,14 @@ export function parseConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pr
       'portal daily limit per user (RISKLOOKUP_PORTAL_DAILY_LIMIT)',
       input.portalDailyLimit ?? env.RISKLOOKUP_PORTAL_DAILY_LIMIT,
       100,
+      1,
+      10_000_000,
+      problems,
+    ),
+    portalMemberDailyLimit: integer(
+      'portal daily limit per member (RISKLOOKUP_PORTAL_MEMBER_DAILY_LIMIT)',
+      input.portalMemberDailyLimit ?? env.RISKLOOKUP_PORTAL_MEMBER_DAILY_LIMIT,
+      300,
       1,
       10_000_000,
       problems,

@@ -40,6 +40,8 @@ for (const engine of ENGINES) {
         tier: 'full',
         status: 'active',
         agreement_signed_on: readJson<CliMember>(added.stdout).agreement_signed_on,
+        daily_limit: null,
+        portal_daily_limit: null,
       });
       assert.match(readJson<CliMember>(added.stdout).agreement_signed_on!, /^\d{4}-\d{2}-\d{2}$/);
 
@@ -68,6 +70,18 @@ for (const engine of ENGINES) {
       const plain = await cli('key', 'issue', 'M-7');
       assert.match(plain.stdout.trim(), /^[A-Za-z0-9]{64}$/);
       assert.match(plain.stderr, /previous key is revoked/);
+      // Without --daily-limit the member keeps its limit (D18 amended: the limit is the member's).
+      assert.match(plain.stderr, /\(250 queries\/day\)/);
+
+      // Both of the member's limits from `member set`, shown by `member list`.
+      const limits = await cli('member', 'set', 'M-7', '--daily-limit', '400', '--portal-daily-limit', '150', '--json');
+      assert.equal(limits.code, 0, limits.stderr);
+      const changed = readJson<{ daily_limit: number | null; portal_daily_limit: number | null }>(limits.stdout);
+      assert.deepEqual([changed.daily_limit, changed.portal_daily_limit], [400, 150]);
+      assert.match((await cli('member', 'list')).stdout, /daily_limit=400 {2}portal_daily_limit=150/);
+      const badLimit = await cli('member', 'set', 'M-7', '--portal-daily-limit', '0');
+      assert.equal(badLimit.code, 2);
+      assert.match(badLimit.stderr, /--portal-daily-limit must be a whole number from 1 to 1000000/);
 
       const revoke = await cli('key', 'revoke', 'M-7', '--json');
       assert.deepEqual(JSON.parse(revoke.stdout), { member: 'M-7', revoked: 1 });

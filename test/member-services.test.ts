@@ -16,6 +16,7 @@ import { AGREEMENT_VERSION } from '../src/agreement/agreement-text.ts';
 import { generateMemberKey, readMemberKey, revokeMemberKey } from '../src/keys/member-key.service.ts';
 import { readMemberUsage } from '../src/quota/member-usage.service.ts';
 import { consumeUsage } from '../src/quota/usage.repository.ts';
+import { markKeyUsed } from '../src/keys/keys.repository.ts';
 import { createAuditWriter } from '../src/audit/audit-writer.ts';
 import { createCompanySearch } from '../src/search/company-search.ts';
 import { quotaOn } from '../src/quota/allowance.ts';
@@ -97,9 +98,11 @@ for (const engine of ENGINES) {
       assert.deepEqual(view.key, { prefix: first.prefix, createdAt: clock.now(), dailyLimit: 100, usedToday: 0, lastUsedDay: null });
 
       const keyRow = await db.selectFrom('api_keys').select('id').where('prefix', '=', first.prefix).executeTakeFirstOrThrow();
-      await consumeUsage(db, `key:${keyRow.id}`, '2026-11-19', 100);
-      await consumeUsage(db, `key:${keyRow.id}`, '2026-11-21', 100);
-      await consumeUsage(db, `key:${keyRow.id}`, '2026-11-21', 100);
+      await consumeUsage(db, `member:${ids.a}`, '2026-11-19', 100);
+      await consumeUsage(db, `member:${ids.a}`, '2026-11-21', 100);
+      await consumeUsage(db, `member:${ids.a}`, '2026-11-21', 100);
+      await markKeyUsed(db, Number(keyRow.id), '2026-11-21');
+      await markKeyUsed(db, Number(keyRow.id), '2026-11-19');
       view = await readMemberKey(db, clock, 100, ids.a!);
       assert.equal(view.key?.usedToday, 2);
       assert.equal(view.key?.lastUsedDay, '2026-11-21');
@@ -113,7 +116,9 @@ for (const engine of ENGINES) {
         active.map((r) => r.prefix),
         [second.prefix],
       );
-      assert.equal((await readMemberKey(db, clock, 100, ids.a!)).key?.usedToday, 0, "the new key's day starts empty");
+      const regenerated = (await readMemberKey(db, clock, 100, ids.a!)).key;
+      assert.equal(regenerated?.usedToday, 2, "the new key continues the member's day (D18 amended)");
+      assert.equal(regenerated?.lastUsedDay, null, 'the new key itself has not been used');
 
       await revokeMemberKey(db, clock, ids.a!);
       assert.equal((await readMemberKey(db, clock, 100, ids.a!)).key, null);
@@ -121,14 +126,13 @@ for (const engine of ENGINES) {
       assert.equal((await readMemberKey(db, clock, 100, ids.b!)).key, null, 'nothing happened to the other member');
     });
 
-    test('usage: 30 quota days, API (all the member keys) and portal (its users) apart, nothing of another member', async () => {
-      const keyIds = (await db.selectFrom('api_keys').select('id').where('member_id', '=', ids.a!).execute()).map((r) => Number(r.id));
-      assert.equal(keyIds.length, 2);
-      await consumeUsage(db, `key:${keyIds[1]}`, '2026-11-21', 100);
+    test("usage: 30 quota days, API (the member's, all its keys) and portal (its users) apart, nothing of another member", async () => {
+      await consumeUsage(db, `member:${ids.a}`, '2026-11-21', 100);
       await consumeUsage(db, `user:${ids.userA}`, '2026-11-21', 100);
       await consumeUsage(db, `user:${ids.adminA}`, '2026-11-20', 100);
       await consumeUsage(db, `user:${ids.adminB}`, '2026-11-21', 100);
-      await consumeUsage(db, `key:${keyIds[0]}`, '2026-10-01', 100);
+      await consumeUsage(db, `member:${ids.a}`, '2026-10-01', 100);
+      await consumeUsage(db, `portal:member:${ids.a}`, '2026-11-21', 100);
       const usage = await readMemberUsage(db, clock, ids.a!);
       assert.equal(usage.length, 30);
       assert.deepEqual(usage.at(-1), { day: '2026-11-21', api: 3, portal: 1 });
@@ -156,6 +160,7 @@ for (const engine of ENGINES) {
         clock,
         countryCodes: countries.list().map((c) => c.code),
         dailyLimit: 3,
+        memberDailyLimit: 300,
         auditQueryChars: 200,
       };
       const searcher: PortalSearcher = {

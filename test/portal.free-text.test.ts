@@ -21,6 +21,7 @@ import { memberIdOf } from './helpers/users.ts';
 import { webhookWorld } from './helpers/webhooks.ts';
 import { inviteUser } from '../src/users/users.service.ts';
 import { disableEndpoint } from '../src/webhooks/endpoints.repository.ts';
+import { decideDispute, recordDispute } from '../src/disputes/disputes.service.ts';
 
 /** Right-to-left override, left-to-right isolate, BEL, ESC, NUL, a C1 control. */
 const FORBIDDEN = ['\u202e', '\u2066', '\u0007', '\u001b', '\u0000', '\u0085'];
@@ -136,7 +137,26 @@ for (const engine of ENGINES) {
       await world.deliveries.sendTestEvent(actor, { endpointId: endpoint.id });
       const { endpoint: off } = await world.endpoints.registerEndpoint(actor, { url: 'https://8.8.4.4/walk' });
       await disableEndpoint(db, off.id, 'The endpoint answered 410 Gone, which asks for no more deliveries.', t.clock.now());
-      const operator = await signIn(t.app, await makePortalUser(db, t.clock, { role: 'operator' }), t.clock);
+      const operatorUser = await makePortalUser(db, t.clock, { role: 'operator' });
+      const operator = await signIn(t.app, operatorUser, t.clock);
+      // Disputes over the two filings (D33): one open (the decision form, the member's support and
+      // withdrawal), one decided upheld (the company's statement).
+      const filedIds = (await db.selectFrom('reports').select('id').orderBy('id').execute()).map((r) => Number(r.id));
+      const dispute = (reportId: number) =>
+        recordDispute(
+          { db, clock: t.clock },
+          { userId: operatorUser.id },
+          {
+            identificationMethod: 'kep',
+            identificationReference: 'a@hs01.kep.tr',
+            receivedOn: '2026-11-20',
+            grounds: 'Paid.',
+            reportIds: [reportId],
+          },
+        );
+      await dispute(filedIds[0]!);
+      const upheld = await dispute(filedIds[1]!);
+      await decideDispute({ db, clock: t.clock }, { userId: operatorUser.id }, upheld.disputeId, { outcome: 'upheld', reason: 'Stands.' });
       const link = await inviteUser(db, t.clock, { email: 'newcomer@example.com', role: 'member_user', memberRef: 'FT-1', createdBy: 'test' });
       const visitor = await anonymousBrowser(t.app);
       const starts: Array<[string, PortalBrowser, string[]]> = [

@@ -110,11 +110,17 @@ for (const engine of ENGINES) {
         'court_decision_date',
         'currency',
         'description',
+        'disputed',
         'filed_at',
         'official',
         'report_id',
         'type',
       ]);
+      // D33: every report item says whether it is disputed; no statement without an upheld dispute.
+      assert.deepEqual(
+        company.reports.map((r) => [r.disputed, 'statement' in r]),
+        company.reports.map(() => [false, false]),
+      );
       assert.equal(byType.enforcement_judgment.filed_at, '2026-03-01 09:15:00');
       assert.equal(byType.enforcement_judgment.amount, 1234.5);
       assert.equal(byType.enforcement_judgment.currency, 'TRY');

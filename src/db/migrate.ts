@@ -11,6 +11,8 @@ import * as nameWords from './migrations/0007-name-words.ts';
 import * as sealedSeedsAndDevices from './migrations/0009-sealed-seeds-and-devices.ts';
 import * as jobsAndWebhooks from './migrations/0011-jobs-and-webhooks.ts';
 import * as nameWordIndex from './migrations/0012-name-word-index.ts';
+import * as memberQuota from './migrations/0013-member-quota.ts';
+import * as disputes from './migrations/0017-disputes.ts';
 
 function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -25,6 +27,8 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '0009-sealed-seeds-and-devices': { up: (db) => sealedSeedsAndDevices.up(db, engine.seam) },
     '0011-jobs-and-webhooks': { up: (db) => jobsAndWebhooks.up(db, engine.seam) },
     '0012-name-word-index': { up: (db) => nameWordIndex.up(db, engine.seam) },
+    '0013-member-quota': { up: (db) => memberQuota.up(db) },
+    '0017-disputes': { up: (db) => disputes.up(db, engine.seam) },
   };
 }
 

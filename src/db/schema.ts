@@ -9,8 +9,13 @@ export interface MembersTable {
   status: 'active' | 'suspended' | 'terminated';
   /** `YYYY-MM-DD`, or null while the data agreement is unsigned (D15). */
   agreement_signed_on: string | null;
-  /** Daily limit given to the member's next key (D30); null = the server's default. */
+  /**
+   * The member's API daily limit (D18 amended: its keys share one day's count and this limit; an
+   * operator's change applies at once); null only before its first key = the server's default.
+   */
   key_daily_limit: number | null;
+  /** The member's daily portal searches, all its users together (D28 amended); null = the server's default. */
+  portal_daily_limit: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -21,9 +26,12 @@ export interface ApiKeysTable {
   /** SHA-256 hex of the key; the key itself is never stored (D16). */
   digest: string;
   prefix: string;
+  /** The member's limit when the key was issued or last changed; the member's own (`key_daily_limit`) applies. */
   daily_limit: number;
   created_at: number;
   revoked_at: number | null;
+  /** The last quota day (D19, `YYYY-MM-DD`) the key answered a search; null = never. */
+  last_used_day: string | null;
 }
 
 export interface CompaniesTable {
@@ -86,6 +94,10 @@ export interface ReportsTable {
   filed_city: string | null;
   created_at: number;
   updated_at: number;
+  /** 1 while a dispute over it is undecided (D33), kept by the dispute steps; what search shows as `disputed`. */
+  disputed: Generated<number>;
+  /** The company's statement after a dispute decided `upheld` (D33), shown as `statement`. */
+  dispute_statement: string | null;
 }
 
 export const REPORT_ROW_COLUMNS = [
@@ -109,6 +121,8 @@ export const REPORT_ROW_COLUMNS = [
   'filed_city',
   'created_at',
   'updated_at',
+  'disputed',
+  'dispute_statement',
 ] as const satisfies ReadonlyArray<keyof ReportsTable>;
 
 /** Fails to compile when a column is left out of the lists above. */
@@ -131,7 +145,10 @@ export interface ReportStatusChangesTable {
 }
 
 export interface UsageCountersTable {
-  /** `key:<id>` for a key's quota (D18), `addr:<ip>` for the anonymous allowance (D20). */
+  /**
+   * `member:<id>` for a member's API quota (D18 amended), `addr:<ip>` for the anonymous allowance
+   * (D20), `user:<id>` and `portal:member:<id>` for the portal's (D28 amended); see quota/allowance.ts.
+   */
   subject: string;
   /** Quota day, `YYYY-MM-DD` in Turkey time (D19). */
   day: string;
@@ -327,6 +344,68 @@ export interface WebhookDeliveriesTable {
   finished_at: number | null;
 }
 
+/** A dispute by the reported company (D33, migration 0017). */
+export interface DisputesTable {
+  id: Generated<number>;
+  company_id: number;
+  state: 'open' | 'awaiting_member' | 'decided';
+  outcome: 'upheld' | 'corrected' | 'removed' | null;
+  identification_method: string;
+  identification_reference: string;
+  /** `YYYY-MM-DD`, Turkey time: the day the company's request reached the bureau. */
+  received_on: string;
+  grounds: string;
+  members_told_at: number | null;
+  decision_reason: string | null;
+  decided_at: number | null;
+  statement: string | null;
+  recorded_by_user_id: number | null;
+  /** Bumped by every step; a step's update holds only if it is still the version read. */
+  version: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DisputeReportsTable {
+  dispute_id: number;
+  report_id: number;
+  filing_member_id: number | null;
+  response: string;
+  response_text: string | null;
+  responded_at: number | null;
+  responded_by_user_id: number | null;
+  /** 1 while the dispute is undecided, null after (unique with report_id: one undecided dispute per report). */
+  undecided: number | null;
+}
+
+export interface DisputeAttachmentsTable {
+  id: Generated<number>;
+  dispute_id: number;
+  /** The report a member's supporting document is about; null for the company's documents. */
+  report_id: number | null;
+  /** The member whose users may download it; null: operators only. */
+  member_id: number | null;
+  file_name: string;
+  content_type: string;
+  size_bytes: number;
+  sha256: string;
+  content: Buffer;
+  created_at: number;
+}
+
+export interface DisputeStepsTable {
+  id: Generated<number>;
+  dispute_id: number;
+  step: string;
+  report_id: number | null;
+  at: number;
+  by_label: string;
+  user_id: number | null;
+  from_state: string | null;
+  to_state: string;
+  text: string | null;
+}
+
 export interface Database {
   members: MembersTable;
   api_keys: ApiKeysTable;
@@ -348,4 +427,8 @@ export interface Database {
   job_state: JobStateTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  disputes: DisputesTable;
+  dispute_reports: DisputeReportsTable;
+  dispute_attachments: DisputeAttachmentsTable;
+  dispute_steps: DisputeStepsTable;
 }

@@ -53,7 +53,7 @@ test('D33: over official files only, nobody is asked: the dispute is the operato
 
 test('D33: only an operator records a dispute', () => {
   for (const actor of [
-    { kind: 'member_user', userId: 2, memberId: 10, role: 'member_user' },
+    { kind: 'member_user', userId: 2, memberId: 10 },
     { kind: 'system', job: 'x' },
   ] as const) {
     const r = checkRecord(actor, INPUT, [claim(7, 10), official], NOW);

@@ -16,8 +16,8 @@ import type { DisputeOutcome } from './dispute-input.ts';
 
 const at = (date: string, hh = 12) => startOfTurkeyDay(date) + hh * 3_600_000;
 const operator: DisputeActor = { kind: 'operator', userId: 1 };
-const filer: DisputeActor = { kind: 'member_user', userId: 2, memberId: 10, role: 'member_user' };
-const otherMember: DisputeActor = { kind: 'member_user', userId: 3, memberId: 11, role: 'member_user' };
+const filer: DisputeActor = { kind: 'member_user', userId: 2, memberId: 10 };
+const otherMember: DisputeActor = { kind: 'member_user', userId: 3, memberId: 11 };
 const system: DisputeActor = { kind: 'system', job: 'dispute-deadlines' };
 const ACTORS = { operator, filer, otherMember, system } as const;
 

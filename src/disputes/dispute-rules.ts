@@ -41,7 +41,7 @@ export type DisputeStep = (typeof DISPUTE_STEPS)[number];
 export type MemberResponse = 'not_asked' | 'awaited' | 'supported' | 'withdrawn' | 'lapsed' | 'unanswered';
 
 /** Who acts: the kinds of the one Actor (src/actors/actor.ts) that take dispute steps; the caller has authenticated it. */
-export type DisputeActor = Extract<Actor, { kind: 'operator' | 'member_user' | 'system' }>;
+export type DisputeActor = Extract<Actor, { kind: 'operator' | 'system' }> | Omit<Extract<Actor, { kind: 'member_user' }>, 'role'>;
 
 export interface DisputedReport {
   readonly reportId: number;

@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { nextQuotaResetSeconds, quotaDayOf } from '../lib/turkey-time.ts';
-import { addressSubject, keySubject, peekAllowance, rateLimitHeaders, takeUnit } from '../quota/allowance.ts';
+import { addressSubject, memberSubject, peekAllowance, rateLimitHeaders, takeUnit } from '../quota/allowance.ts';
 
 export interface RateLimitDeps {
   db: Kysely<Database>;
@@ -36,7 +36,7 @@ async function allowanceFor(deps: RateLimitDeps, request: FastifyRequest) {
   // Read with the key, this very day: no second statement.
   if (holder && holder.usage.day === quotaDayOf(now)) return { limit: holder.dailyLimit, used: holder.usage.used, resetAt: nextQuotaResetSeconds(now) };
   return holder
-    ? peekAllowance(deps.db, deps.clock, keySubject(holder.keyId), holder.dailyLimit)
+    ? peekAllowance(deps.db, deps.clock, memberSubject(holder.memberId), holder.dailyLimit)
     : peekAllowance(deps.db, deps.clock, addressSubject(request.ip), deps.anonDailyLimit);
 }
 

@@ -105,6 +105,7 @@ export function reportExample(type: ReportType): Record<string, unknown> {
   if (CONCORDAT_TYPES.has(type)) Object.assign(example, { concordat_start: '2026-02-01', concordat_end: '2027-01-31' });
   const fields = CASE_FIELDS[type];
   if (fields) example.case = Object.fromEntries(fields.map((f) => [f, CASE_EXAMPLES[f] ?? '']));
+  example.disputed = false;
   return example;
 }
 
@@ -131,6 +132,17 @@ function reportBranch(type: ReportType): TSchema {
         ? { court_decision_date: Type.Optional(Type.String({ ...DATE, description: 'Date of the court decision' })) }
         : {}),
       ...(caseName ? { case: Type.Optional(Type.Ref(caseName)) } : {}),
+      disputed: Type.Boolean({
+        description:
+          'true while the reported company disputes this report (D33): the bureau is reviewing it, and it stays shown as before until decided; false otherwise',
+      }),
+      statement: Type.Optional(
+        Type.String({
+          maxLength: 500,
+          description:
+            "The reported company's own statement, at most 500 characters, added after a dispute was decided with the report upheld (D33); absent when none",
+        }),
+      ),
     },
     {
       $id: `${pascal(type)}Report`,
@@ -151,7 +163,8 @@ export const ReportSchema = Type.Union(
       'One visible active risk report (spec 2.3). `type` decides which fields it carries (D14): ' +
       '`case` on the enforcement types, `bounced_cheque` and `debt_assigned`; `court_decision_date` on ' +
       '`enforcement_judgment` and `court_decision`; `concordat_start`/`concordat_end` on `concordat`; ' +
-      '`amount` with `currency` on any report whose amount is known. Absent fields are left out, never null.',
+      '`amount` with `currency` on any report whose amount is known. Absent fields are left out, never null. ' +
+      'Every report carries `disputed` (D33); `statement` only when the company added one after an upheld dispute.',
     discriminator: {
       propertyName: 'type',
       mapping: Object.fromEntries(REPORT_TYPES.map((t) => [t, `#/components/schemas/${pascal(t)}Report`])),

@@ -4,7 +4,9 @@ const integer = (description: string) => ({ type: 'integer', description });
 const text = (description: string, example: string) => ({ type: 'string', description, example });
 
 export const RESPONSE_HEADERS = {
-  'X-RateLimit-Limit': integer("Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20)"),
+  'X-RateLimit-Limit': integer(
+    "Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20)",
+  ),
   'X-RateLimit-Remaining': integer('Requests left today'),
   'X-RateLimit-Reset': integer('Unix time (seconds) of the next reset: midnight Turkey time (D19)'),
   'X-RateLimit-Used': integer('Requests counted today'),

@@ -40,7 +40,7 @@ const COUNTRY_EXAMPLE = { code: 'TR', name: 'Türkiye', id_types: [ID_TYPE_EXAMP
 export const MetaSchema = Type.Object(
   {
     queries_used_today: Type.Integer({ description: 'Answered searches counted against the key today, this one included (D18)' }),
-    daily_limit: Type.Integer({ description: "The key's daily quota" }),
+    daily_limit: Type.Integer({ description: "The daily quota of the key's member, all its keys together (D18)" }),
     remaining_today: Type.Integer({ description: 'Searches left today; the quota resets at midnight Turkey time (D19)' }),
     response_ms: Type.Integer({ description: 'Time the server took, in milliseconds' }),
     truncated: Type.Boolean({ description: 'true when more companies matched than are returned (D10): refine the query' }),

@@ -1,5 +1,5 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
-import { KEY_SUBJECT_PREFIX } from '../quota/allowance.ts';
+import { MEMBER_SUBJECT_PREFIX } from '../quota/allowance.ts';
 import type { ApiKeysTable } from '../db/schema.ts';
 import type { Db } from '../db/types.ts';
 import type { KeyHolder } from './auth-rules.ts';
@@ -11,8 +11,9 @@ export interface KeyHolderRow extends KeyHolder {
   keyId: number;
   memberId: number;
   memberRef: string;
+  /** The member's API daily limit (D18 amended: the member's, not the key's). */
   dailyLimit: number;
-  /** The key's answered searches on `day`, read in the same statement (D18's check). */
+  /** The member's answered API searches on `day`, read in the same statement (D18's check). */
   usage: { day: string; used: number };
 }
 
@@ -25,6 +26,23 @@ export async function revokeActiveKeys(db: Db, memberId: number, at: number): Pr
   const result = await db.updateTable('api_keys').set({ revoked_at: at }).where('member_id', '=', memberId).where('revoked_at', 'is', null).executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/**
+ * Records that the key answered a search on `day` (the portal's "last used"). Changes the row only
+ * on the key's first answer of a day; callers remember what they marked (search.route.ts), so the
+ * key look-up of every search reads no extra column for it.
+ */
+export async function markKeyUsed(db: Db, keyId: number, day: string): Promise<void> {
+  await markKeyUsedQuery(db, [day, keyId]);
+}
+
+const markKeyUsedQuery = preparedQuery((db, p) =>
+  db
+    .updateTable('api_keys')
+    .set({ last_used_day: p(0) })
+    .where('id', '=', p(1))
+    .where((eb) => eb.or([eb('last_used_day', 'is', null), eb('last_used_day', '<', p(0))])),
+);
 
 /** Sets the daily limit of the member's active key, if it has one; returns how many keys changed. */
 export async function setActiveKeyDailyLimit(db: Db, memberId: number, dailyLimit: number): Promise<number> {
@@ -57,12 +75,12 @@ const keyHolderQuery = preparedQuery((db, p) =>
     .selectFrom('api_keys')
     .innerJoin('members', 'members.id', 'api_keys.member_id')
     .leftJoin('usage_counters', (join) =>
-      join.on('usage_counters.subject', '=', sql<string>`${sql.lit(KEY_SUBJECT_PREFIX)} || api_keys.id`).on('usage_counters.day', '=', p(1)),
+      join.on('usage_counters.subject', '=', sql<string>`${sql.lit(MEMBER_SUBJECT_PREFIX)} || api_keys.member_id`).on('usage_counters.day', '=', p(1)),
     )
-    .select([
+    .select((eb) => [
       'api_keys.id as keyId',
       'api_keys.member_id as memberId',
-      'api_keys.daily_limit as dailyLimit',
+      eb.fn.coalesce('members.key_daily_limit', 'api_keys.daily_limit').as('dailyLimit'),
       'api_keys.revoked_at as revokedAt',
       'members.ref as memberRef',
       'members.status as memberStatus',
@@ -74,8 +92,8 @@ const keyHolderQuery = preparedQuery((db, p) =>
 );
 
 /**
- * The key, its member and its use on `day` in one look-up, for D17's checks and D18's quota
- * check (every search: kept compiled).
+ * The key, its member and the member's API use on `day` in one look-up, for D17's checks and
+ * D18's quota check (every search: kept compiled).
  */
 export async function findKeyHolderByDigest(db: Db, digest: string, day: string): Promise<KeyHolderRow | undefined> {
   const [row] = await keyHolderQuery(db, [digest, day]);
@@ -85,32 +103,31 @@ export async function findKeyHolderByDigest(db: Db, digest: string, day: string)
     ...holder,
     keyId: Number(row.keyId),
     memberId: Number(row.memberId),
+    dailyLimit: Number(row.dailyLimit),
     revokedAt: row.revokedAt === null ? null : Number(row.revokedAt),
     usage: { day, used: usedToday === null ? 0 : Number(usedToday) },
   };
 }
 
 /**
- * The member's active key with its use on `day` and the last day it answered a search, in one
- * statement (the usage counters' primary key serves both look-ups). The last use is a quota day,
- * not an instant: the audit log has the instant, but no index by key, and it is purged.
+ * The member's active key, the member's API limit and use on `day` (D18 amended: the member's,
+ * which the key continues) and the last day the key itself answered a search, in one statement.
+ * The last use is a quota day, not an instant: the audit log has the instant, but no index by
+ * key, and it is purged.
  */
 export async function findActiveKeyOfMember(db: Db, memberId: number, day: string) {
-  const subject = sql<string>`${sql.lit(KEY_SUBJECT_PREFIX)} || api_keys.id`;
   const row = await db
     .selectFrom('api_keys')
-    .leftJoin('usage_counters', (join) => join.on('usage_counters.subject', '=', subject).on('usage_counters.day', '=', day))
+    .innerJoin('members', 'members.id', 'api_keys.member_id')
+    .leftJoin('usage_counters', (join) =>
+      join.on('usage_counters.subject', '=', sql<string>`${sql.lit(MEMBER_SUBJECT_PREFIX)} || api_keys.member_id`).on('usage_counters.day', '=', day),
+    )
     .select((eb) => [
       'api_keys.prefix',
       'api_keys.created_at',
-      'api_keys.daily_limit',
+      eb.fn.coalesce('members.key_daily_limit', 'api_keys.daily_limit').as('daily_limit'),
       'usage_counters.used as usedToday',
-      eb
-        .selectFrom('usage_counters as u')
-        .select((u) => u.fn.max('u.day').as('d'))
-        .where('u.subject', '=', subject)
-        .where('u.used', '>', 0)
-        .as('lastUsedDay'),
+      'api_keys.last_used_day as lastUsedDay',
     ])
     .where('api_keys.member_id', '=', memberId)
     .where('api_keys.revoked_at', 'is', null)
@@ -118,5 +135,5 @@ export async function findActiveKeyOfMember(db: Db, memberId: number, day: strin
     .limit(1)
     .executeTakeFirst();
   if (!row) return undefined;
-  return { ...row, usedToday: row.usedToday === null ? 0 : Number(row.usedToday), lastUsedDay: row.lastUsedDay ?? null };
+  return { ...row, daily_limit: Number(row.daily_limit), usedToday: row.usedToday === null ? 0 : Number(row.usedToday), lastUsedDay: row.lastUsedDay ?? null };
 }

@@ -45,7 +45,9 @@ export async function readMemberKey(db: Kysely<Database>, clock: Clock, defaultD
 
 /**
  * Generates the member's key, revoking the one it had (D16). The daily limit is the member's
- * own (set by an operator, D30) or the server's default. Refused for a member that is not active.
+ * own (set by an operator, D30) or the server's default, and the new key continues the member's
+ * count of the day (D18 amended: regenerating gives nothing more). Refused for a member that is
+ * not active.
  */
 export async function generateMemberKey(db: Kysely<Database>, clock: Clock, defaultDailyLimit: number, memberId: number): Promise<IssuedKey> {
   const member = await findMember(db, memberId);
@@ -55,7 +57,7 @@ export async function generateMemberKey(db: Kysely<Database>, clock: Clock, defa
       params: { memberStatus: member.status },
     });
   }
-  return issueKey(db, clock, member.ref, member.key_daily_limit ?? defaultDailyLimit);
+  return issueKey(db, clock, member.ref, undefined, defaultDailyLimit);
 }
 
 export async function revokeMemberKey(db: Kysely<Database>, clock: Clock, memberId: number): Promise<void> {

@@ -64,7 +64,7 @@ export const REASON_DOCS: { readonly [R in ErrorReason]: ReasonDoc } = {
   uri_too_long: { means: 'The request URL is longer than 2048 characters.', todo: 'Shorten `q`: one company at a time, at most 100 characters.' },
   unsupported_media_type: { means: 'The request had a body with a content type.', todo: 'Send no body and no `Content-Type`.' },
   rate_limited: {
-    means: "The key's daily quota, or the address's allowance for requests without a valid key, is used up (D18, D20).",
+    means: "The daily quota of the key's member (all its keys together), or the address's allowance for requests without a valid key, is used up (D18, D20).",
     todo: 'Wait for `Retry-After` seconds (the reset is midnight Turkey time, `X-RateLimit-Reset`); for a higher limit contact the association.',
   },
   header_too_large: { means: 'The request headers are too large.', todo: 'Send fewer or smaller headers (cookies, for instance).' },

@@ -162,6 +162,9 @@ export const PROBLEM_PARAMS = {
   'dispute.correction_field_unknown': ['field', 'fields'],
   'dispute.correction_report_unknown': ['report', 'id'],
   'dispute.correction_twice': ['report'],
+  'dispute.not_found': ['id'],
+  'dispute.changed_meanwhile': ['id'],
+  'dispute.report_changed_meanwhile': ['id', 'status'],
   // Webhook endpoints and deliveries (D32; src/webhooks/webhook-rules.ts and the webhook services).
   'webhook.url_invalid': ['value'],
   'webhook.url_not_https': [],

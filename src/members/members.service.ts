@@ -18,10 +18,23 @@ export interface MemberView {
   tier: Tier;
   status: MemberStatus;
   agreement_signed_on: string | null;
+  /** API searches a day, all its keys together (D18 amended); null = the server's default. */
+  daily_limit: number | null;
+  /** Portal searches a day, all its users together (D28 amended); null = the server's default. */
+  portal_daily_limit: number | null;
 }
 
 export function toMemberView(row: MemberRow): MemberView {
-  return { ref: row.ref, name: row.name, tier: row.tier, status: row.status, agreement_signed_on: row.agreement_signed_on };
+  const limit = (n: number | null) => (n === null ? null : Number(n));
+  return {
+    ref: row.ref,
+    name: row.name,
+    tier: row.tier,
+    status: row.status,
+    agreement_signed_on: row.agreement_signed_on,
+    daily_limit: limit(row.key_daily_limit),
+    portal_daily_limit: limit(row.portal_daily_limit),
+  };
 }
 
 function checkRef(ref: string): void {
@@ -88,7 +101,25 @@ export async function listMemberViews(db: Kysely<Database>): Promise<MemberView[
   return (await listMembers(db)).map(toMemberView);
 }
 
-/** The daily limit given to the member's next key (D30); null = the server's default. */
+/**
+ * The member's daily portal searches, all its users together (D28 amended); null = the server's
+ * default (RISKLOOKUP_PORTAL_MEMBER_DAILY_LIMIT). Read on every portal search: applies at once.
+ */
+export async function setMemberPortalDailyLimit(db: Kysely<Database>, clock: Clock, ref: string, dailyLimit: number | null): Promise<MemberRow> {
+  if (dailyLimit !== null && (!Number.isInteger(dailyLimit) || dailyLimit < 1 || dailyLimit > 1_000_000)) {
+    throw new DomainError('invalid', 'portal daily limit must be a whole number from 1 to 1000000', {
+      code: 'member.daily_limit_range',
+      params: { min: 1, max: 1_000_000 },
+    });
+  }
+  const member = await requireMember(db, ref);
+  return updateMember(db, Number(member.id), { portal_daily_limit: dailyLimit, updated_at: clock.now() });
+}
+
+/**
+ * The member's API daily limit (D30), for all its keys together (D18 amended: the count is the
+ * member's, so is the limit); null = the server's default for its next key.
+ */
 export async function setMemberKeyDailyLimit(db: Kysely<Database>, clock: Clock, ref: string, dailyLimit: number | null): Promise<MemberRow> {
   if (dailyLimit !== null && (!Number.isInteger(dailyLimit) || dailyLimit < 1 || dailyLimit > 1_000_000)) {
     throw new DomainError('invalid', 'daily limit must be a whole number from 1 to 1000000', {

@@ -9,7 +9,16 @@ import { findActiveKey, setActiveKeyDailyLimit } from '../keys/keys.repository.t
 import { issueKey, revokeKey, type IssuedKey } from '../keys/keys.service.ts';
 import type { Clock } from '../lib/clock.ts';
 import { listMembers, type MemberRow } from '../members/members.repository.ts';
-import { addMember, requireMember, setMember, setMemberKeyDailyLimit, type MemberChanges, type MemberStatus, type Tier } from '../members/members.service.ts';
+import {
+  addMember,
+  requireMember,
+  setMember,
+  setMemberKeyDailyLimit,
+  setMemberPortalDailyLimit,
+  type MemberChanges,
+  type MemberStatus,
+  type Tier,
+} from '../members/members.service.ts';
 import type { Actor } from '../actors/actor.ts';
 import { appendOperatorLog, operatorIdentity } from './operator-log.ts';
 import { requireStepUp, stepUpTarget } from './step-up.ts';
@@ -27,6 +36,8 @@ export interface MemberState {
   status: MemberStatus;
   agreement_signed_on: string | null;
   key_daily_limit: number | null;
+  /** The member's daily portal searches, all its users together (D28 amended); null = the server's default. */
+  portal_daily_limit: number | null;
   active_key: { prefix: string; daily_limit: number } | null;
 }
 
@@ -39,6 +50,7 @@ async function stateOf(db: Kysely<Database>, member: MemberRow): Promise<MemberS
     status: member.status,
     agreement_signed_on: member.agreement_signed_on,
     key_daily_limit: member.key_daily_limit === null ? null : Number(member.key_daily_limit),
+    portal_daily_limit: member.portal_daily_limit === null ? null : Number(member.portal_daily_limit),
     active_key: key ? { prefix: key.prefix, daily_limit: Number(key.daily_limit) } : null,
   };
 }
@@ -119,9 +131,30 @@ export function createMemberAdmin(deps: AdminDeps) {
       });
     },
 
-    /** A new key, revoking the old one (D16). The log keeps the new key's prefix (in the member's state), never the key. */
-    issueKey: (actor: Actor, input: { ref: string; dailyLimit: number }) =>
-      run(actor, input.ref, 'member.issue_key', (trx): Promise<IssuedKey> => issueKey(trx, deps.clock, input.ref, input.dailyLimit)),
+    /**
+     * The member's daily portal allowance, all its users together (D28 amended): applies at once to
+     * the day in progress. Needs the operator's confirmation, as the API limit does: a raised
+     * allowance is a bulk export through the portal.
+     */
+    setPortalDailyLimit: async (actor: Actor, input: { ref: string; dailyLimit: number }) => {
+      requireStepUp(actor, 'member.portal_daily_limit', stepUpTarget.member(input.ref));
+      return run(
+        actor,
+        input.ref,
+        'member.portal_daily_limit',
+        async (trx) => void (await setMemberPortalDailyLimit(trx, deps.clock, input.ref, input.dailyLimit)),
+      );
+    },
+
+    /**
+     * A new key, revoking the old one (D16). The log keeps the new key's prefix (in the member's
+     * state), never the key. Without a daily limit the member keeps its own (or gets
+     * `defaultDailyLimit`); the new key continues the day.
+     */
+    issueKey: (actor: Actor, input: { ref: string; dailyLimit?: number; defaultDailyLimit?: number }) =>
+      run(actor, input.ref, 'member.issue_key', (trx): Promise<IssuedKey> =>
+        issueKey(trx, deps.clock, input.ref, input.dailyLimit, input.defaultDailyLimit ?? 100),
+      ),
 
     /** Revokes the member's active key (D16); not_found when it has none (revokeKey). */
     revokeKey: (actor: Actor, input: { ref: string }) => run(actor, input.ref, 'member.revoke_key', (trx) => revokeKey(trx, deps.clock, input.ref)),

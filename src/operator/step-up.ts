@@ -11,11 +11,11 @@ import { DomainError } from '../lib/errors.ts';
 import { normaliseEmail } from '../users/users.service.ts';
 
 /**
- * Every action that needs a confirmation. Branch `quota` adds a per-member daily portal allowance
- * (D28 amended): its console action belongs here as `'member.portal_daily_limit'`, with
- * `requireStepUp` in its service and `withStepUp` around its route, as `member.key_daily_limit`.
+ * Every action that needs a confirmation. `member.portal_daily_limit` is the per-member daily
+ * portal allowance (D28 amended), wired as `member.key_daily_limit` (requireStepUp in its service,
+ * withStepUp around its route).
  */
-export const STEP_UP_ACTIONS = ['user.invite_operator', 'user.reset', 'member.status', 'member.key_daily_limit'] as const;
+export const STEP_UP_ACTIONS = ['user.invite_operator', 'user.reset', 'member.status', 'member.key_daily_limit', 'member.portal_daily_limit'] as const;
 export type StepUpAction = (typeof STEP_UP_ACTIONS)[number];
 
 /** What an action is done to, as the proof names it. */

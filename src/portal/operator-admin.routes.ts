@@ -39,7 +39,7 @@ function select(name: string, options: readonly string[], current: string): Html
 }
 
 /** The console's actions that redirect with a notice (`?done=ACTION&target=…`). */
-const MEMBER_ACTIONS = ['member.add', 'member.status', 'member.tier', 'member.agreement', 'member.limit', 'member.revoke-key'] as const;
+const MEMBER_ACTIONS = ['member.add', 'member.status', 'member.tier', 'member.agreement', 'member.limit', 'member.portal-limit', 'member.revoke-key'] as const;
 const USER_ACTIONS = ['user.disable'] as const;
 
 /**
@@ -85,6 +85,9 @@ export function registerOperatorAdminRoutes(
         <td>
           ${form(ctx, `${base}/limit`, html`<input name="daily_limit" inputmode="numeric" size="6" value="${m.key_daily_limit ?? m.active_key?.daily_limit ?? ''}" aria-label="daily_limit" />`, tr('console.save'))}
         </td>
+        <td>
+          ${form(ctx, `${base}/portal-limit`, html`<input name="portal_daily_limit" inputmode="numeric" size="6" value="${m.portal_daily_limit ?? deps.config.portalMemberDailyLimit}" aria-label="portal_daily_limit" />`, tr('console.save'))}
+        </td>
         <td>${m.active_key ? html`${m.active_key.prefix}… ${form(ctx, `${base}/revoke-key`, html``, tr('console.revoke'))}` : '—'}</td>
       </tr>`;
     });
@@ -111,6 +114,7 @@ export function registerOperatorAdminRoutes(
             <th>${tr('console.tier')}</th>
             <th>${tr('console.agreement')}</th>
             <th>${tr('console.limit')}</th>
+            <th>${tr('console.portal_limit')}</th>
             <th>${tr('console.key')}</th>
           </tr>
         </thead>
@@ -154,7 +158,10 @@ export function registerOperatorAdminRoutes(
         const limit = /^[0-9]{1,7}$/.test(field('daily_limit')) ? Number(field('daily_limit')) : NaN;
         return act(need('member.key_daily_limit', field('daily_limit')), (op) => admin.setKeyDailyLimit(op, { ref, dailyLimit: limit }));
       }
-      // Branch `quota`'s per-member portal allowance goes here, as 'limit' does: need('member.portal_daily_limit', …).
+      case 'portal-limit': {
+        const limit = /^[0-9]{1,7}$/.test(field('portal_daily_limit')) ? Number(field('portal_daily_limit')) : NaN;
+        return act(need('member.portal_daily_limit', field('portal_daily_limit')), (op) => admin.setPortalDailyLimit(op, { ref, dailyLimit: limit }));
+      }
       case 'revoke-key':
         return act(null, (op) => admin.revokeKey(op, { ref }));
       default:

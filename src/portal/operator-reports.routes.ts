@@ -160,6 +160,7 @@ export function registerOperatorReportRoutes(scope: App, deps: Pick<PortalDeps, 
     const body = html`${doneNotice(ctx, request)}
       <p>${file.company.country} ${file.company.taxId} · ${file.company.city}</p>
       <p>${tr('operator.company.visible', { count: file.company.visibleReportCount })}</p>
+      <p><a href="/portal/operator/disputes/new?country=${file.company.country}&tax_id=${file.company.taxId}">${tr('disputes.queue.record')}</a></p>
       <table>
         ${header(
           ctx,
@@ -183,6 +184,7 @@ export function operatorConsoleBody(ctx: PortalContext): Html {
   const tr = translator(ctx.locale);
   return html`<p>${tr('operator.console.intro')}</p>
     <p><a href="/portal/operator/queue">${tr('operator.queue.title')}</a></p>
+    <p><a href="/portal/operator/disputes">${tr('disputes.queue.title')}</a></p>
     <form method="get" action="/portal/operator/companies" class="inline">
       <label>${tr('reports.field.country')} <input name="country" value="TR" maxlength="2" size="3" /></label>
       <label>${tr('reports.field.taxId')} <input name="tax_id" required maxlength="40" /></label><button type="submit">${tr('operator.company.open')}</button>

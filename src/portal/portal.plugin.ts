@@ -19,6 +19,8 @@ import { registerOperatorRoutes } from './operator.routes.ts';
 import { registerOperatorAdminRoutes } from './operator-admin.routes.ts';
 import { registerOperatorRecordRoutes } from './operator-records.routes.ts';
 import { registerOperatorReportRoutes } from './operator-reports.routes.ts';
+import { registerOperatorDisputeRoutes } from './operator-disputes.routes.ts';
+import { registerMemberDisputeRoutes } from './member/disputes.routes.ts';
 import { registerReportRoutes } from './reports.routes.ts';
 import type { PortalDeps } from './portal-deps.ts';
 import { registerSessionHook, type SessionHookDeps } from './sessions.hooks.ts';
@@ -68,6 +70,8 @@ export function registerPortal(app: App, deps: PortalDeps) {
       registerOperatorReportRoutes(scope, deps);
       registerOperatorAdminRoutes(scope, deps);
       registerOperatorRecordRoutes(scope, deps);
+      registerOperatorDisputeRoutes(scope, deps);
+      registerMemberDisputeRoutes(scope, deps);
       // Features of the portal register here, one line each.
     },
     { prefix: '/portal' },

@@ -35,15 +35,15 @@ const TYPES_OF_CASE_FIELD = (field: string) =>
     .join(' ');
 
 /** A file part may come without a `filename` (Node's FormData sends an empty file input so). */
-type MultipartField = { type: 'field'; value: unknown } | { type: 'file'; filename?: string; mimetype: string; toBuffer(): Promise<Buffer> };
+export type MultipartField = { type: 'field'; value: unknown } | { type: 'file'; filename?: string; mimetype: string; toBuffer(): Promise<Buffer> };
 
-function fieldOf(body: Record<string, MultipartField | MultipartField[] | undefined>, name: string): string {
+export function fieldOf(body: Record<string, MultipartField | MultipartField[] | undefined>, name: string): string {
   const part = body[name];
   const one = Array.isArray(part) ? part[0] : part;
   return one?.type === 'field' && typeof one.value === 'string' ? one.value.slice(0, 4000) : '';
 }
 
-async function uploadsOf(body: Record<string, MultipartField | MultipartField[] | undefined>): Promise<AttachmentUpload[]> {
+export async function uploadsOf(body: Record<string, MultipartField | MultipartField[] | undefined>): Promise<AttachmentUpload[]> {
   const parts = [body.attachments].flat().filter((p): p is Extract<MultipartField, { type: 'file' }> => p?.type === 'file');
   const uploads: AttachmentUpload[] = [];
   for (const part of parts) {
@@ -159,7 +159,9 @@ async function myReportsPage(request: FastifyRequest, reply: FastifyReply, deps:
         <td>${r.report_id}</td>
         <td>${r.company.name}<br /><small>${r.company.country} ${r.company.taxId}</small></td>
         <td>${r.type}</td>
-        <td>${statusLabel(tr, r.status)}</td>
+        <td>
+          ${statusLabel(tr, r.status)}${r.disputed ? html`<br /><a class="badge" href="/portal/disputes">${tr('disputes.mine.badge')}</a>` : ''}
+        </td>
         <td>${r.filed_at}</td>
         <td>${r.latest.reason ?? ''}</td>
         <td>${r.attachments.map((a) => html`<a href="/portal/reports/attachments/${a.id}">${a.fileName}</a> `)}</td>

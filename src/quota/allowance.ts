@@ -1,8 +1,10 @@
 /**
- * Daily allowances (D18–D20): a key's quota and the anonymous per-address allowance share one
- * counter table and one atomic consume. This module turns counts into the figures the
- * rate-limit headers and `meta` show.
+ * Daily allowances (D18–D20, D28): a member's API quota, the portal's per-user and per-member
+ * allowances and the anonymous per-address allowance share one counter table and one atomic
+ * consume. This module turns counts into the figures the rate-limit headers and `meta` show.
  */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
 import type { Db } from '../db/types.ts';
 import type { Clock } from '../lib/clock.ts';
 import { AppError } from '../lib/errors.ts';
@@ -16,11 +18,26 @@ export interface Allowance {
   resetAt: number;
 }
 
-/** A key's counter is `key:<id>` (also joined in SQL by keys.repository.ts). */
-export const KEY_SUBJECT_PREFIX = 'key:';
+/**
+ * A member's API quota is `member:<id>` (D18 amended, issue 27 finding 1): the day's count belongs
+ * to the member, not to one key string, so a key issued or regenerated during a day continues the
+ * count of the key it replaces. Also joined in SQL by keys.repository.ts. Until migration 0013 it
+ * was `key:<id>`, per key, and regenerating the key started the day afresh.
+ */
+export const MEMBER_SUBJECT_PREFIX = 'member:';
 
-export function keySubject(keyId: number): string {
-  return `${KEY_SUBJECT_PREFIX}${keyId}`;
+export function memberSubject(memberId: number): string {
+  return `${MEMBER_SUBJECT_PREFIX}${memberId}`;
+}
+
+/**
+ * A member's portal searches, all its users together (D28 amended, issue 27 finding 2): users
+ * disabled later still count for that day, so inviting, searching and disabling gives no more.
+ */
+export const PORTAL_MEMBER_SUBJECT_PREFIX = 'portal:member:';
+
+export function portalMemberSubject(memberId: number): string {
+  return `${PORTAL_MEMBER_SUBJECT_PREFIX}${memberId}`;
 }
 
 export function addressSubject(address: string): string {
@@ -89,7 +106,7 @@ function usedUp(limit: number, now: number, whatRanOut: string): AppError {
   );
 }
 
-/** A daily allowance and what to call it in the 429 message ("This API key's daily quota"). */
+/** A daily allowance and what to call it in the 429 message ("The daily API quota of member M-1"). */
 export interface Meter {
   subject: string;
   limit: number;
@@ -122,12 +139,55 @@ export async function takeUnit(db: Db, meter: Meter, now: number): Promise<Allow
   return { limit: meter.limit, used, resetAt: nextQuotaResetSeconds(now) };
 }
 
-/** The quota steps a search takes, bound to a database (the use case's narrow view of it). */
-export interface Quota {
-  ensureLeft(meter: Meter, now: number): Promise<Allowance>;
-  take(meter: Meter, now: number): Promise<Allowance>;
+/** Thrown inside takeUnits' transaction so that it rolls back; carries the 429 out. */
+class UnitRefused extends Error {
+  constructor(readonly refusal: AppError) {
+    super(refusal.message);
+  }
 }
 
-export function quotaOn(db: Db): Quota {
-  return { ensureLeft: (meter, now) => ensureAllowanceLeft(db, meter, now), take: (meter, now) => takeUnit(db, meter, now) };
+/**
+ * Takes one unit of each allowance, all or none (a portal search: the user's and the member's,
+ * D28 amended): one transaction of D18's conditional increments, rolled back when any is used up,
+ * so a refused search takes nothing from the others either. Exact under concurrency and across
+ * processes as takeUnit: each increment is decided on its row under the database's row lock
+ * (PostgreSQL) or write lock (SQLite), always in the meters' order, so two searches never wait
+ * on each other crosswise. One meter: takeUnit's single statement, no transaction.
+ */
+export async function takeUnits(db: Kysely<Database>, meters: readonly Meter[], now: number): Promise<Allowance[]> {
+  if (meters.length === 1) return [await takeUnit(db, meters[0]!, now)];
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const taken: Allowance[] = [];
+      for (const meter of meters) {
+        try {
+          taken.push(await takeUnit(trx, meter, now));
+        } catch (error) {
+          throw error instanceof AppError ? new UnitRefused(error) : error;
+        }
+      }
+      return taken;
+    });
+  } catch (error) {
+    throw error instanceof UnitRefused ? error.refusal : error;
+  }
+}
+
+/** The quota steps a search takes, bound to a database (the use case's narrow view of it). */
+export interface Quota {
+  /** Checks every allowance by reads alone; throws the first one's 429 that is used up. */
+  ensureLeft(meters: readonly Meter[], now: number): Promise<Allowance[]>;
+  /** Takes one unit of every allowance, all or none (takeUnits). */
+  take(meters: readonly Meter[], now: number): Promise<Allowance[]>;
+}
+
+export function quotaOn(db: Kysely<Database>): Quota {
+  return {
+    ensureLeft: async (meters, now) => {
+      const left: Allowance[] = [];
+      for (const meter of meters) left.push(await ensureAllowanceLeft(db, meter, now));
+      return left;
+    },
+    take: (meters, now) => takeUnits(db, meters, now),
+  };
 }

@@ -10,7 +10,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
-import { KEY_SUBJECT_PREFIX, USER_SUBJECT_PREFIX } from './allowance.ts';
+import { memberSubject, USER_SUBJECT_PREFIX } from './allowance.ts';
 import { lastQuotaDays, usageSeries, type UsageDay } from './usage-series.ts';
 
 export const USAGE_DAYS = 30;
@@ -24,14 +24,7 @@ export async function readMemberUsage(db: Kysely<Database>, clock: Clock, member
     .where('day', '<=', days[days.length - 1]!)
     .where((eb) =>
       eb.or([
-        eb(
-          'subject',
-          'in',
-          eb
-            .selectFrom('api_keys')
-            .select(sql<string>`${sql.lit(KEY_SUBJECT_PREFIX)} || id`.as('s'))
-            .where('member_id', '=', memberId),
-        ),
+        eb('subject', '=', memberSubject(memberId)),
         eb(
           'subject',
           'in',

@@ -11,14 +11,14 @@ test('the last 30 quota days end with today in Turkey time (D19), oldest first',
   assert.equal(new Set(days).size, 30);
 });
 
-test('API counters (key:) and portal counters (user:) are summed apart; days outside are ignored', () => {
+test("the member's API counter (member:) and portal counters (user:) are summed apart; days outside and other counters are ignored", () => {
   const series = usageSeries(
     ['2026-11-20', '2026-11-21'],
     [
-      { day: '2026-11-21', subject: 'key:1', used: 3 },
-      { day: '2026-11-21', subject: 'key:2', used: 4 },
+      { day: '2026-11-21', subject: 'member:1', used: 7 },
       { day: '2026-11-21', subject: 'user:9', used: 2 },
-      { day: '2026-11-19', subject: 'key:1', used: 50 },
+      { day: '2026-11-21', subject: 'portal:member:1', used: 2 },
+      { day: '2026-11-19', subject: 'member:1', used: 50 },
     ],
   );
   assert.deepEqual(series, [

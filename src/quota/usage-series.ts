@@ -3,7 +3,7 @@
  * Pure: the service reads the counters, these turn them into what the page and the file show.
  */
 import { quotaDayOf } from '../lib/turkey-time.ts';
-import { KEY_SUBJECT_PREFIX } from './allowance.ts';
+import { MEMBER_SUBJECT_PREFIX, USER_SUBJECT_PREFIX } from './allowance.ts';
 
 export interface UsageDay {
   /** Quota day (D19), `YYYY-MM-DD` Turkey time. */
@@ -19,14 +19,14 @@ export function lastQuotaDays(nowMs: number, count: number): string[] {
   return Array.from({ length: count }, (_, i) => quotaDayOf(nowMs - (count - 1 - i) * DAY_MS));
 }
 
-/** One entry per day (zeros where nothing was counted); `key:` counters are the API, `user:` the portal. */
+/** One entry per day (zeros where nothing was counted); `member:` counters are the API, `user:` the portal. */
 export function usageSeries(days: readonly string[], counters: ReadonlyArray<{ day: string; subject: string; used: number }>): UsageDay[] {
   const byDay = new Map(days.map((day) => [day, { day, api: 0, portal: 0 }]));
   for (const c of counters) {
     const entry = byDay.get(c.day);
     if (!entry) continue;
-    if (c.subject.startsWith(KEY_SUBJECT_PREFIX)) entry.api += c.used;
-    else entry.portal += c.used;
+    if (c.subject.startsWith(MEMBER_SUBJECT_PREFIX)) entry.api += c.used;
+    else if (c.subject.startsWith(USER_SUBJECT_PREFIX)) entry.portal += c.used;
   }
   return [...byDay.values()];
 }

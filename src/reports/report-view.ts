@@ -16,6 +16,10 @@ export interface ReportView {
   currency?: string;
   court_decision_date?: string;
   case?: Record<string, string>;
+  /** D33: a dispute by the company over this report is open or awaiting a member. */
+  disputed: boolean;
+  /** D33: the company's statement after a dispute decided `upheld`. */
+  statement?: string;
 }
 
 /** The columns a report's view is made of (the search reads only these). */
@@ -30,6 +34,8 @@ export const REPORT_VIEW_COLUMNS = [
   'concordat_start',
   'concordat_end',
   'case_json',
+  'disputed',
+  'dispute_statement',
 ] as const satisfies ReadonlyArray<keyof ReportsTable>;
 
 export function toReportView(row: Pick<Selectable<ReportsTable>, (typeof REPORT_VIEW_COLUMNS)[number]>): ReportView {
@@ -40,6 +46,7 @@ export function toReportView(row: Pick<Selectable<ReportsTable>, (typeof REPORT_
     filed_at: formatTurkeyDateTime(Number(row.filed_at)),
     description: row.description,
     official: isOfficialType(type),
+    disputed: false,
   };
   if (row.concordat_start !== null) view.concordat_start = row.concordat_start;
   if (row.concordat_end !== null) view.concordat_end = row.concordat_end;
@@ -50,6 +57,8 @@ export function toReportView(row: Pick<Selectable<ReportsTable>, (typeof REPORT_
   if (row.court_decision_date !== null) view.court_decision_date = row.court_decision_date;
   const fields = CASE_FIELDS[type];
   if (row.case_json !== null && fields) view.case = inFieldOrder(JSON.parse(row.case_json) as Record<string, string>, fields);
+  view.disputed = Number(row.disputed) === 1;
+  if (row.dispute_statement !== null) view.statement = row.dispute_statement;
   return view;
 }
 

@@ -11,14 +11,18 @@
 import { performance } from 'node:perf_hooks';
 import type { CountryCatalogue } from '../countries/catalogue.ts';
 import type { Clock } from '../lib/clock.ts';
-import { keySubject, remainingOf, userSubject, type Allowance, type Meter, type Quota } from '../quota/allowance.ts';
+import { memberSubject, portalMemberSubject, remainingOf, userSubject, type Allowance, type Meter, type Quota } from '../quota/allowance.ts';
 import type { CompanySearch } from './company-search.ts';
 import { planSearch, type CompanyResult, type NearMatch, type SearchInput, type SearchOutcome, type SearchPlan } from './search.service.ts';
 
-/** Who searches, which decides the allowance charged (D18, D28); support staff are not metered. */
+/**
+ * Who searches, which decides the allowances charged; support staff are not metered.
+ * - A key: its member's API day (D18 amended: the member's, whichever of its keys asks).
+ * - A portal user: its own day and its member's portal day together (D28 amended).
+ */
 export type Searcher =
-  | { kind: 'api_key'; keyId: number; dailyLimit: number; usage?: { day: string; used: number } }
-  | { kind: 'portal_user'; userId: number; dailyLimit: number }
+  | { kind: 'api_key'; memberId: number; memberRef: string; dailyLimit: number; usage?: { day: string; used: number } }
+  | { kind: 'portal_user'; userId: number; dailyLimit: number; memberId: number; memberDailyLimit: number }
   | { kind: 'operator' };
 
 export interface SearchMeta {
@@ -44,8 +48,10 @@ export interface SearchResponse {
 
 export interface SearchAnswer {
   response: SearchResponse;
-  /** The searcher's allowance after this answer; null when unmetered. */
+  /** The searcher's allowance after this answer (a portal user's own); null when unmetered. */
   allowance: Allowance | null;
+  /** Every allowance charged, in the order of meterOf (a portal user: its own, then its member's). */
+  allowances: Allowance[];
 }
 
 export interface SearchUseCaseDeps {
@@ -55,19 +61,29 @@ export interface SearchUseCaseDeps {
   clock: Clock;
 }
 
-function meterOf(searcher: Searcher): Meter | null {
+/** The allowances a search is charged to, the one `meta` shows first; [] = unmetered. */
+export function metersOf(searcher: Searcher): Meter[] {
   switch (searcher.kind) {
     case 'api_key':
-      return {
-        subject: keySubject(searcher.keyId),
-        limit: searcher.dailyLimit,
-        whatRanOut: `This API key's daily quota`,
-        ...(searcher.usage ? { known: searcher.usage } : {}),
-      };
+      return [
+        {
+          subject: memberSubject(searcher.memberId),
+          limit: searcher.dailyLimit,
+          whatRanOut: `The daily API quota of member ${searcher.memberRef} (shared by its keys: a new key continues the day)`,
+          ...(searcher.usage ? { known: searcher.usage } : {}),
+        },
+      ];
     case 'portal_user':
-      return { subject: userSubject(searcher.userId), limit: searcher.dailyLimit, whatRanOut: 'Your daily allowance of portal searches' };
+      return [
+        { subject: userSubject(searcher.userId), limit: searcher.dailyLimit, whatRanOut: 'Your daily allowance of portal searches' },
+        {
+          subject: portalMemberSubject(searcher.memberId),
+          limit: searcher.memberDailyLimit,
+          whatRanOut: "Your member's daily allowance of portal searches (all its users together)",
+        },
+      ];
     case 'operator':
-      return null;
+      return [];
   }
 }
 
@@ -99,9 +115,10 @@ export async function answerSearch(deps: SearchUseCaseDeps, input: SearchInput, 
   // One instant for the whole request, so that the check and the charge fall on one quota day.
   const now = deps.clock.now();
   const plan = planSearch(deps.countries, input);
-  const meter = meterOf(searcher);
-  if (meter) await deps.quota.ensureLeft(meter, now);
+  const meters = metersOf(searcher);
+  if (meters.length > 0) await deps.quota.ensureLeft(meters, now);
   const outcome = await deps.search.find(plan);
-  const allowance = meter ? await deps.quota.take(meter, now) : null;
-  return { allowance, response: toSearchResponse(input, plan, outcome, metaOf(allowance, outcome, performance.now() - startedAt)) };
+  const allowances = meters.length > 0 ? await deps.quota.take(meters, now) : [];
+  const allowance = allowances[0] ?? null;
+  return { allowance, allowances, response: toSearchResponse(input, plan, outcome, metaOf(allowance, outcome, performance.now() - startedAt)) };
 }

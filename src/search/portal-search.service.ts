@@ -1,7 +1,8 @@
 /**
  * The portal's search (D28): the API's use case and answer (answer-search.ts) for a signed-in
  * member user, charged to the user's own daily allowance (`user:<id>`, same quota day, D19) and
- * audited like the API (D21) with channel `portal` and the user. Nothing here knows HTML.
+ * to its member's (`portal:member:<id>`, all its users together, D28 amended), both or neither,
+ * and audited like the API (D21) with channel `portal` and the user. Nothing here knows HTML.
  */
 import { performance } from 'node:perf_hooks';
 import type { AuditWriter } from '../audit/audit-writer.ts';
@@ -10,7 +11,7 @@ import { AppError, type ErrorReason } from '../lib/errors.ts';
 import type { Problem } from '../lib/problems.ts';
 import { redactSecrets } from '../lib/redact.ts';
 import type { Db } from '../db/types.ts';
-import { peekAllowance, userSubject, type Allowance } from '../quota/allowance.ts';
+import { peekAllowance, portalMemberSubject, userSubject, type Allowance } from '../quota/allowance.ts';
 import { answerSearch, type SearchResponse, type SearchUseCaseDeps } from './answer-search.ts';
 import { InvalidEncoding, type QueryValue } from '../lib/query-values.ts';
 import { memberAccessRefusal } from '../members/member-access.ts';
@@ -25,6 +26,8 @@ export interface PortalSearchDeps {
   countryCodes: readonly string[];
   /** D28: searches per user per quota day. */
   dailyLimit: number;
+  /** D28 amended: searches per member per quota day, all its users together, unless the member has its own. */
+  memberDailyLimit: number;
   auditQueryChars: number;
 }
 
@@ -38,9 +41,25 @@ export interface PortalSearcher {
   clientAddress: string;
 }
 
+/** The user's own allowance and its member's (D28 amended), as the page shows them. */
+export interface PortalAllowances {
+  user: Allowance;
+  member: Allowance;
+}
+
 export type PortalSearchOutcome =
-  | { kind: 'answered'; response: SearchResponse; allowance: Allowance }
-  | { kind: 'refused'; status: number; reason: ErrorReason; message: string; problem: Problem | null; allowance: Allowance };
+  | { kind: 'answered'; response: SearchResponse; allowance: Allowance; allowances: PortalAllowances }
+  | {
+      kind: 'refused';
+      status: number;
+      reason: ErrorReason;
+      message: string;
+      problem: Problem | null;
+      allowance: Allowance;
+      allowances: PortalAllowances;
+      /** For a 429: whose allowance is used up. */
+      limitedBy?: 'user' | 'member';
+    };
 
 /** The raw query string of the search page, as the portal's parser gave it (http/query-string.ts). */
 export type PortalSearchForm = Readonly<Record<string, unknown>>;
@@ -76,9 +95,28 @@ function text(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
-/** The user's allowance without using it: shown beside the form. */
-export function readPortalAllowance(deps: Pick<PortalSearchDeps, 'db' | 'clock' | 'dailyLimit'>, userId: number): Promise<Allowance> {
-  return peekAllowance(deps.db, deps.clock, userSubject(userId), deps.dailyLimit);
+/** The member's daily portal allowance: its own (an operator's setting) or the server's default. */
+export async function memberPortalLimit(deps: Pick<PortalSearchDeps, 'db' | 'memberDailyLimit'>, memberId: number): Promise<number> {
+  const row = await deps.db.selectFrom('members').select('portal_daily_limit').where('id', '=', memberId).executeTakeFirst();
+  return row?.portal_daily_limit == null ? deps.memberDailyLimit : Number(row.portal_daily_limit);
+}
+
+/** The user's allowance and its member's, without using them: shown beside the form. */
+export async function readPortalAllowances(
+  deps: Pick<PortalSearchDeps, 'db' | 'clock' | 'dailyLimit' | 'memberDailyLimit'>,
+  searcher: Pick<PortalSearcher, 'userId' | 'memberId'>,
+  memberLimit?: number,
+): Promise<PortalAllowances> {
+  const limit = memberLimit ?? (await memberPortalLimit(deps, searcher.memberId));
+  return {
+    user: await peekAllowance(deps.db, deps.clock, userSubject(searcher.userId), deps.dailyLimit),
+    member: await peekAllowance(deps.db, deps.clock, portalMemberSubject(searcher.memberId), limit),
+  };
+}
+
+/** The allowance that stops the user first: the one with fewer searches left (the user's on a tie). */
+export function bindingAllowance(a: PortalAllowances): Allowance {
+  return a.member.limit - a.member.used < a.user.limit - a.user.used ? a.member : a.user;
 }
 
 /** Answers one portal search, or says why not; every attempt is audited (D21). */
@@ -86,21 +124,34 @@ export async function searchAsPortalUser(deps: PortalSearchDeps, searcher: Porta
   const startedAt = performance.now();
   let input: SearchInput | null = null;
   let outcome: PortalSearchOutcome;
+  let memberLimit: number | undefined;
   try {
     const refusal = memberSearchRefusal(searcher);
     if (refusal) throw new AppError(refusal, REFUSAL_MESSAGES[refusal]!);
     input = portalSearchInput(form, deps.countryCodes);
-    const answer = await answerSearch(deps.searchUseCase, input, { kind: 'portal_user', userId: searcher.userId, dailyLimit: deps.dailyLimit }, startedAt);
-    outcome = { kind: 'answered', response: answer.response, allowance: answer.allowance! };
+    // Read on every search: an operator's change applies at once (D28 amended).
+    memberLimit = await memberPortalLimit(deps, searcher.memberId);
+    const answer = await answerSearch(
+      deps.searchUseCase,
+      input,
+      { kind: 'portal_user', userId: searcher.userId, dailyLimit: deps.dailyLimit, memberId: searcher.memberId, memberDailyLimit: memberLimit },
+      startedAt,
+    );
+    const [user, member] = answer.allowances as [Allowance, Allowance];
+    outcome = { kind: 'answered', response: answer.response, allowance: user, allowances: { user, member } };
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
+    const allowances = await readPortalAllowances(deps, searcher, memberLimit);
     outcome = {
       kind: 'refused',
       status: error.statusCode,
       reason: error.reason,
+      // Which allowance ran out, to say so (the member's: its users' searches together).
+      ...(error.reason === 'rate_limited' ? { limitedBy: allowances.user.used >= allowances.user.limit ? 'user' : 'member' } : {}),
       message: error.message,
       problem: error.problem,
-      allowance: await readPortalAllowance(deps, searcher.userId),
+      allowance: bindingAllowance(allowances),
+      allowances,
     };
   }
   deps.audit.write({

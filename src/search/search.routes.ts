@@ -15,6 +15,7 @@ import type { ParsedQuery } from '../http/query-string.ts';
 import { chargeAnonymous } from '../http/rate-limit.hooks.ts';
 import { errorResponses, okResponse, SearchQuerySchema } from '../http/schemas.ts';
 import { identifyKeyHolder } from '../keys/auth.service.ts';
+import { markKeyUsed } from '../keys/keys.repository.ts';
 import { checkKeyHolder } from '../keys/auth-rules.ts';
 import { quotaDayOf } from '../lib/turkey-time.ts';
 import { recordSearch } from '../audit/audit.service.ts';
@@ -60,7 +61,12 @@ async function authenticate(deps: SearchRouteDeps, request: FastifyRequest) {
  */
 const serializeSearchResponse = (response: unknown) => JSON.stringify(response);
 
+/** Keys remembered as marked used today (one entry per key; 10^4 members have at most 10^4 keys). */
+const MAX_MARKED_KEYS = 100_000;
+
 export function registerSearchRoutes(app: App, deps: SearchRouteDeps, paths: readonly string[]) {
+  // The day each key was last marked used by this process (keys.repository.ts `markKeyUsed`).
+  const markedToday = new Map<number, string>();
   for (const url of paths) {
     app.get(url, {
       exposeHeadRoute: false,
@@ -70,7 +76,7 @@ export function registerSearchRoutes(app: App, deps: SearchRouteDeps, paths: rea
         summary: 'Look up one company by name or tax ID',
         description:
           'Returns the visible active risk reports of every matching company (at most 10). ' +
-          "Authenticated with X-API-Key; a 200 counts against the key's daily quota.",
+          "Authenticated with X-API-Key; a 200 counts against the daily quota of the key's member (all its keys together: a new key continues the day).",
         tags: ['search'],
         security: [{ apiKey: [] }],
         querystring: SearchQuerySchema(deps.countryCodes),
@@ -92,8 +98,26 @@ export function registerSearchRoutes(app: App, deps: SearchRouteDeps, paths: rea
         const input: SearchInput = { q: query.q, type: query.type ?? 'name', country: query.country ?? null };
         const holder = request.keyHolder!;
         const startedAt = performance.now() - reply.elapsedTime;
-        const searcher = { kind: 'api_key', keyId: holder.keyId, dailyLimit: holder.dailyLimit, usage: holder.usage } as const;
+        // The member's day, whichever of its keys asks (D18 amended).
+        const searcher = {
+          kind: 'api_key',
+          memberId: holder.memberId,
+          memberRef: holder.memberRef,
+          dailyLimit: holder.dailyLimit,
+          usage: holder.usage,
+        } as const;
         const answer = await answerSearch(deps.searchUseCase, input, searcher, startedAt);
+        // The key's own "last used" (the portal's API page): written once a day per key and
+        // process, not awaited: the answer is charged and ready, and a failure here must not turn
+        // it into an error (D18: an error takes nothing).
+        if (markedToday.get(holder.keyId) !== holder.usage.day) {
+          if (markedToday.size >= MAX_MARKED_KEYS) markedToday.clear();
+          markedToday.set(holder.keyId, holder.usage.day);
+          markKeyUsed(deps.db, holder.keyId, holder.usage.day).catch((error: unknown) => {
+            markedToday.delete(holder.keyId);
+            request.log.warn({ err: error }, "could not record the key's last use");
+          });
+        }
         request.allowance = answer.allowance;
         request.resultCount = answer.response.result_count;
         reply.header('cache-control', 'no-store');

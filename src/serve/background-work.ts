@@ -6,6 +6,7 @@
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { auditPurgeJob } from '../audit/audit-purge.job.ts';
+import { disputeLapseJob } from '../disputes/dispute-lapse.job.ts';
 import type { Config } from '../config.ts';
 import type { Engine } from '../db/connect.ts';
 import { createJobRunner, type JobRunner } from '../jobs/job-runner.ts';
@@ -33,6 +34,7 @@ export function buildBackgroundWork(deps: BackgroundWorkDeps): BackgroundWork {
   const runner = createJobRunner({ db: engine.db, engineKind: engine.seam.kind, clock, log });
   if (config.auditRetentionDays > 0) runner.addPeriodic(auditPurgeJob({ db: engine.db, clock, log, retentionDays: config.auditRetentionDays }));
   runner.addPeriodic(deliveryRetentionJob({ db: engine.db, clock, log }));
+  runner.addPeriodic(disputeLapseJob({ db: engine.db, clock, log }));
   const queue = createDeliveryQueue({
     db: engine.db,
     seam: engine.seam,

@@ -17,6 +17,8 @@ export interface ReportBody {
   concordat_start?: string;
   concordat_end?: string;
   case?: Record<string, string>;
+  disputed: boolean;
+  statement?: string;
 }
 
 export interface CompanyBody {

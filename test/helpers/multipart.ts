@@ -13,7 +13,7 @@ export interface FilePart {
 export function postMultipart(
   browser: PortalBrowser,
   url: string,
-  fields: Record<string, string>,
+  fields: Record<string, string | readonly string[]>,
   files: FilePart[],
   options: { csrf?: string | null; headers?: Record<string, string> } = {},
 ): Promise<Response> {
@@ -21,8 +21,9 @@ export function postMultipart(
   const chunks: Buffer[] = [];
   const csrf = options.csrf === undefined ? browser.csrf : options.csrf;
   const all = csrf === null ? fields : { _csrf: csrf, ...fields };
-  for (const [name, value] of Object.entries(all)) {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  for (const [name, values] of Object.entries(all)) {
+    // A repeated field (check boxes) is one part per value, as a browser sends it.
+    for (const value of [values].flat()) chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
   }
   for (const f of files) {
     chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${f.name}"; filename="${f.fileName}"\r\nContent-Type: ${f.type}\r\n\r\n`));

@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Look up one company by name or tax ID
-         * @description Returns the visible active risk reports of every matching company (at most 10). Authenticated with X-API-Key; a 200 counts against the key's daily quota.
+         * @description Returns the visible active risk reports of every matching company (at most 10). Authenticated with X-API-Key; a 200 counts against the daily quota of the key's member (all its keys together: a new key continues the day).
          */
         get: operations["search"];
         put?: never;
@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Look up one company by name or tax ID
-         * @description Returns the visible active risk reports of every matching company (at most 10). Authenticated with X-API-Key; a 200 counts against the key's daily quota.
+         * @description Returns the visible active risk reports of every matching company (at most 10). Authenticated with X-API-Key; a 200 counts against the daily quota of the key's member (all its keys together: a new key continues the day).
          */
         get: {
             parameters: {
@@ -54,7 +54,7 @@ export interface paths {
                 /** @description The matching companies (maybe none) and, for a name search, near matches */
                 200: {
                     headers: {
-                        /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                        /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                         "X-RateLimit-Limit"?: number;
                         /** @description Requests left today */
                         "X-RateLimit-Remaining"?: number;
@@ -77,7 +77,7 @@ export interface paths {
                 /** @description Bad request: `reason` is `invalid_parameter`, `duplicate_parameter`, `query_too_generic`, `invalid_tax_id`, `unsupported_country`, `key_in_url`, `malformed_request`, `body_not_allowed` */
                 400: {
                     headers: {
-                        /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                        /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                         "X-RateLimit-Limit"?: number;
                         /** @description Requests left today */
                         "X-RateLimit-Remaining"?: number;
@@ -100,7 +100,7 @@ export interface paths {
                 /** @description No valid API key: `reason` is `api_key_missing`, `api_key_invalid` */
                 401: {
                     headers: {
-                        /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                        /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                         "X-RateLimit-Limit"?: number;
                         /** @description Requests left today */
                         "X-RateLimit-Remaining"?: number;
@@ -123,7 +123,7 @@ export interface paths {
                 /** @description The key may not be used: `reason` is `key_revoked`, `member_suspended`, `member_terminated`, `member_not_full`, `agreement_unsigned`, `https_required` */
                 403: {
                     headers: {
-                        /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                        /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                         "X-RateLimit-Limit"?: number;
                         /** @description Requests left today */
                         "X-RateLimit-Remaining"?: number;
@@ -146,7 +146,7 @@ export interface paths {
                 /** @description Daily allowance used up: `reason` is `rate_limited` */
                 429: {
                     headers: {
-                        /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                        /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                         "X-RateLimit-Limit"?: number;
                         /** @description Requests left today */
                         "X-RateLimit-Remaining"?: number;
@@ -171,7 +171,7 @@ export interface paths {
                 /** @description Internal error: `reason` is `internal_error` */
                 500: {
                     headers: {
-                        /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                        /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                         "X-RateLimit-Limit"?: number;
                         /** @description Requests left today */
                         "X-RateLimit-Remaining"?: number;
@@ -194,7 +194,7 @@ export interface paths {
                 /** @description Temporarily unavailable: `reason` is `service_unavailable`, `overloaded` */
                 503: {
                     headers: {
-                        /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                        /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                         "X-RateLimit-Limit"?: number;
                         /** @description Requests left today */
                         "X-RateLimit-Remaining"?: number;
@@ -269,7 +269,7 @@ export interface paths {
                 /** @description The supported countries */
                 200: {
                     headers: {
-                        /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                        /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                         "X-RateLimit-Limit"?: number;
                         /** @description Requests left today */
                         "X-RateLimit-Remaining"?: number;
@@ -292,7 +292,7 @@ export interface paths {
                 /** @description Daily allowance used up: `reason` is `rate_limited` */
                 429: {
                     headers: {
-                        /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                        /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                         "X-RateLimit-Limit"?: number;
                         /** @description Requests left today */
                         "X-RateLimit-Remaining"?: number;
@@ -317,7 +317,7 @@ export interface paths {
                 /** @description Internal error: `reason` is `internal_error` */
                 500: {
                     headers: {
-                        /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                        /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                         "X-RateLimit-Limit"?: number;
                         /** @description Requests left today */
                         "X-RateLimit-Remaining"?: number;
@@ -340,7 +340,7 @@ export interface paths {
                 /** @description Temporarily unavailable: `reason` is `service_unavailable`, `overloaded` */
                 503: {
                     headers: {
-                        /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                        /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                         "X-RateLimit-Limit"?: number;
                         /** @description Requests left today */
                         "X-RateLimit-Remaining"?: number;
@@ -403,7 +403,7 @@ export interface components {
          *     | `payload_too_large` | 413 | The request had a body; these endpoints take none. | Send no body. |
          *     | `uri_too_long` | 414 | The request URL is longer than 2048 characters. | Shorten `q`: one company at a time, at most 100 characters. |
          *     | `unsupported_media_type` | 415 | The request had a body with a content type. | Send no body and no `Content-Type`. |
-         *     | `rate_limited` | 429 | The key's daily quota, or the address's allowance for requests without a valid key, is used up (D18, D20). | Wait for `Retry-After` seconds (the reset is midnight Turkey time, `X-RateLimit-Reset`); for a higher limit contact the association. |
+         *     | `rate_limited` | 429 | The daily quota of the key's member (all its keys together), or the address's allowance for requests without a valid key, is used up (D18, D20). | Wait for `Retry-After` seconds (the reset is midnight Turkey time, `X-RateLimit-Reset`); for a higher limit contact the association. |
          *     | `header_too_large` | 431 | The request headers are too large. | Send fewer or smaller headers (cookies, for instance). |
          *     | `internal_error` | 500 | A fault of ours. Nothing of it is shown. | Retry later; if it repeats, report it with the request id from `error` or `X-Request-Id`. |
          *     | `not_implemented` | 501 | A method this API does not know (e.g. `PROPFIND`). | Use GET. |
@@ -492,7 +492,8 @@ export interface components {
          *         "enforcement_office": "İstanbul 12. İcra Dairesi",
          *         "file_number": "2026/18342",
          *         "date": "2026-03-02"
-         *       }
+         *       },
+         *       "disputed": false
          *     }
          */
         EnforcementJudgmentReport: {
@@ -516,6 +517,10 @@ export interface components {
             /** @description Date of the court decision */
             court_decision_date?: string;
             case?: components["schemas"]["EnforcementCase"];
+            /** @description true while the reported company disputes this report (D33): the bureau is reviewing it, and it stays shown as before until decided; false otherwise */
+            disputed: boolean;
+            /** @description The reported company's own statement, at most 500 characters, added after a dispute was decided with the report upheld (D33); absent when none */
+            statement?: string;
         };
         /**
          * @description `enforcement_bill`: Enforcement proceedings based on a bill of exchange or cheque (kambiyo senedi).
@@ -531,7 +536,8 @@ export interface components {
          *         "enforcement_office": "İstanbul 12. İcra Dairesi",
          *         "file_number": "2026/18342",
          *         "date": "2026-03-02"
-         *       }
+         *       },
+         *       "disputed": false
          *     }
          */
         EnforcementBillReport: {
@@ -553,6 +559,10 @@ export interface components {
             /** @description ISO 4217 code of amount */
             currency?: string;
             case?: components["schemas"]["EnforcementCase"];
+            /** @description true while the reported company disputes this report (D33): the bureau is reviewing it, and it stays shown as before until decided; false otherwise */
+            disputed: boolean;
+            /** @description The reported company's own statement, at most 500 characters, added after a dispute was decided with the report upheld (D33); absent when none */
+            statement?: string;
         };
         /**
          * @description `bounced_cheque`: A cheque without cover, with a complaint to the public prosecutor.
@@ -567,7 +577,8 @@ export interface components {
          *       "case": {
          *         "prosecutor_office": "İstanbul Cumhuriyet Başsavcılığı",
          *         "investigation_number": "2025/48213"
-         *       }
+         *       },
+         *       "disputed": false
          *     }
          */
         BouncedChequeReport: {
@@ -589,6 +600,10 @@ export interface components {
             /** @description ISO 4217 code of amount */
             currency?: string;
             case?: components["schemas"]["BouncedChequeCase"];
+            /** @description true while the reported company disputes this report (D33): the bureau is reviewing it, and it stays shown as before until decided; false otherwise */
+            disputed: boolean;
+            /** @description The reported company's own statement, at most 500 characters, added after a dispute was decided with the report upheld (D33); absent when none */
+            statement?: string;
         };
         /**
          * @description `debt_assigned`: A debt assigned (sold) to a collection company.
@@ -604,7 +619,8 @@ export interface components {
          *         "collection_company": "Anadolu Varlık Yönetim A.Ş.",
          *         "contract_number": "TML-2026-114",
          *         "assignment_date": "2026-05-18"
-         *       }
+         *       },
+         *       "disputed": false
          *     }
          */
         DebtAssignedReport: {
@@ -626,6 +642,10 @@ export interface components {
             /** @description ISO 4217 code of amount */
             currency?: string;
             case?: components["schemas"]["DebtAssignedCase"];
+            /** @description true while the reported company disputes this report (D33): the bureau is reviewing it, and it stays shown as before until decided; false otherwise */
+            disputed: boolean;
+            /** @description The reported company's own statement, at most 500 characters, added after a dispute was decided with the report upheld (D33); absent when none */
+            statement?: string;
         };
         /**
          * @description `enforcement_plain`: Enforcement proceedings without a judgment (ilamsız icra).
@@ -641,7 +661,8 @@ export interface components {
          *         "enforcement_office": "İstanbul 12. İcra Dairesi",
          *         "file_number": "2026/18342",
          *         "date": "2026-03-02"
-         *       }
+         *       },
+         *       "disputed": false
          *     }
          */
         EnforcementPlainReport: {
@@ -663,6 +684,10 @@ export interface components {
             /** @description ISO 4217 code of amount */
             currency?: string;
             case?: components["schemas"]["EnforcementCase"];
+            /** @description true while the reported company disputes this report (D33): the bureau is reviewing it, and it stays shown as before until decided; false otherwise */
+            disputed: boolean;
+            /** @description The reported company's own statement, at most 500 characters, added after a dispute was decided with the report upheld (D33); absent when none */
+            statement?: string;
         };
         /**
          * @description `unpaid_debt`: A member's claim of an unpaid invoice; shown only when several members or an official file agree (D12).
@@ -673,7 +698,8 @@ export interface components {
          *       "description": "Ödenmeyen navlun faturası için icra takibi başlatıldı.",
          *       "official": false,
          *       "amount": 72000.5,
-         *       "currency": "TRY"
+         *       "currency": "TRY",
+         *       "disputed": false
          *     }
          */
         UnpaidDebtReport: {
@@ -694,6 +720,10 @@ export interface components {
             amount?: number;
             /** @description ISO 4217 code of amount */
             currency?: string;
+            /** @description true while the reported company disputes this report (D33): the bureau is reviewing it, and it stays shown as before until decided; false otherwise */
+            disputed: boolean;
+            /** @description The reported company's own statement, at most 500 characters, added after a dispute was decided with the report upheld (D33); absent when none */
+            statement?: string;
         };
         /**
          * @description `concordat`: A concordat (konkordato): court-granted protection from creditors for a period.
@@ -706,7 +736,8 @@ export interface components {
          *       "amount": 72000.5,
          *       "currency": "TRY",
          *       "concordat_start": "2026-02-01",
-         *       "concordat_end": "2027-01-31"
+         *       "concordat_end": "2027-01-31",
+         *       "disputed": false
          *     }
          */
         ConcordatReport: {
@@ -731,6 +762,10 @@ export interface components {
             amount?: number;
             /** @description ISO 4217 code of amount */
             currency?: string;
+            /** @description true while the reported company disputes this report (D33): the bureau is reviewing it, and it stays shown as before until decided; false otherwise */
+            disputed: boolean;
+            /** @description The reported company's own statement, at most 500 characters, added after a dispute was decided with the report upheld (D33); absent when none */
+            statement?: string;
         };
         /**
          * @description `court_decision`: A court decision about the company.
@@ -742,7 +777,8 @@ export interface components {
          *       "official": false,
          *       "amount": 72000.5,
          *       "currency": "TRY",
-         *       "court_decision_date": "2026-04-14"
+         *       "court_decision_date": "2026-04-14",
+         *       "disputed": false
          *     }
          */
         CourtDecisionReport: {
@@ -765,9 +801,13 @@ export interface components {
             currency?: string;
             /** @description Date of the court decision */
             court_decision_date?: string;
+            /** @description true while the reported company disputes this report (D33): the bureau is reviewing it, and it stays shown as before until decided; false otherwise */
+            disputed: boolean;
+            /** @description The reported company's own statement, at most 500 characters, added after a dispute was decided with the report upheld (D33); absent when none */
+            statement?: string;
         };
         /**
-         * @description One visible active risk report (spec 2.3). `type` decides which fields it carries (D14): `case` on the enforcement types, `bounced_cheque` and `debt_assigned`; `court_decision_date` on `enforcement_judgment` and `court_decision`; `concordat_start`/`concordat_end` on `concordat`; `amount` with `currency` on any report whose amount is known. Absent fields are left out, never null.
+         * @description One visible active risk report (spec 2.3). `type` decides which fields it carries (D14): `case` on the enforcement types, `bounced_cheque` and `debt_assigned`; `court_decision_date` on `enforcement_judgment` and `court_decision`; `concordat_start`/`concordat_end` on `concordat`; `amount` with `currency` on any report whose amount is known. Absent fields are left out, never null. Every report carries `disputed` (D33); `statement` only when the company added one after an upheld dispute.
          * @example {
          *       "report_id": 4182,
          *       "type": "bounced_cheque",
@@ -779,7 +819,8 @@ export interface components {
          *       "case": {
          *         "prosecutor_office": "İstanbul Cumhuriyet Başsavcılığı",
          *         "investigation_number": "2025/48213"
-         *       }
+         *       },
+         *       "disputed": false
          *     }
          */
         Report: components["schemas"]["EnforcementJudgmentReport"] | components["schemas"]["EnforcementBillReport"] | components["schemas"]["BouncedChequeReport"] | components["schemas"]["DebtAssignedReport"] | components["schemas"]["EnforcementPlainReport"] | components["schemas"]["UnpaidDebtReport"] | components["schemas"]["ConcordatReport"] | components["schemas"]["CourtDecisionReport"];
@@ -796,7 +837,7 @@ export interface components {
         Meta: {
             /** @description Answered searches counted against the key today, this one included (D18) */
             queries_used_today: number;
-            /** @description The key's daily quota */
+            /** @description The daily quota of the key's member, all its keys together (D18) */
             daily_limit: number;
             /** @description Searches left today; the quota resets at midnight Turkey time (D19) */
             remaining_today: number;
@@ -827,7 +868,8 @@ export interface components {
          *           "case": {
          *             "prosecutor_office": "İstanbul Cumhuriyet Başsavcılığı",
          *             "investigation_number": "2025/48213"
-         *           }
+         *           },
+         *           "disputed": false
          *         }
          *       ]
          *     }
@@ -909,7 +951,8 @@ export interface components {
          *               "case": {
          *                 "prosecutor_office": "İstanbul Cumhuriyet Başsavcılığı",
          *                 "investigation_number": "2025/48213"
-         *               }
+         *               },
+         *               "disputed": false
          *             }
          *           ]
          *         }
@@ -1044,7 +1087,7 @@ export interface operations {
             /** @description The matching companies (maybe none) and, for a name search, near matches */
             200: {
                 headers: {
-                    /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left today */
                     "X-RateLimit-Remaining"?: number;
@@ -1067,7 +1110,7 @@ export interface operations {
             /** @description Bad request: `reason` is `invalid_parameter`, `duplicate_parameter`, `query_too_generic`, `invalid_tax_id`, `unsupported_country`, `key_in_url`, `malformed_request`, `body_not_allowed` */
             400: {
                 headers: {
-                    /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left today */
                     "X-RateLimit-Remaining"?: number;
@@ -1090,7 +1133,7 @@ export interface operations {
             /** @description No valid API key: `reason` is `api_key_missing`, `api_key_invalid` */
             401: {
                 headers: {
-                    /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left today */
                     "X-RateLimit-Remaining"?: number;
@@ -1113,7 +1156,7 @@ export interface operations {
             /** @description The key may not be used: `reason` is `key_revoked`, `member_suspended`, `member_terminated`, `member_not_full`, `agreement_unsigned`, `https_required` */
             403: {
                 headers: {
-                    /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left today */
                     "X-RateLimit-Remaining"?: number;
@@ -1136,7 +1179,7 @@ export interface operations {
             /** @description Daily allowance used up: `reason` is `rate_limited` */
             429: {
                 headers: {
-                    /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left today */
                     "X-RateLimit-Remaining"?: number;
@@ -1161,7 +1204,7 @@ export interface operations {
             /** @description Internal error: `reason` is `internal_error` */
             500: {
                 headers: {
-                    /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left today */
                     "X-RateLimit-Remaining"?: number;
@@ -1184,7 +1227,7 @@ export interface operations {
             /** @description Temporarily unavailable: `reason` is `service_unavailable`, `overloaded` */
             503: {
                 headers: {
-                    /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left today */
                     "X-RateLimit-Remaining"?: number;
@@ -1220,7 +1263,7 @@ export interface operations {
             /** @description The supported countries */
             200: {
                 headers: {
-                    /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left today */
                     "X-RateLimit-Remaining"?: number;
@@ -1243,7 +1286,7 @@ export interface operations {
             /** @description Daily allowance used up: `reason` is `rate_limited` */
             429: {
                 headers: {
-                    /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left today */
                     "X-RateLimit-Remaining"?: number;
@@ -1268,7 +1311,7 @@ export interface operations {
             /** @description Internal error: `reason` is `internal_error` */
             500: {
                 headers: {
-                    /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left today */
                     "X-RateLimit-Remaining"?: number;
@@ -1291,7 +1334,7 @@ export interface operations {
             /** @description Temporarily unavailable: `reason` is `service_unavailable`, `overloaded` */
             503: {
                 headers: {
-                    /** @description Requests allowed per quota day: the key's daily quota, or the address's allowance without a valid key (D3, D20) */
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left today */
                     "X-RateLimit-Remaining"?: number;

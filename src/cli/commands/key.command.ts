@@ -16,12 +16,19 @@ export function keyCommand(defaultDailyLimit: number): Command {
     .command('issue')
     .description("issue a key (shown once); the member's previous key is revoked")
     .argument('<ref>', 'membership number')
-    .option('--daily-limit <n>', 'queries per day', String(defaultDailyLimit))
-    .action(async (ref: string, opts: { dailyLimit: string }, cmd: Command) => {
-      const limit = parseLimit(opts.dailyLimit);
+    .option(
+      '--daily-limit <n>',
+      `the member's API queries per day, all its keys together (default: the member's current limit, else ${defaultDailyLimit}); the new key continues today's count`,
+    )
+    .action(async (ref: string, opts: { dailyLimit?: string }, cmd: Command) => {
+      const limit = opts.dailyLimit === undefined ? undefined : parseLimit(opts.dailyLimit);
       return withContext(cmd, async ({ engine, clock, out }) => {
         const { createServices } = await import('../../services.ts');
-        const { result: issued } = await createServices({ db: engine.db, clock }).memberAdmin.issueKey(cliActor(cliUser()), { ref, dailyLimit: limit });
+        const { result: issued } = await createServices({ db: engine.db, clock }).memberAdmin.issueKey(cliActor(cliUser()), {
+          ref,
+          ...(limit === undefined ? {} : { dailyLimit: limit }),
+          defaultDailyLimit,
+        });
         out.result({ member: issued.member, key: issued.key, prefix: issued.prefix, daily_limit: issued.daily_limit }, [issued.key]);
         out.info(
           `issued key ${issued.prefix}… for ${issued.member} (${issued.daily_limit} queries/day)` +

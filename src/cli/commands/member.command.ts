@@ -1,11 +1,20 @@
 import { Command, Option } from 'commander';
 import { UsageError } from '../command-errors.ts';
-import { listMemberViews, MEMBER_STATUSES, TIERS, type MemberView } from '../../members/members.service.ts';
+import { listMemberViews, MEMBER_STATUSES, requireMember, TIERS, toMemberView, type MemberView } from '../../members/members.service.ts';
+import { readWholeNumber } from '../../lib/whole-number.ts';
 import { cliActor } from '../../actors/actor.ts';
 import { createServices } from '../../services.ts';
 import { cliUser, withContext } from '../context.ts';
 
-const describe = (m: MemberView) => `${m.ref}  ${m.name}  tier=${m.tier}  status=${m.status}  agreement=${m.agreement_signed_on ?? 'unsigned'}`;
+const describe = (m: MemberView) =>
+  `${m.ref}  ${m.name}  tier=${m.tier}  status=${m.status}  agreement=${m.agreement_signed_on ?? 'unsigned'}` +
+  `  daily_limit=${m.daily_limit ?? 'default'}  portal_daily_limit=${m.portal_daily_limit ?? 'default'}`;
+
+function limitOf(option: string, raw: string): number {
+  const read = readWholeNumber(option, raw, 1, 1_000_000);
+  if ('problem' in read) throw new UsageError(read.problem);
+  return read.value;
+}
 
 export function memberCommand(): Command {
   const member = new Command('member').description('add, change and list members (D15)');
@@ -35,19 +44,35 @@ export function memberCommand(): Command {
     .addOption(new Option('--tier <tier>', 'membership tier').choices(TIERS))
     .addOption(new Option('--agreement-signed', 'the data agreement is signed').conflicts('agreementUnsigned'))
     .option('--agreement-unsigned', 'the data agreement is not (or no longer) signed')
+    .option('--daily-limit <n>', "API searches a day, all the member's keys together; applies at once to today (D18)")
+    .option('--portal-daily-limit <n>', "portal searches a day, all the member's users together; applies at once to today (D28)")
     .action(
       async (
         ref: string,
-        opts: { status?: 'active' | 'suspended' | 'terminated'; tier?: 'full' | 'associate'; agreementSigned?: boolean; agreementUnsigned?: boolean },
+        opts: {
+          status?: 'active' | 'suspended' | 'terminated';
+          tier?: 'full' | 'associate';
+          agreementSigned?: boolean;
+          agreementUnsigned?: boolean;
+          dailyLimit?: string;
+          portalDailyLimit?: string;
+        },
         cmd: Command,
       ) => {
-        if (!opts.status && !opts.tier && !opts.agreementSigned && !opts.agreementUnsigned) {
-          throw new UsageError('nothing to change: give --status, --tier, --agreement-signed or --agreement-unsigned');
+        const changesMember = Boolean(opts.status || opts.tier || opts.agreementSigned || opts.agreementUnsigned);
+        if (!changesMember && opts.dailyLimit === undefined && opts.portalDailyLimit === undefined) {
+          throw new UsageError('nothing to change: give --status, --tier, --agreement-signed, --agreement-unsigned, --daily-limit or --portal-daily-limit');
         }
+        const dailyLimit = opts.dailyLimit === undefined ? undefined : limitOf('--daily-limit', opts.dailyLimit);
+        const portalDailyLimit = opts.portalDailyLimit === undefined ? undefined : limitOf('--portal-daily-limit', opts.portalDailyLimit);
         return withContext(cmd, async ({ engine, clock, out }) => {
+          const admin = createServices({ db: engine.db, clock }).memberAdmin;
+          const actor = cliActor(cliUser());
+          if (dailyLimit !== undefined) await admin.setKeyDailyLimit(actor, { ref, dailyLimit });
+          if (portalDailyLimit !== undefined) await admin.setPortalDailyLimit(actor, { ref, dailyLimit: portalDailyLimit });
           const agreementSigned = opts.agreementSigned ? true : opts.agreementUnsigned ? false : undefined;
           const changes = { status: opts.status, tier: opts.tier, agreementSigned };
-          const { result: view } = await createServices({ db: engine.db, clock }).memberAdmin.setMember(cliActor(cliUser()), { ref, changes });
+          const view = changesMember ? (await admin.setMember(actor, { ref, changes })).result : toMemberView(await requireMember(engine.db, ref));
           out.result(view, `changed ${describe(view)}`);
         });
       },

@@ -46,6 +46,9 @@ legend{font-weight:600;padding:0 .3rem}
 input[type=url]{display:block;width:100%;max-width:40rem;padding:.5rem;font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--line);border-radius:4px}
 table.deliveries td{vertical-align:top}
 span.nowrap{white-space:nowrap}
+.badge.disputed,a.badge{border:2px solid var(--accent);color:var(--fg);background:var(--soft);font-weight:600}
+.statement{border-left:3px solid var(--accent);padding-left:.6rem}
+tr.late td{color:var(--error)}
 .table-scroll{overflow-x:auto}
 table.data{margin:.5rem 0 1rem;font-size:.95rem}
 table.data caption{text-align:left;font-weight:600;padding:.25rem 0}

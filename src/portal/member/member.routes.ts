@@ -15,7 +15,7 @@ import { generateMemberKey, readMemberKey, revokeMemberKey } from '../../keys/me
 import { readMemberUsage } from '../../quota/member-usage.service.ts';
 import { usageCsv } from '../../quota/usage-series.ts';
 import { rateLimitHeaders } from '../../quota/allowance.ts';
-import { memberSearchRefusal, readPortalAllowance, searchAsPortalUser, type PortalSearchDeps } from '../../search/portal-search.service.ts';
+import { bindingAllowance, memberSearchRefusal, readPortalAllowances, searchAsPortalUser, type PortalSearchDeps } from '../../search/portal-search.service.ts';
 import { memberOf, portalOf, requireUser } from '../guards.ts';
 import { redirectTo, renderPage, sendPage } from '../layout.ts';
 import type { PortalDeps } from '../portal-deps.ts';
@@ -127,6 +127,7 @@ function registerSearchRoute(app: App, deps: PortalDeps) {
     clock: deps.clock,
     countryCodes: deps.countryCodes,
     dailyLimit: deps.config.portalDailyLimit,
+    memberDailyLimit: deps.config.portalMemberDailyLimit,
     auditQueryChars: deps.config.auditQueryChars,
   };
   app.get('/search', { preHandler: requireUser(...MEMBERS) }, async (request, reply) => {
@@ -150,9 +151,11 @@ function registerSearchRoute(app: App, deps: PortalDeps) {
     // to be submitted instead (D27: no state change by a request another site can make).
     const runs = asked && request.method === 'GET' && sentFromHere(request);
     const outcome = runs ? await searchAsPortalUser(searchDeps, searcher, query) : null;
-    const allowance = outcome?.allowance ?? (await readPortalAllowance(searchDeps, ctx.user.id));
-    // The figures the page shows, as the API sends them (D3): the user's own allowance.
-    reply.headers(rateLimitHeaders(allowance, deps.clock.now()));
+    const allowances = outcome?.allowances ?? (await readPortalAllowances(searchDeps, searcher));
+    const allowance = allowances.user;
+    // The figures the page shows, as the API sends them (D3): of the allowance that runs out
+    // first, the user's own or its member's (D28 amended).
+    reply.headers(rateLimitHeaders(bindingAllowance(allowances), deps.clock.now()));
     const refusal = memberSearchRefusal(searcher);
     const first = (v: unknown) => (typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : '');
     const model = {
@@ -165,6 +168,7 @@ function registerSearchRoute(app: App, deps: PortalDeps) {
       notRun: asked && !runs,
       countries,
       allowance,
+      memberAllowance: allowances.member,
       outcome,
       blocked: refusal ? refusalText(t, refusal, allowance.limit) : null,
     };

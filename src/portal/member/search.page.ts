@@ -1,7 +1,8 @@
 /**
  * GET /portal/search: the form (a GET, so it works without script and can be bookmarked) and
  * the API's answer rendered for people: threat level, reports with their fields, near matches
- * with a tax-ID search to confirm (D25), refusals in words, the allowance left (D28).
+ * with a tax-ID search to confirm (D25), refusals in words, the allowances left: the user's and
+ * its member's (D28 amended).
  */
 import { html, type Html } from '../html.ts';
 import type { PortalContext } from '../portal-context.ts';
@@ -19,7 +20,10 @@ import { memberText, type MemberText, type MemberTextKey } from './text.ts';
 export interface SearchPageModel {
   form: { q: string; type: string; country: string };
   countries: ReadonlyArray<{ code: string; name: string }>;
+  /** The user's own allowance. */
   allowance: Allowance;
+  /** The member's, all its users together (D28 amended). */
+  memberAllowance: Allowance;
   /** Null when no search was asked for. */
   outcome: PortalSearchOutcome | null;
   /** Set when the member may not search at all (D17's rule), before any search. */
@@ -100,6 +104,8 @@ function reportRow(t: MemberText, locale: string, report: ReportView): Html {
           : ''
       }
       <p class="description">${report.description}</p>
+      ${report.disputed ? html`<p class="badge disputed">${t('disputes.search.disputed')}</p>` : ''}
+      ${report.statement ? html`<p class="statement"><strong>${t('disputes.search.statement')}:</strong> ${report.statement}</p>` : ''}
     </td>
   </tr>`;
 }
@@ -196,8 +202,9 @@ function refusalDetail(ctx: PortalContext, outcome: Extract<PortalSearchOutcome,
 
 export function searchBody(ctx: PortalContext, model: SearchPageModel): Html {
   const t = memberText(ctx.locale);
-  const { outcome, allowance } = model;
-  const left = html`<p class="allowance">${t('search.allowance', { remaining: remainingOf(allowance), limit: allowance.limit })}</p>`;
+  const { outcome, allowance, memberAllowance } = model;
+  const left = html`<p class="allowance">${t('search.allowance', { remaining: remainingOf(allowance), limit: allowance.limit })}</p>
+    <p class="allowance">${t('search.member_allowance', { remaining: remainingOf(memberAllowance), limit: memberAllowance.limit })}</p>`;
   if (model.blocked) {
     return html`${notice('error', html`<strong>${t('search.cannot_search')}</strong> ${model.blocked}`)}`;
   }
@@ -211,7 +218,11 @@ export function searchBody(ctx: PortalContext, model: SearchPageModel): Html {
         : notice(
             'error',
             html`<strong>${t('search.refused')}:</strong>
-              ${refusalText(t, outcome.reason, allowance.limit)}${refusalDetail(ctx, outcome)}`,
+              ${
+                outcome.limitedBy === 'member'
+                  ? t('search.member_rate_limited', { limit: memberAllowance.limit })
+                  : refusalText(t, outcome.reason, allowance.limit)
+              }${refusalDetail(ctx, outcome)}`,
           );
   return html`${searchForm(t, model)} ${left} ${result}`;
 }

@@ -13,6 +13,7 @@ export const consoleMessages = defineMessages({
   'console.agreement': { en: 'Agreement signed', tr: 'Sözleşme imzası' },
   'console.key': { en: 'Active key', tr: 'Etkin anahtar' },
   'console.limit': { en: 'Daily limit', tr: 'Günlük sınır' },
+  'console.portal_limit': { en: 'Portal searches a day (all users)', tr: 'Günlük portal sorgusu (tüm kullanıcılar)' },
   'console.save': { en: 'Save', tr: 'Kaydet' },
   'console.sign': { en: 'Mark signed', tr: 'İmzalandı say' },
   'console.unsign': { en: 'Mark unsigned', tr: 'İmzasız say' },
@@ -34,6 +35,7 @@ export const consoleMessages = defineMessages({
   'console.action.member.tier': { en: 'tier changed', tr: 'üyelik türü değiştirildi' },
   'console.action.member.agreement': { en: 'agreement changed', tr: 'sözleşme durumu değiştirildi' },
   'console.action.member.limit': { en: 'daily limit changed', tr: 'günlük limit değiştirildi' },
+  'console.action.member.portal-limit': { en: 'portal daily limit changed', tr: 'günlük portal sınırı değiştirildi' },
   'console.action.member.revoke-key': { en: 'key revoked', tr: 'anahtar iptal edildi' },
   'console.action.user.disable': { en: 'user disabled', tr: 'kullanıcı devre dışı bırakıldı' },
   'console.day': { en: 'Day', tr: 'Gün' },
@@ -69,4 +71,5 @@ export const consoleMessages = defineMessages({
   'console.stepUp.user.reset': { en: 'issue a reset link', tr: 'sıfırlama bağlantısı verme' },
   'console.stepUp.member.status': { en: "change the member's status", tr: 'üyenin durumunu değiştirme' },
   'console.stepUp.member.key_daily_limit': { en: "change the member's daily limit", tr: 'üyenin günlük sınırını değiştirme' },
+  'console.stepUp.member.portal_daily_limit': { en: "change the member's daily portal limit", tr: 'üyenin günlük portal sınırını değiştirme' },
 });

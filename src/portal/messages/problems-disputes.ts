@@ -16,6 +16,15 @@ export const disputeProblemMessages = defineMessages({
   'word.step.lapse': { en: 'lapse', tr: 'süre aşımı' },
   'word.step.decide': { en: 'decision', tr: 'karar' },
   'word.step.set_statement': { en: "adding the company's statement", tr: 'şirketin açıklamasını ekleme' },
+  'problem.dispute.not_found': { en: 'There is no dispute {id}.', tr: '{id} numaralı itiraz yok.' },
+  'problem.dispute.changed_meanwhile': {
+    en: 'Dispute {id} was changed meanwhile by someone else: reload the page and look again.',
+    tr: '{id} numaralı itiraz bu arada başka biri tarafından değiştirildi: sayfayı yenileyip yeniden bakın.',
+  },
+  'problem.dispute.report_changed_meanwhile': {
+    en: 'Report {id} was changed meanwhile (it is now {status}): reload the page and look again.',
+    tr: '{id} numaralı bildirim bu arada değişti (şimdi {status}): sayfayı yenileyip yeniden bakın.',
+  },
   'problem.dispute.operator_only': { en: 'Only an operator may take this step ({step}).', tr: 'Bu adımı ({step}) yalnızca bir operatör atabilir.' },
   'problem.dispute.member_only': {
     en: 'Only the member that filed the report may take this step ({step}).',

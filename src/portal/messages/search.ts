@@ -238,6 +238,14 @@ export const searchMessages = defineMessages({
     en: 'Do not type an API key into the search: regenerate the key if it was exposed.',
     tr: 'Sorguya API anahtarı yazmayın: açığa çıktıysa anahtarı yenileyin.',
   },
+  'search.member_allowance': {
+    en: 'Your member: {remaining} of {limit} portal searches left today (all its users together).',
+    tr: 'Üyeniz: bugün {limit} portal sorgusundan {remaining} sorgu kaldı (tüm kullanıcılarınız birlikte).',
+  },
+  'search.member_rate_limited': {
+    en: "Your member's {limit} portal searches for today are used up by its users. They reset at midnight Turkey time.",
+    tr: 'Üyenizin bugünkü {limit} portal sorgusu kullanıcılarınızca kullanıldı. Türkiye saatiyle gece yarısı yenilenir.',
+  },
   'search.reason.rate_limited': {
     en: 'You have used all {limit} of your portal searches for today. They reset at midnight Turkey time.',
     tr: 'Bugünkü {limit} portal sorgu hakkınızın tümünü kullandınız. Türkiye saatiyle gece yarısı yenilenir.',

@@ -1,0 +1,210 @@
+/**
+ * The console's disputes (D33), operators only: the queue by days left (GET
+ * /portal/operator/disputes), recording one (GET …/disputes/new, POST …/disputes as multipart
+ * with up to 3 of the company's documents), one dispute (GET …/disputes/:id), the decision (POST
+ * …/disputes/:id/decide), the company's statement (POST …/disputes/:id/statement) and the
+ * documents (GET …/disputes/attachments/:id). The services decide; these read forms and show.
+ */
+import multipart from '@fastify/multipart';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { App } from '../http/app-type.ts';
+import { turkeyDateOf } from '../lib/calendar-date.ts';
+import { DomainError, statusOf } from '../lib/errors.ts';
+import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS } from '../reports/attachments.ts';
+import { findCompanyIdByTaxId, getCompanyFile } from '../reports/report-queries.service.ts';
+import type { ReportCorrection } from '../disputes/dispute-input.ts';
+import { fetchDisputeAttachment, getDisputeForOperator, listDecidedDisputes, listDisputeQueue } from '../disputes/dispute-queries.ts';
+import { findReportsForDispute } from '../disputes/disputes.repository.ts';
+import { decideDispute, recordDispute, setDisputeStatement } from '../disputes/disputes.service.ts';
+import { formField } from './forms.ts';
+import { portalOf, requireUser } from './guards.ts';
+import { redirectTo, renderPage, sendPage } from './layout.ts';
+import { translator, type MessageKey } from './messages/index.ts';
+import { disputeBody, disputeQueueBody, newDisputeBody, type DisputableReport, type NewDisputeForm } from './operator/disputes.page.ts';
+import type { PortalDeps } from './portal-deps.ts';
+import { notFoundError } from './portal-errors.ts';
+import { domainErrorTexts } from './problem-text.ts';
+import { idParam } from './report-view.ts';
+import { fieldOf, uploadsOf, type MultipartField } from './reports.routes.ts';
+
+type Deps = Pick<PortalDeps, 'db' | 'clock' | 'searchUseCase'>;
+type MultipartBody = Record<string, MultipartField | MultipartField[] | undefined>;
+
+const DONE_STEPS = ['record', 'decide', 'set_statement'] as const;
+
+/** Every value of a repeated multipart field (the report check boxes). */
+function allFieldsOf(body: MultipartBody, name: string): string[] {
+  return [body[name]].flat().flatMap((p) => (p?.type === 'field' && typeof p.value === 'string' ? [p.value] : []));
+}
+
+async function companyForm(deps: Deps, companyId: number, now: number, extra: Partial<NewDisputeForm>): Promise<NewDisputeForm> {
+  const file = await getCompanyFile(deps.db, companyId);
+  const found = await findReportsForDispute(
+    deps.db,
+    file.reports.map((r) => r.report_id),
+  );
+  const inDispute = new Map(found.map((r) => [r.reportId, r.undecidedDisputeId]));
+  const reports: DisputableReport[] = file.reports.map((r) => ({
+    id: r.report_id,
+    type: r.type,
+    status: r.status,
+    filedAt: r.filed_at,
+    description: r.description,
+    member: r.member ? `${r.member.ref} (${r.member.name})` : null,
+    inDispute: inDispute.get(r.report_id) ?? null,
+  }));
+  const { id, name, taxId, country } = file.company;
+  return { company: { id, name, taxId, country }, reports, values: {}, chosen: [], problems: [], today: turkeyDateOf(now), ...extra };
+}
+
+async function showDispute(request: FastifyRequest, reply: FastifyReply, deps: Deps, id: number, problems: readonly string[] = [], status = 200) {
+  const ctx = portalOf(request);
+  const tr = translator(ctx.locale);
+  let view;
+  try {
+    view = await getDisputeForOperator(deps.db, id, deps.clock.now());
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === 'not_found') throw notFoundError();
+    throw error;
+  }
+  const done = (request.query as { done?: string }).done;
+  const doneText = (DONE_STEPS as readonly string[]).includes(done ?? '') ? tr(`disputes.done.${done}` as MessageKey, { id: view.id }) : null;
+  const body = disputeBody(ctx, view, { done: doneText, problems });
+  return sendPage(reply, renderPage(ctx, { title: tr('disputes.view.title', { id: view.id, company: view.company.name }), body, active: 'operator' }), status);
+}
+
+/** The corrections typed into the decision form: `correct_<report>_<field>`, empty ones left out. */
+function correctionsOf(body: unknown): ReportCorrection[] {
+  const byReport = new Map<number, Record<string, unknown>>();
+  for (const [name, raw] of Object.entries((body ?? {}) as Record<string, unknown>)) {
+    const m = /^correct_(\d{1,15})_(amount|currency|event_date|description)$/.exec(name);
+    if (!m || typeof raw !== 'string' || raw.trim() === '') continue;
+    const fields = byReport.get(Number(m[1])) ?? {};
+    const value = raw.trim().slice(0, 2000);
+    // The amount as a number when it reads as one; otherwise as typed, so the check names it.
+    fields[m[2]!] = m[2] === 'amount' && /^\d+(\.\d+)?$/.test(value.replace(',', '.')) ? Number(value.replace(',', '.')) : value;
+    byReport.set(Number(m[1]), fields);
+  }
+  return [...byReport].map(([reportId, fields]) => ({ reportId, fields }));
+}
+
+export function registerOperatorDisputeRoutes(scope: App, deps: Deps) {
+  const guard = { preHandler: requireUser('operator') };
+
+  scope.get('/operator/disputes', guard, async (request, reply) => {
+    const ctx = portalOf(request);
+    const queue = await listDisputeQueue(deps.db, deps.clock.now());
+    const decided = await listDecidedDisputes(deps.db);
+    const body = disputeQueueBody(ctx, queue, decided);
+    return sendPage(reply, renderPage(ctx, { title: translator(ctx.locale)('disputes.queue.title'), body, active: 'operator' }));
+  });
+
+  scope.get('/operator/disputes/new', guard, async (request, reply) => {
+    const ctx = portalOf(request);
+    const tr = translator(ctx.locale);
+    const q = request.query as Record<string, string | undefined>;
+    const now = deps.clock.now();
+    let form: NewDisputeForm = { company: null, reports: [], values: {}, chosen: [], problems: [], today: turkeyDateOf(now) };
+    let status = 200;
+    if (q.tax_id !== undefined) {
+      try {
+        const companyId = await findCompanyIdByTaxId(deps.db, deps.searchUseCase.countries, q.country ?? 'TR', q.tax_id);
+        form = await companyForm(deps, companyId, now, {});
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        form = { ...form, values: { country: (q.country ?? '').slice(0, 2), tax_id: q.tax_id.slice(0, 40) }, problems: domainErrorTexts(ctx.locale, error) };
+        status = statusOf(error);
+      }
+    }
+    return sendPage(reply, renderPage(ctx, { title: tr('disputes.new.title'), body: newDisputeBody(ctx, form), active: 'operator' }), status);
+  });
+
+  scope.get('/operator/disputes/:id', guard, async (request, reply) => showDispute(request, reply, deps, idParam(request)));
+
+  scope.post('/operator/disputes/:id/decide', guard, async (request, reply) => {
+    const ctx = portalOf(request);
+    const id = idParam(request);
+    try {
+      await decideDispute(deps, { userId: ctx.user.id }, id, {
+        outcome: formField(request.body, 'outcome', 50),
+        reason: formField(request.body, 'reason', 4000),
+        corrections: formField(request.body, 'outcome', 50) === 'corrected' ? correctionsOf(request.body) : [],
+      });
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.kind === 'not_found' || error.kind === 'forbidden') throw error;
+      return showDispute(request, reply, deps, id, domainErrorTexts(ctx.locale, error), statusOf(error));
+    }
+    return redirectTo(reply, `/portal/operator/disputes/${id}?done=decide`);
+  });
+
+  scope.post('/operator/disputes/:id/statement', guard, async (request, reply) => {
+    const ctx = portalOf(request);
+    const id = idParam(request);
+    try {
+      await setDisputeStatement(deps, { userId: ctx.user.id }, id, formField(request.body, 'statement', 2000));
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.kind === 'not_found' || error.kind === 'forbidden') throw error;
+      return showDispute(request, reply, deps, id, domainErrorTexts(ctx.locale, error), statusOf(error));
+    }
+    return redirectTo(reply, `/portal/operator/disputes/${id}?done=set_statement`);
+  });
+
+  scope.get('/operator/disputes/attachments/:id', guard, async (request, reply) => {
+    let file;
+    try {
+      file = await fetchDisputeAttachment(deps.db, { kind: 'operator' }, idParam(request));
+    } catch (error) {
+      if (error instanceof DomainError && error.kind === 'not_found') throw notFoundError();
+      throw error;
+    }
+    return reply
+      .header('content-type', file.contentType)
+      .header('content-disposition', file.disposition)
+      .header('x-content-type-options', 'nosniff')
+      .header('cache-control', 'private, no-store')
+      .send(file.content);
+  });
+
+  // Recording carries the company's documents: multipart, in its own scope (as filing does).
+  scope.register(async (child) => {
+    child.addHook('onRequest', requireUser('operator'));
+    await child.register(multipart, {
+      attachFieldsToBody: true,
+      throwFileSizeLimit: false,
+      limits: { fileSize: MAX_ATTACHMENT_BYTES + 1, files: MAX_ATTACHMENTS, fields: 80, fieldSize: 8 * 1024, parts: 100 },
+    });
+    child.post('/operator/disputes', { ...guard, bodyLimit: (MAX_ATTACHMENT_BYTES + 64 * 1024) * MAX_ATTACHMENTS }, async (request, reply) => {
+      const ctx = portalOf(request);
+      const body = (request.body ?? {}) as MultipartBody;
+      const chosen = allFieldsOf(body, 'report_ids')
+        .filter((v) => /^\d{1,15}$/.test(v))
+        .map(Number);
+      const values = Object.fromEntries(['identification_method', 'identification_reference', 'received_on', 'grounds'].map((k) => [k, fieldOf(body, k)]));
+      try {
+        const { disputeId } = await recordDispute(
+          deps,
+          { userId: ctx.user.id },
+          {
+            identificationMethod: values.identification_method ?? '',
+            identificationReference: values.identification_reference ?? '',
+            receivedOn: values.received_on ?? '',
+            grounds: values.grounds ?? '',
+            reportIds: chosen,
+          },
+          await uploadsOf(body),
+        );
+        return redirectTo(reply, `/portal/operator/disputes/${disputeId}?done=record`);
+      } catch (error) {
+        if (!(error instanceof DomainError) || error.kind === 'forbidden') throw error;
+        const companyId = Number(fieldOf(body, 'company_id'));
+        if (!Number.isSafeInteger(companyId) || companyId <= 0) throw error;
+        const problems = domainErrorTexts(ctx.locale, error);
+        const form = await companyForm(deps, companyId, deps.clock.now(), { values, chosen, problems }).catch(() => {
+          throw error;
+        });
+        const tr = translator(ctx.locale);
+        return sendPage(reply, renderPage(ctx, { title: tr('disputes.new.title'), body: newDisputeBody(ctx, form), active: 'operator' }), statusOf(error));
+      }
+    });
+  });
+}
