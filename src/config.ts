@@ -7,6 +7,7 @@ import { DEFAULT_NEAR_MATCH_THRESHOLD } from './search/near-match-score.ts';
 import { DEFAULT_FILINGS_PER_MEMBER_PER_DAY } from './reports/filing-rules.ts';
 import { databaseUrlOf } from './db/database-url.ts';
 import { readWholeNumber } from './lib/whole-number.ts';
+import { AUDIT_KEPT_DAYS_VARIABLE, readRetentionSettings, type RetentionSettings } from './retention/retention-settings.ts';
 
 /**
  * Time a just-accepted connection gets for its request to be read before idle ones are closed
@@ -51,8 +52,12 @@ export interface Config {
   readonly dbPoolSize: number;
   /** PostgreSQL statement timeout of the server, milliseconds. */
   readonly dbStatementTimeoutMs: number;
-  /** Audit records older than this many days are purged by the server; 0 keeps them forever. */
-  readonly auditRetentionDays: number;
+  /**
+   * D34: months each type of report is kept, months an expired one stays for operators, days an
+   * audit record is kept (RISKLOOKUP_RETENTION_MONTHS_<TYPE>, RISKLOOKUP_EXPIRED_KEPT_MONTHS,
+   * RISKLOOKUP_AUDIT_RETENTION_DAYS; src/retention/retention-settings.ts).
+   */
+  readonly retention: RetentionSettings;
   /** Search answers kept per server process until the data changes (search-cache.ts); 0 = none. */
   readonly searchCacheEntries: number;
   /** D25: near matches scoring below this (0–1) are not shown. */
@@ -158,6 +163,24 @@ function fraction(name: string, raw: string | number | undefined, fallback: numb
   return n;
 }
 
+/**
+ * D34's settings. `RISKLOOKUP_AUDIT_RETENTION_DAYS=0` once meant "keep audit records forever";
+ * D34 keeps them one year at most, so 0 is refused with the way out.
+ */
+function retentionOf(auditDays: string | number | undefined, env: NodeJS.ProcessEnv, problems: string[]): RetentionSettings {
+  let raw = auditDays ?? env[AUDIT_KEPT_DAYS_VARIABLE];
+  if (raw !== undefined && String(raw).trim() === '0') {
+    problems.push(
+      `${AUDIT_KEPT_DAYS_VARIABLE}=0 used to keep search audit records forever; D34 deletes them after a year: ` +
+        `remove the setting (365 days) or give a number of days from 1 to 3650`,
+    );
+    raw = '';
+  }
+  const { settings, problems: found } = readRetentionSettings({ auditKeptDays: raw }, env);
+  problems.push(...found);
+  return settings;
+}
+
 /** Flags win over the environment (RISKLOOKUP_* and DATABASE_URL). */
 export function parseConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
@@ -234,14 +257,7 @@ export function parseConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pr
       600_000,
       problems,
     ),
-    auditRetentionDays: integer(
-      'audit retention in days (RISKLOOKUP_AUDIT_RETENTION_DAYS)',
-      input.auditRetentionDays ?? env.RISKLOOKUP_AUDIT_RETENTION_DAYS,
-      365,
-      0,
-      36_500,
-      problems,
-    ),
+    retention: retentionOf(input.auditRetentionDays, env, problems),
     searchCacheEntries: integer(
       'search cache entries (RISKLOOKUP_SEARCH_CACHE_ENTRIES)',
       input.searchCacheEntries ?? env.RISKLOOKUP_SEARCH_CACHE_ENTRIES,

@@ -13,6 +13,7 @@ import * as jobsAndWebhooks from './migrations/0011-jobs-and-webhooks.ts';
 import * as nameWordIndex from './migrations/0012-name-word-index.ts';
 import * as memberQuota from './migrations/0013-member-quota.ts';
 import * as disputes from './migrations/0017-disputes.ts';
+import * as retention from './migrations/0018-retention.ts';
 
 function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -29,6 +30,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '0012-name-word-index': { up: (db) => nameWordIndex.up(db, engine.seam) },
     '0013-member-quota': { up: (db) => memberQuota.up(db) },
     '0017-disputes': { up: (db) => disputes.up(db, engine.seam) },
+    '0018-retention': { up: (db) => retention.up(db, engine.seam) },
   };
 }
 

@@ -94,6 +94,10 @@ export interface ReportsTable {
   filed_city: string | null;
   created_at: number;
   updated_at: number;
+  /** D34: the Turkey date it ages from (retention-rules.ts); null until the daily job works it out (migration 0018). */
+  retention_anchor: string | null;
+  /** D34: when the daily job expired it (status `expired`); null otherwise. */
+  expired_at: number | null;
   /** 1 while a dispute over it is undecided (D33), kept by the dispute steps; what search shows as `disputed`. */
   disputed: Generated<number>;
   /** The company's statement after a dispute decided `upheld` (D33), shown as `statement`. */
@@ -121,6 +125,8 @@ export const REPORT_ROW_COLUMNS = [
   'filed_city',
   'created_at',
   'updated_at',
+  'retention_anchor',
+  'expired_at',
   'disputed',
   'dispute_statement',
 ] as const satisfies ReadonlyArray<keyof ReportsTable>;
@@ -406,6 +412,13 @@ export interface DisputeStepsTable {
   text: string | null;
 }
 
+/** Per company and Turkey month `YYYY-MM`: how many searches had it among their results (D34's disclosure; migration 0018). */
+export interface CompanyLookupsTable {
+  company_id: number;
+  month: string;
+  lookups: number;
+}
+
 export interface Database {
   members: MembersTable;
   api_keys: ApiKeysTable;
@@ -431,4 +444,5 @@ export interface Database {
   dispute_reports: DisputeReportsTable;
   dispute_attachments: DisputeAttachmentsTable;
   dispute_steps: DisputeStepsTable;
+  company_lookups: CompanyLookupsTable;
 }

@@ -62,6 +62,8 @@ export interface SearchOutcome {
   truncated: boolean;
   /** Name searches: `[]` when there are results or nothing is close. Tax-ID searches: null. */
   nearMatches: NearMatch[] | null;
+  /** The ids of the companies in `results`, for the disclosure's lookup counts (D34); never in an answer. */
+  foundCompanyIds?: readonly number[];
 }
 
 export interface SearchDeps {
@@ -171,9 +173,13 @@ export async function runSearch(deps: SearchDeps, plan: SearchPlan): Promise<Sea
   const companies = await findCandidates(deps, plan, deps.maxResults + 1);
   const shown = companies.slice(0, deps.maxResults);
   const byCompany = await reportsByCompany(deps, shown);
-  const results = shown.map((c) => toCompanyResult(c, byCompany.get(Number(c.id)) ?? [])).filter((r): r is CompanyResult => r !== null);
+  const found = shown.flatMap((c) => {
+    const result = toCompanyResult(c, byCompany.get(Number(c.id)) ?? []);
+    return result ? [{ id: Number(c.id), result }] : [];
+  });
+  const results = found.map((f) => f.result);
   const nearMatches = plan.kind === 'tax_id' ? null : results.length > 0 ? [] : await findNearMatches(deps, plan);
-  return { results, truncated: companies.length > deps.maxResults, nearMatches };
+  return { results, truncated: companies.length > deps.maxResults, nearMatches, foundCompanyIds: found.map((f) => f.id) };
 }
 
 /** Candidates scored per near-match search: enough for any realistic query, bounded in time. */
