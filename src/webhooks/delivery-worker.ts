@@ -62,7 +62,7 @@ export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = {
 
 export interface DeliveryWorkerDeps {
   readonly db: Kysely<Database>;
-  readonly seam: Pick<DialectSeam, 'claimRows'>;
+  readonly seam: Pick<DialectSeam, 'claimRows' | 'kind'>;
   readonly clock: Clock;
   readonly log: JobLog;
   /** D35: opens the endpoints' signing secrets (every process of the installation has the same ring). */
