@@ -94,6 +94,15 @@ export function dueCandidates(db: Db, seam: Pick<DialectSeam, 'claimRows'>, requ
   );
 }
 
+/**
+ * The ordered index walk that stops at the LIMIT, whatever the estimates: statistics from when
+ * the table was near-empty make a sort of every due row look cheaper to PostgreSQL (measured: 23 ms
+ * and 50,000 buffers at 10,000 due rows, against 0.1 ms). Only for the calling transaction.
+ */
+export async function walkTheIndex(trx: Db, seam: Pick<DialectSeam, 'kind'>): Promise<void> {
+  if (seam.kind === 'postgres') await sql.raw('SET LOCAL enable_sort = off').execute(trx);
+}
+
 /** Claims up to `limit` due deliveries in one transaction (row locks skip other claimers' rows on PostgreSQL). */
 export async function claimDueDeliveries(
   db: Kysely<Database>,
@@ -101,10 +110,7 @@ export async function claimDueDeliveries(
   request: ClaimRequest,
 ): Promise<ClaimedDelivery[]> {
   return db.transaction().execute(async (trx) => {
-    // The ordered index walk that stops at the LIMIT, whatever the estimates: statistics from
-    // when the table was near-empty make a sort of every due row look cheaper (measured: 23 ms
-    // and 50,000 buffers at 10,000 due rows, against 0.1 ms). Only for this transaction.
-    if (seam.kind === 'postgres') await sql.raw('SET LOCAL enable_sort = off').execute(trx);
+    await walkTheIndex(trx, seam);
     // Expired claims first (they are the oldest work), then pending rows for the room left.
     const expired = await dueCandidates(trx, seam, request, 'delivering', request.limit).execute();
     const pending = expired.length < request.limit ? await dueCandidates(trx, seam, request, 'pending', request.limit - expired.length).execute() : [];
