@@ -6,10 +6,9 @@
 import { rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { openEngine } from '../../src/db/connect.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
-import type { Database } from '../../src/db/schema.ts';
 import type { Db } from '../../src/db/types.ts';
 import type { DialectSeam } from '../../src/db/dialect-seam.ts';
 import { dueCandidates, type ClaimRequest } from '../../src/webhooks/deliveries.repository.ts';
@@ -70,7 +69,7 @@ if (args.engine === 'sqlite') {
   url = PG_ADMIN.replace(/\/postgres$/, `/${name}`);
 }
 const engine = openEngine(url);
-const db = engine.db as Kysely<Database>;
+const db = engine.db;
 try {
   await migrateToLatest(engine);
   if (args.old) {
