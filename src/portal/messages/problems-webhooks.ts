@@ -49,4 +49,8 @@ export const webhookProblemMessages = defineMessages({
     en: 'Delivery {id} is being sent right now: wait for its outcome.',
     tr: '{id} numaralı gönderim şu anda yapılıyor: sonucunu bekleyin.',
   },
+  'problem.webhook.manual_sends_used_up': {
+    en: 'At most {max} test events and redeliveries a day for all your endpoints together: try again after midnight Turkey time.',
+    tr: 'Tüm adresleriniz için günde en çok {max} deneme bildirimi ve yeniden gönderim yapılabilir: Türkiye saatiyle gece yarısından sonra yeniden deneyin.',
+  },
 });
