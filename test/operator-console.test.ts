@@ -222,7 +222,9 @@ for (const engine of ENGINES) {
 
     test('D30: users invited, sent a reset link and disabled by an operator, each in the log (never the link secret)', async () => {
       const { db } = database.engine;
-      const invited = await inviteUserByOperator(deps(), op, { email: 'New.User@CON-1.test', role: 'member_user', memberRef: 'CON-1' });
+      const invitation = { email: 'New.User@CON-1.test', role: 'member_user' as const, memberRef: 'CON-1' };
+      await assert.rejects(inviteUserByOperator(deps(), op, invitation), refusedWith('forbidden'), 'an invitation needs a confirmation');
+      const invited = await inviteUserByOperator(deps(), confirmed('user.invite', stepUpTarget.user(invitation.email)), invitation);
       await assert.rejects(createResetLinkByOperator(deps(), op, 'new.user@con-1.test'), refusedWith('forbidden'), 'a reset needs a confirmation');
       const again = await createResetLinkByOperator(deps(), confirmed('user.reset', stepUpTarget.user('New.User@con-1.test')), 'new.user@con-1.test');
       assert.equal(again.purpose, 'invite', 'not accepted yet: a fresh invitation');

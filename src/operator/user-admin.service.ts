@@ -31,7 +31,7 @@ export async function inviteUserByOperator(
   operator: OperatorActor,
   input: { email: string; role: UserRole; memberRef?: string | null },
 ): Promise<IssuedLink> {
-  if (input.role === 'operator') requireStepUp(operator, 'user.invite_operator', stepUpTarget.user(input.email));
+  requireStepUp(operator, input.role === 'operator' ? 'user.invite_operator' : 'user.invite', stepUpTarget.user(input.email));
   const createdBy = await createdByOf(deps, operator);
   return inviteUser(deps.db, deps.clock, { ...input, createdBy, ...(deps.keyRing ? { keyRing: deps.keyRing } : {}) }, async (trx, link) => {
     const who = await operatorIdentity(trx, operator);

@@ -240,8 +240,8 @@ export function registerOperatorAdminRoutes(scope: App, deps: Pick<PortalDeps, '
     if (what === 'invite') {
       const member = formField(request.body, 'member', 64).trim();
       const role = pick<UserRole>(formField(request.body, 'role'), USER_ROLES);
-      // Inviting an operator needs the operator's confirmation (step-up.ts); a member's user does not.
-      const need: StepUpNeed | null = role === 'operator' ? { action: 'user.invite_operator', target, shown: email } : null;
+      // Every invitation needs the operator's confirmation (step-up.ts): an account made from a stolen session outlives it.
+      const need: StepUpNeed = { action: role === 'operator' ? 'user.invite_operator' : 'user.invite', target, shown: email };
       // A mistyped invitation is refused before the password and a code are asked for.
       checkInvitation({ email, role, memberRef: member === '' ? null : member });
       return withStepUp(request, reply, deps, need, async (stepUp) =>
