@@ -34,6 +34,7 @@ import { HEALTH_PATHS, registerHealthRoutes, type Lifecycle } from './health/hea
 import { createMetrics, type Metrics } from './metrics/metrics.ts';
 import { registerRequestLog } from './http/request-log.ts';
 import type { KeyRing } from './secrets/key-ring.ts';
+import { MONITORING_METHODS, MONITORING_PATHS, registerMonitoringRoutes } from './watchlist/watchlist.route.ts';
 
 export const SEARCH_PATHS = ['/api/v1/search.php', '/api/v1/search'] as const;
 export const COUNTRIES_PATHS = ['/api/v1/countries.php', '/api/v1/countries'] as const;
@@ -164,6 +165,7 @@ export async function buildApp({
       tags: [
         { name: 'search', description: 'Look up one company (X-API-Key; a 200 counts against the daily quota)' },
         { name: 'countries', description: 'Supported countries and tax-ID formats (no key)' },
+        { name: 'watchlist', description: 'Watch companies and read what changed (X-API-Key; own allowances, not the search quota)' },
       ],
       components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
     },
@@ -183,9 +185,16 @@ export async function buildApp({
     ...Object.fromEntries(SEARCH_PATHS.map((p) => [p, ['GET']])),
     ...Object.fromEntries(COUNTRIES_PATHS.map((p) => [p, ['GET', 'HEAD']])),
     ...Object.fromEntries(DOCS_ROUTE_PATHS.map((p) => [p, ['GET', 'HEAD']])),
+    ...MONITORING_METHODS,
   });
   registerTransportHooks(app, transport, HEALTH_PATHS);
-  registerRateLimitHooks(app, { db: engine.db, clock, anonDailyLimit: config.anonDailyLimit }, SEARCH_PATHS, PORTAL_PREFIX, HEALTH_PATHS);
+  registerRateLimitHooks(
+    app,
+    { db: engine.db, clock, anonDailyLimit: config.anonDailyLimit },
+    [...SEARCH_PATHS, ...MONITORING_PATHS],
+    PORTAL_PREFIX,
+    HEALTH_PATHS,
+  );
   app.addHook('onSend', async (request, reply) => {
     addCommonHeaders(request, reply);
   });
@@ -208,6 +217,7 @@ export async function buildApp({
   const countryCodes = countries.list().map((c) => c.code);
   registerSearchRoutes(app, { db: engine.db, audit, clock, config, countryCodes, searchUseCase }, SEARCH_PATHS);
   registerCountriesRoutes(app, countries, COUNTRIES_PATHS);
+  registerMonitoringRoutes(app, { db: engine.db, clock, config, countries });
   registerHealthRoutes(app, { engine, lifecycle });
   app.get(OPENAPI_PATH, { schema: { hide: true } }, () => app.swagger());
   registerDocsRoutes(app, OPENAPI_PATH);

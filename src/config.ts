@@ -8,6 +8,7 @@ import { DEFAULT_FILINGS_PER_MEMBER_PER_DAY } from './reports/filing-rules.ts';
 import { databaseUrlOf } from './db/database-url.ts';
 import { readWholeNumber } from './lib/whole-number.ts';
 import { DRAIN_GRACE_MS } from './serve/server.ts';
+import { AUDIT_KEPT_DAYS_VARIABLE, readRetentionSettings, type RetentionSettings } from './retention/retention-settings.ts';
 
 /**
  * D26 defaults, measured (docs/benchmarks.md "Bursts"; docs/operations.md says how to size them):
@@ -46,8 +47,12 @@ export interface Config {
   readonly dbPoolSize: number;
   /** PostgreSQL statement timeout of the server, milliseconds. */
   readonly dbStatementTimeoutMs: number;
-  /** Audit records older than this many days are purged by the server; 0 keeps them forever. */
-  readonly auditRetentionDays: number;
+  /**
+   * D34: months each type of report is kept, months an expired one stays for operators, days an
+   * audit record is kept (RISKLOOKUP_RETENTION_MONTHS_<TYPE>, RISKLOOKUP_EXPIRED_KEPT_MONTHS,
+   * RISKLOOKUP_AUDIT_RETENTION_DAYS; src/retention/retention-settings.ts).
+   */
+  readonly retention: RetentionSettings;
   /** Search answers kept per server process until the data changes (search-cache.ts); 0 = none. */
   readonly searchCacheEntries: number;
   /** D25: near matches scoring below this (0–1) are not shown. */
@@ -76,6 +81,12 @@ export interface Config {
   /** Webhook deliveries in flight at once per process, and of those to one endpoint (src/webhooks/delivery-worker.ts). */
   readonly webhookConcurrency: number;
   readonly webhookConcurrencyPerEndpoint: number;
+  /** D31: companies a member may watch unless an operator set its own cap. */
+  readonly watchlistCap: number;
+  /** D31: watchlist calls (PUT, DELETE, GET) per member and quota day, apart from the search quota. */
+  readonly watchlistDailyLimit: number;
+  /** D31: event feed requests per member and quota day, apart from the search quota. */
+  readonly eventsDailyLimit: number;
 }
 
 export interface ConfigInput {
@@ -105,6 +116,9 @@ export interface ConfigInput {
   webhookAllowPrivateAddresses?: string | boolean;
   webhookConcurrency?: string | number;
   webhookConcurrencyPerEndpoint?: string | number;
+  watchlistCap?: string | number;
+  watchlistDailyLimit?: string | number;
+  eventsDailyLimit?: string | number;
 }
 
 function integer(name: string, raw: string | number | undefined, fallback: number, min: number, max: number, problems: string[]) {
@@ -151,6 +165,24 @@ function fraction(name: string, raw: string | number | undefined, fallback: numb
     return fallback;
   }
   return n;
+}
+
+/**
+ * D34's settings. `RISKLOOKUP_AUDIT_RETENTION_DAYS=0` once meant "keep audit records forever";
+ * D34 keeps them one year at most, so 0 is refused with the way out.
+ */
+function retentionOf(auditDays: string | number | undefined, env: NodeJS.ProcessEnv, problems: string[]): RetentionSettings {
+  let raw = auditDays ?? env[AUDIT_KEPT_DAYS_VARIABLE];
+  if (raw !== undefined && String(raw).trim() === '0') {
+    problems.push(
+      `${AUDIT_KEPT_DAYS_VARIABLE}=0 used to keep search audit records forever; D34 deletes them after a year: ` +
+        `remove the setting (365 days) or give a number of days from 1 to 3650`,
+    );
+    raw = '';
+  }
+  const { settings, problems: found } = readRetentionSettings({ auditKeptDays: raw }, env);
+  problems.push(...found);
+  return settings;
 }
 
 /** Flags win over the environment (RISKLOOKUP_* and DATABASE_URL). */
@@ -229,14 +261,7 @@ export function parseConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pr
       600_000,
       problems,
     ),
-    auditRetentionDays: integer(
-      'audit retention in days (RISKLOOKUP_AUDIT_RETENTION_DAYS)',
-      input.auditRetentionDays ?? env.RISKLOOKUP_AUDIT_RETENTION_DAYS,
-      365,
-      0,
-      36_500,
-      problems,
-    ),
+    retention: retentionOf(input.auditRetentionDays, env, problems),
     searchCacheEntries: integer(
       'search cache entries (RISKLOOKUP_SEARCH_CACHE_ENTRIES)',
       input.searchCacheEntries ?? env.RISKLOOKUP_SEARCH_CACHE_ENTRIES,
@@ -336,6 +361,30 @@ export function parseConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pr
       4,
       1,
       100,
+      problems,
+    ),
+    watchlistCap: integer(
+      'companies a member may watch (RISKLOOKUP_WATCHLIST_CAP)',
+      input.watchlistCap ?? env.RISKLOOKUP_WATCHLIST_CAP,
+      500,
+      1,
+      1_000_000,
+      problems,
+    ),
+    watchlistDailyLimit: integer(
+      'watchlist calls per member per day (RISKLOOKUP_WATCHLIST_DAILY_LIMIT)',
+      input.watchlistDailyLimit ?? env.RISKLOOKUP_WATCHLIST_DAILY_LIMIT,
+      2000,
+      1,
+      10_000_000,
+      problems,
+    ),
+    eventsDailyLimit: integer(
+      'event feed requests per member per day (RISKLOOKUP_EVENTS_DAILY_LIMIT)',
+      input.eventsDailyLimit ?? env.RISKLOOKUP_EVENTS_DAILY_LIMIT,
+      5000,
+      1,
+      10_000_000,
       problems,
     ),
   };

@@ -113,10 +113,21 @@ for (const engine of ENGINES) {
       assertErrorBody(await t.app.inject({ method: 'POST', url: '/api/v1/docs' }), 405, 'method_not_allowed');
     });
 
-    test('the docs are not operations of the API: the document lists GET search and countries only', async () => {
+    test('the docs are not operations of the API: the document lists search, countries, the watchlist and the feed only', async () => {
       const doc = (await t.app.inject({ url: '/api/v1/openapi.json' })).json<OpenApiDoc>();
-      assert.deepEqual(Object.keys(doc.paths).sort(), ['/api/v1/countries', '/api/v1/countries.php', '/api/v1/search', '/api/v1/search.php']);
-      for (const item of Object.values(doc.paths) as object[]) assert.deepEqual(Object.keys(item), ['get']);
+      const operations = Object.entries(doc.paths as Record<string, object>).flatMap(([path, item]) =>
+        Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`),
+      );
+      assert.deepEqual(operations.sort(), [
+        'DELETE /api/v1/watchlist/{country}/{tax_id}',
+        'GET /api/v1/countries',
+        'GET /api/v1/countries.php',
+        'GET /api/v1/events',
+        'GET /api/v1/search',
+        'GET /api/v1/search.php',
+        'GET /api/v1/watchlist',
+        'PUT /api/v1/watchlist/{country}/{tax_id}',
+      ]);
     });
   });
 }

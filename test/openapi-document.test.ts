@@ -85,11 +85,21 @@ test('SearchResponse has the optional near_matches of NearMatch (D25) and the re
 
 test('every operation refers to the named models and documents the rate-limit headers', () => {
   for (const [path, item] of Object.entries(doc.paths)) {
-    for (const [status, response] of Object.entries(item!.get.responses) as Array<[string, ResponseNode]>) {
-      const ref = response.content['application/json'].schema.$ref!;
-      assert.match(ref, status === '200' ? /^#\/components\/schemas\/(SearchResponse|CountriesResponse)$/ : /ErrorBody$/, `${path} ${status}`);
-      for (const h of ['X-RateLimit-Limit', 'RateLimit-Policy', 'RateLimit', 'X-Request-Id']) assert.ok(response.headers[h], `${path} ${status} ${h}`);
-      if (status === '429') assert.ok(response.headers['Retry-After']);
+    for (const operation of Object.values(item as Record<string, { responses: Record<string, ResponseNode> }>)) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (status === '204') {
+          for (const h of ['X-RateLimit-Limit', 'X-Request-Id']) assert.ok(response.headers[h], `${path} ${status} ${h}`);
+          continue;
+        }
+        const ref = response.content['application/json'].schema.$ref!;
+        assert.match(
+          ref,
+          status === '200' ? /^#\/components\/schemas\/(SearchResponse|CountriesResponse|WatchResponse|WatchlistResponse|EventsResponse)$/ : /ErrorBody$/,
+          `${path} ${status}`,
+        );
+        for (const h of ['X-RateLimit-Limit', 'RateLimit-Policy', 'RateLimit', 'X-Request-Id']) assert.ok(response.headers[h], `${path} ${status} ${h}`);
+        if (status === '429') assert.ok(response.headers['Retry-After']);
+      }
     }
   }
   assert.equal(doc.paths['/api/v1/search.php'].get.operationId, 'search');

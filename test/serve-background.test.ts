@@ -1,6 +1,7 @@
 /**
- * The server's background work runs under the runner (src/jobs/): `serve` starts it, the audit
- * purge (D21's retention) is one of its jobs, and SIGTERM drains it before the process exits 0.
+ * The server's background work runs under the runner (src/jobs/): `serve` starts it, the daily
+ * retention job (D34: reports, and D21's audit records after a year) is one of its jobs, and
+ * SIGTERM drains it before the process exits 0.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,7 +20,7 @@ for (const engine of ENGINES) {
       await database?.drop();
     });
 
-    test('two serve processes on one database: the audit purge runs once, and SIGTERM leaves nothing held', async () => {
+    test('two serve processes on one database: the retention job (audit purge) runs once, and SIGTERM leaves nothing held', async () => {
       const now = Date.now();
       const row = (at: number) => ({ at, status: 200, response_ms: 1, client_address: '127.0.0.1' });
       await database.engine.db
@@ -31,7 +32,7 @@ for (const engine of ENGINES) {
         const db = database.engine.db;
         let state;
         for (let i = 0; i < 200; i++) {
-          state = await db.selectFrom('job_state').selectAll().where('name', '=', 'audit-purge').executeTakeFirst();
+          state = await db.selectFrom('job_state').selectAll().where('name', '=', 'retention').executeTakeFirst();
           if (state?.last_finished_at) break;
           await new Promise((r) => setTimeout(r, 50));
         }
@@ -41,8 +42,11 @@ for (const engine of ENGINES) {
           left.map((r) => r.at),
           [now - 10 * DAY],
         );
-        // Due again in 6 hours: the other process, started at the same moment, did not purge again.
-        assert.ok(state.next_due_at! - state.last_started_at! > 5.9 * 3600_000, `next due ${state.next_due_at}`);
+        // Due again at the next 03:00 Turkey time: the other process, started at the same moment, did not run it again.
+        assert.ok(state.next_due_at! > state.last_started_at!, `next due ${state.next_due_at}`);
+        assert.equal((state.next_due_at! + 3 * 3600_000) % DAY, 3 * 3600_000, 'at 03:00 Turkey time');
+        const runs = await db.selectFrom('operator_log').select('actor').where('action', '=', 'retention.purge').execute();
+        assert.equal(runs.length, 1, 'one purge, logged once');
       } finally {
         const codes = await Promise.all(servers.map((s) => s.stop('SIGTERM')));
         assert.deepEqual(codes, [0, 0], servers.map((s) => s.stderr()).join('\n'));

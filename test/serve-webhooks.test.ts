@@ -111,13 +111,13 @@ for (const engine of ENGINES) {
           metricsUrl,
           (t) =>
             sample(t, 'risklookup_webhook_deliveries_total{outcome="succeeded"}') === 1 &&
-            sample(t, 'risklookup_job_runs_total{job="audit-purge"}') === 1 &&
+            sample(t, 'risklookup_job_runs_total{job="retention"}') === 1 &&
             sample(t, 'risklookup_job_runs_total{job="webhook-delivery-retention"}') === 1,
           'the delivery and the two periodic jobs are counted',
         );
         // The app's figures and the background work's, in one /metrics.
         assert.equal(sample(text, 'risklookup_http_requests_total{route="/healthz",method="GET",status="200"}'), 1);
-        assert.equal(sample(text, 'risklookup_job_failures_total{job="audit-purge"}'), 0);
+        assert.equal(sample(text, 'risklookup_job_failures_total{job="retention"}'), 0);
         assert.equal(sample(text, 'risklookup_job_runs_total{job="webhook-deliveries"}'), 1, 'one item finished; the hanging one runs still');
         assert.equal(sample(text, 'risklookup_job_failures_total{job="webhook-deliveries"}'), 0);
         assert.equal(sample(text, 'risklookup_webhook_deliveries_total{outcome="retrying"}'), 0);
@@ -152,7 +152,7 @@ for (const engine of ENGINES) {
       await db()
         .updateTable('job_state')
         .set({ next_due_at: Date.now() - 1000 })
-        .where('name', 'in', ['audit-purge', 'webhook-delivery-retention'])
+        .where('name', 'in', ['retention', 'webhook-delivery-retention'])
         .execute();
       const server = await startServe(['--db', database.url, '--metrics-port', '0', '--workers', '2'], env);
       try {
@@ -161,7 +161,7 @@ for (const engine of ENGINES) {
           metricsUrl,
           (t) =>
             sample(t, 'risklookup_webhook_deliveries_total{outcome="succeeded"}') === 1 &&
-            sample(t, 'risklookup_job_runs_total{job="audit-purge"}') === 1 &&
+            sample(t, 'risklookup_job_runs_total{job="retention"}') === 1 &&
             sample(t, 'risklookup_job_runs_total{job="webhook-delivery-retention"}') === 1 &&
             at('/workers-held').length === 1,
           'a worker delivered the message, the held one is in flight, the periodic jobs ran',
@@ -173,7 +173,7 @@ for (const engine of ENGINES) {
         // A periodic job runs once across the workers (one claim), and the sum says so (a moment later too).
         await new Promise((r) => setTimeout(r, 1500));
         const later = await metricsWhen(metricsUrl, () => true, 'the figures a moment later');
-        assert.equal(sample(later, 'risklookup_job_runs_total{job="audit-purge"}'), 1);
+        assert.equal(sample(later, 'risklookup_job_runs_total{job="retention"}'), 1);
         assert.equal(sample(later, 'risklookup_job_runs_total{job="webhook-delivery-retention"}'), 1);
         assert.equal(sample(later, 'risklookup_webhook_deliveries_total{outcome="succeeded"}'), 1);
         receiver.dropHanging();

@@ -11,7 +11,11 @@ const BATCH = 5000;
  * aborted `signal` stops it between two batches (a draining server), the rest left for next time.
  */
 export async function purgeAudit(db: Kysely<Database>, clock: Clock, ageMs: number, signal?: AbortSignal): Promise<number> {
-  const cutoff = clock.now() - ageMs;
+  return purgeAuditBefore(db, clock.now() - ageMs, signal);
+}
+
+/** Deletes audit records from before `cutoff` (epoch ms); returns how many. */
+export async function purgeAuditBefore(db: Kysely<Database>, cutoff: number, signal?: AbortSignal): Promise<number> {
   let total = 0;
   for (;;) {
     signal?.throwIfAborted();

@@ -5,10 +5,12 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { addLookups, type Lookup } from '../disclosure/lookup-counts.repository.ts';
 import type { AuditEntry } from './audit.repository.ts';
 
 export interface AuditWriter {
-  write(entry: AuditEntry): void;
+  /** `foundCompanyIds`: the companies the search's answer held, counted as lookups (D34) with the record. */
+  write(entry: AuditEntry, foundCompanyIds?: readonly number[]): void;
   /** Writes everything buffered; resolves when it is stored. */
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -19,6 +21,7 @@ const MAX_DELAY_MS = 50;
 
 export function createAuditWriter(db: Kysely<Database>, onError: (error: unknown, lost: number) => void): AuditWriter {
   let buffer: AuditEntry[] = [];
+  let lookups: Lookup[] = [];
   let timer: NodeJS.Timeout | null = null;
   let writing: Promise<void> = Promise.resolve();
 
@@ -29,24 +32,30 @@ export function createAuditWriter(db: Kysely<Database>, onError: (error: unknown
     // Every row names every column: one multi-row INSERT cannot mix rows with and without a
     // column (SQLite has no DEFAULT in VALUES), and the API's records leave the portal's out.
     const batch = buffer.map((entry) => ({ channel: 'api', user_id: null, actor: null, ...entry }));
+    const found = lookups;
     buffer = [];
-    // One write at a time, in order.
+    lookups = [];
+    const insert = (trx: typeof db) => trx.insertInto('audit_log').values(batch).execute();
+    // One write at a time, in order; the lookups commit with their records (one transaction).
     writing = writing.then(() =>
-      db
-        .insertInto('audit_log')
-        .values(batch)
-        .execute()
-        .then(
-          () => undefined,
-          (error: unknown) => onError(error, batch.length),
-        ),
+      (found.length === 0
+        ? insert(db)
+        : db.transaction().execute(async (trx) => {
+            await insert(trx);
+            await addLookups(trx, found);
+          })
+      ).then(
+        () => undefined,
+        (error: unknown) => onError(error, batch.length),
+      ),
     );
     return writing;
   };
 
   return {
-    write(entry) {
+    write(entry, foundCompanyIds) {
       buffer.push(entry);
+      if (foundCompanyIds && foundCompanyIds.length > 0) lookups.push({ at: Number(entry.at), companyIds: foundCompanyIds });
       if (buffer.length >= MAX_BATCH) void flush();
       else timer ??= setTimeout(() => void flush(), MAX_DELAY_MS);
     },

@@ -14,16 +14,21 @@ export function recordSearch(deps: { audit: AuditWriter; clock: Clock; config: C
   // Shed before authentication (D26): not a search request that reached it (D21).
   if (request.shed) return;
   const query = (request.query ?? {}) as Record<string, unknown>;
-  deps.audit.write({
-    at: deps.clock.now(),
-    key_id: request.keyHolder?.keyId ?? null,
-    member_id: request.keyHolder?.memberId ?? null,
-    q: text(query.q, deps.config.auditQueryChars),
-    type: text(query.type, 20),
-    country: text(query.country, 10),
-    status: reply.statusCode,
-    result_count: request.resultCount,
-    response_ms: Math.round(reply.elapsedTime),
-    client_address: request.ip,
-  });
+  deps.audit.write(
+    {
+      at: deps.clock.now(),
+      key_id: request.keyHolder?.keyId ?? null,
+      member_id: request.keyHolder?.memberId ?? null,
+      q: text(query.q, deps.config.auditQueryChars),
+      type: text(query.type, 20),
+      country: text(query.country, 10),
+      status: reply.statusCode,
+      result_count: request.resultCount,
+      response_ms: Math.round(reply.elapsedTime),
+      // A client gone before its address was read leaves none: its record must not be lost with it
+      // (a NOT NULL failure would take the writer's whole batch along).
+      client_address: request.ip ?? 'unknown',
+    },
+    request.foundCompanyIds ?? undefined,
+  );
 }

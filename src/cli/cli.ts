@@ -76,6 +76,12 @@ export const COMMANDS: ReadonlyArray<{ name: string; term: string; description: 
     load: async () => (await import('./commands/audit.command.ts')).auditCommand(),
   },
   {
+    name: 'retention',
+    term: 'retention',
+    description: 'expire and delete reports past their retention, purge old audit records (D34); --dry-run shows what',
+    load: async () => (await import('./commands/retention.command.ts')).retentionCommand(),
+  },
+  {
     name: 'copy',
     term: 'copy [options]',
     description: 'copy a whole installation to another, empty database (e.g. SQLite to PostgreSQL)',

@@ -30,7 +30,7 @@ export const TABLES_WITH_ID = [
   'webhook_endpoints',
   'webhook_deliveries',
 ] as const;
-export const ALL_TABLES = [...TABLES_WITH_ID, 'usage_counters'] as const;
+export const ALL_TABLES = [...TABLES_WITH_ID, 'usage_counters', 'company_lookups'] as const;
 type TableName = (typeof ALL_TABLES)[number];
 
 const BATCH = 500;
@@ -80,6 +80,23 @@ async function copyUsageCounters(from: AnyDb, to: AnyDb, onBatch: (n: number) =>
   }
 }
 
+/** D34's lookup counts: keyed by (company, month), no id. */
+async function copyCompanyLookups(from: AnyDb, to: AnyDb, onBatch: (n: number) => void) {
+  let after: { company_id: number; month: string } | null = null;
+  for (;;) {
+    let query = from.selectFrom('company_lookups').selectAll().orderBy('company_id').orderBy('month').limit(BATCH);
+    if (after) {
+      const { company_id, month } = after;
+      query = query.where((eb) => eb.or([eb('company_id', '>', company_id), eb.and([eb('company_id', '=', company_id), eb('month', '>', month)])]));
+    }
+    const rows = await query.execute();
+    if (rows.length === 0) return;
+    await to.insertInto('company_lookups').values(rows).execute();
+    after = rows[rows.length - 1]! as { company_id: number; month: string };
+    onBatch(rows.length);
+  }
+}
+
 export async function copyDatabase(from: Engine, to: Engine, onProgress: (table: string, rows: number) => void = () => {}): Promise<Record<TableName, number>> {
   const existing = await countAllTables(to.db);
   const nonEmpty = Object.entries(existing).filter(([, n]) => n > 0);
@@ -98,6 +115,8 @@ export async function copyDatabase(from: Engine, to: Engine, onProgress: (table:
     }
     let copied = 0;
     await copyUsageCounters(from.db, trx, (n) => onProgress('usage_counters', (copied += n)));
+    let lookups = 0;
+    await copyCompanyLookups(from.db, trx, (n) => onProgress('company_lookups', (lookups += n)));
     await to.seam.resetIdSequences(trx, TABLES_WITH_ID);
     // The copied rows reached the name index through its triggers; make sure it is whole.
     await to.seam.checkNameIndex(trx);

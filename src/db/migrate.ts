@@ -12,7 +12,9 @@ import * as sealedSeedsAndDevices from './migrations/0009-sealed-seeds-and-devic
 import * as jobsAndWebhooks from './migrations/0011-jobs-and-webhooks.ts';
 import * as nameWordIndex from './migrations/0012-name-word-index.ts';
 import * as memberQuota from './migrations/0013-member-quota.ts';
+import * as watchlistEvents from './migrations/0016-watchlist-events.ts';
 import * as disputes from './migrations/0017-disputes.ts';
+import * as retention from './migrations/0018-retention.ts';
 
 function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -28,7 +30,9 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '0011-jobs-and-webhooks': { up: (db) => jobsAndWebhooks.up(db, engine.seam) },
     '0012-name-word-index': { up: (db) => nameWordIndex.up(db, engine.seam) },
     '0013-member-quota': { up: (db) => memberQuota.up(db) },
+    '0016-watchlist-events': { up: (db) => watchlistEvents.up(db, engine.seam) },
     '0017-disputes': { up: (db) => disputes.up(db, engine.seam) },
+    '0018-retention': { up: (db) => retention.up(db, engine.seam) },
   };
 }
 

@@ -14,6 +14,8 @@ export interface MembersTable {
    * operator's change applies at once); null only before its first key = the server's default.
    */
   key_daily_limit: number | null;
+  /** Companies the member may watch (D31, operator setting); null = the server's default. */
+  watchlist_cap: number | null;
   /** The member's daily portal searches, all its users together (D28 amended); null = the server's default. */
   portal_daily_limit: number | null;
   created_at: number;
@@ -94,6 +96,10 @@ export interface ReportsTable {
   filed_city: string | null;
   created_at: number;
   updated_at: number;
+  /** D34: the Turkey date it ages from (retention-rules.ts); null until the daily job works it out (migration 0018). */
+  retention_anchor: string | null;
+  /** D34: when the daily job expired it (status `expired`); null otherwise. */
+  expired_at: number | null;
   /** 1 while a dispute over it is undecided (D33), kept by the dispute steps; what search shows as `disputed`. */
   disputed: Generated<number>;
   /** The company's statement after a dispute decided `upheld` (D33), shown as `statement`. */
@@ -121,6 +127,8 @@ export const REPORT_ROW_COLUMNS = [
   'filed_city',
   'created_at',
   'updated_at',
+  'retention_anchor',
+  'expired_at',
   'disputed',
   'dispute_statement',
 ] as const satisfies ReadonlyArray<keyof ReportsTable>;
@@ -344,6 +352,48 @@ export interface WebhookDeliveriesTable {
   finished_at: number | null;
 }
 
+/** A member watches a company by country and normalised tax ID (D31); the company need not exist. */
+export interface WatchlistTable {
+  member_id: number;
+  country: string;
+  tax_id_norm: string;
+  created_at: number;
+}
+
+/** What a search answered about a watched company at its last change (D31's baseline). */
+export interface WatchedCompaniesTable {
+  country: string;
+  tax_id_norm: string;
+  threat_level: string | null;
+  report_count: number;
+  /** The visible reports' ids, ascending, comma-separated ('' for none). */
+  visible_ids: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** `company.changed` events (D31), one per watching member; the id orders the feed. Kept 30 days. */
+export interface CompanyEventsTable {
+  id: Generated<number>;
+  member_id: number;
+  country: string;
+  tax_id_norm: string;
+  threat_before: string | null;
+  threat_after: string | null;
+  count_before: number;
+  count_after: number;
+  /** Comma-separated kinds of change. */
+  kinds: string;
+  occurred_at: number;
+}
+
+/** One row that event writers update first: ids in commit order (migration 0016). */
+export interface EventFeedHeadTable {
+  id: number;
+  events_written: number;
+  updated_at: number;
+}
+
 /** A dispute by the reported company (D33, migration 0017). */
 export interface DisputesTable {
   id: Generated<number>;
@@ -406,6 +456,13 @@ export interface DisputeStepsTable {
   text: string | null;
 }
 
+/** Per company and Turkey month `YYYY-MM`: how many searches had it among their results (D34's disclosure; migration 0018). */
+export interface CompanyLookupsTable {
+  company_id: number;
+  month: string;
+  lookups: number;
+}
+
 export interface Database {
   members: MembersTable;
   api_keys: ApiKeysTable;
@@ -427,8 +484,13 @@ export interface Database {
   job_state: JobStateTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  watchlist: WatchlistTable;
+  watched_companies: WatchedCompaniesTable;
+  company_events: CompanyEventsTable;
+  event_feed_head: EventFeedHeadTable;
   disputes: DisputesTable;
   dispute_reports: DisputeReportsTable;
   dispute_attachments: DisputeAttachmentsTable;
   dispute_steps: DisputeStepsTable;
+  company_lookups: CompanyLookupsTable;
 }

@@ -18,7 +18,7 @@
  * test/write-protocol.test.ts fails when a module outside this one suspends the triggers, writes
  * the version, or reaches the bulk writer, and when a bulk write outside a session is accepted.
  */
-import { sql, type Insertable, type Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import { bumpDataVersion } from '../search/data-version.repository.ts';
 import type { BulkTicket, BulkWriter } from './bulk-writer.ts';
 import type { DialectSeam } from './dialect-seam.ts';
@@ -34,7 +34,7 @@ export const SEARCH_SOURCE_TABLES = ['companies', 'reports'] as const;
  */
 export interface WriteSession {
   /** The session's transaction, for the ordinary statements between bulk inserts. */
-  readonly trx: Db;
+  readonly trx: Transaction<Database>;
   insertCompanies(rows: ReadonlyArray<Insertable<CompaniesTable>>): Promise<Array<{ id: number; taxIdNorm: string; country: string }>>;
   insertReports(rows: ReadonlyArray<Insertable<ReportsTable>>): Promise<Array<{ id: number; status: string }>>;
   insertStatusChanges(rows: ReadonlyArray<Insertable<ReportStatusChangesTable>>): Promise<void>;

@@ -5,6 +5,7 @@ import type { Db } from '../db/types.ts';
 import type { DisputedReport, DisputeFacts, DisputeState, MemberResponse } from './dispute-rules.ts';
 import type { ReportStatus } from '../reports/lifecycle.ts';
 import type { ReportForDispute } from './dispute-record.ts';
+import type { DisclosureDisputeRow } from '../disclosure/disclosure-view.ts';
 
 export type DisputeRow = Selectable<DisputesTable>;
 
@@ -255,4 +256,39 @@ export async function listDisputeIdsOfMember(db: Db, memberId: number): Promise<
 /** Every dispute of a company, newest first. */
 export async function listDisputesOfCompany(db: Db, companyId: number) {
   return db.selectFrom('disputes').selectAll().where('company_id', '=', companyId).orderBy('id', 'desc').execute();
+}
+
+/**
+ * The disputes over any of `reportIds`, for the disclosure (D34: what is held on a company,
+ * disputes included): one row per dispute with the ids of those of its reports that are asked for.
+ */
+export async function disputesForDisclosure(db: Db, reportIds: readonly number[]): Promise<DisclosureDisputeRow[]> {
+  if (reportIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('dispute_reports as dr')
+    .innerJoin('disputes as d', 'd.id', 'dr.dispute_id')
+    .select(['d.id', 'd.state', 'd.outcome', 'd.received_on', 'd.decided_at', 'd.statement', 'dr.report_id'])
+    .where('dr.report_id', 'in', [...reportIds])
+    .orderBy('d.id')
+    .orderBy('dr.report_id')
+    .execute();
+  const byId = new Map<number, DisclosureDisputeRow & { reportIds: number[] }>();
+  for (const r of rows) {
+    const id = Number(r.id);
+    let dispute = byId.get(id);
+    if (!dispute) {
+      dispute = {
+        id,
+        state: r.state,
+        outcome: r.outcome,
+        receivedOn: r.received_on,
+        decidedAt: r.decided_at === null ? null : Number(r.decided_at),
+        statement: r.statement,
+        reportIds: [],
+      };
+      byId.set(id, dispute);
+    }
+    dispute.reportIds.push(Number(r.report_id));
+  }
+  return [...byId.values()];
 }

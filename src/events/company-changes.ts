@@ -16,6 +16,10 @@
  */
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { companyStandings, NO_STANDING } from '../search/search.service.ts';
+import { createWebhookOutbox, type MemberEvent } from '../webhooks/webhook-outbox.ts';
+import { COMPANY_CHANGED, toEventView } from './company-event.ts';
+import { insertEventsForWatchers, lockFeedHead, updateBaseline, watchedAmong, watchKey } from './events.repository.ts';
 
 export type CompanyChangeKind = 'report_published' | 'report_removed' | 'report_disputed' | 'dispute_closed';
 
@@ -29,5 +33,89 @@ export interface CompanyChange {
 /** Returns how many events were written. */
 export type RecordCompanyChanges = (trx: Transaction<Database>, atMs: number, changes: readonly CompanyChange[]) => Promise<number>;
 
-// Until the watchlist lands there are no watchers, so no change has anyone to tell.
-export const recordCompanyChanges: RecordCompanyChanges = () => Promise.resolve(0);
+/**
+ * Tells the watchers: takes the feed's head (lockFeedHead: ids in commit order, no new baseline
+ * beside this change), reads the baselines of the watched companies among `changes`, computes
+ * what a search answers now (companyStandings, the search's own rules), and for each company whose
+ * visible reports changed, or with `kinds` given, moves the baseline and writes one event per
+ * watching member (one INSERT … SELECT) and its webhook deliveries (the outbox, same transaction).
+ */
+export const recordCompanyChanges: RecordCompanyChanges = async (trx, atMs, changes) => {
+  if (changes.length === 0) return 0;
+  const given = new Map<string, { country: string; taxIdNorm: string; kinds: Set<CompanyChangeKind> }>();
+  for (const c of changes) {
+    const key = watchKey(c.country, c.taxIdNorm);
+    const entry = given.get(key) ?? { country: c.country, taxIdNorm: c.taxIdNorm, kinds: new Set<CompanyChangeKind>() };
+    for (const k of c.kinds ?? []) entry.kinds.add(k);
+    given.set(key, entry);
+  }
+  await lockFeedHead(trx, atMs);
+  const baselines = await watchedAmong(trx, [...given.values()]);
+  if (baselines.length === 0) return 0;
+  const standings = await companyStandings(
+    trx,
+    baselines.map((b) => ({ country: b.country, taxIdNorm: b.tax_id_norm })),
+  );
+  const written: Array<MemberEvent> = [];
+  for (const before of baselines) {
+    const key = watchKey(before.country, before.tax_id_norm);
+    const now = standings.get(key) ?? NO_STANDING;
+    const kinds = changeKinds(idsOf(before.visible_ids), now.visibleIds, given.get(key)!.kinds);
+    if (kinds.length === 0) continue;
+    await updateBaseline(
+      trx,
+      {
+        country: before.country,
+        tax_id_norm: before.tax_id_norm,
+        threat_level: now.threatLevel,
+        report_count: now.reportCount,
+        visible_ids: now.visibleIds.join(','),
+      },
+      atMs,
+    );
+    const events = await insertEventsForWatchers(trx, {
+      country: before.country,
+      tax_id_norm: before.tax_id_norm,
+      threat_before: before.threat_level,
+      threat_after: now.threatLevel,
+      count_before: Number(before.report_count),
+      count_after: now.reportCount,
+      kinds: kinds.join(','),
+      occurred_at: atMs,
+    });
+    for (const e of events) {
+      const data = toEventView(e);
+      written.push({ memberId: e.member_id, event: { id: data.id, type: COMPANY_CHANGED, occurredAt: atMs, data } });
+    }
+  }
+  if (written.length === 0) return 0;
+  await lockFeedHead(trx, atMs, written.length);
+  await createWebhookOutbox({ clock: { now: () => atMs } }).enqueueForMembers(trx, written);
+  return written.length;
+};
+
+const ALL_KINDS: readonly CompanyChangeKind[] = ['report_published', 'report_removed', 'report_disputed', 'dispute_closed'];
+
+/** The kinds of a change: reports that became visible, that stopped being visible, and those the caller names; in one fixed order. */
+export function changeKinds(before: readonly number[], after: readonly number[], named: ReadonlySet<CompanyChangeKind>): CompanyChangeKind[] {
+  const was = new Set(before);
+  const is = new Set(after);
+  const found = new Set(named);
+  if (after.some((id) => !was.has(id))) found.add('report_published');
+  if (before.some((id) => !is.has(id))) found.add('report_removed');
+  return ALL_KINDS.filter((k) => found.has(k));
+}
+
+const idsOf = (text: string) => (text === '' ? [] : text.split(',').map(Number));
+
+/** The seam for writers that know a company by its id (moderation, the CLI's status step). */
+export async function recordCompanyChangeById(
+  trx: Transaction<Database>,
+  atMs: number,
+  companyId: number,
+  kinds?: readonly CompanyChangeKind[],
+): Promise<number> {
+  const company = await trx.selectFrom('companies').select(['country', 'tax_id_norm']).where('id', '=', companyId).executeTakeFirst();
+  if (!company) return 0;
+  return recordCompanyChanges(trx, atMs, [{ country: company.country, taxIdNorm: company.tax_id_norm, ...(kinds ? { kinds } : {}) }]);
+}

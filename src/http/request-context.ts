@@ -11,6 +11,8 @@ declare module 'fastify' {
     allowance: Allowance | null;
     /** Companies returned, for the audit record (D21). */
     resultCount: number | null;
+    /** The companies the answer found, counted as lookups for the disclosure (D34). */
+    foundCompanyIds: readonly number[] | null;
     /** Shed by admission (D26): answered 503 with no database work at all, not even for headers. */
     shed: boolean;
   }
@@ -20,5 +22,6 @@ export function decorateRequests(app: App) {
   app.decorateRequest('keyHolder', null);
   app.decorateRequest('allowance', null);
   app.decorateRequest('resultCount', null);
+  app.decorateRequest('foundCompanyIds', null);
   app.decorateRequest('shed', false);
 }

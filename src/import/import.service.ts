@@ -10,6 +10,10 @@ import type { Clock } from '../lib/clock.ts';
 import { companyKey, writeBatch, type BatchContext, type BatchLine, type ImportSummary } from './import-batch.ts';
 import { runWriteSession, type WriteEngine } from '../db/write-session.ts';
 import { checkLinesInline, checkLinesInWorker } from './line-checker.ts';
+import type { Transaction } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { recordCompanyChanges, type CompanyChange } from '../events/company-changes.ts';
+import { watchedAmong, watchedSince, watchKey } from '../events/events.repository.ts';
 
 export type { ImportSummary } from './import-batch.ts';
 
@@ -71,13 +75,45 @@ export async function importFile(engine: ImportEngine, path: string, options: Im
 
 class Rollback extends Error {}
 
+/**
+ * The watchers of an import (D31), set-based: each batch notes which of its companies are watched
+ * (one indexed read per batch, no lock); at the end, in the import's transaction, the seam is
+ * called once with those and with every company whose watch was added while the import ran (its
+ * baseline was computed without the import's uncommitted rows). The seam takes the feed's head
+ * only then, so a long import does not hold up moderation or new watches until its very end.
+ */
+class ImportWatchers {
+  private readonly watched = new Map<string, CompanyChange>();
+  private readonly startedAt: number;
+
+  constructor(
+    private readonly trx: Transaction<Database>,
+    private readonly clock: Clock,
+  ) {
+    this.startedAt = clock.now();
+  }
+
+  async note(keys: ReadonlyArray<{ country: string; taxIdNorm: string }>): Promise<void> {
+    for (const b of await watchedAmong(this.trx, keys)) this.watched.set(watchKey(b.country, b.tax_id_norm), { country: b.country, taxIdNorm: b.tax_id_norm });
+  }
+
+  async tell(): Promise<number> {
+    // Clocks of processes differ a little: a minute's margin only re-reads a few more baselines.
+    for (const k of await watchedSince(this.trx, this.startedAt - 60_000)) this.watched.set(watchKey(k.country, k.taxIdNorm), k);
+    return recordCompanyChanges(this.trx, this.clock.now(), [...this.watched.values()]);
+  }
+}
+
 /** Collects lines into batches; a line that repeats a company or report ref of the batch starts a new one, so lines apply in order. */
 class Batcher {
   private lines: BatchLine[] = [];
   private keys = new Set<string>();
   private refs = new Set<string>();
 
-  constructor(private readonly ctx: BatchContext) {}
+  constructor(
+    private readonly ctx: BatchContext,
+    private readonly watchers: ImportWatchers,
+  ) {}
 
   async add(line: BatchLine): Promise<void> {
     const key = companyKey(line.company.country, line.company.taxIdNorm);
@@ -90,6 +126,8 @@ class Batcher {
 
   async flush(): Promise<void> {
     await writeBatch(this.ctx, this.lines);
+    // The batch's companies that someone watches (D31): told once, at the end (watchers.tell).
+    await this.watchers.note(this.lines.map((l) => ({ country: l.company.country, taxIdNorm: l.company.taxIdNorm })));
     this.lines = [];
     this.keys.clear();
     this.refs.clear();
@@ -109,7 +147,8 @@ export async function importLines(
     // One session: into an empty database it builds the indexes once at the end, and its close
     // bumps the data version, so cached search answers see the import.
     await runWriteSession(engine, async (session) => {
-      const batcher = new Batcher({ session, clock: options.clock, changedBy, memberIds: new Map(), summary, problems });
+      const watchers = new ImportWatchers(session.trx, options.clock);
+      const batcher = new Batcher({ session, clock: options.clock, changedBy, memberIds: new Map(), summary, problems }, watchers);
       const checked = options.checkInWorker ? checkLinesInWorker(lines, options.countries) : checkLinesInline(lines, options.countries);
       let lineNo = 0;
       for await (const line of checked) {
@@ -123,6 +162,7 @@ export async function importLines(
       await batcher.flush();
       options.onProgress?.(lineNo, 0);
       if (problems.length > 0) throw new Rollback();
+      await watchers.tell();
     });
   } catch (error) {
     if (error instanceof Rollback) throw new ImportFailed(sortByLine(problems), summary.lines);

@@ -24,6 +24,14 @@ export const REASON_DOCS: { readonly [R in ErrorReason]: ReasonDoc } = {
     means: "The tax ID does not fit the country's formats, or its check digits are wrong (D9). A typo never reads as “no records”.",
     todo: 'Check the number against the document it came from; `GET /api/v1/countries` lists the formats.',
   },
+  invalid_cursor: {
+    means: '`after` is not a cursor this service gave out (the events feed, D31).',
+    todo: 'Send back `next_cursor` exactly as received, or leave `after` out to start from the oldest event kept (30 days).',
+  },
+  watchlist_full: {
+    means: "The member's watchlist holds as many companies as its cap allows (D31; 500 unless the association set another).",
+    todo: 'Remove companies you no longer need (`DELETE /api/v1/watchlist/{country}/{tax_id}`), or ask the association for a higher cap.',
+  },
   unsupported_country: {
     means: '`country` is not the 2-letter code of a supported country.',
     todo: 'Use a code from `GET /api/v1/countries`, or leave `country` out.',

@@ -3,8 +3,7 @@
  * as the app's, read from their telemetry when scraped. Counters mirror the process's own counts
  * (a `--workers` primary sums them); the backlog is a figure of the database, the same seen from
  * every process, so the primary takes its maximum, never the sum.
- *
- * The events of D31 will add "events written" here when they exist (docs/operations.md).
+ * The events written (D31) are the database's count too (event_feed_head), aggregated with `max`.
  */
 import type { JobLog, JobTelemetry, QueueBacklog } from '../jobs/job-types.ts';
 import type { DeliveryOutcome } from '../webhooks/delivery-worker.ts';
@@ -13,6 +12,8 @@ import type { Metrics } from './metrics.ts';
 export interface BackgroundFigures {
   readonly telemetry: JobTelemetry;
   readonly deliveries: { outcomes(): Readonly<Record<DeliveryOutcome, number>> };
+  /** Committed `company.changed` events since the database was made, every process's (D31). */
+  readonly eventsWritten?: () => Promise<number>;
 }
 
 /** One backlog read per scrape, shared by the two gauges that show it (they are collected at once). */
@@ -64,6 +65,26 @@ export function registerBackgroundMetrics(metrics: Metrics, work: BackgroundFigu
       for (const [outcome, n] of Object.entries(deliveries.outcomes())) this.inc({ outcome }, n);
     },
   });
+  const { eventsWritten } = work;
+  if (eventsWritten) {
+    let failing = false;
+    metrics.counter({
+      name: 'risklookup_events_written_total',
+      help: 'company.changed events written to the store (D31), committed, across every process (read from the database)',
+      aggregator: 'max',
+      async collect() {
+        try {
+          const n = await eventsWritten();
+          this.reset();
+          this.inc(n);
+          failing = false;
+        } catch (error) {
+          if (!failing) log.warn({ err: error }, 'metrics: the events written could not be read; it is left out until it can');
+          failing = true;
+        }
+      },
+    });
+  }
   const backlog = sharedBacklog(telemetry, log);
   metrics.gauge({
     name: 'risklookup_queue_backlog',

@@ -95,6 +95,7 @@ export function operatorAdminLinks(ctx: PortalContext): Html {
       ['/portal/operator/users', tr('console.users.title')],
       ['/portal/operator/audit', tr('console.audit.title')],
       ['/portal/operator/log', tr('console.log.title')],
+      ['/portal/operator/disclosure', tr('disclosure.form.title')],
     ].map(([href, label]) => html`<li><a href="${href}">${label}</a></li>`)}
   </ul>`;
 }

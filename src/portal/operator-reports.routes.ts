@@ -157,8 +157,9 @@ export function registerOperatorReportRoutes(scope: App, deps: Pick<PortalDeps, 
         <td>${actions}</td>
       </tr>`;
     });
+    const disclosure = `/portal/operator/disclosure?${new URLSearchParams({ country: file.company.country, tax_id: file.company.taxId }).toString()}`;
     const body = html`${doneNotice(ctx, request)}
-      <p>${file.company.country} ${file.company.taxId} · ${file.company.city}</p>
+      <p>${file.company.country} ${file.company.taxId} · ${file.company.city} · <a href="${disclosure}">${tr('disclosure.form.open')}</a></p>
       <p>${tr('operator.company.visible', { count: file.company.visibleReportCount })}</p>
       <p><a href="/portal/operator/disputes/new?country=${file.company.country}&tax_id=${file.company.taxId}">${tr('disputes.queue.record')}</a></p>
       <table>

@@ -18,6 +18,7 @@ import { registerMemberPages } from './member/member.routes.ts';
 import { registerOperatorRoutes } from './operator.routes.ts';
 import { registerOperatorAdminRoutes } from './operator-admin.routes.ts';
 import { registerOperatorRecordRoutes } from './operator-records.routes.ts';
+import { registerOperatorDisclosureRoutes } from './operator-disclosure.routes.ts';
 import { registerOperatorReportRoutes } from './operator-reports.routes.ts';
 import { registerOperatorDisputeRoutes } from './operator-disputes.routes.ts';
 import { registerMemberDisputeRoutes } from './member/disputes.routes.ts';
@@ -70,6 +71,7 @@ export function registerPortal(app: App, deps: PortalDeps) {
       registerOperatorReportRoutes(scope, deps);
       registerOperatorAdminRoutes(scope, deps);
       registerOperatorRecordRoutes(scope, deps);
+      registerOperatorDisclosureRoutes(scope, deps);
       registerOperatorDisputeRoutes(scope, deps);
       registerMemberDisputeRoutes(scope, deps);
       // Features of the portal register here, one line each.

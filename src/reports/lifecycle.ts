@@ -27,7 +27,8 @@ export function isActive(status: ReportStatus): boolean {
 
 /** Null when the step is allowed, else a message naming the allowed steps. */
 export function checkTransition(from: ReportStatus, to: ReportStatus): string | null {
-  if (NEXT[from].includes(to)) return null;
-  const allowed = NEXT[from];
+  // A status outside D11's lifecycle (D34's `expired`) is final too.
+  const allowed = (NEXT as Partial<Record<string, readonly ReportStatus[]>>)[from] ?? [];
+  if (allowed.includes(to)) return null;
   return allowed.length === 0 ? `a ${from} report is final and cannot become ${to}` : `a ${from} report can become ${allowed.join(' or ')}, not ${to}`;
 }

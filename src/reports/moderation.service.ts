@@ -6,10 +6,10 @@
  * count (D12), on a first approval the name and city of a company created by filing, and, for an operator's step, the operator log. Ordinary statements: the version
  * triggers keep the search cache exact (the write protocol).
  */
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
+import { recordCompanyChangeById } from '../events/company-changes.ts';
 import { hasForbiddenCharacters } from '../lib/bidi-controls.ts';
 import type { Database } from '../db/schema.ts';
-import type { Db } from '../db/types.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
 import { updateCompany } from '../companies/companies.repository.ts';
@@ -62,7 +62,7 @@ async function takeStep(deps: ModerationDeps, who: Who, reportId: number, step: 
  * step, the operator log.
  */
 async function writeStep(
-  trx: Db,
+  trx: Transaction<Database>,
   now: number,
   report: ReportRow,
   check: { from: ReportStatus; to: ReportStatus; reason: string | null },
@@ -109,6 +109,9 @@ async function writeStep(
     });
   }
   const visibleReportCount = await refreshVisibleCount(trx, companyId);
+  // The watchers (D31): an approval, a withdrawal, a rejection or a deactivation may change what a
+  // search answers (consensus reached or lost included), in this transaction.
+  await recordCompanyChangeById(trx, now, companyId);
   if (by.logged) {
     await appendOperatorLog(trx, {
       at: now,

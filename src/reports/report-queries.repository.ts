@@ -42,7 +42,13 @@ export async function listCompanyReports(db: Db, companyId: number) {
 
 /** The reports a member reported, newest first. */
 export async function listReportsOfMember(db: Db, memberId: number) {
-  return reportsWithParties(db).where('reports.reported_by', '=', memberId).orderBy('reports.created_at', 'desc').orderBy('reports.id', 'desc').execute();
+  // An expired report (D34) is the operators' only, kept for them until it is deleted.
+  return reportsWithParties(db)
+    .where('reports.reported_by', '=', memberId)
+    .where('reports.status', '<>', 'expired')
+    .orderBy('reports.created_at', 'desc')
+    .orderBy('reports.id', 'desc')
+    .execute();
 }
 
 /** The status histories of the given reports, oldest step first. */

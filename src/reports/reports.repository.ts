@@ -59,6 +59,21 @@ export async function listActiveReports(db: Db, companyIds: readonly number[]): 
   return activeReportsQuery(db, companyIds, companyIds.length);
 }
 
+/** The active reports of many companies, what visibility needs (D12): for the watchers' events (D31), not kept prepared. */
+export async function listActiveReportFacts(db: Db, companyIds: readonly number[]) {
+  const out: Array<Pick<ReportRow, 'id' | 'company_id' | 'type' | 'status' | 'reported_by'>> = [];
+  for (let i = 0; i < companyIds.length; i += 500) {
+    const rows = await db
+      .selectFrom('reports')
+      .select(['id', 'company_id', 'type', 'status', 'reported_by'])
+      .where('company_id', 'in', companyIds.slice(i, i + 500))
+      .where('status', '=', 'approved')
+      .execute();
+    out.push(...rows);
+  }
+  return out;
+}
+
 export async function insertStatusChange(db: Db, change: Insertable<ReportStatusChangesTable>): Promise<void> {
   await db.insertInto('report_status_changes').values(change).execute();
 }

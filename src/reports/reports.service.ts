@@ -1,5 +1,6 @@
 /** Report status changes (D11) and the visible count they keep up to date (D12). */
 import type { Kysely } from 'kysely';
+import { recordCompanyChangeById } from '../events/company-changes.ts';
 import type { Database } from '../db/schema.ts';
 import type { Db } from '../db/types.ts';
 import { DomainError } from '../lib/errors.ts';
@@ -50,6 +51,7 @@ export async function changeReportStatus(db: Kysely<Database>, clock: Clock, idO
     if (refusal)
       throw new DomainError('conflict', `report ${report.id}: ${refusal}`, { code: 'report.transition_refused', params: { id: Number(report.id), from, to } });
     await applyStatus(trx, clock, report, to, changedBy);
+    await recordCompanyChangeById(trx, clock.now(), Number(report.company_id));
     return { reportId: Number(report.id), ref: report.ref, from, to };
   });
 }

@@ -52,6 +52,8 @@ export interface SearchAnswer {
   allowance: Allowance | null;
   /** Every allowance charged, in the order of meterOf (a portal user: its own, then its member's). */
   allowances: Allowance[];
+  /** The companies the answer found (its results), to count as lookups (D34's disclosure). */
+  foundCompanyIds: readonly number[];
 }
 
 export interface SearchUseCaseDeps {
@@ -120,5 +122,10 @@ export async function answerSearch(deps: SearchUseCaseDeps, input: SearchInput, 
   const outcome = await deps.search.find(plan);
   const allowances = meters.length > 0 ? await deps.quota.take(meters, now) : [];
   const allowance = allowances[0] ?? null;
-  return { allowance, allowances, response: toSearchResponse(input, plan, outcome, metaOf(allowance, outcome, performance.now() - startedAt)) };
+  return {
+    allowance,
+    allowances,
+    response: toSearchResponse(input, plan, outcome, metaOf(allowance, outcome, performance.now() - startedAt)),
+    foundCompanyIds: outcome.foundCompanyIds ?? [],
+  };
 }

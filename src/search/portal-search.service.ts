@@ -148,6 +148,7 @@ export async function searchAsPortalUser(deps: PortalSearchDeps, searcher: Porta
   let input: SearchInput | null = null;
   let outcome: PortalSearchOutcome;
   let memberLimit: number | undefined;
+  let found: readonly number[] = [];
   try {
     const refusal = memberSearchRefusal(searcher);
     if (refusal) throw new AppError(refusal, REFUSAL_MESSAGES[refusal]!);
@@ -162,6 +163,7 @@ export async function searchAsPortalUser(deps: PortalSearchDeps, searcher: Porta
     );
     const [user, member] = answer.allowances as [Allowance, Allowance];
     outcome = { kind: 'answered', response: answer.response, allowance: user, allowances: { user, member } };
+    found = answer.foundCompanyIds;
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     const allowances = await readPortalAllowances(deps, searcher, memberLimit);
@@ -177,20 +179,23 @@ export async function searchAsPortalUser(deps: PortalSearchDeps, searcher: Porta
       allowances,
     };
   }
-  deps.audit.write({
-    at: deps.clock.now(),
-    key_id: null,
-    member_id: searcher.memberId,
-    user_id: searcher.userId,
-    channel: 'portal',
-    q: auditText(input?.q ?? text(form.q), deps.auditQueryChars),
-    type: auditText(input?.type ?? text(form.type), 20),
-    country: auditText(input?.country ?? text(form.country), 10),
-    status: outcome.kind === 'answered' ? 200 : outcome.status,
-    result_count: outcome.kind === 'answered' ? outcome.response.result_count : null,
-    response_ms: Math.round(performance.now() - startedAt),
-    client_address: searcher.clientAddress,
-  });
+  deps.audit.write(
+    {
+      at: deps.clock.now(),
+      key_id: null,
+      member_id: searcher.memberId,
+      user_id: searcher.userId,
+      channel: 'portal',
+      q: auditText(input?.q ?? text(form.q), deps.auditQueryChars),
+      type: auditText(input?.type ?? text(form.type), 20),
+      country: auditText(input?.country ?? text(form.country), 10),
+      status: outcome.kind === 'answered' ? 200 : outcome.status,
+      result_count: outcome.kind === 'answered' ? outcome.response.result_count : null,
+      response_ms: Math.round(performance.now() - startedAt),
+      client_address: searcher.clientAddress,
+    },
+    found,
+  );
   return outcome;
 }
 

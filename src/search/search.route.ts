@@ -116,6 +116,7 @@ export function registerSearchRoutes(app: App, deps: SearchRouteDeps, paths: rea
         }
         request.allowance = answer.allowance;
         request.resultCount = answer.response.result_count;
+        request.foundCompanyIds = answer.foundCompanyIds;
         reply.header('cache-control', 'no-store');
         reply.type('application/json; charset=utf-8').serializer(serializeSearchResponse);
         return answer.response;

@@ -6,11 +6,12 @@ import type { Database } from '../db/schema.ts';
 import { AppError } from '../lib/errors.ts';
 import { formatTurkeyDateTime } from '../lib/turkey-time.ts';
 import { toReportView, type ReportView } from '../reports/report-view.ts';
-import { listActiveReports, type SearchReportRow } from '../reports/reports.repository.ts';
+import { listActiveReportFacts, listActiveReports, type SearchReportRow } from '../reports/reports.repository.ts';
+import type { Db } from '../db/types.ts';
 import type { ReportStatus } from '../reports/lifecycle.ts';
 import type { ReportType } from '../reports/report-types.ts';
 import { threatLevelOf, visibleReports, type ThreatLevel } from '../reports/visibility.ts';
-import { findCompaniesByName, findCompaniesByTaxId, NAME_SEARCH_TUNING, type CompanyRow } from '../companies/companies.repository.ts';
+import { findCompaniesByName, findCompaniesByTaxId, findCompaniesByTaxIds, NAME_SEARCH_TUNING, type CompanyRow } from '../companies/companies.repository.ts';
 import type { NameSample } from './name-sample.ts';
 import { parseNameQuery } from './name-key.ts';
 import {
@@ -62,6 +63,8 @@ export interface SearchOutcome {
   truncated: boolean;
   /** Name searches: `[]` when there are results or nothing is close. Tax-ID searches: null. */
   nearMatches: NearMatch[] | null;
+  /** The ids of the companies in `results`, for the disclosure's lookup counts (D34); never in an answer. */
+  foundCompanyIds?: readonly number[];
 }
 
 export interface SearchDeps {
@@ -127,8 +130,9 @@ async function findCandidates(deps: SearchDeps, plan: SearchPlan, limit: number)
   );
 }
 
-function toCompanyResult(company: CompanyRow, activeReports: SearchReportRow[]): CompanyResult | null {
-  const visible = visibleReports(
+/** Which of a company's active reports a search shows (D12), in the given order: the one rule both the answer and the watchers' events (D31) apply. */
+function visibleOfCompany<R extends Pick<SearchReportRow, 'type' | 'status' | 'reported_by'>>(activeReports: readonly R[]): R[] {
+  return visibleReports(
     activeReports.map((r) => ({
       row: r,
       type: r.type as ReportType,
@@ -136,6 +140,10 @@ function toCompanyResult(company: CompanyRow, activeReports: SearchReportRow[]):
       reportedBy: r.reported_by === null ? null : Number(r.reported_by),
     })),
   ).map((v) => v.row);
+}
+
+function toCompanyResult(company: CompanyRow, activeReports: SearchReportRow[]): CompanyResult | null {
+  const visible = visibleOfCompany(activeReports);
   const threat = threatLevelOf(visible.length);
   if (threat === null) return null;
   const lastChange = Math.max(Number(company.updated_at), ...visible.map((r) => Number(r.updated_at)));
@@ -166,14 +174,67 @@ async function reportsByCompany(deps: SearchDeps, companies: readonly CompanyRow
   return byCompany;
 }
 
+/** What a search answers now about one company, as the watchers' events compare it (D31). */
+export interface CompanyStanding {
+  /** null: a search does not return the company (no visible report, or no such company). */
+  readonly threatLevel: ThreatLevel | null;
+  readonly reportCount: number;
+  /** The visible reports' ids, ascending. */
+  readonly visibleIds: readonly number[];
+}
+
+export const NO_STANDING: CompanyStanding = { threatLevel: null, reportCount: 0, visibleIds: [] };
+
+/**
+ * What a tax-ID search in the company's country would answer about each of these companies now
+ * (country and normalised tax ID; an absent company: NO_STANDING), by the rules the answers
+ * themselves use (visibleOfCompany, threatLevelOf). Reads through `db`, a transaction included,
+ * so that a change's own uncommitted writes are seen.
+ */
+export async function companyStandings(db: Db, keys: ReadonlyArray<{ country: string; taxIdNorm: string }>): Promise<Map<string, CompanyStanding>> {
+  const out = new Map<string, CompanyStanding>();
+  const wanted = new Set(keys.map((k) => standingKey(k.country, k.taxIdNorm)));
+  const ids = new Map<number, string>();
+  const taxIds = [...new Set(keys.map((k) => k.taxIdNorm))];
+  for (let i = 0; i < taxIds.length; i += 500) {
+    for (const c of await findCompaniesByTaxIds(db, taxIds.slice(i, i + 500))) {
+      const key = standingKey(c.country, c.tax_id_norm);
+      if (wanted.has(key)) ids.set(Number(c.id), key);
+    }
+  }
+  const reports = await listActiveReportFacts(db, [...ids.keys()]);
+  const byCompany = new Map<number, Array<(typeof reports)[number]>>();
+  for (const r of reports) {
+    const list = byCompany.get(Number(r.company_id)) ?? [];
+    list.push(r);
+    byCompany.set(Number(r.company_id), list);
+  }
+  for (const key of wanted) out.set(key, NO_STANDING);
+  for (const [id, key] of ids) {
+    const visible = visibleOfCompany(byCompany.get(id) ?? []);
+    const threatLevel = threatLevelOf(visible.length);
+    out.set(
+      key,
+      threatLevel === null ? NO_STANDING : { threatLevel, reportCount: visible.length, visibleIds: visible.map((r) => Number(r.id)).sort((a, b) => a - b) },
+    );
+  }
+  return out;
+}
+
+export const standingKey = (country: string, taxIdNorm: string) => `${country}:${taxIdNorm}`;
+
 /** Finds the companies of a planned search and their visible reports (D10, D12, D13, D25). */
 export async function runSearch(deps: SearchDeps, plan: SearchPlan): Promise<SearchOutcome> {
   const companies = await findCandidates(deps, plan, deps.maxResults + 1);
   const shown = companies.slice(0, deps.maxResults);
   const byCompany = await reportsByCompany(deps, shown);
-  const results = shown.map((c) => toCompanyResult(c, byCompany.get(Number(c.id)) ?? [])).filter((r): r is CompanyResult => r !== null);
+  const found = shown.flatMap((c) => {
+    const result = toCompanyResult(c, byCompany.get(Number(c.id)) ?? []);
+    return result ? [{ id: Number(c.id), result }] : [];
+  });
+  const results = found.map((f) => f.result);
   const nearMatches = plan.kind === 'tax_id' ? null : results.length > 0 ? [] : await findNearMatches(deps, plan);
-  return { results, truncated: companies.length > deps.maxResults, nearMatches };
+  return { results, truncated: companies.length > deps.maxResults, nearMatches, foundCompanyIds: found.map((f) => f.id) };
 }
 
 /** Candidates scored per near-match search: enough for any realistic query, bounded in time. */

@@ -5,15 +5,19 @@
  */
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
-import { auditPurgeJob } from '../audit/audit-purge.job.ts';
 import { disputeLapseJob } from '../disputes/dispute-lapse.job.ts';
 import type { Config } from '../config.ts';
 import type { Engine } from '../db/connect.ts';
 import { createJobRunner, type JobRunner } from '../jobs/job-runner.ts';
 import type { Clock } from '../lib/clock.ts';
+import { recordCompanyChanges } from '../events/company-changes.ts';
+import { retentionJob } from '../retention/retention.job.ts';
+import { createRetention } from '../retention/retention.service.ts';
 import type { KeyRing } from '../secrets/key-ring.ts';
 import { createDeliveryQueue, deliveryRetentionJob, type DeliveryQueue } from '../webhooks/delivery-worker.ts';
 import { systemResolver } from '../webhooks/safe-lookup.ts';
+import { eventRetentionJob } from '../events/event-feed.service.ts';
+import { readEventsWritten } from '../events/events.repository.ts';
 
 export interface BackgroundWorkDeps {
   readonly engine: Engine;
@@ -27,13 +31,18 @@ export interface BackgroundWorkDeps {
 export interface BackgroundWork extends JobRunner {
   /** The delivery queue's outcomes, for /metrics. */
   readonly deliveries: Pick<DeliveryQueue, 'outcomes'>;
+  /** Events written (D31), committed, across every process: read from the database. */
+  eventsWritten(): Promise<number>;
 }
 
 export function buildBackgroundWork(deps: BackgroundWorkDeps): BackgroundWork {
   const { engine, clock, config, log } = deps;
   const runner = createJobRunner({ db: engine.db, engineKind: engine.seam.kind, clock, log });
-  if (config.auditRetentionDays > 0) runner.addPeriodic(auditPurgeJob({ db: engine.db, clock, log, retentionDays: config.auditRetentionDays }));
+  // D34: reports expired and deleted, audit records (D21) purged: one daily job, one setting each.
+  const retention = createRetention({ db: engine.db, clock, settings: config.retention, recordCompanyChanges });
+  runner.addPeriodic(retentionJob({ retention, log }));
   runner.addPeriodic(deliveryRetentionJob({ db: engine.db, clock, log }));
+  runner.addPeriodic(eventRetentionJob({ db: engine.db, clock, log }));
   runner.addPeriodic(disputeLapseJob({ db: engine.db, clock, log }));
   const queue = createDeliveryQueue({
     db: engine.db,
@@ -49,6 +58,7 @@ export function buildBackgroundWork(deps: BackgroundWorkDeps): BackgroundWork {
   return {
     ...runner,
     deliveries: queue,
+    eventsWritten: () => readEventsWritten(engine.db),
     async drain() {
       await runner.drain();
       queue.close();

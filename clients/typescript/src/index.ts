@@ -19,6 +19,10 @@ export type ErrorBody = Schemas['ErrorBody'];
 export type ErrorReason = ErrorBody['reason'];
 export type Country = Schemas['Country'];
 export type SearchParams = NonNullable<paths['/api/v1/search.php']['get']['parameters']['query']>;
+export type WatchEntry = Schemas['WatchEntry'];
+export type WatchlistResponse = Schemas['WatchlistResponse'];
+export type CompanyChangedEvent = Schemas['CompanyChangedEvent'];
+export type EventsResponse = Schemas['EventsResponse'];
 
 export interface RiskLookupOptions {
   /** The service's root, e.g. `https://risk.example.org` (no trailing path). */
@@ -43,6 +47,42 @@ export function createRiskLookupClient(options: RiskLookupOptions): RiskLookupCl
 /** Looks up one company: `GET /api/v1/search.php`. */
 export function searchCompany(client: RiskLookupClient, query: SearchParams) {
   return client.GET('/api/v1/search.php', { params: { query } });
+}
+
+/** Watches a company (D31): `PUT /api/v1/watchlist/{country}/{tax_id}`. Idempotent; never tells whether it has records. */
+export function watchCompany(client: RiskLookupClient, country: string, taxId: string) {
+  return client.PUT('/api/v1/watchlist/{country}/{tax_id}', { params: { path: { country, tax_id: taxId } } });
+}
+
+/** Stops watching a company: `DELETE /api/v1/watchlist/{country}/{tax_id}` (204; 404 when it was not watched). */
+export function unwatchCompany(client: RiskLookupClient, country: string, taxId: string) {
+  return client.DELETE('/api/v1/watchlist/{country}/{tax_id}', { params: { path: { country, tax_id: taxId } } });
+}
+
+/** One page of the watchlist: `GET /api/v1/watchlist`; pass `next_cursor` back as `after`. */
+export function listWatchlist(client: RiskLookupClient, page: { after?: string; limit?: number } = {}) {
+  return client.GET('/api/v1/watchlist', { params: { query: page } });
+}
+
+/** Events after a cursor, oldest first: `GET /api/v1/events`; store `next_cursor` and send it as `after` next time. */
+export function listEvents(client: RiskLookupClient, page: { after?: string; limit?: number } = {}) {
+  return client.GET('/api/v1/events', { params: { query: page } });
+}
+
+/**
+ * Reads every event after `after`, page by page, and returns them with the cursor to keep (the
+ * last page's `next_cursor`). Throws the error body of a refused request.
+ */
+export async function readNewEvents(client: RiskLookupClient, after: string | null): Promise<{ events: CompanyChangedEvent[]; cursor: string | null }> {
+  const events: CompanyChangedEvent[] = [];
+  let cursor = after;
+  for (;;) {
+    const { data, error } = await listEvents(client, cursor === null ? { limit: 500 } : { after: cursor, limit: 500 });
+    if (error) throw Object.assign(new Error(error.error), { body: error });
+    events.push(...data.events);
+    cursor = data.next_cursor;
+    if (!data.has_more) return { events, cursor };
+  }
 }
 
 export interface RateLimit {

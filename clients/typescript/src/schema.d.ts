@@ -74,7 +74,7 @@ export interface paths {
                         "application/json": components["schemas"]["SearchResponse"];
                     };
                 };
-                /** @description Bad request: `reason` is `invalid_parameter`, `duplicate_parameter`, `query_too_generic`, `invalid_tax_id`, `unsupported_country`, `key_in_url`, `malformed_request`, `body_not_allowed` */
+                /** @description Bad request: `reason` is `invalid_parameter`, `duplicate_parameter`, `query_too_generic`, `invalid_tax_id`, `unsupported_country`, `invalid_cursor`, `key_in_url`, `malformed_request`, `body_not_allowed` */
                 400: {
                     headers: {
                         /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
@@ -372,6 +372,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/watchlist/{country}/{tax_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Watch a company
+         * @description Adds the company to the member's watchlist (D31), whether or not it has records: the answer never tells. Stores what a search answers now as the baseline and sends nothing; later changes arrive as events. Idempotent. Does not count against the search quota.
+         */
+        put: operations["watchCompany"];
+        post?: never;
+        /**
+         * Stop watching a company
+         * @description Removes the company from the watchlist; events already written stay in the feed.
+         */
+        delete: operations["unwatchCompany"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/watchlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The watchlist, a page at a time
+         * @description Companies the member watches, by country and tax ID, with the count and the cap. No risk data.
+         */
+        get: operations["listWatchlist"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Changes to watched companies, oldest first
+         * @description The `company.changed` events of the member after `after` (D31), oldest first, kept 30 days. Store `next_cursor` and send it as `after` next time; the cursor is stable. Its own daily allowance, apart from the search quota.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -386,6 +450,7 @@ export interface components {
          *     | `query_too_generic` | 400 | After dropping legal forms (A.Ş., Ltd. Şti., GmbH…) and punctuation, no word of 3 or more characters is left. | Add a distinctive word of the company name, or search by tax ID. |
          *     | `invalid_tax_id` | 400 | The tax ID does not fit the country's formats, or its check digits are wrong (D9). A typo never reads as “no records”. | Check the number against the document it came from; `GET /api/v1/countries` lists the formats. |
          *     | `unsupported_country` | 400 | `country` is not the 2-letter code of a supported country. | Use a code from `GET /api/v1/countries`, or leave `country` out. |
+         *     | `invalid_cursor` | 400 | `after` is not a cursor this service gave out (the events feed, D31). | Send back `next_cursor` exactly as received, or leave `after` out to start from the oldest event kept (30 days). |
          *     | `key_in_url` | 400 | A key-like parameter (`api_key`, `apikey`, `key`, `token`, `access_token`) or a key pasted into a parameter was sent in the URL (D7). | Send the key only in the `X-API-Key` header. Treat a key that went into a URL as leaked: have it regenerated. |
          *     | `malformed_request` | 400 | Bad percent-encoding in the URL, or the HTTP parser could not read the request. | Encode parameters with your HTTP library (UTF-8, percent-encoded), not by hand. |
          *     | `body_not_allowed` | 400 | A GET or HEAD request carried a body. | Send no body; everything goes in the query string. |
@@ -399,6 +464,7 @@ export interface components {
          *     | `https_required` | 403 | The request reached the service over plain HTTP (D6). | Call the `https://` URL. Do not resend the key over HTTP: treat it as exposed. |
          *     | `not_found` | 404 | No such endpoint. | Check the path: `/api/v1/search.php` or `/api/v1/countries.php`. |
          *     | `method_not_allowed` | 405 | The endpoint does not take this method. | Use a method from the `Allow` header (GET). |
+         *     | `watchlist_full` | 409 | The member's watchlist holds as many companies as its cap allows (D31; 500 unless the association set another). | Remove companies you no longer need (`DELETE /api/v1/watchlist/{country}/{tax_id}`), or ask the association for a higher cap. |
          *     | `request_timeout` | 408 | The request did not arrive completely in time. | Retry; check your network if it repeats. |
          *     | `payload_too_large` | 413 | The request had a body; these endpoints take none. | Send no body. |
          *     | `uri_too_long` | 414 | The request URL is longer than 2048 characters. | Shorten `q`: one company at a time, at most 100 characters. |
@@ -428,7 +494,7 @@ export interface components {
              * @description Stable identifier for programs to branch on (D2); what each means is in the description of ErrorBody and at /api/v1/docs/errors
              * @enum {string}
              */
-            reason: "invalid_parameter" | "duplicate_parameter" | "query_too_generic" | "invalid_tax_id" | "unsupported_country" | "key_in_url" | "malformed_request" | "body_not_allowed" | "api_key_missing" | "api_key_invalid" | "key_revoked" | "member_suspended" | "member_terminated" | "member_not_full" | "agreement_unsigned" | "https_required" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "rate_limited" | "header_too_large" | "internal_error" | "not_implemented" | "service_unavailable" | "overloaded";
+            reason: "invalid_parameter" | "duplicate_parameter" | "query_too_generic" | "invalid_tax_id" | "unsupported_country" | "invalid_cursor" | "key_in_url" | "malformed_request" | "body_not_allowed" | "api_key_missing" | "api_key_invalid" | "key_revoked" | "member_suspended" | "member_terminated" | "member_not_full" | "agreement_unsigned" | "https_required" | "not_found" | "method_not_allowed" | "watchlist_full" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "rate_limited" | "header_too_large" | "internal_error" | "not_implemented" | "service_unavailable" | "overloaded";
             /** @description Path of the explanation of `reason` on this server (what it means, what to do): `/api/v1/docs/errors#reason-<reason>`; resolve it against the URL you called */
             docs: string;
         };
@@ -1059,6 +1125,158 @@ export interface components {
             /** @description Sorted by code */
             countries: components["schemas"]["Country"][];
         };
+        /**
+         * @description A company on the watchlist. Nothing about its records: run a search (counted) to see them
+         * @example {
+         *       "country": "TR",
+         *       "tax_id": "4540536920",
+         *       "added_at": "2026-11-27 09:15:02"
+         *     }
+         */
+        WatchEntry: {
+            /** @description 2-letter country code */
+            country: string;
+            /** @description The tax ID in its canonical form (D9): compact, no country prefix */
+            tax_id: string;
+            /** @description Turkey time (UTC+3), `YYYY-MM-DD HH:MM:SS` (D4) */
+            added_at: string;
+        };
+        /**
+         * @description The company is on the watchlist
+         * @example {
+         *       "success": true,
+         *       "added": true,
+         *       "watch": {
+         *         "country": "TR",
+         *         "tax_id": "4540536920",
+         *         "added_at": "2026-11-27 09:15:02"
+         *       }
+         *     }
+         */
+        WatchResponse: {
+            /** @enum {boolean} */
+            success: true;
+            /** @description `true` when this call added it, `false` when it was on the list already */
+            added: boolean;
+            watch: components["schemas"]["WatchEntry"];
+        };
+        /**
+         * @description One page of the watchlist
+         * @example {
+         *       "success": true,
+         *       "watch_count": 1,
+         *       "cap": 500,
+         *       "watches": [
+         *         {
+         *           "country": "TR",
+         *           "tax_id": "4540536920",
+         *           "added_at": "2026-11-27 09:15:02"
+         *         }
+         *       ],
+         *       "next_cursor": null
+         *     }
+         */
+        WatchlistResponse: {
+            /** @enum {boolean} */
+            success: true;
+            /** @description Companies on the whole watchlist */
+            watch_count: number;
+            /** @description Companies the member may watch (D31; 500 unless the association set another) */
+            cap: number;
+            /** @description By country, then tax ID */
+            watches: components["schemas"]["WatchEntry"][];
+            /** @description Send as `after` for the next page; `null` on the last page */
+            next_cursor: string | null;
+        };
+        /**
+         * @description What a search answers about a watched company changed (D31). Never a report's content or who filed it: search to see them
+         * @example {
+         *       "id": "evt_1042",
+         *       "type": "company.changed",
+         *       "country": "TR",
+         *       "tax_id": "4540536920",
+         *       "threat_level": {
+         *         "before": null,
+         *         "after": "normal"
+         *       },
+         *       "report_count": {
+         *         "before": 0,
+         *         "after": 3
+         *       },
+         *       "kinds": [
+         *         "report_published"
+         *       ],
+         *       "occurred_at": "2026-11-27 10:02:45"
+         *     }
+         */
+        CompanyChangedEvent: {
+            /** @description Stable id of the event; the `webhook-id` of its deliveries (D32) */
+            id: string;
+            /** @enum {string} */
+            type: "company.changed";
+            country: string;
+            /** @description Canonical tax ID, as on the watchlist */
+            tax_id: string;
+            threat_level: {
+                /**
+                 * @description `normal` or `high` (spec 3.2); `null` when a search does not return the company (no visible report)
+                 * @enum {string|null}
+                 */
+                before: "normal" | "high" | null;
+                /**
+                 * @description `normal` or `high` (spec 3.2); `null` when a search does not return the company (no visible report)
+                 * @enum {string|null}
+                 */
+                after: "normal" | "high" | null;
+            };
+            report_count: {
+                /** @description Visible reports before (0 when none) */
+                before: number;
+                after: number;
+            };
+            /** @description What changed: a report became visible, stopped being visible, was disputed, or its dispute closed */
+            kinds: ("report_published" | "report_removed" | "report_disputed" | "dispute_closed")[];
+            /** @description Turkey time (UTC+3), `YYYY-MM-DD HH:MM:SS` (D4) */
+            occurred_at: string;
+        };
+        /**
+         * @description Events of the member after the cursor, oldest first; kept 30 days
+         * @example {
+         *       "success": true,
+         *       "events": [
+         *         {
+         *           "id": "evt_1042",
+         *           "type": "company.changed",
+         *           "country": "TR",
+         *           "tax_id": "4540536920",
+         *           "threat_level": {
+         *             "before": null,
+         *             "after": "normal"
+         *           },
+         *           "report_count": {
+         *             "before": 0,
+         *             "after": 3
+         *           },
+         *           "kinds": [
+         *             "report_published"
+         *           ],
+         *           "occurred_at": "2026-11-27 10:02:45"
+         *         }
+         *       ],
+         *       "next_cursor": "YzE6MTA0Mg",
+         *       "has_more": false
+         *     }
+         */
+        EventsResponse: {
+            /** @enum {boolean} */
+            success: true;
+            /** @description Oldest first */
+            events: components["schemas"]["CompanyChangedEvent"][];
+            /** @description Send as `after` next time (also when `events` is empty); `null` only when there has never been an event and no `after` was sent */
+            next_cursor: string | null;
+            /** @description `true` when more events follow at once: ask again without waiting */
+            has_more: boolean;
+        };
     };
     responses: never;
     parameters: never;
@@ -1107,7 +1325,7 @@ export interface operations {
                     "application/json": components["schemas"]["SearchResponse"];
                 };
             };
-            /** @description Bad request: `reason` is `invalid_parameter`, `duplicate_parameter`, `query_too_generic`, `invalid_tax_id`, `unsupported_country`, `key_in_url`, `malformed_request`, `body_not_allowed` */
+            /** @description Bad request: `reason` is `invalid_parameter`, `duplicate_parameter`, `query_too_generic`, `invalid_tax_id`, `unsupported_country`, `invalid_cursor`, `key_in_url`, `malformed_request`, `body_not_allowed` */
             400: {
                 headers: {
                     /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
@@ -1281,6 +1499,776 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CountriesResponse"];
+                };
+            };
+            /** @description Daily allowance used up: `reason` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the next reset: midnight Turkey time (D19) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests counted today */
+                    "X-RateLimit-Used"?: number;
+                    /** @description The same quota as the IETF httpapi draft field: policy "daily", q = quota, w = window in seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description The IETF httpapi draft field: r = requests left, t = seconds until the reset */
+                    RateLimit?: string;
+                    /** @description Identifier of this request; quote it when you report a problem */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error: `reason` is `internal_error` */
+            500: {
+                headers: {
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the next reset: midnight Turkey time (D19) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests counted today */
+                    "X-RateLimit-Used"?: number;
+                    /** @description The same quota as the IETF httpapi draft field: policy "daily", q = quota, w = window in seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description The IETF httpapi draft field: r = requests left, t = seconds until the reset */
+                    RateLimit?: string;
+                    /** @description Identifier of this request; quote it when you report a problem */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: `reason` is `service_unavailable`, `overloaded` */
+            503: {
+                headers: {
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the next reset: midnight Turkey time (D19) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests counted today */
+                    "X-RateLimit-Used"?: number;
+                    /** @description The same quota as the IETF httpapi draft field: policy "daily", q = quota, w = window in seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description The IETF httpapi draft field: r = requests left, t = seconds until the reset */
+                    RateLimit?: string;
+                    /** @description Identifier of this request; quote it when you report a problem */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    watchCompany: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 2-letter code of a supported country (GET /api/v1/countries) */
+                country: string;
+                /** @description The company's tax ID; checked as a tax-ID search checks it (D9: format and check digits) */
+                tax_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The company is on the watchlist */
+            200: {
+                headers: {
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the next reset: midnight Turkey time (D19) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests counted today */
+                    "X-RateLimit-Used"?: number;
+                    /** @description The same quota as the IETF httpapi draft field: policy "daily", q = quota, w = window in seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description The IETF httpapi draft field: r = requests left, t = seconds until the reset */
+                    RateLimit?: string;
+                    /** @description Identifier of this request; quote it when you report a problem */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WatchResponse"];
+                };
+            };
+            /** @description Bad request: `reason` is `invalid_parameter`, `duplicate_parameter`, `query_too_generic`, `invalid_tax_id`, `unsupported_country`, `invalid_cursor`, `key_in_url`, `malformed_request`, `body_not_allowed` */
+            400: {
+                headers: {
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the next reset: midnight Turkey time (D19) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests counted today */
+                    "X-RateLimit-Used"?: number;
+                    /** @description The same quota as the IETF httpapi draft field: policy "daily", q = quota, w = window in seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description The IETF httpapi draft field: r = requests left, t = seconds until the reset */
+                    RateLimit?: string;
+                    /** @description Identifier of this request; quote it when you report a problem */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key: `reason` is `api_key_missing`, `api_key_invalid` */
+            401: {
+                headers: {
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the next reset: midnight Turkey time (D19) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests counted today */
+                    "X-RateLimit-Used"?: number;
+                    /** @description The same quota as the IETF httpapi draft field: policy "daily", q = quota, w = window in seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description The IETF httpapi draft field: r = requests left, t = seconds until the reset */
+                    RateLimit?: string;
+                    /** @description Identifier of this request; quote it when you report a problem */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key may not be used: `reason` is `key_revoked`, `member_suspended`, `member_terminated`, `member_not_full`, `agreement_unsigned`, `https_required` */
+            403: {
+                headers: {
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the next reset: midnight Turkey time (D19) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests counted today */
+                    "X-RateLimit-Used"?: number;
+                    /** @description The same quota as the IETF httpapi draft field: policy "daily", q = quota, w = window in seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description The IETF httpapi draft field: r = requests left, t = seconds until the reset */
+                    RateLimit?: string;
+                    /** @description Identifier of this request; quote it when you report a problem */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error: `reason` is `watchlist_full` */
+            409: {
+                headers: {
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the next reset: midnight Turkey time (D19) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests counted today */
+                    "X-RateLimit-Used"?: number;
+                    /** @description The same quota as the IETF httpapi draft field: policy "daily", q = quota, w = window in seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description The IETF httpapi draft field: r = requests left, t = seconds until the reset */
+                    RateLimit?: string;
+                    /** @description Identifier of this request; quote it when you report a problem */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Daily allowance used up: `reason` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the next reset: midnight Turkey time (D19) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests counted today */
+                    "X-RateLimit-Used"?: number;
+                    /** @description The same quota as the IETF httpapi draft field: policy "daily", q = quota, w = window in seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description The IETF httpapi draft field: r = requests left, t = seconds until the reset */
+                    RateLimit?: string;
+                    /** @description Identifier of this request; quote it when you report a problem */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error: `reason` is `internal_error` */
+            500: {
+                headers: {
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the next reset: midnight Turkey time (D19) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests counted today */
+                    "X-RateLimit-Used"?: number;
+                    /** @description The same quota as the IETF httpapi draft field: policy "daily", q = quota, w = window in seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description The IETF httpapi draft field: r = requests left, t = seconds until the reset */
+                    RateLimit?: string;
+                    /** @description Identifier of this request; quote it when you report a problem */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: `reason` is `service_unavailable`, `overloaded` */
+            503: {
+                headers: {
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the next reset: midnight Turkey time (D19) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests counted today */
+                    "X-RateLimit-Used"?: number;
+                    /** @description The same quota as the IETF httpapi draft field: policy "daily", q = quota, w = window in seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description The IETF httpapi draft field: r = requests left, t = seconds until the reset */
+                    RateLimit?: string;
+                    /** @description Identifier of this request; quote it when you report a problem */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    unwatchCompany: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 2-letter code of a supported country (GET /api/v1/countries) */
+                country: string;
+                /** @description The company's tax ID; checked as a tax-ID search checks it (D9: format and check digits) */
+                tax_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed from the watchlist */
+            204: {
+                headers: {
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the next reset: midnight Turkey time (D19) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests counted today */
+                    "X-RateLimit-Used"?: number;
+                    /** @description The same quota as the IETF httpapi draft field: policy "daily", q = quota, w = window in seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description The IETF httpapi draft field: r = requests left, t = seconds until the reset */
+                    RateLimit?: string;
+                    /** @description Identifier of this request; quote it when you report a problem */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Bad request: `reason` is `invalid_parameter`, `duplicate_parameter`, `query_too_generic`, `invalid_tax_id`, `unsupported_country`, `invalid_cursor`, `key_in_url`, `malformed_request`, `body_not_allowed` */
+            400: {
+                headers: {
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the next reset: midnight Turkey time (D19) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests counted today */
+                    "X-RateLimit-Used"?: number;
+                    /** @description The same quota as the IETF httpapi draft field: policy "daily", q = quota, w = window in seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description The IETF httpapi draft field: r = requests left, t = seconds until the reset */
+                    RateLimit?: string;
+                    /** @description Identifier of this request; quote it when you report a problem */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key: `reason` is `api_key_missing`, `api_key_invalid` */
+            401: {
+                headers: {
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the next reset: midnight Turkey time (D19) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests counted today */
+                    "X-RateLimit-Used"?: number;
+                    /** @description The same quota as the IETF httpapi draft field: policy "daily", q = quota, w = window in seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description The IETF httpapi draft field: r = requests left, t = seconds until the reset */
+                    RateLimit?: string;
+                    /** @description Identifier of this request; quote it when you report a problem */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key may not be used: `reason` is `key_revoked`, `member_suspended`, `member_terminated`, `member_not_full`, `agreement_unsigned`, `https_required` */
+            403: {
+                headers: {
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the next reset: midnight Turkey time (D19) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests counted today */
+                    "X-RateLimit-Used"?: number;
+                    /** @description The same quota as the IETF httpapi draft field: policy "daily", q = quota, w = window in seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description The IETF httpapi draft field: r = requests left, t = seconds until the reset */
+                    RateLimit?: string;
+                    /** @description Identifier of this request; quote it when you report a problem */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such endpoint: `reason` is `not_found` */
+            404: {
+                headers: {
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the next reset: midnight Turkey time (D19) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests counted today */
+                    "X-RateLimit-Used"?: number;
+                    /** @description The same quota as the IETF httpapi draft field: policy "daily", q = quota, w = window in seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description The IETF httpapi draft field: r = requests left, t = seconds until the reset */
+                    RateLimit?: string;
+                    /** @description Identifier of this request; quote it when you report a problem */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Daily allowance used up: `reason` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the next reset: midnight Turkey time (D19) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests counted today */
+                    "X-RateLimit-Used"?: number;
+                    /** @description The same quota as the IETF httpapi draft field: policy "daily", q = quota, w = window in seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description The IETF httpapi draft field: r = requests left, t = seconds until the reset */
+                    RateLimit?: string;
+                    /** @description Identifier of this request; quote it when you report a problem */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error: `reason` is `internal_error` */
+            500: {
+                headers: {
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the next reset: midnight Turkey time (D19) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests counted today */
+                    "X-RateLimit-Used"?: number;
+                    /** @description The same quota as the IETF httpapi draft field: policy "daily", q = quota, w = window in seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description The IETF httpapi draft field: r = requests left, t = seconds until the reset */
+                    RateLimit?: string;
+                    /** @description Identifier of this request; quote it when you report a problem */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: `reason` is `service_unavailable`, `overloaded` */
+            503: {
+                headers: {
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the next reset: midnight Turkey time (D19) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests counted today */
+                    "X-RateLimit-Used"?: number;
+                    /** @description The same quota as the IETF httpapi draft field: policy "daily", q = quota, w = window in seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description The IETF httpapi draft field: r = requests left, t = seconds until the reset */
+                    RateLimit?: string;
+                    /** @description Identifier of this request; quote it when you report a problem */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listWatchlist: {
+        parameters: {
+            query?: {
+                /** @description `next_cursor` of the previous answer */
+                after?: string;
+                /** @description At most 500; 100 when absent */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the watchlist */
+            200: {
+                headers: {
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the next reset: midnight Turkey time (D19) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests counted today */
+                    "X-RateLimit-Used"?: number;
+                    /** @description The same quota as the IETF httpapi draft field: policy "daily", q = quota, w = window in seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description The IETF httpapi draft field: r = requests left, t = seconds until the reset */
+                    RateLimit?: string;
+                    /** @description Identifier of this request; quote it when you report a problem */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WatchlistResponse"];
+                };
+            };
+            /** @description Bad request: `reason` is `invalid_parameter`, `duplicate_parameter`, `query_too_generic`, `invalid_tax_id`, `unsupported_country`, `invalid_cursor`, `key_in_url`, `malformed_request`, `body_not_allowed` */
+            400: {
+                headers: {
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the next reset: midnight Turkey time (D19) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests counted today */
+                    "X-RateLimit-Used"?: number;
+                    /** @description The same quota as the IETF httpapi draft field: policy "daily", q = quota, w = window in seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description The IETF httpapi draft field: r = requests left, t = seconds until the reset */
+                    RateLimit?: string;
+                    /** @description Identifier of this request; quote it when you report a problem */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key: `reason` is `api_key_missing`, `api_key_invalid` */
+            401: {
+                headers: {
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the next reset: midnight Turkey time (D19) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests counted today */
+                    "X-RateLimit-Used"?: number;
+                    /** @description The same quota as the IETF httpapi draft field: policy "daily", q = quota, w = window in seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description The IETF httpapi draft field: r = requests left, t = seconds until the reset */
+                    RateLimit?: string;
+                    /** @description Identifier of this request; quote it when you report a problem */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key may not be used: `reason` is `key_revoked`, `member_suspended`, `member_terminated`, `member_not_full`, `agreement_unsigned`, `https_required` */
+            403: {
+                headers: {
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the next reset: midnight Turkey time (D19) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests counted today */
+                    "X-RateLimit-Used"?: number;
+                    /** @description The same quota as the IETF httpapi draft field: policy "daily", q = quota, w = window in seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description The IETF httpapi draft field: r = requests left, t = seconds until the reset */
+                    RateLimit?: string;
+                    /** @description Identifier of this request; quote it when you report a problem */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Daily allowance used up: `reason` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the next reset: midnight Turkey time (D19) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests counted today */
+                    "X-RateLimit-Used"?: number;
+                    /** @description The same quota as the IETF httpapi draft field: policy "daily", q = quota, w = window in seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description The IETF httpapi draft field: r = requests left, t = seconds until the reset */
+                    RateLimit?: string;
+                    /** @description Identifier of this request; quote it when you report a problem */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error: `reason` is `internal_error` */
+            500: {
+                headers: {
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the next reset: midnight Turkey time (D19) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests counted today */
+                    "X-RateLimit-Used"?: number;
+                    /** @description The same quota as the IETF httpapi draft field: policy "daily", q = quota, w = window in seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description The IETF httpapi draft field: r = requests left, t = seconds until the reset */
+                    RateLimit?: string;
+                    /** @description Identifier of this request; quote it when you report a problem */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: `reason` is `service_unavailable`, `overloaded` */
+            503: {
+                headers: {
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the next reset: midnight Turkey time (D19) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests counted today */
+                    "X-RateLimit-Used"?: number;
+                    /** @description The same quota as the IETF httpapi draft field: policy "daily", q = quota, w = window in seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description The IETF httpapi draft field: r = requests left, t = seconds until the reset */
+                    RateLimit?: string;
+                    /** @description Identifier of this request; quote it when you report a problem */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description `next_cursor` of the previous answer */
+                after?: string;
+                /** @description At most 500; 100 when absent */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Events after the cursor */
+            200: {
+                headers: {
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the next reset: midnight Turkey time (D19) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests counted today */
+                    "X-RateLimit-Used"?: number;
+                    /** @description The same quota as the IETF httpapi draft field: policy "daily", q = quota, w = window in seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description The IETF httpapi draft field: r = requests left, t = seconds until the reset */
+                    RateLimit?: string;
+                    /** @description Identifier of this request; quote it when you report a problem */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsResponse"];
+                };
+            };
+            /** @description Bad request: `reason` is `invalid_parameter`, `duplicate_parameter`, `query_too_generic`, `invalid_tax_id`, `unsupported_country`, `invalid_cursor`, `key_in_url`, `malformed_request`, `body_not_allowed` */
+            400: {
+                headers: {
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the next reset: midnight Turkey time (D19) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests counted today */
+                    "X-RateLimit-Used"?: number;
+                    /** @description The same quota as the IETF httpapi draft field: policy "daily", q = quota, w = window in seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description The IETF httpapi draft field: r = requests left, t = seconds until the reset */
+                    RateLimit?: string;
+                    /** @description Identifier of this request; quote it when you report a problem */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid API key: `reason` is `api_key_missing`, `api_key_invalid` */
+            401: {
+                headers: {
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the next reset: midnight Turkey time (D19) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests counted today */
+                    "X-RateLimit-Used"?: number;
+                    /** @description The same quota as the IETF httpapi draft field: policy "daily", q = quota, w = window in seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description The IETF httpapi draft field: r = requests left, t = seconds until the reset */
+                    RateLimit?: string;
+                    /** @description Identifier of this request; quote it when you report a problem */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key may not be used: `reason` is `key_revoked`, `member_suspended`, `member_terminated`, `member_not_full`, `agreement_unsigned`, `https_required` */
+            403: {
+                headers: {
+                    /** @description Requests allowed per quota day: the daily quota of the key's member (all its keys together), or the address's allowance without a valid key (D3, D20) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the next reset: midnight Turkey time (D19) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Requests counted today */
+                    "X-RateLimit-Used"?: number;
+                    /** @description The same quota as the IETF httpapi draft field: policy "daily", q = quota, w = window in seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description The IETF httpapi draft field: r = requests left, t = seconds until the reset */
+                    RateLimit?: string;
+                    /** @description Identifier of this request; quote it when you report a problem */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Daily allowance used up: `reason` is `rate_limited` */

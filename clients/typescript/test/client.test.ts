@@ -14,7 +14,20 @@ import { startServe, type ServeProcess } from '../../../test/helpers/cli.ts';
 import { makeClaimants, makeCompanies, makeKeyHolder, makeReport, nextVkn } from '../../../test/helpers/factories.ts';
 import { revokeKey } from '../../../src/keys/keys.service.ts';
 import { systemClock } from '../../../src/lib/clock.ts';
-import { createRiskLookupClient, errorDocsUrl, readRateLimit, searchCompany, type ErrorBody, type ErrorReason, type Report } from '../src/index.ts';
+import {
+  createRiskLookupClient,
+  errorDocsUrl,
+  listEvents,
+  listWatchlist,
+  readNewEvents,
+  readRateLimit,
+  searchCompany,
+  unwatchCompany,
+  watchCompany,
+  type ErrorBody,
+  type ErrorReason,
+  type Report,
+} from '../src/index.ts';
 
 const SCHEMA_FILE = new URL('../src/schema.d.ts', import.meta.url);
 const OPENAPI_TYPESCRIPT = createRequire(import.meta.url)
@@ -127,6 +140,22 @@ for (const engine of ENGINES) {
       assert.equal(rateLimit.limit, 100);
       assert.equal(rateLimit.remaining, 99);
       assert.ok(rateLimit.resetSeconds > 0 && rateLimit.resetSeconds <= 86_400);
+    });
+
+    test('the watchlist and the event feed: watch, list, poll (nothing yet), unwatch', async () => {
+      const c = client(keys.ok);
+      const watched = nextVkn();
+      const put = await watchCompany(c, 'TR', watched);
+      assert.equal(put.data?.watch.tax_id, watched);
+      assert.equal(put.data?.added, true);
+      const list = await listWatchlist(c, { limit: 10 });
+      assert.equal(list.data?.cap, 500);
+      assert.ok(list.data?.watches.some((w) => w.tax_id === watched));
+      const polled = await readNewEvents(c, null);
+      assert.deepEqual(polled.events, []);
+      const gone = await unwatchCompany(c, 'TR', watched);
+      assert.equal(gone.response.status, 204);
+      await expectError(listEvents(c, { after: 'not-a-cursor' }), 400, 'invalid_cursor');
     });
 
     test('countries: the typed list with its tax-ID formats, no key needed', async () => {

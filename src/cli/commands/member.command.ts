@@ -4,6 +4,7 @@ import { listMemberViews, MEMBER_STATUSES, requireMember, TIERS, toMemberView, t
 import { addMemberFromCli, setKeyDailyLimitByOperator, setMemberFromCli, setPortalDailyLimitByOperator } from '../../operator/member-admin.service.ts';
 import { readWholeNumber } from '../../lib/whole-number.ts';
 import { cliUser, withContext } from '../context.ts';
+import { setWatchlistCap } from '../../watchlist/watchlist.service.ts';
 
 const describe = (m: MemberView) =>
   `${m.ref}  ${m.name}  tier=${m.tier}  status=${m.status}  agreement=${m.agreement_signed_on ?? 'unsigned'}` +
@@ -45,6 +46,7 @@ export function memberCommand(): Command {
     .option('--agreement-unsigned', 'the data agreement is not (or no longer) signed')
     .option('--daily-limit <n>', "API searches a day, all the member's keys together; applies at once to today (D18)")
     .option('--portal-daily-limit <n>', "portal searches a day, all the member's users together; applies at once to today (D28)")
+    .option('--watchlist-cap <n>', "companies the member may watch (D31), or 'default' for the server's (500 unless RISKLOOKUP_WATCHLIST_CAP)")
     .action(
       async (
         ref: string,
@@ -55,12 +57,19 @@ export function memberCommand(): Command {
           agreementUnsigned?: boolean;
           dailyLimit?: string;
           portalDailyLimit?: string;
+          watchlistCap?: string;
         },
         cmd: Command,
       ) => {
         const changesMember = Boolean(opts.status || opts.tier || opts.agreementSigned || opts.agreementUnsigned);
-        if (!changesMember && opts.dailyLimit === undefined && opts.portalDailyLimit === undefined) {
-          throw new UsageError('nothing to change: give --status, --tier, --agreement-signed, --agreement-unsigned, --daily-limit or --portal-daily-limit');
+        if (!changesMember && opts.dailyLimit === undefined && opts.portalDailyLimit === undefined && opts.watchlistCap === undefined) {
+          throw new UsageError(
+            'nothing to change: give --status, --tier, --agreement-signed, --agreement-unsigned, --daily-limit, --portal-daily-limit or --watchlist-cap',
+          );
+        }
+        const cap = opts.watchlistCap === undefined ? undefined : opts.watchlistCap.trim().toLowerCase() === 'default' ? null : Number(opts.watchlistCap);
+        if (cap !== undefined && cap !== null && (!/^[0-9]{1,7}$/.test(opts.watchlistCap!.trim()) || cap > 1_000_000)) {
+          throw new UsageError(`--watchlist-cap must be a whole number from 0 to 1000000, or default; got '${opts.watchlistCap}'`);
         }
         const dailyLimit = opts.dailyLimit === undefined ? undefined : limitOf('--daily-limit', opts.dailyLimit);
         const portalDailyLimit = opts.portalDailyLimit === undefined ? undefined : limitOf('--portal-daily-limit', opts.portalDailyLimit);
@@ -69,6 +78,13 @@ export function memberCommand(): Command {
           const operator = { cli: cliUser() };
           if (dailyLimit !== undefined) await setKeyDailyLimitByOperator(deps, operator, ref, dailyLimit);
           if (portalDailyLimit !== undefined) await setPortalDailyLimitByOperator(deps, operator, ref, portalDailyLimit);
+          if (cap !== undefined) {
+            const set = await setWatchlistCap(deps, operator, ref, cap);
+            if (!changesMember && dailyLimit === undefined && portalDailyLimit === undefined) {
+              out.result(set, `${ref}: watchlist cap ${cap === null ? 'the server default' : String(cap)}`);
+              return;
+            }
+          }
           const agreementSigned = opts.agreementSigned ? true : opts.agreementUnsigned ? false : undefined;
           const view = changesMember
             ? await setMemberFromCli(deps, cliUser(), ref, { status: opts.status, tier: opts.tier, agreementSigned })

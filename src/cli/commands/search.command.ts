@@ -109,6 +109,8 @@ export function searchCommand(): Command {
           throw error;
         }
         await record(200, answer.response.result_count);
+        const { addLookups } = await import('../../disclosure/lookup-counts.repository.ts');
+        await addLookups(engine.db, [{ at: clock.now(), companyIds: answer.foundCompanyIds }]);
         out.result(answer.response, describeAnswer(answer.response));
       }),
     );

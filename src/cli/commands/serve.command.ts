@@ -122,7 +122,7 @@ export function serveCommand(): Command {
     .option('--metrics-host <host>', 'address of the metrics port: loopback or a private address', '127.0.0.1')
     .option('--metrics-public', 'allow --metrics-host to be a public or wildcard address (0.0.0.0): only behind a firewall')
     .option('--drain-delay <ms>', 'on SIGTERM, keep serving this long with /healthz answering 503, so a load balancer takes this process out first', '0')
-    .option('--audit-retention-days <n>', 'purge audit records older than this; 0 keeps them (default 365)')
+    .option('--audit-retention-days <n>', 'delete search audit records older than this many days, 1 to 3650 (default 365, D34)')
     .option('--log-level <level>', 'fatal, error, warn, info, debug', process.env.LOG_LEVEL ?? 'info')
     .action(async (flags: ServeFlags, cmd: Command) => {
       const { db, json } = globalOptions(cmd);

@@ -77,4 +77,10 @@ export const disclosureMessages = defineMessages({
     tr: 'Göndermeden önce: açıklamalar, notlar ve gerekçeler yazanın kendi sözleridir; hiçbirinin bir üyeyi adıyla anmadığını kontrol edin.',
   },
   'disclosure.pdf': { en: 'Download as PDF', tr: 'PDF olarak indir' },
+  'disclosure.form.title': { en: 'Disclosure: what is held on a company', tr: 'Bilgi verme: bir şirket hakkında tutulanlar' },
+  'disclosure.form.intro': {
+    en: 'For a company that asks what is held on it (KVKK art. 11): every record in every state, its history, and how many searches found it. Each print is in the operator log.',
+    tr: 'Hakkında ne tutulduğunu soran bir şirket için (KVKK md. 11): her durumdaki bütün kayıtlar, geçmişleri ve şirketi kaç aramanın bulduğu. Her yazdırma operatör kaydına geçer.',
+  },
+  'disclosure.form.open': { en: 'Print what is held', tr: 'Tutulanları yazdır' },
 });

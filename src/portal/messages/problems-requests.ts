@@ -44,6 +44,11 @@ export const requestProblemMessages = defineMessages({
     en: 'This is not a valid tax ID for the chosen country: check the digits.',
     tr: 'Bu, seçilen ülke için geçerli bir vergi numarası değil: rakamları kontrol edin.',
   },
+  'error.reason.invalid_cursor': { en: 'The position in the event list is not valid.', tr: 'Olay listesindeki konum geçerli değil.' },
+  'error.reason.watchlist_full': {
+    en: "Your member's watchlist is full: remove a company first.",
+    tr: 'Üyenizin izleme listesi dolu: önce bir şirketi çıkarın.',
+  },
   'error.reason.unsupported_country': { en: 'This country is not supported.', tr: 'Bu ülke desteklenmiyor.' },
   'error.reason.key_in_url': {
     en: 'Do not put an API key in an address: regenerate the key if it was exposed.',

@@ -53,4 +53,8 @@ export const webhookProblemMessages = defineMessages({
     en: 'At most {max} test events and redeliveries a day for all your endpoints together: try again after midnight Turkey time.',
     tr: 'Tüm adresleriniz için günde en çok {max} deneme bildirimi ve yeniden gönderim yapılabilir: Türkiye saatiyle gece yarısından sonra yeniden deneyin.',
   },
+  'problem.watchlist.full': {
+    en: 'Your watchlist holds {cap} companies, its limit: remove one you no longer need, or ask the association for a higher limit.',
+    tr: 'İzleme listeniz sınırı olan {cap} şirketi tutuyor: artık gerekmeyen birini çıkarın ya da birlikten daha yüksek bir sınır isteyin.',
+  },
 });

@@ -1,0 +1,248 @@
+// `npm run bench -- --watchers 10000`: issue 30's load. N members watch one company, each with a
+// webhook endpoint on one local HTTPS receiver; a real `serve` process delivers. The third
+// claim's approval reaches consensus: how long its transaction takes (all N events and their
+// deliveries written in it), how long until the receiver has every delivery, and the p99 of
+// tax-ID searches (autocannon) before the approval and while the deliveries go out.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { openEngine } from '../../src/db/connect.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
+import { vkn } from '../../src/demo/valid-ids.ts';
+import { buildCountryCatalogue } from '../../src/countries/catalogue.ts';
+import { importLines } from '../../src/import/import.service.ts';
+import { systemClock } from '../../src/lib/clock.ts';
+import { approveReport } from '../../src/reports/moderation.service.ts';
+import { fileReport } from '../../src/reports/filing.service.ts';
+import { KeyRing } from '../../src/secrets/key-ring.ts';
+import { sealColumn, WEBHOOK_SECRET } from '../../src/secrets/secret-columns.ts';
+import { insertEndpointSealed } from '../../src/webhooks/endpoints.repository.ts';
+import { makeCertificate } from '../../test/helpers/tls.ts';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+/** autocannon in a child process, awaited (the receiver answers in this process meanwhile). */
+function load(url: string, key: string, seconds: number): Promise<{ rps: number; p99: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [`${ROOT}node_modules/autocannon/autocannon.js`, '-c', '10', '-d', String(seconds), '-j', '-H', `x-api-key=${key}`, url],
+      {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    );
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('error', reject);
+    child.on('exit', () => {
+      const r = JSON.parse(out) as { requests: { average: number }; latency: { p99: number }; non2xx: number; errors: number };
+      if (r.non2xx > 0 || r.errors > 0) reject(new Error(`searches failed: ${r.non2xx} non-2xx, ${r.errors} errors`));
+      else resolve({ rps: r.requests.average, p99: r.latency.p99 });
+    });
+  });
+}
+
+export interface WatchersResult {
+  engine: string;
+  watchers: number;
+  eventsWritten: number;
+  approvalMs: number;
+  deliveredSeconds: number | null;
+  before: { rps: number; p99: number };
+  during: { rps: number; p99: number };
+}
+
+interface Hooks {
+  databaseUrl(engine: string): Promise<string>;
+  start(command: string, args: string[], env?: NodeJS.ProcessEnv): Promise<{ child: import('node:child_process').ChildProcess; url: string }>;
+  bin: string;
+  keyRing: string;
+  seconds: number;
+}
+
+export async function runWatchersScenario(engineName: string, watchers: number, hooks: Hooks): Promise<WatchersResult> {
+  const url = await hooks.databaseUrl(engineName);
+  const engine = openEngine(url);
+  await migrateToLatest(engine);
+  const { db } = engine;
+  const clock = systemClock;
+  const ring = KeyRing.parse(hooks.keyRing, 'bench');
+  const countries = buildCountryCatalogue();
+  const certificate = makeCertificate(undefined, 'watchers-receiver', ['localhost']);
+  const received = new Set<string>();
+  let allIn: (() => void) | null = null;
+  const receiver = https.createServer({ cert: readFileSync(certificate.certFile), key: readFileSync(certificate.keyFile) }, (req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received.add(String(req.headers['webhook-id']));
+      res.writeHead(204).end();
+      if (received.size >= watchers) allIn?.();
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  const port = (receiver.address() as AddressInfo).port;
+  const run = randomBytes(3).toString('hex');
+  try {
+    // N members, each watching the company and with one endpoint (set up directly: not measured).
+    const now = clock.now();
+    const taxId = vkn(String(300_000_000 + Math.floor(Math.random() * 600_000_000)));
+    const memberIds: number[] = [];
+    for (let i = 0; i < watchers; i += 500) {
+      const rows = Array.from({ length: Math.min(500, watchers - i) }, (_, j) => ({
+        ref: `W-${run}-${i + j}`,
+        name: `Watcher ${i + j}`,
+        tier: 'full' as const,
+        status: 'active' as const,
+        agreement_signed_on: '2026-01-01',
+        created_at: now,
+        updated_at: now,
+      }));
+      memberIds.push(...(await db.insertInto('members').values(rows).returning('id').execute()).map((r) => Number(r.id)));
+    }
+    await db.transaction().execute(async (trx) => {
+      for (const memberId of memberIds) {
+        const endpoint = {
+          member_id: memberId,
+          url: `https://localhost:${port}/hook`,
+          description: '',
+          status: 'enabled' as const,
+          created_by_user_id: null,
+          created_at: now,
+          updated_at: now,
+        };
+        await insertEndpointSealed(trx, endpoint, (id) => sealColumn(ring, WEBHOOK_SECRET, id, `whsec_${randomBytes(32).toString('base64')}`));
+      }
+      for (let i = 0; i < memberIds.length; i += 1000) {
+        await trx
+          .insertInto('watchlist')
+          .values(memberIds.slice(i, i + 1000).map((member_id) => ({ member_id, country: 'TR', tax_id_norm: taxId, created_at: now })))
+          .execute();
+      }
+      await trx
+        .insertInto('watched_companies')
+        .values({ country: 'TR', tax_id_norm: taxId, threat_level: null, report_count: 0, visible_ids: '', created_at: now, updated_at: now })
+        .execute();
+    });
+    // Three claimants with users, an operator; two claims approved (not visible yet), one pending.
+    const filers: Array<{ userId: number; memberId: number }> = [];
+    for (let i = 0; i < 3; i++) {
+      const memberId = memberIds[i]!;
+      const user = await db
+        .insertInto('users')
+        .values({
+          email: `f${i}-${run}@bench.test`,
+          email_norm: `f${i}-${run}@bench.test`,
+          name: 'Filer',
+          role: 'member_user',
+          member_id: memberId,
+          status: 'active',
+          password_hash: null,
+          totp_secret: null,
+          totp_last_step: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      filers.push({ userId: Number(user.id), memberId });
+    }
+    const op = await db
+      .insertInto('users')
+      .values({
+        email: `op-${run}@bench.test`,
+        email_norm: `op-${run}@bench.test`,
+        name: 'Operator',
+        role: 'operator',
+        member_id: null,
+        status: 'active',
+        password_hash: null,
+        totp_secret: null,
+        totp_last_step: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const claim = (i: number) =>
+      fileReport({ db, clock, countries }, filers[i]!, {
+        companyName: 'Gözlenen Lojistik A.Ş.',
+        taxId,
+        country: 'TR',
+        city: 'İzmir',
+        type: 'unpaid_debt',
+        eventDate: '2026-09-30',
+        amount: 1000,
+        currency: 'TRY',
+        description: 'bench',
+      });
+    const claims = [await claim(0), await claim(1), await claim(2)];
+    await approveReport({ db, clock }, { userId: Number(op.id) }, claims[0]!.reportId);
+    await approveReport({ db, clock }, { userId: Number(op.id) }, claims[1]!.reportId);
+    // Another company for the searches.
+    const searched = vkn(String(200_000_000 + Math.floor(Math.random() * 90_000_000)));
+    await importLines(
+      engine,
+      [
+        JSON.stringify({
+          company_name: 'Arama Tekstil A.Ş.',
+          tax_id: searched,
+          country: 'TR',
+          city: 'Bursa',
+          reports: [
+            {
+              type: 'bounced_cheque',
+              status: 'approved',
+              filed_at: '2026-03-01 10:00:00',
+              description: 'x',
+              case: { prosecutor_office: 'Bursa', investigation_number: '2026/1' },
+            },
+          ],
+        }),
+      ],
+      'bench',
+      { countries, clock },
+    );
+    const keyMember = memberIds[watchers - 1]!;
+    const { issueKey } = await import('../../src/keys/keys.service.ts');
+    const ref = (await db.selectFrom('members').select('ref').where('id', '=', keyMember).executeTakeFirstOrThrow()).ref;
+    const key = (await issueKey(db, clock, ref, 10_000_000)).key;
+    await engine.close();
+
+    const server = await hooks.start(process.execPath, [hooks.bin, 'serve', '--port', '0', '--log-level', 'warn', '--db', url], {
+      RISKLOOKUP_WEBHOOK_ALLOW_PRIVATE: '1',
+      NODE_EXTRA_CA_CERTS: certificate.certFile,
+    });
+    const path = `${server.url}/api/v1/search.php?type=tax_id&country=TR&q=${searched}`;
+    try {
+      await load(path, key, Math.min(5, hooks.seconds)); // warm-up
+      const before = await load(path, key, hooks.seconds);
+      const approver = openEngine(url);
+      await approver.openPool?.();
+      const delivered = new Promise<void>((resolve) => (allIn = resolve));
+      const started = performance.now();
+      await approveReport({ db: approver.db, clock }, { userId: Number(op.id) }, claims[2]!.reportId);
+      const approvalMs = performance.now() - started;
+      const eventsWritten = Number(
+        (
+          await approver.db
+            .selectFrom('company_events')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('tax_id_norm', '=', taxId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+      await approver.close();
+      const during = await load(path, key, hooks.seconds);
+      const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 120_000).unref());
+      const outcome = await Promise.race([delivered.then(() => 'done' as const), timeout]);
+      const deliveredSeconds = outcome === 'done' ? (performance.now() - started) / 1000 : null;
+      return { engine: engineName, watchers, eventsWritten, approvalMs, deliveredSeconds, before, during };
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+  } finally {
+    receiver.close();
+  }
+}

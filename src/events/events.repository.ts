@@ -1,0 +1,124 @@
+/** The rows of the watchlist, the watched companies' baselines and the events (D31, migration 0016). */
+import { sql, type Transaction } from 'kysely';
+import type { Database, WatchedCompaniesTable } from '../db/schema.ts';
+import type { Db } from '../db/types.ts';
+import type { CompanyEventRow } from './company-event.ts';
+
+export const watchKey = (country: string, taxIdNorm: string) => `${country}:${taxIdNorm}`;
+
+/**
+ * Takes the feed's head row for the rest of the transaction: event writers and new watches go
+ * one at a time from here to their commit, so event ids are taken in commit order and a baseline
+ * is never computed beside an uncommitted change that cannot see it.
+ */
+export async function lockFeedHead(trx: Transaction<Database>, now: number, eventsWritten = 0): Promise<void> {
+  await trx
+    .updateTable('event_feed_head')
+    .set((eb) => ({ events_written: eb('events_written', '+', eventsWritten), updated_at: now }))
+    .where('id', '=', 1)
+    .execute();
+}
+
+/** Events written since the database was made (committed ones only), for /metrics. */
+export async function readEventsWritten(db: Db): Promise<number> {
+  const row = await db.selectFrom('event_feed_head').select('events_written').where('id', '=', 1).executeTakeFirst();
+  return Number(row?.events_written ?? 0);
+}
+
+export type BaselineRow = Pick<WatchedCompaniesTable, 'country' | 'tax_id_norm' | 'threat_level' | 'report_count' | 'visible_ids'>;
+
+/** The baselines of those of these companies that someone watches. */
+export async function watchedAmong(db: Db, keys: ReadonlyArray<{ country: string; taxIdNorm: string }>): Promise<BaselineRow[]> {
+  const wanted = new Set(keys.map((k) => watchKey(k.country, k.taxIdNorm)));
+  const taxIds = [...new Set(keys.map((k) => k.taxIdNorm))];
+  const out: BaselineRow[] = [];
+  for (let i = 0; i < taxIds.length; i += 500) {
+    const rows = await db
+      .selectFrom('watched_companies')
+      .select(['country', 'tax_id_norm', 'threat_level', 'report_count', 'visible_ids'])
+      .where('tax_id_norm', 'in', taxIds.slice(i, i + 500))
+      .execute();
+    for (const r of rows) if (wanted.has(watchKey(r.country, r.tax_id_norm))) out.push(r);
+  }
+  return out;
+}
+
+/** Baselines made at or after `sinceMs` (watches added while a long change, an import, was open). */
+export async function watchedSince(db: Db, sinceMs: number): Promise<Array<{ country: string; taxIdNorm: string }>> {
+  const rows = await db.selectFrom('watched_companies').select(['country', 'tax_id_norm']).where('created_at', '>=', sinceMs).execute();
+  return rows.map((r) => ({ country: r.country, taxIdNorm: r.tax_id_norm }));
+}
+
+export async function updateBaseline(db: Db, row: BaselineRow, now: number): Promise<void> {
+  await db
+    .updateTable('watched_companies')
+    .set({ threat_level: row.threat_level, report_count: row.report_count, visible_ids: row.visible_ids, updated_at: now })
+    .where('country', '=', row.country)
+    .where('tax_id_norm', '=', row.tax_id_norm)
+    .execute();
+}
+
+/** One event per member watching the company, in one statement; returns the events written. */
+export async function insertEventsForWatchers(
+  db: Db,
+  event: Omit<CompanyEventRow, 'id' | 'member_id'>,
+): Promise<Array<CompanyEventRow & { member_id: number }>> {
+  const text = (v: string | null) => sql<string>`cast(${v} as text)`;
+  const int = (v: number) => sql<number>`cast(${v} as integer)`;
+  const big = (v: number) => sql<number>`cast(${v} as bigint)`;
+  const rows = await db
+    .insertInto('company_events')
+    .columns(['member_id', 'country', 'tax_id_norm', 'threat_before', 'threat_after', 'count_before', 'count_after', 'kinds', 'occurred_at'])
+    .expression(
+      db
+        .selectFrom('watchlist')
+        .select([
+          'member_id',
+          'country',
+          'tax_id_norm',
+          text(event.threat_before).as('threat_before'),
+          text(event.threat_after).as('threat_after'),
+          int(event.count_before).as('count_before'),
+          int(event.count_after).as('count_after'),
+          text(event.kinds).as('kinds'),
+          big(event.occurred_at).as('occurred_at'),
+        ])
+        .where('country', '=', event.country)
+        .where('tax_id_norm', '=', event.tax_id_norm)
+        .orderBy('member_id'),
+    )
+    .returning(['id', 'member_id'])
+    .execute();
+  return rows.map((r) => ({ ...event, id: Number(r.id), member_id: Number(r.member_id) }));
+}
+
+/** A member's events after `afterId`, oldest first (the feed, D31). */
+export async function listEventsOfMember(db: Db, memberId: number, afterId: number, limit: number): Promise<CompanyEventRow[]> {
+  return db
+    .selectFrom('company_events')
+    .select(['id', 'country', 'tax_id_norm', 'threat_before', 'threat_after', 'count_before', 'count_after', 'kinds', 'occurred_at'])
+    .where('member_id', '=', memberId)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** Deletes events that occurred before `beforeMs` (30 days kept), a bounded batch at a time. */
+export async function deleteEventsBefore(db: Db, beforeMs: number, batch = 5000): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const ids = await db.selectFrom('company_events').select('id').where('occurred_at', '<', beforeMs).orderBy('id').limit(batch).execute();
+    if (ids.length === 0) return deleted;
+    await db
+      .deleteFrom('company_events')
+      .where(
+        'id',
+        'in',
+        ids.map((r) => Number(r.id)),
+      )
+      .execute();
+    deleted += ids.length;
+    if (ids.length < batch) return deleted;
+  }
+}

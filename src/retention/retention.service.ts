@@ -1,0 +1,330 @@
+/**
+ * Ageing and retention (D34), the use case: what the daily job and `risklookup retention run` do.
+ *
+ * 1. Anchors: reports written since the last run (or whose dates a correction changed) get the
+ *    date they age from (retention-rules.ts `retentionAnchorOf`).
+ * 2. Expiry: a report past its retention end leaves search — status `expired`, its attachments
+ *    deleted, the history row, the company's visible count, the watchers' events (D31, through
+ *    the seam) and the operator log — in one transaction per batch, whose ordinary statements
+ *    move the data version (the write protocol), so no cached answer outlives it. Attachments are
+ *    kept in the database (D29), so they go in the same transaction: nothing is left on disk.
+ * 3. Deletion: an expired report `expiredKeptMonths` after its expiry, with its history and every
+ *    table that hangs on it (retention.repository.ts `REPORT_DEPENDENTS`).
+ * 4. Audit records (D21) older than `auditKeptDays`; lookup counts older than the disclosure's 12
+ *    months.
+ *
+ * Safe when two runs meet (the job on one process, the CLI on another): a report is expired only
+ * if its status is still what was read, and deleted only once; each run logs what it did itself.
+ * `plan` answers the same questions without writing (`--dry-run`).
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { Db } from '../db/types.ts';
+import { purgeAuditBefore } from '../audit/audit-retention.ts';
+import { disclosureMonths } from '../disclosure/disclosure-view.ts';
+import type { CompanyChange, RecordCompanyChanges } from '../events/company-changes.ts';
+import type { Clock } from '../lib/clock.ts';
+import { appendOperatorLog } from '../operator/operator-log.ts';
+import type { ReportStatus } from '../reports/lifecycle.ts';
+import { visibleReports } from '../reports/visibility.ts';
+import { REPORT_TYPES, type ReportType } from '../reports/report-types.ts';
+import {
+  countAuditBefore,
+  countLookupMonthsBefore,
+  deleteAttachmentsOf,
+  deleteExpiredReports,
+  deleteLookupMonthsBefore,
+  expireReportsIf,
+  insertStatusChanges,
+  listCompaniesFacts,
+  setVisibleCounts,
+  listDueForDeletion,
+  listDueForExpiry,
+  listReportsWithoutAnchor,
+  setRetentionAnchor,
+  type AnchorFactsRow,
+  type DueKey,
+  type DueReportRow,
+} from './retention.repository.ts';
+import { auditPurgeBefore, deleteExpiredBefore, expiryCutoffOf, retentionAnchorOf } from './retention-rules.ts';
+import type { RetentionSettings } from './retention-settings.ts';
+
+/** Reports per transaction: short locks, and a drain waits for one batch at most. */
+const BATCH = 200;
+/** Rows read a page for the anchors and the dry run's lists: reads only, so larger. */
+const FILL_PAGE = 2000;
+
+/** Who runs it, for the history rows and the operator log: the daily job, or an operator at the shell. */
+export interface RetentionActor {
+  /** `system:retention` for the job; `cli:<shell user>` for `risklookup retention run`. */
+  readonly label: string;
+}
+
+export const RETENTION_JOB_ACTOR: RetentionActor = { label: 'system:retention' };
+
+export interface RetentionDeps {
+  readonly db: Kysely<Database>;
+  readonly clock: Clock;
+  readonly settings: RetentionSettings;
+  /** The watchers' seam (events/company-changes.ts); injected so tests can see the calls. */
+  readonly recordCompanyChanges: RecordCompanyChanges;
+}
+
+/** What a run did, or (`plan`) would do. Ids ascending. */
+export interface RetentionOutcome {
+  readonly at: number;
+  readonly anchorsFilled: number;
+  readonly expired: { readonly count: number; readonly byType: Readonly<Partial<Record<ReportType, number[]>>> };
+  readonly deleted: { readonly count: number; readonly ids: readonly number[] };
+  /** Reports that changed while the run looked at them (an operator's step): the next run takes them. */
+  readonly changedMeanwhile: readonly number[];
+  readonly audit: { readonly before: number; readonly deleted: number };
+  readonly lookupMonths: { readonly before: string; readonly deleted: number };
+}
+
+export interface Retention {
+  /** What a run at this instant would do; writes nothing. */
+  plan(): Promise<RetentionOutcome>;
+  run(actor: RetentionActor, signal?: AbortSignal): Promise<RetentionOutcome>;
+}
+
+function factsOf(row: AnchorFactsRow) {
+  return {
+    type: row.type as ReportType,
+    eventDate: row.event_date,
+    caseFields: row.case_json === null ? null : (JSON.parse(row.case_json) as Record<string, string>),
+    courtDecisionDate: row.court_decision_date,
+    concordatEnd: row.concordat_end,
+    filedAt: row.filed_at,
+  };
+}
+
+/** Every row of a paged query, `afterId` by `afterId`. */
+async function everyRow<T extends { id: number }>(page: (afterId: number) => Promise<T[]>, size: number, signal?: AbortSignal): Promise<T[]> {
+  const all: T[] = [];
+  for (let afterId = 0; ;) {
+    signal?.throwIfAborted();
+    const rows = await page(afterId);
+    all.push(...rows);
+    if (rows.length < size) return all;
+    afterId = rows.at(-1)!.id;
+  }
+}
+
+export function createRetention(deps: RetentionDeps): Retention {
+  const { db, settings } = deps;
+
+  /** Every report of `type` due to expire (the dry run). */
+  async function everyDue(type: ReportType, cutoff: string) {
+    const all: DueReportRow[] = [];
+    for (let after: DueKey = null; ;) {
+      const rows = await listDueForExpiry(db, type, cutoff, after, FILL_PAGE);
+      all.push(...rows);
+      if (rows.length < FILL_PAGE) return all;
+      after = { anchor: rows.at(-1)!.retention_anchor!, id: rows.at(-1)!.id };
+    }
+  }
+
+  /** Reports without an anchor, with the anchor each gets (not written). */
+  async function missingAnchors(type: ReportType, signal?: AbortSignal) {
+    const rows = await everyRow((afterId) => listReportsWithoutAnchor(db, type, afterId, FILL_PAGE), FILL_PAGE, signal);
+    return rows.map((row) => ({ id: row.id, anchor: retentionAnchorOf(factsOf(row)).date }));
+  }
+
+  /** Works out the missing anchors, a page at a time; a page written leaves the query. */
+  async function fillAnchors(signal?: AbortSignal): Promise<number> {
+    let filled = 0;
+    for (const type of REPORT_TYPES) {
+      for (;;) {
+        signal?.throwIfAborted();
+        const rows = await listReportsWithoutAnchor(db, type, 0, FILL_PAGE);
+        if (rows.length === 0) break;
+        const byAnchor = new Map<string, number[]>();
+        for (const row of rows) {
+          const anchor = retentionAnchorOf(factsOf(row)).date;
+          byAnchor.set(anchor, [...(byAnchor.get(anchor) ?? []), row.id]);
+        }
+        await db.transaction().execute(async (trx) => {
+          for (const [anchor, ids] of byAnchor) await setRetentionAnchor(trx, anchor, ids);
+        });
+        filled += rows.length;
+      }
+    }
+    return filled;
+  }
+
+  /**
+   * Expires one batch in one transaction; returns the ids it expired and those changed meanwhile.
+   * A few statements a batch, not a few a report: one UPDATE per status read, one INSERT of the
+   * history rows, one read of the companies' reports and one UPDATE of their visible counts.
+   */
+  async function expireBatch(actor: RetentionActor, now: number, type: ReportType, rows: readonly DueReportRow[]) {
+    return db.transaction().execute(async (trx) => {
+      const byStatus = new Map<string, number[]>();
+      for (const row of rows) byStatus.set(row.status, [...(byStatus.get(row.status) ?? []), row.id]);
+      const done: Array<{ id: number; companyId: number; from: string }> = [];
+      for (const [from, ids] of byStatus) done.push(...(await expireReportsIf(trx, ids, from, now)).map((r) => ({ ...r, from })));
+      const expired = done.map((d) => d.id).sort((a, b) => a - b);
+      const missed = rows.map((r) => r.id).filter((id) => !expired.includes(id));
+      if (expired.length === 0) return { expired, missed };
+      await insertStatusChanges(
+        trx,
+        done.map((d) => ({
+          report_id: d.id,
+          from_status: d.from,
+          to_status: 'expired',
+          changed_at: now,
+          changed_by: actor.label,
+          changed_by_user_id: null,
+          reason: 'retention period ended (D34)',
+        })),
+      );
+      const attachments = await deleteAttachmentsOf(trx, expired);
+      const changes = await refreshVisibleCounts(trx, [...new Set(done.map((d) => d.companyId))]);
+      if (changes.length > 0) await deps.recordCompanyChanges(trx, now, changes);
+      await appendOperatorLog(trx, {
+        at: now,
+        userId: null,
+        actor: actor.label,
+        action: 'retention.expire',
+        target: `reports:${type}`,
+        before: null,
+        after: { status: 'expired', ids: expired, attachments_deleted: attachments, companies_changed: changes.length },
+      });
+      return { expired, missed };
+    });
+  }
+
+  async function deleteBatch(actor: RetentionActor, now: number, rows: readonly DueReportRow[], before: number) {
+    return db.transaction().execute(async (trx) => {
+      const deleted = await deleteExpiredReports(
+        trx,
+        rows.map((r) => r.id),
+      );
+      if (deleted.length > 0) {
+        await appendOperatorLog(trx, {
+          at: now,
+          userId: null,
+          actor: actor.label,
+          action: 'retention.delete',
+          target: 'reports:expired',
+          before: { status: 'expired', expired_before: new Date(before).toISOString() },
+          after: { deleted: deleted },
+        });
+      }
+      return deleted;
+    });
+  }
+
+  function cutoffs(now: number) {
+    return {
+      deleteBefore: deleteExpiredBefore(now, settings),
+      auditBefore: auditPurgeBefore(now, settings),
+      lookupMonth: disclosureMonths(now)[0]!.month,
+    };
+  }
+
+  return {
+    async plan() {
+      const now = deps.clock.now();
+      const { deleteBefore, auditBefore, lookupMonth } = cutoffs(now);
+      let anchorsFilled = 0;
+      const byType: Partial<Record<ReportType, number[]>> = {};
+      for (const type of REPORT_TYPES) {
+        const cutoff = expiryCutoffOf(type, now, settings);
+        const missing = await missingAnchors(type);
+        anchorsFilled += missing.length;
+        const due = await everyDue(type, cutoff);
+        const ids = [...due.map((r) => r.id), ...missing.filter((m) => m.anchor <= cutoff).map((m) => m.id)].sort((a, b) => a - b);
+        if (ids.length > 0) byType[type] = ids;
+      }
+      const deleted = (await everyRow((afterId) => listDueForDeletion(db, deleteBefore, afterId, FILL_PAGE), FILL_PAGE)).map((r) => r.id);
+      return {
+        at: now,
+        anchorsFilled,
+        expired: { count: Object.values(byType).reduce((n, ids) => n + ids.length, 0), byType },
+        deleted: { count: deleted.length, ids: deleted },
+        changedMeanwhile: [],
+        audit: { before: auditBefore, deleted: await countAuditBefore(db, auditBefore) },
+        lookupMonths: { before: lookupMonth, deleted: await countLookupMonthsBefore(db, lookupMonth) },
+      };
+    },
+
+    async run(actor, signal) {
+      const now = deps.clock.now();
+      const { deleteBefore, auditBefore, lookupMonth } = cutoffs(now);
+      const anchorsFilled = await fillAnchors(signal);
+      const byType: Partial<Record<ReportType, number[]>> = {};
+      const changedMeanwhile: number[] = [];
+      for (const type of REPORT_TYPES) {
+        const cutoff = expiryCutoffOf(type, now, settings);
+        for (let after: DueKey = null; ;) {
+          signal?.throwIfAborted();
+          const rows = await listDueForExpiry(db, type, cutoff, after, BATCH);
+          if (rows.length === 0) break;
+          const { expired, missed } = await expireBatch(actor, now, type, rows);
+          if (expired.length > 0) byType[type] = [...(byType[type] ?? []), ...expired];
+          changedMeanwhile.push(...missed);
+          const last = rows.at(-1)!;
+          after = { anchor: last.retention_anchor!, id: last.id };
+        }
+      }
+      const deleted: number[] = [];
+      for (let afterId = 0; ;) {
+        signal?.throwIfAborted();
+        const rows = await listDueForDeletion(db, deleteBefore, afterId, BATCH);
+        if (rows.length === 0) break;
+        deleted.push(...(await deleteBatch(actor, now, rows, deleteBefore)));
+        afterId = rows.at(-1)!.id;
+      }
+      const auditDeleted = await purgeAuditBefore(db, auditBefore, signal);
+      const lookupsDeleted = await deleteLookupMonthsBefore(db, lookupMonth);
+      if (auditDeleted > 0 || lookupsDeleted > 0) {
+        await appendOperatorLog(db, {
+          at: now,
+          userId: null,
+          actor: actor.label,
+          action: 'retention.purge',
+          target: 'audit_log',
+          before: { audit_before: new Date(auditBefore).toISOString(), lookup_months_before: lookupMonth },
+          after: { audit_records_deleted: auditDeleted, lookup_counts_deleted: lookupsDeleted },
+        });
+      }
+      return {
+        at: now,
+        anchorsFilled,
+        expired: { count: Object.values(byType).reduce((n, ids) => n + ids.length, 0), byType },
+        deleted: { count: deleted.length, ids: deleted },
+        changedMeanwhile,
+        audit: { before: auditBefore, deleted: auditDeleted },
+        lookupMonths: { before: lookupMonth, deleted: lookupsDeleted },
+      };
+    },
+  };
+}
+
+/**
+ * D12's visible count of each company, recomputed after the batch; the companies whose count
+ * changed (expiry only takes reports away, so a changed set is a changed count) are written and
+ * returned for the watchers (D31).
+ */
+async function refreshVisibleCounts(db: Db, companyIds: readonly number[]): Promise<CompanyChange[]> {
+  const { facts, companies } = await listCompaniesFacts(db, companyIds);
+  const byCompany = new Map<number, Array<{ type: ReportType; status: ReportStatus; reportedBy: number | null }>>();
+  for (const f of facts) {
+    const list = byCompany.get(Number(f.company_id)) ?? [];
+    list.push({ type: f.type as ReportType, status: f.status as ReportStatus, reportedBy: f.reported_by === null ? null : Number(f.reported_by) });
+    byCompany.set(Number(f.company_id), list);
+  }
+  const counts = new Map<number, number>();
+  const changes: CompanyChange[] = [];
+  for (const company of companies) {
+    const id = Number(company.id);
+    const count = visibleReports(byCompany.get(id) ?? []).length;
+    if (count === Number(company.visible_report_count)) continue;
+    counts.set(id, count);
+    changes.push({ country: company.country, taxIdNorm: company.tax_id_norm });
+  }
+  await setVisibleCounts(db, counts);
+  return changes;
+}

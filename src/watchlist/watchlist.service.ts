@@ -1,0 +1,237 @@
+/**
+ * The watchlist (D31): a member watches companies by country and tax ID (D9-checked), at most its
+ * cap (500 unless an operator set another). Adding stores the company's baseline (what a search
+ * answers now) and sends nothing; the events come from the seam (events/company-changes.ts).
+ * Nothing here tells whether a company has records: an entry is a country, a tax ID and a time.
+ * The same service answers the API and the portal.
+ */
+import type { Kysely } from 'kysely';
+import type { CountryCatalogue } from '../countries/catalogue.ts';
+import type { Database } from '../db/schema.ts';
+import type { Db } from '../db/types.ts';
+import type { Clock } from '../lib/clock.ts';
+import { AppError, DomainError } from '../lib/errors.ts';
+import { requireMember } from '../members/members.service.ts';
+import { appendOperatorLog, operatorIdentity, type OperatorActor } from '../operator/operator-log.ts';
+import { formatTurkeyDateTime } from '../lib/turkey-time.ts';
+import { companyStandings, NO_STANDING, standingKey } from '../search/search.service.ts';
+import { checkTaxId } from '../search/tax-id.ts';
+import { lockFeedHead } from '../events/events.repository.ts';
+
+export interface WatchlistDeps {
+  readonly db: Kysely<Database>;
+  readonly clock: Clock;
+  readonly countries: Pick<CountryCatalogue, 'get'>;
+  /** The server's default cap (config.watchlistCap); a member's own cap wins. */
+  readonly defaultCap: number;
+}
+
+export interface WatchTarget {
+  readonly country: string;
+  /** D9's canonical form, as companies are stored. */
+  readonly taxIdNorm: string;
+}
+
+export interface WatchEntry {
+  country: string;
+  tax_id: string;
+  /** Turkey time (D4). */
+  added_at: string;
+}
+
+/** Checks a country and tax ID as a tax-ID search would (D7's country, D9's formats and check digits); throws the 400. */
+export function checkWatchTarget(countries: Pick<CountryCatalogue, 'get'>, countryRaw: string, taxIdRaw: string): WatchTarget {
+  const code = countryRaw.trim().toUpperCase();
+  const country = /^[A-Z]{2}$/.test(code) ? countries.get(code) : undefined;
+  if (!country) {
+    throw new AppError(
+      'unsupported_country',
+      `'${countryRaw.slice(0, 20)}' is not a supported country: use a code from GET /api/v1/countries`,
+      {},
+      {
+        code: 'search.country_unsupported',
+        params: { country: countryRaw.slice(0, 20) },
+      },
+    );
+  }
+  const check = checkTaxId(taxIdRaw, country);
+  if (!check.valid) throw new AppError('invalid_tax_id', check.message, {}, check.problem);
+  return { country: country.code, taxIdNorm: check.canonical };
+}
+
+export async function capOf(db: Db, memberId: number, defaultCap: number): Promise<number> {
+  const row = await db.selectFrom('members').select('watchlist_cap').where('id', '=', memberId).executeTakeFirst();
+  return row?.watchlist_cap == null ? defaultCap : Number(row.watchlist_cap);
+}
+
+async function countWatches(db: Db, memberId: number): Promise<number> {
+  const row = await db
+    .selectFrom('watchlist')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('member_id', '=', memberId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Adds a company to the member's watchlist; `added: false` when it was there already (the call
+ * is idempotent). In one transaction behind the feed's head (events.repository.ts): the cap is
+ * exact under concurrency, and the baseline is computed from committed data that no event writer
+ * is changing meanwhile.
+ */
+export async function addWatch(deps: WatchlistDeps, memberId: number, target: WatchTarget): Promise<{ added: boolean; entry: WatchEntry }> {
+  return deps.db.transaction().execute(async (trx) => {
+    const now = deps.clock.now();
+    await lockFeedHead(trx, now);
+    const existing = await trx
+      .selectFrom('watchlist')
+      .select('created_at')
+      .where('member_id', '=', memberId)
+      .where('country', '=', target.country)
+      .where('tax_id_norm', '=', target.taxIdNorm)
+      .executeTakeFirst();
+    if (existing) return { added: false, entry: entryOf(target, Number(existing.created_at)) };
+    const cap = await capOf(trx, memberId, deps.defaultCap);
+    if ((await countWatches(trx, memberId)) >= cap) {
+      throw new AppError(
+        'watchlist_full',
+        `your watchlist holds ${cap} companies, its cap: remove one you no longer need, or ask the association for a higher cap`,
+        {},
+        { code: 'watchlist.full', params: { cap } },
+      );
+    }
+    await trx.insertInto('watchlist').values({ member_id: memberId, country: target.country, tax_id_norm: target.taxIdNorm, created_at: now }).execute();
+    const standing = (await companyStandings(trx, [target])).get(standingKey(target.country, target.taxIdNorm)) ?? NO_STANDING;
+    await trx
+      .insertInto('watched_companies')
+      .values({
+        country: target.country,
+        tax_id_norm: target.taxIdNorm,
+        threat_level: standing.threatLevel,
+        report_count: standing.reportCount,
+        visible_ids: standing.visibleIds.join(','),
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((oc) => oc.columns(['country', 'tax_id_norm']).doNothing())
+      .execute();
+    return { added: true, entry: entryOf(target, now) };
+  });
+}
+
+/** Removes a company from the member's watchlist; false when it was not on it. The baseline goes with the last watcher. */
+export async function removeWatch(deps: Pick<WatchlistDeps, 'db' | 'clock'>, memberId: number, target: WatchTarget): Promise<boolean> {
+  return deps.db.transaction().execute(async (trx) => {
+    await lockFeedHead(trx, deps.clock.now());
+    const removed = await trx
+      .deleteFrom('watchlist')
+      .where('member_id', '=', memberId)
+      .where('country', '=', target.country)
+      .where('tax_id_norm', '=', target.taxIdNorm)
+      .executeTakeFirst();
+    if (Number(removed.numDeletedRows) === 0) return false;
+    const other = await trx
+      .selectFrom('watchlist')
+      .select('member_id')
+      .where('country', '=', target.country)
+      .where('tax_id_norm', '=', target.taxIdNorm)
+      .limit(1)
+      .executeTakeFirst();
+    if (!other) {
+      await trx.deleteFrom('watched_companies').where('country', '=', target.country).where('tax_id_norm', '=', target.taxIdNorm).execute();
+    }
+    return true;
+  });
+}
+
+export interface WatchlistPage {
+  entries: WatchEntry[];
+  /** Entries on the whole list, and the cap. */
+  watchCount: number;
+  cap: number;
+  /** Give it back as `after` for the next page; null on the last page. */
+  nextCursor: string | null;
+}
+
+export const WATCHLIST_PAGE_MAX = 500;
+
+/** The member's watchlist by country and tax ID, `limit` at a time after `after` (a cursor of a previous page). */
+export async function listWatches(
+  deps: Pick<WatchlistDeps, 'db' | 'defaultCap'>,
+  memberId: number,
+  page: { after: string | null; limit: number },
+): Promise<WatchlistPage> {
+  const after = page.after === null ? null : decodeWatchCursor(page.after);
+  let query = deps.db
+    .selectFrom('watchlist')
+    .select(['country', 'tax_id_norm', 'created_at'])
+    .where('member_id', '=', memberId)
+    .orderBy('country')
+    .orderBy('tax_id_norm')
+    .limit(page.limit + 1);
+  if (after) {
+    query = query.where((eb) =>
+      eb.or([eb('country', '>', after.country), eb.and([eb('country', '=', after.country), eb('tax_id_norm', '>', after.taxIdNorm)])]),
+    );
+  }
+  const rows = await query.execute();
+  const shown = rows.slice(0, page.limit);
+  const last = shown.at(-1);
+  return {
+    entries: shown.map((r) => entryOf({ country: r.country, taxIdNorm: r.tax_id_norm }, Number(r.created_at))),
+    watchCount: await countWatches(deps.db, memberId),
+    cap: await capOf(deps.db, memberId, deps.defaultCap),
+    nextCursor: rows.length > page.limit && last ? encodeWatchCursor({ country: last.country, taxIdNorm: last.tax_id_norm }) : null,
+  };
+}
+
+const entryOf = (t: WatchTarget, at: number): WatchEntry => ({ country: t.country, tax_id: t.taxIdNorm, added_at: formatTurkeyDateTime(at) });
+
+function encodeWatchCursor(t: WatchTarget): string {
+  return Buffer.from(`w1:${t.country}:${t.taxIdNorm}`, 'utf8').toString('base64url');
+}
+
+function decodeWatchCursor(cursor: string): WatchTarget {
+  const m = /^[A-Za-z0-9_-]{1,200}$/.test(cursor) ? /^w1:([A-Z]{2}):([0-9A-Z]{1,40})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8')) : null;
+  if (!m)
+    throw new AppError(
+      'invalid_cursor',
+      'after is not a cursor of this list: send back next_cursor exactly as received, or leave after out for the first page',
+    );
+  return { country: m[1]!, taxIdNorm: m[2]! };
+}
+
+/**
+ * An operator sets a member's watchlist cap (D31), or gives it back the server's default (null):
+ * the operator log keeps the cap before and after. A lower cap removes nothing; the member adds
+ * no more until under it.
+ */
+export async function setWatchlistCap(
+  deps: Pick<WatchlistDeps, 'db' | 'clock'>,
+  operator: OperatorActor,
+  ref: string,
+  cap: number | null,
+): Promise<{ ref: string; watchlist_cap: number | null }> {
+  if (cap !== null && (!Number.isInteger(cap) || cap < 0 || cap > 1_000_000)) {
+    throw new DomainError('invalid', 'the watchlist cap must be a whole number from 0 to 1000000, or default', {
+      code: 'member.daily_limit_range',
+      params: { min: 0, max: 1_000_000 },
+    });
+  }
+  return deps.db.transaction().execute(async (trx) => {
+    const who = await operatorIdentity(trx, operator);
+    const member = await requireMember(trx, ref);
+    const now = deps.clock.now();
+    await trx.updateTable('members').set({ watchlist_cap: cap, updated_at: now }).where('id', '=', Number(member.id)).execute();
+    await appendOperatorLog(trx, {
+      at: now,
+      userId: who.userId,
+      actor: who.label,
+      action: 'member.watchlist_cap',
+      target: `member:${ref}`,
+      before: { watchlist_cap: member.watchlist_cap },
+      after: { watchlist_cap: cap },
+    });
+    return { ref, watchlist_cap: cap };
+  });
+}
