@@ -14,6 +14,7 @@ import { openEngine } from '../../src/db/connect.ts';
 import { vknCheckDigit } from '../../src/generate/check-digits.ts';
 import { generateKeyEntry } from '../../src/secrets/key-ring.ts';
 import { runFreshScenarios } from './fresh-scenarios.ts';
+import { runFreshTaxIds } from './fresh-tax-ids.ts';
 import { cpuSecondsOf, postgresPids } from './process-cpu.ts';
 
 const { values: args } = parseArgs({
@@ -35,6 +36,8 @@ const { values: args } = parseArgs({
     'fresh-pool': { type: 'string', default: '40000' },
     // Issue 30's load instead of the search scenarios: N watchers of one company, a consensus reached (watchers.ts).
     watchers: { type: 'string' },
+    // Tax IDs per kind (hits, misses) for the fresh tax-ID row (fresh-tax-ids.ts).
+    'tax-pool': { type: 'string', default: '150000' },
   },
 });
 const N = Number(args.companies);
@@ -269,6 +272,16 @@ async function benchEngine(engine: string) {
       ...queries.map((q) => ({ name: q.name, ...measured(server.url, q.path, server.child.pid) })),
     ];
     const rss = rssMb(server.child.pid!);
+    // Tax IDs nobody asked before, on a server of their own (its cache holds none of them).
+    const taxServer = await start(process.execPath, serveArgs);
+    try {
+      const taxRun = { ...freshRun, baseUrl: taxServer.url, pid: taxServer.child.pid, perKind: Math.min(Number(args['tax-pool']), Math.floor(N / 2)) };
+      const taxRow = await runFreshTaxIds(url, taxRun);
+      console.error(`${engine}: ${taxRow.name}: ${taxRow.inputs}`);
+      rows.splice(fresh.length, 0, taxRow);
+    } finally {
+      taxServer.child.kill('SIGTERM');
+    }
     // The same searches with the search cache off: what a query no one asked recently costs.
     const uncached = await start(process.execPath, [...serveArgs, '--search-cache-entries', '0']);
     try {

@@ -144,7 +144,7 @@ export async function buildFreshPools(db: Db, perKind: number, taken: Set<string
 }
 
 /** Valid VKNs (check digit right) that no company has. */
-async function taxIdMisses(db: Db, count: number, taken: Set<string>, r: Random): Promise<string[]> {
+export async function taxIdMisses(db: Db, count: number, taken: Set<string>, r: Random): Promise<string[]> {
   const out: string[] = [];
   while (out.length < count) {
     const batch = Array.from({ length: 5000 }, () => {

@@ -53,7 +53,7 @@ type ClientResult = {
 
 const CLIENT = new URL('./fresh-client.mjs', import.meta.url).pathname;
 
-function runClient(run: FreshRun, seconds: number, connections: number, lists: { shared: string[] } | { perConnection: string[][] }, measure: boolean) {
+export function runClient(run: FreshRun, seconds: number, connections: number, lists: { shared: string[] } | { perConnection: string[][] }, measure: boolean) {
   if (('shared' in lists ? lists.shared : lists.perConnection.flat()).length < connections)
     throw new Error('fresh-scenarios: no inputs left (raise --fresh-pool)');
   const file = `${run.work}/fresh-inputs.json`;

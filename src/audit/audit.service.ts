@@ -25,9 +25,10 @@ export function recordSearch(deps: { audit: AuditWriter; clock: Clock; config: C
       status: reply.statusCode,
       result_count: request.resultCount,
       response_ms: Math.round(reply.elapsedTime),
-      // A client gone before its address was read leaves none: its record must not be lost with it
-      // (a NOT NULL failure would take the writer's whole batch along).
-      client_address: request.ip ?? 'unknown',
+      // As the request arrived: a client that closed its connection before the answer has no
+      // `ip` left, and a NOT NULL failure would take the writer's whole batch along. One gone
+      // before its address was read at all is recorded as 'unknown'.
+      client_address: request.clientAddress ?? request.ip ?? 'unknown',
     },
     request.foundCompanyIds ?? undefined,
   );

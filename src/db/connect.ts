@@ -90,7 +90,7 @@ function withStatementCache(database: SQLite.Database) {
       let stmt = cache.get(sql);
       if (!stmt) {
         if (cache.size >= STATEMENT_CACHE_SIZE) cache.clear();
-        stmt = rowsAsObjectLiterals(database.prepare(sql), readSchemaVersion);
+        stmt = rowsAsObjectLiterals(database.prepare(sql), shapeCanChange(sql) ? readSchemaVersion : NO_SCHEMA_VERSION);
         cache.set(sql, stmt);
       }
       return stmt;
@@ -99,6 +99,17 @@ function withStatementCache(database: SQLite.Database) {
 }
 
 type RowBuilder = (raw: unknown[]) => unknown;
+
+/**
+ * Whether a statement's result columns can change with the schema: only a `*` (or `t.*`) names
+ * columns the statement does not list (a `*` inside a comment does not). Every other result
+ * column is named by its alias or its own text, in the order written, whatever the schema.
+ * Statements without a `*` (the search's kept-prepared ones name their columns) skip the
+ * schema version's reads around each run: a tax-ID search made eight of them.
+ */
+const shapeCanChange = (sql: string) => sql.replace(/\/\*.*?\*\//gs, '').includes('*');
+/** For statements whose columns are fixed: a constant version, so the builder made for their first rows stays. */
+const NO_SCHEMA_VERSION = () => 0;
 
 /**
  * A function that makes a row object from a raw row (an array in column order) with one object

@@ -105,10 +105,11 @@ export interface DialectSeam {
   /** After rows were inserted with explicit ids: the next generated id follows the largest. */
   resetIdSequences(db: Db, tables: readonly string[]): Promise<void>;
   /**
-   * The per-row triggers on `tables`, each with the statement that creates it again exactly
-   * (a fresh load drops them; db/write-session.ts). PostgreSQL's run once per statement: none.
+   * The per-row triggers on `tables`, each with its table and the statement that creates it
+   * again exactly (a fresh load drops them; db/write-session.ts). PostgreSQL's run once per
+   * statement: only the name words' one, which rebuildNameIndex stands in for.
    */
-  perRowTriggers(db: Db, tables: readonly string[]): Promise<Array<{ name: string; sql: string }>>;
+  perRowTriggers(db: Db, tables: readonly string[]): Promise<Array<{ name: string; table: string; sql: string }>>;
   /**
    * Sets or clears the bulk-load marker (SQLite: the `fts_bulk_load` row, seen only inside the
    * transaction) that keeps the per-row triggers quiet. Only db/write-session.ts calls this.
@@ -116,8 +117,8 @@ export interface DialectSeam {
   markBulkLoad(db: Db, active: boolean): Promise<void>;
   /**
    * Builds the name-search index again from `companies` (SQLite's FTS table; PostgreSQL's is an
-   * ordinary index), and adds the names' words to company_name_words (PostgreSQL's statement
-   * triggers already did).
+   * ordinary index), and adds the names' words to company_name_words. Only after a fresh load
+   * (PostgreSQL's ordinary index needs no rebuild, and its words' trigger was dropped for it).
    */
   rebuildNameIndex(db: Db): Promise<void>;
   /** Throws when the name-search index does not match `companies` (after a copy; PostgreSQL's cannot drift). */
@@ -253,7 +254,7 @@ const sqliteSeam: DialectSeam = {
   // AUTOINCREMENT already follows the largest id inserted.
   resetIdSequences: async () => {},
   async perRowTriggers(db, tables) {
-    const { rows } = await sql<{ name: string; sql: string }>`SELECT name, sql FROM sqlite_master
+    const { rows } = await sql<{ name: string; table: string; sql: string }>`SELECT name, tbl_name AS "table", sql FROM sqlite_master
       WHERE type = 'trigger' AND tbl_name IN (${sql.join(tables)}) ORDER BY name`.execute(db);
     return rows;
   },
@@ -355,9 +356,25 @@ const postgresSeam: DialectSeam = {
       await sql`SELECT setval(pg_get_serial_sequence(${table}, 'id'), COALESCE((SELECT MAX(id) FROM ${sql.table(table)}), 0) + 1, false)`.execute(db);
     }
   },
-  perRowTriggers: () => Promise.resolve([]),
+  // Its triggers run once per statement, but the name words' one, once per COPY of 500 rows,
+  // inserted each chunk's words into the words' b-tree (a fifth of the companies' COPY at
+  // 2×10^5): a fresh load adds them all at its end instead (rebuildNameIndex).
+  async perRowTriggers(db, tables) {
+    if (!tables.includes('companies')) return [];
+    const { rows } = await sql<{
+      name: string;
+      table: string;
+      sql: string;
+    }>`SELECT tgname AS name, 'companies' AS "table", pg_get_triggerdef(oid) AS sql FROM pg_trigger
+      WHERE tgrelid = 'companies'::regclass AND tgname = 'companies_insert_name_words'`.execute(db);
+    return rows;
+  },
   markBulkLoad: () => Promise.resolve(),
-  rebuildNameIndex: () => Promise.resolve(),
+  async rebuildNameIndex(db) {
+    // Only after a fresh load (perRowTriggers): the words of every name, as migration 0007 adds them.
+    await sql`INSERT INTO company_name_words (word) SELECT DISTINCT w FROM companies, unnest(string_to_array(name_core, ' ')) AS w
+      WHERE w <> '' ORDER BY w ON CONFLICT DO NOTHING`.execute(db);
+  },
   checkNameIndex: () => Promise.resolve(),
   claimRows: (query) => query.forUpdate().skipLocked(),
 };

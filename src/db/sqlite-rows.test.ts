@@ -128,3 +128,25 @@ test('after another process changes the schema, a cached SELECT * reads the new 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a statement that lists its columns reads the same rows across a schema change; a * behind a comment is still a *', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'risklookup-rows-'));
+  const path = join(dir, 'rows.db');
+  const engine = openEngine(`sqlite:${path}`);
+  const other = new SQLite(path);
+  try {
+    other.exec(`CREATE TABLE t (a INTEGER, b TEXT, c INTEGER); INSERT INTO t VALUES (1, 'b', 3)`);
+    const listed = async () => (await sql.raw('/* kept prepared */ SELECT c, a AS "x", a + c FROM t').execute(engine.db)).rows;
+    const star = async () => (await sql.raw('/* kept prepared */ SELECT * FROM t').execute(engine.db)).rows;
+    assert.deepStrictEqual(await listed(), [{ c: 3, x: 1, 'a + c': 4 }]);
+    assert.deepStrictEqual(await star(), [{ a: 1, b: 'b', c: 3 }]);
+    other.exec(`ALTER TABLE t DROP COLUMN b; ALTER TABLE t ADD COLUMN d TEXT DEFAULT 'd'`);
+    assert.deepStrictEqual(await listed(), referenceRows('/* kept prepared */ SELECT c, a AS "x", a + c FROM t', path));
+    assert.deepStrictEqual(await listed(), [{ c: 3, x: 1, 'a + c': 4 }]);
+    assert.deepStrictEqual(await star(), [{ a: 1, c: 3, d: 'd' }]);
+  } finally {
+    other.close();
+    await engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -15,6 +15,11 @@ declare module 'fastify' {
     foundCompanyIds: readonly number[] | null;
     /** Shed by admission (D26): answered 503 with no database work at all, not even for headers. */
     shed: boolean;
+    /**
+     * The client's address as the request arrived, for the audit record (D21): once the client
+     * has closed its connection, `request.ip` is undefined (the socket is gone).
+     */
+    clientAddress: string | null;
   }
 }
 
@@ -24,4 +29,5 @@ export function decorateRequests(app: App) {
   app.decorateRequest('resultCount', null);
   app.decorateRequest('foundCompanyIds', null);
   app.decorateRequest('shed', false);
+  app.decorateRequest('clientAddress', null);
 }

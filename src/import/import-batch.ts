@@ -14,6 +14,7 @@ import { visibleReports } from '../reports/visibility.ts';
 import { findCompaniesByTaxIds, updateCompany, type CompanyRow } from '../companies/companies.repository.ts';
 import type { WriteSession } from '../db/write-session.ts';
 import type { ImportCompany, ImportReport } from './import-line.ts';
+import type { WrittenFilter } from './written-filter.ts';
 
 export interface ImportSummary {
   lines: number;
@@ -32,6 +33,11 @@ export interface BatchContext {
   summary: ImportSummary;
   /** `line N: reason` for every bad line. */
   problems: string[];
+  /**
+   * Into an empty database: the tax IDs and report refs this import wrote, so that only those
+   * that may exist are looked up (written-filter.ts). Null: every one is looked up.
+   */
+  written: { taxIds: WrittenFilter; refs: WrittenFilter } | null;
 }
 
 export interface BatchLine {
@@ -137,10 +143,14 @@ export async function writeBatch(ctx: BatchContext, batch: readonly BatchLine[])
   if (batch.length === 0) return;
   await resolveMembers(ctx, batch);
   const companies = new Map<string, CompanyRow>();
-  for (const row of await findCompaniesByTaxIds(ctx.session.trx, [...new Set(batch.map((l) => l.company.taxIdNorm))])) {
+  const written = ctx.written;
+  const taxIds = [...new Set(batch.map((l) => l.company.taxIdNorm))].filter((t) => !written || written.taxIds.mayHave(t));
+  for (const row of await findCompaniesByTaxIds(ctx.session.trx, taxIds)) {
     companies.set(companyKey(row.country, row.tax_id_norm), row);
   }
-  const refs = batch.flatMap((l) => l.company.reports.map((r) => r.ref).filter((r): r is string => r !== null));
+  const refs = batch
+    .flatMap((l) => l.company.reports.map((r) => r.ref).filter((r): r is string => r !== null))
+    .filter((r) => !written || written.refs.mayHave(r));
   const reportsByRef = new Map((await findReportsByRefs(ctx.session.trx, refs)).map((r) => [r.ref!, r]));
 
   const now = ctx.clock.now();
@@ -180,11 +190,13 @@ export async function writeBatch(ctx: BatchContext, batch: readonly BatchLine[])
     ids.set(companyKey(row.country, row.taxIdNorm), row.id);
   }
   ctx.summary.companiesAdded += newCompanies.length;
+  if (written) for (const c of newCompanies) written.taxIds.add(c.tax_id_norm);
 
   const reportRows = newReports.map(({ key, report: r }) =>
     newReportRow(r, ids.get(key)!, r.reportedBy === null ? null : ctx.memberIds.get(r.reportedBy)!, now),
   );
   const inserted = await ctx.session.insertReports(reportRows);
+  if (written) for (const { report } of newReports) if (report.ref !== null) written.refs.add(report.ref);
   await ctx.session.insertStatusChanges(
     inserted.map((r) => ({ report_id: r.id, from_status: null, to_status: r.status, changed_at: now, changed_by: ctx.changedBy })),
   );

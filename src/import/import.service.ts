@@ -14,6 +14,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { recordCompanyChanges, type CompanyChange } from '../events/company-changes.ts';
 import { watchedAmong, watchedSince, watchKey } from '../events/events.repository.ts';
+import { WrittenFilter } from './written-filter.ts';
 
 export type { ImportSummary } from './import-batch.ts';
 
@@ -148,7 +149,8 @@ export async function importLines(
     // bumps the data version, so cached search answers see the import.
     await runWriteSession(engine, async (session) => {
       const watchers = new ImportWatchers(session.trx, options.clock);
-      const batcher = new Batcher({ session, clock: options.clock, changedBy, memberIds: new Map(), summary, problems }, watchers);
+      const written = session.freshLoad ? { taxIds: new WrittenFilter(), refs: new WrittenFilter() } : null;
+      const batcher = new Batcher({ session, clock: options.clock, changedBy, memberIds: new Map(), summary, problems, written }, watchers);
       const checked = options.checkInWorker ? checkLinesInWorker(lines, options.countries) : checkLinesInline(lines, options.countries);
       let lineNo = 0;
       for await (const line of checked) {

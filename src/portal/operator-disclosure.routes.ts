@@ -36,7 +36,13 @@ export function disclosureForm(ctx: PortalContext, value = { country: 'TR', taxI
 
 export function registerOperatorDisclosureRoutes(scope: App, deps: Pick<PortalDeps, 'db' | 'clock' | 'config' | 'searchUseCase'>) {
   const guard = { preHandler: requireUser('operator') };
-  const serviceDeps = { db: deps.db, clock: deps.clock, countries: deps.searchUseCase.countries, retention: deps.config.retention, disputes: disputesForDisclosure };
+  const serviceDeps = {
+    db: deps.db,
+    clock: deps.clock,
+    countries: deps.searchUseCase.countries,
+    retention: deps.config.retention,
+    disputes: disputesForDisclosure,
+  };
 
   scope.get('/operator/disclosure', guard, async (request, reply) => {
     const ctx = portalOf(request);

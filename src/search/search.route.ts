@@ -35,6 +35,7 @@ export interface SearchRouteDeps {
 }
 
 async function authenticate(deps: SearchRouteDeps, request: FastifyRequest) {
+  request.clientAddress = request.ip ?? null;
   try {
     rejectSecretsInUrl(request.query as ParsedQuery);
     request.keyHolder = await identifyKeyHolder(deps.db, request.headers['x-api-key'] as string | undefined, quotaDayOf(deps.clock.now()));
