@@ -88,6 +88,8 @@ for (const engine of ENGINES) {
         fields: { portal_daily_limit: '100000' },
         accepted: 303,
       },
+      // Attack round: a stolen session must not shut the other operators out of the console.
+      { name: 'disabling another operator', url: '/portal/operator/users/disable', fields: { email: 'other.op@console.test' }, accepted: 303 },
     ];
 
     for (const action of ACTIONS) {
@@ -149,7 +151,8 @@ for (const engine of ENGINES) {
       assert.equal(member.status, 'terminated');
     });
 
-    test('other member changes need no confirmation', async () => {
+    test("other member changes and disabling a member's user need no confirmation", async () => {
+      assert.equal((await browser.post('/portal/operator/users/disable', { email: 'member.user@c-1.test' })).statusCode, 303);
       assert.equal((await browser.post('/portal/operator/members/C-KEY/tier', { tier: 'associate' })).statusCode, 303);
     });
   });

@@ -68,6 +68,8 @@ export async function disableUserByOperator(deps: UserAdminDeps, operator: Opera
   // The operator check first: a user who is not one learns nothing about the email.
   await operatorIdentity(deps.db, operator);
   return disableUser(deps.db, deps.clock, email, {}, async (trx, after, before) => {
+    // Disabling an operator needs a confirmation (step-up.ts); refused here, the transaction undoes it.
+    if (after.role === 'operator') requireStepUp(operator, 'user.disable_operator', stepUpTarget.user(after.email));
     const who = await operatorIdentity(trx, operator);
     await appendOperatorLog(trx, {
       at: deps.clock.now(),

@@ -22,7 +22,8 @@ import type { OperatorActor } from '../operator/operator-log.ts';
 import { stepUpTarget, type StepUpAction } from '../operator/step-up.ts';
 import { withStepUp, type StepUpNeed } from './step-up.ts';
 import type { UserRole } from '../db/schema.ts';
-import { checkInvitation, listUserViews, oneTimeLinkOf, USER_ROLES, type IssuedLink } from '../users/users.service.ts';
+import { checkInvitation, listUserViews, normaliseEmail, oneTimeLinkOf, USER_ROLES, type IssuedLink } from '../users/users.service.ts';
+import { findUserByEmailNorm } from '../users/users.repository.ts';
 import { formField } from './forms.ts';
 import { portalOf, requireUser } from './guards.ts';
 import { html, type Html } from './html.ts';
@@ -228,8 +229,13 @@ export function registerOperatorAdminRoutes(scope: App, deps: Pick<PortalDeps, '
     const what = (request.params as { what?: string }).what;
     const email = formField(request.body, 'email', 254);
     if (what === 'disable') {
-      await disableUserByOperator(deps, { userId: ctx.user.id }, email);
-      return redirectTo(reply, done('user.disable', email, '/portal/operator/users'));
+      // Disabling an operator needs the operator's confirmation (step-up.ts); a member's user does not.
+      const role = (await findUserByEmailNorm(deps.db, normaliseEmail(email)))?.role;
+      const need: StepUpNeed | null = role === 'operator' ? { action: 'user.disable_operator', target: stepUpTarget.user(email), shown: email } : null;
+      return withStepUp(request, reply, deps, need, async (stepUp) => {
+        await disableUserByOperator(deps, { userId: ctx.user.id, ...(stepUp ? { stepUp } : {}) }, email);
+        return redirectTo(reply, done('user.disable', email, '/portal/operator/users'));
+      });
     }
     const showLink = (link: IssuedLink) => {
       // The link is shown once, on this answer; nothing stores it.
