@@ -9,32 +9,33 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { App } from './http/app-type.ts';
 import type { Config } from './config.ts';
 import { buildCountryCatalogue } from './countries/catalogue.ts';
-import { registerCountriesRoutes } from './countries/countries.route.ts';
+import { registerCountriesRoutes } from './countries/countries.routes.ts';
 import type { Engine } from './db/connect.ts';
 import { handleClientError, registerErrorHandling, sendError } from './http/error-handling.ts';
 import { parseQueryString } from './http/query-string.ts';
-import { registerRateLimitHooks } from './http/rate-limit-hooks.ts';
+import { registerRateLimitHooks } from './http/rate-limit.hooks.ts';
 import { registerTransportHooks, serverOptions, type Transport } from './http/transport.ts';
 import { decorateRequests } from './http/request-context.ts';
 import { ERROR_DOCS_PATH, ERROR_REASONS } from './lib/errors.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
-import { registerSearchRoutes } from './search/search.route.ts';
+import { registerSearchRoutes } from './search/search.routes.ts';
 import { createCompanySearch } from './search/company-search.ts';
 import type { SearchUseCaseDeps } from './search/answer-search.ts';
 import { quotaOn } from './quota/allowance.ts';
 import { AdmissionGate } from './http/admission-gate.ts';
-import { registerAdmission } from './http/admission-hooks.ts';
+import { registerAdmission } from './http/admission.hooks.ts';
 import { KnownKeys } from './http/known-keys.ts';
 import { registerSharedSchemas } from './http/schemas.ts';
-import { DOCS_ROUTE_PATHS, registerDocsRoutes } from './docs/docs.route.ts';
+import { DOCS_ROUTE_PATHS, registerDocsRoutes } from './docs/docs.routes.ts';
 import { createAuditWriter } from './audit/audit-writer.ts';
 import { registerPortal } from './portal/portal.plugin.ts';
 import { PORTAL_PREFIX } from './portal/layout.ts';
-import { HEALTH_PATHS, registerHealthRoutes, type Lifecycle } from './health/health.route.ts';
+import { HEALTH_PATHS, registerHealthRoutes, type Lifecycle } from './health/health.routes.ts';
 import { createMetrics, type Metrics } from './metrics/metrics.ts';
 import { registerRequestLog } from './http/request-log.ts';
 import type { KeyRing } from './secrets/key-ring.ts';
-import { MONITORING_METHODS, MONITORING_PATHS, registerMonitoringRoutes } from './watchlist/watchlist.route.ts';
+import { MONITORING_METHODS, MONITORING_PATHS, registerMonitoringRoutes } from './watchlist/watchlist.routes.ts';
+import { createServices } from './services.ts';
 
 export const SEARCH_PATHS = ['/api/v1/search.php', '/api/v1/search'] as const;
 export const COUNTRIES_PATHS = ['/api/v1/countries.php', '/api/v1/countries'] as const;
@@ -65,7 +66,7 @@ function addCommonHeaders(request: FastifyRequest, reply: FastifyReply): Fastify
   reply.header('x-request-id', request.id);
   reply.header('x-content-type-options', 'nosniff');
   reply.header('referrer-policy', 'no-referrer');
-  // The docs pages and the portal set their own policies (docs/docs.route.ts, portal/portal.plugin.ts).
+  // The docs pages and the portal set their own policies (docs/docs.routes.ts, portal/portal.plugin.ts).
   if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
   if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   return reply;
@@ -215,14 +216,29 @@ export async function buildApp({
   });
   const searchUseCase: SearchUseCaseDeps = { countries, search: companySearch, quota: quotaOn(engine.db), clock };
   const countryCodes = countries.list().map((c) => c.code);
-  registerSearchRoutes(app, { db: engine.db, audit, clock, config, countryCodes, searchUseCase }, SEARCH_PATHS);
+  registerSearchRoutes(
+    app,
+    { db: engine.db, audit, clock, anonDailyLimit: config.anonDailyLimit, auditQueryChars: config.auditQueryChars, countryCodes, searchUseCase },
+    SEARCH_PATHS,
+  );
   registerCountriesRoutes(app, countries, COUNTRIES_PATHS);
-  registerMonitoringRoutes(app, { db: engine.db, clock, config, countries });
+  registerMonitoringRoutes(app, {
+    db: engine.db,
+    clock,
+    countries,
+    limits: {
+      watchlistDailyLimit: config.watchlistDailyLimit,
+      eventsDailyLimit: config.eventsDailyLimit,
+      anonDailyLimit: config.anonDailyLimit,
+      watchlistCap: config.watchlistCap,
+    },
+  });
   registerHealthRoutes(app, { engine, lifecycle });
   app.get(OPENAPI_PATH, { schema: { hide: true } }, () => app.swagger());
   registerDocsRoutes(app, OPENAPI_PATH);
   // D27: the portal is its own scope (HTML pages and errors, sessions, CSRF); admission and transport above apply to it too.
-  registerPortal(app, { db: engine.db, clock, config, transport, audit, searchUseCase, countryCodes, keyRing });
+  const services = createServices({ db: engine.db, clock, keyRing });
+  registerPortal(app, { db: engine.db, clock, config, transport, audit, searchUseCase, countryCodes, keyRing, services });
 
   await app.ready();
   return app;

@@ -7,8 +7,13 @@ import { DEFAULT_NEAR_MATCH_THRESHOLD } from './search/near-match-score.ts';
 import { DEFAULT_FILINGS_PER_MEMBER_PER_DAY } from './reports/filing-rules.ts';
 import { databaseUrlOf } from './db/database-url.ts';
 import { readWholeNumber } from './lib/whole-number.ts';
-import { DRAIN_GRACE_MS } from './serve/server.ts';
 import { AUDIT_KEPT_DAYS_VARIABLE, readRetentionSettings, type RetentionSettings } from './retention/retention-settings.ts';
+
+/**
+ * Time a just-accepted connection gets for its request to be read before idle ones are closed
+ * (serve/server.ts): the default of the `drainGraceMs` setting (RISKLOOKUP_DRAIN_GRACE_MS), which tests shorten.
+ */
+export const DRAIN_GRACE_MS = 1000;
 
 /**
  * D26 defaults, measured (docs/benchmarks.md "Bursts"; docs/operations.md says how to size them):

@@ -29,7 +29,7 @@ for (const engine of ENGINES) {
     test('recorded with the address it came from, and the records written with it are kept', async () => {
       const failures: unknown[] = [];
       const audit = createAuditWriter(database.engine.db, (error) => failures.push(error));
-      const deps = { audit, clock: fixedClock(NOON_TR), config: parseConfig({ databaseUrl: database.url }, {}) };
+      const deps = { audit, clock: fixedClock(NOON_TR), auditQueryChars: parseConfig({ databaseUrl: database.url }, {}).auditQueryChars };
       const request = (q: string, ip: string | undefined, clientAddress: string | null) =>
         ({ shed: false, query: { q }, keyHolder: null, resultCount: 0, ip, clientAddress }) as unknown as FastifyRequest;
       const reply = { statusCode: 200, elapsedTime: 3 } as FastifyReply;

@@ -14,7 +14,8 @@ import { claimInput } from './helpers/filing.ts';
 import { makeUser, memberIdOf } from './helpers/users.ts';
 import { webhookWorld } from './helpers/webhooks.ts';
 import { fileReport, type Filer } from '../src/reports/filing.service.ts';
-import { approveReport, changeStatusFromCli, deactivateReport, rejectReport, withdrawReport, type ModerationDeps } from '../src/reports/moderation.service.ts';
+import { approveReport, deactivateReport, rejectReport, setReportStatus, withdrawReport, type ModerationDeps } from '../src/reports/moderation.service.ts';
+import { cliActor } from '../src/actors/actor.ts';
 import { importLines, ImportFailed } from '../src/import/import.service.ts';
 import { recordCompanyChanges } from '../src/events/company-changes.ts';
 import type { CompanyEventView } from '../src/events/company-event.ts';
@@ -164,7 +165,7 @@ for (const engine of ENGINES) {
       await watch(watcher, taxId);
       await newEvents(watcher);
       step();
-      await changeStatusFromCli(deps, { cli: 'tester' }, ref, 'approved');
+      await setReportStatus(deps, cliActor('tester'), { idOrRef: ref, to: 'approved' });
       const approved = await newEvents(watcher);
       assert.deepEqual(
         approved.map((e) => [e.report_count.before, e.report_count.after, e.kinds.join()]),

@@ -9,7 +9,7 @@ import { readJson, type SearchBody } from './helpers/bodies.ts';
 import { countAllTables } from '../src/db/copy.ts';
 import { prepareDemo } from '../src/demo/demo.service.ts';
 import { issueKey } from '../src/keys/keys.service.ts';
-import { changeReportStatus } from '../src/reports/reports.service.ts';
+import { setReportStatus } from '../src/reports/moderation.service.ts';
 import { fixedClock } from '../src/lib/clock.ts';
 import { NOON_TR } from './helpers/app.ts';
 import { enqueue, makeEvent, webhookWorld } from './helpers/webhooks.ts';
@@ -28,7 +28,7 @@ for (const engine of ENGINES) {
       const clock = fixedClock(NOON_TR);
       await prepareDemo(source.engine, clock, countries, 100);
       key = (await issueKey(source.engine.db, clock, 'M-1001', 100)).key;
-      await changeReportStatus(source.engine.db, clock, 'D-26', 'approved', 'test');
+      await setReportStatus({ db: source.engine.db, clock }, { kind: 'cli', user: 'test' }, { idOrRef: 'D-26', to: 'approved' });
       // Usage and audit rows to carry over.
       const app = await makeTestApp(source);
       for (const q of ['q=demir', 'q=Marmara', 'q=ab']) await search(app.app, key, q);

@@ -11,7 +11,7 @@ import { fixedClock } from '../src/lib/clock.ts';
 import { importLines, ImportFailed } from '../src/import/import.service.ts';
 import { findCompaniesByName } from '../src/companies/companies.repository.ts';
 import { NOON_TR } from './helpers/app.ts';
-import { readDataVersion } from '../src/search/data-version.repository.ts';
+import { readDataVersion } from '../src/db/data-version.repository.ts';
 import { sql } from 'kysely';
 
 const clock = fixedClock(NOON_TR);

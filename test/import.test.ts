@@ -9,7 +9,7 @@ import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { companyLine, countries, makeClaimants, makeReport, nextVkn } from './helpers/factories.ts';
 import { fixedClock } from '../src/lib/clock.ts';
 import { importFile, ImportFailed } from '../src/import/import.service.ts';
-import { changeReportStatus } from '../src/reports/reports.service.ts';
+import { setReportStatus } from '../src/reports/moderation.service.ts';
 import { listStatusChanges } from '../src/reports/reports.repository.ts';
 import { countCompanies } from '../src/companies/companies.repository.ts';
 import { NOON_TR } from './helpers/app.ts';
@@ -156,12 +156,25 @@ for (const engine of ENGINES) {
 
     test('D11: report status steps; an illegal step fails and changes nothing', async () => {
       await run(writeLines([companyLine({ company_name: 'Stepper A.Ş.', reports: [makeReport({ ref: 'STEP-1', status: 'pending' })] })]));
-      const change = await changeReportStatus(database.engine.db, clock, 'STEP-1', 'approved', 'test');
+      const change = await setReportStatus({ db: database.engine.db, clock }, { kind: 'cli', user: 'test' }, { idOrRef: 'STEP-1', to: 'approved' });
       assert.deepEqual([change.from, change.to], ['pending', 'approved']);
-      await assert.rejects(changeReportStatus(database.engine.db, clock, 'STEP-1', 'rejected', 'test'), /can become withdrawn or deactivated, not rejected/);
-      await assert.rejects(changeReportStatus(database.engine.db, clock, String(change.reportId), 'bogus', 'test'), /unknown status/);
-      await assert.rejects(changeReportStatus(database.engine.db, clock, 'NO-SUCH', 'approved', 'test'), /no report with id or ref/);
-      const byId = await changeReportStatus(database.engine.db, clock, String(change.reportId), 'deactivated', 'test');
+      await assert.rejects(
+        setReportStatus({ db: database.engine.db, clock }, { kind: 'cli', user: 'test' }, { idOrRef: 'STEP-1', to: 'rejected' }),
+        /can become withdrawn or deactivated, not rejected/,
+      );
+      await assert.rejects(
+        setReportStatus({ db: database.engine.db, clock }, { kind: 'cli', user: 'test' }, { idOrRef: String(change.reportId), to: 'bogus' }),
+        /unknown status/,
+      );
+      await assert.rejects(
+        setReportStatus({ db: database.engine.db, clock }, { kind: 'cli', user: 'test' }, { idOrRef: 'NO-SUCH', to: 'approved' }),
+        /no report with id or ref/,
+      );
+      const byId = await setReportStatus(
+        { db: database.engine.db, clock },
+        { kind: 'cli', user: 'test' },
+        { idOrRef: String(change.reportId), to: 'deactivated', reason: 'the debt was settled' },
+      );
       assert.equal(byId.to, 'deactivated');
       assert.equal((await reportByRef('STEP-1')).status, 'deactivated');
     });
@@ -176,7 +189,7 @@ for (const engine of ENGINES) {
             .visible_report_count,
         );
       assert.equal(await count(), 3);
-      await changeReportStatus(database.engine.db, clock, 'VIS-3', 'withdrawn', 'test');
+      await setReportStatus({ db: database.engine.db, clock }, { kind: 'cli', user: 'test' }, { idOrRef: 'VIS-3', to: 'withdrawn' });
       assert.equal(await count(), 0);
     });
 

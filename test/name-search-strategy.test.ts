@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { findCompaniesByName, nameSearchQuery, NAME_SEARCH_TUNING, type NameSearch, type NameSearchTuning } from '../src/companies/companies.repository.ts';
-import { parseNameQuery } from '../src/search/name-key.ts';
+import { parseNameQuery } from '../src/companies/name-key.ts';
 import { NameSample, trigramsOf } from '../src/search/name-sample.ts';
 
 const WORDS = ['anadolu', 'lojistik', 'tekstil', 'gida', 'demir', 'celik', 'nakliyat', 'ambalaj', 'ege', 'yilmaz', 'yilmazlar', 'ab'];

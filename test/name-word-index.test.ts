@@ -12,7 +12,7 @@ import type { NameSearchBody } from './helpers/bodies.ts';
 import { makeCompanies, makeKeyHolder, makeReport } from './helpers/factories.ts';
 import { findCompaniesByName, nameSearchQuery, type NameSearch } from '../src/companies/companies.repository.ts';
 import { MAX_NAME_WORDS_PER_QUERY_WORD } from '../src/db/dialect-seam.ts';
-import { toCoreKey, toSearchKey } from '../src/search/name-key.ts';
+import { toCoreKey, toSearchKey } from '../src/companies/name-key.ts';
 
 for (const engine of ENGINES) {
   describe(`name search by words [${engine.name}]`, () => {

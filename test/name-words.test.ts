@@ -12,7 +12,7 @@ import { runCli } from './helpers/cli.ts';
 import { fixedClock } from '../src/lib/clock.ts';
 import { importLines } from '../src/import/import.service.ts';
 import { findOrCreateCompany } from '../src/reports/filing.repository.ts';
-import { toCoreKey, toSearchKey } from '../src/search/name-key.ts';
+import { toCoreKey, toSearchKey } from '../src/companies/name-key.ts';
 import { NOON_TR } from './helpers/app.ts';
 import type { Db } from '../src/db/types.ts';
 

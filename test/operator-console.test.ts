@@ -16,15 +16,8 @@ import { fileReport, type Filer } from '../src/reports/filing.service.ts';
 import { approveReport, rejectReport } from '../src/reports/moderation.service.ts';
 import { findCompanyIdByTaxId, getCompanyFile, listMyReports, listPendingQueue, summariseSearchAudit } from '../src/reports/report-queries.service.ts';
 import { listOperatorLog } from '../src/operator/operator-log.ts';
-import {
-  addMemberByOperator,
-  revokeKeyByOperator,
-  setKeyDailyLimitByOperator,
-  setMemberAgreementByOperator,
-  setMemberStatusByOperator,
-  setMemberTierByOperator,
-} from '../src/operator/member-admin.service.ts';
-import { createResetLinkByOperator, disableUserByOperator, inviteUserByOperator } from '../src/operator/user-admin.service.ts';
+import { createServices } from '../src/services.ts';
+import type { Actor } from '../src/actors/actor.ts';
 import { proveStepUp, stepUpTarget, type StepUpAction } from '../src/operator/step-up.ts';
 
 for (const engine of ENGINES) {
@@ -32,7 +25,7 @@ for (const engine of ENGINES) {
     let database: TestDatabase;
     const clock = fixedClock(NOON_TR);
     const filers: Filer[] = [];
-    let op: { userId: number };
+    let op: Extract<Actor, { kind: 'operator' }>;
 
     before(async () => {
       database = await engine.create();
@@ -44,13 +37,14 @@ for (const engine of ENGINES) {
           memberId: await memberIdOf(db, ref),
         });
       }
-      op = { userId: await makeUser(db, { email: 'op@bureau.test', role: 'operator' }) };
+      op = { kind: 'operator', userId: await makeUser(db, { email: 'op@bureau.test', role: 'operator' }) };
     });
     after(async () => {
       await database?.drop();
     });
 
     const deps = () => ({ db: database.engine.db, clock, countries });
+    const services = () => createServices({ db: database.engine.db, clock });
     /** The operator, having confirmed this action with password and code in the console (issue 27, finding 4). */
     const confirmed = (action: StepUpAction, target: string) => ({ ...op, stepUp: proveStepUp(op.userId, action, target) });
 
@@ -173,33 +167,40 @@ for (const engine of ENGINES) {
 
     test('D30: member administration writes the operator log with before and after, newest first', async () => {
       const { db } = database.engine;
-      await addMemberByOperator(deps(), op, { ref: 'CON-NEW', name: 'New Lojistik', tier: 'associate' });
-      await setMemberTierByOperator(deps(), op, 'CON-NEW', 'full');
-      await setMemberAgreementByOperator(deps(), op, 'CON-NEW', true);
+      await services().memberAdmin.addMember(op, { ref: 'CON-NEW', name: 'New Lojistik', tier: 'associate' });
+      await services().memberAdmin.setMemberTier(op, { ref: 'CON-NEW', tier: 'full' });
+      await services().memberAdmin.setMemberAgreement(op, { ref: 'CON-NEW', signed: true });
       await makeKeyHolder(db, clock, { ref: 'CON-KEY', dailyLimit: 100 });
-      await assert.rejects(setKeyDailyLimitByOperator(deps(), op, 'CON-KEY', 250), refusedWith('forbidden', /password and a new code/));
       await assert.rejects(
-        setKeyDailyLimitByOperator(deps(), confirmed('member.key_daily_limit', stepUpTarget.member('CON-NEW')), 'CON-KEY', 250),
+        services().memberAdmin.setKeyDailyLimit(op, { ref: 'CON-KEY', dailyLimit: 250 }),
+        refusedWith('forbidden', /password and a new code/),
+      );
+      await assert.rejects(
+        services().memberAdmin.setKeyDailyLimit(confirmed('member.key_daily_limit', stepUpTarget.member('CON-NEW')), { ref: 'CON-KEY', dailyLimit: 250 }),
         refusedWith('forbidden'),
         'a confirmation holds for its own target only',
       );
       await assert.rejects(
-        setKeyDailyLimitByOperator(
-          deps(),
-          { ...op, stepUp: { userId: op.userId, action: 'member.key_daily_limit', target: 'member:CON-KEY' } },
-          'CON-KEY',
-          250,
+        services().memberAdmin.setKeyDailyLimit(
+          { ...op, stepUp: { userId: op.userId, action: 'member.key_daily_limit' as const, target: 'member:CON-KEY' } },
+          { ref: 'CON-KEY', dailyLimit: 250 },
         ),
         refusedWith('forbidden'),
         'a look-alike object is no confirmation',
       );
-      const limited = await setKeyDailyLimitByOperator(deps(), confirmed('member.key_daily_limit', stepUpTarget.member('CON-KEY')), 'CON-KEY', 250);
-      assert.deepEqual([limited.key_daily_limit, limited.active_key?.daily_limit], [250, 250], 'the next key and the active one');
-      const suspended = await setMemberStatusByOperator(deps(), confirmed('member.status', stepUpTarget.member('CON-NEW')), 'CON-NEW', 'suspended');
-      assert.deepEqual([suspended.status, suspended.tier, suspended.agreement_signed_on], ['suspended', 'full', '2026-11-21']);
-      const revoked = await revokeKeyByOperator(deps(), op, 'CON-KEY');
-      assert.equal(revoked.active_key, null);
-      await assert.rejects(revokeKeyByOperator(deps(), op, 'CON-KEY'), refusedWith('not_found', /no active key/));
+      const limited = await services().memberAdmin.setKeyDailyLimit(confirmed('member.key_daily_limit', stepUpTarget.member('CON-KEY')), {
+        ref: 'CON-KEY',
+        dailyLimit: 250,
+      });
+      assert.deepEqual([limited.state.key_daily_limit, limited.state.active_key?.daily_limit], [250, 250], 'the next key and the active one');
+      const suspended = await services().memberAdmin.setMemberStatus(confirmed('member.status', stepUpTarget.member('CON-NEW')), {
+        ref: 'CON-NEW',
+        status: 'suspended',
+      });
+      assert.deepEqual([suspended.state.status, suspended.state.tier, suspended.state.agreement_signed_on], ['suspended', 'full', '2026-11-21']);
+      const revoked = await services().memberAdmin.revokeKey(op, { ref: 'CON-KEY' });
+      assert.equal(revoked.state.active_key, null);
+      await assert.rejects(services().memberAdmin.revokeKey(op, { ref: 'CON-KEY' }), refusedWith('not_found', /no active key/));
       const log = await listOperatorLog(db, { limit: 6 });
       assert.deepEqual(
         log.map((e) => e.action),
@@ -223,12 +224,18 @@ for (const engine of ENGINES) {
     test('D30: users invited, sent a reset link and disabled by an operator, each in the log (never the link secret)', async () => {
       const { db } = database.engine;
       const invitation = { email: 'New.User@CON-1.test', role: 'member_user' as const, memberRef: 'CON-1' };
-      await assert.rejects(inviteUserByOperator(deps(), op, invitation), refusedWith('forbidden'), 'an invitation needs a confirmation');
-      const invited = await inviteUserByOperator(deps(), confirmed('user.invite', stepUpTarget.user(invitation.email)), invitation);
-      await assert.rejects(createResetLinkByOperator(deps(), op, 'new.user@con-1.test'), refusedWith('forbidden'), 'a reset needs a confirmation');
-      const again = await createResetLinkByOperator(deps(), confirmed('user.reset', stepUpTarget.user('New.User@con-1.test')), 'new.user@con-1.test');
+      await assert.rejects(services().userAdmin.inviteUser(op, invitation), refusedWith('forbidden'), 'an invitation needs a confirmation');
+      const invited = await services().userAdmin.inviteUser(confirmed('user.invite', stepUpTarget.user(invitation.email)), invitation);
+      await assert.rejects(
+        services().userAdmin.createResetLink(op, { email: 'new.user@con-1.test' }),
+        refusedWith('forbidden'),
+        'a reset needs a confirmation',
+      );
+      const again = await services().userAdmin.createResetLink(confirmed('user.reset', stepUpTarget.user('New.User@con-1.test')), {
+        email: 'new.user@con-1.test',
+      });
       assert.equal(again.purpose, 'invite', 'not accepted yet: a fresh invitation');
-      const disabled = await disableUserByOperator(deps(), op, 'new.user@con-1.test');
+      const disabled = await services().userAdmin.disableUser(op, { email: 'new.user@con-1.test' });
       assert.equal(disabled.status, 'disabled');
       const log = await listOperatorLog(db, { limit: 3 });
       assert.deepEqual(
@@ -241,7 +248,7 @@ for (const engine of ENGINES) {
       const text = JSON.stringify(log);
       assert.ok(!text.includes(invited.token) && !text.includes(again.token), 'the link secret is never logged');
       await assert.rejects(
-        inviteUserByOperator(deps(), { userId: filers[0]!.userId }, { email: 'x@con-1.test', role: 'member_user', memberRef: 'CON-1' }),
+        services().userAdmin.inviteUser({ kind: 'operator', userId: filers[0]!.userId }, { email: 'x@con-1.test', role: 'member_user', memberRef: 'CON-1' }),
         refusedWith('forbidden'),
       );
       assert.equal(await db.selectFrom('users').select('id').where('email_norm', '=', 'x@con-1.test').executeTakeFirst(), undefined);
@@ -250,9 +257,10 @@ for (const engine of ENGINES) {
     test('D30: a member user is refused every console action, and nothing is logged or changed', async () => {
       const { db } = database.engine;
       const before = (await listOperatorLog(db, { limit: 1000 })).length;
-      const asMember = { userId: filers[0]!.userId };
-      await assert.rejects(addMemberByOperator(deps(), asMember, { ref: 'CON-SNEAK', name: 'x' }), refusedWith('forbidden'));
-      await assert.rejects(setMemberStatusByOperator(deps(), asMember, 'CON-2', 'terminated'), refusedWith('forbidden'));
+      // A member user's id presented as an operator: the operator check in the transaction refuses it.
+      const asMember = { kind: 'operator', userId: filers[0]!.userId } as const;
+      await assert.rejects(services().memberAdmin.addMember(asMember, { ref: 'CON-SNEAK', name: 'x' }), refusedWith('forbidden'));
+      await assert.rejects(services().memberAdmin.setMemberStatus(asMember, { ref: 'CON-2', status: 'terminated' }), refusedWith('forbidden'));
       await assert.rejects(approveReport(deps(), asMember, 1), refusedWith('forbidden'));
       assert.equal((await listOperatorLog(db, { limit: 1000 })).length, before);
       const member = await db.selectFrom('members').select('status').where('ref', '=', 'CON-2').executeTakeFirstOrThrow();

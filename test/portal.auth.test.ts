@@ -8,8 +8,8 @@ import { anonymousBrowser, makePortalUser, signIn, type PortalUser } from './hel
 import { setMember } from '../src/members/members.service.ts';
 import { disableUser } from '../src/users/users.service.ts';
 import { totpCodeAt } from '../src/users/totp.ts';
-import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../src/portal/sessions.service.ts';
-import { SIGN_IN_THROTTLE } from '../src/portal/sign-in-throttle.ts';
+import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../src/sessions/sessions.service.ts';
+import { SIGN_IN_THROTTLE } from '../src/sessions/sign-in-throttle.ts';
 import { digestSecretToken } from '../src/users/one-time-token.ts';
 
 const MINUTE = 60_000;

@@ -12,7 +12,7 @@ import { claimInput, refusedWith } from './helpers/filing.ts';
 import { makeUser, memberIdOf } from './helpers/users.ts';
 import { fileReport, type Filer } from '../src/reports/filing.service.ts';
 import { approveReport, deactivateReport, moderateReport, rejectReport, withdrawReport, type ModerationDeps } from '../src/reports/moderation.service.ts';
-import { changeReportStatus } from '../src/reports/reports.service.ts';
+import { setReportStatus } from '../src/reports/moderation.service.ts';
 import { listOperatorLog } from '../src/operator/operator-log.ts';
 import { getCompanyFile, listMyReports, listPendingQueue } from '../src/reports/report-queries.service.ts';
 
@@ -260,10 +260,14 @@ for (const engine of ENGINES) {
     test('D11: the CLI step still works on a filed report, and still has no pending → withdrawn', async () => {
       const r = await file(filers[3]!, nextVkn());
       await assert.rejects(
-        changeReportStatus(database.engine.db, t.clock, String(r.reportId), 'withdrawn', 'cli'),
+        setReportStatus({ db: database.engine.db, clock: t.clock }, { kind: 'cli', user: 'cli' }, { idOrRef: String(r.reportId), to: 'withdrawn' }),
         /can become approved or rejected, not withdrawn/,
       );
-      const change = await changeReportStatus(database.engine.db, t.clock, String(r.reportId), 'approved', 'cli');
+      const change = await setReportStatus(
+        { db: database.engine.db, clock: t.clock },
+        { kind: 'cli', user: 'cli' },
+        { idOrRef: String(r.reportId), to: 'approved' },
+      );
       assert.deepEqual([change.from, change.to], ['pending', 'approved']);
     });
   });

@@ -8,9 +8,9 @@ import { sql } from 'kysely';
 import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { makeTestApp, search, type TestApp } from './helpers/app.ts';
 import { makeClaimants, makeCompanies, makeKeyHolder, makeReport } from './helpers/factories.ts';
-import { changeReportStatus } from '../src/reports/reports.service.ts';
+import { setReportStatus } from '../src/reports/moderation.service.ts';
 import { SearchCache } from '../src/search/search-cache.ts';
-import { bumpDataVersion, readDataVersion } from '../src/search/data-version.repository.ts';
+import { bumpDataVersion, readDataVersion } from '../src/db/data-version.repository.ts';
 import type { SearchBody } from './helpers/bodies.ts';
 
 for (const engine of ENGINES) {
@@ -42,7 +42,7 @@ for (const engine of ENGINES) {
       assert.deepEqual(await names('cachetest'), ['Cachetest Lojistik A.Ş.:2']);
       assert.deepEqual(await names('cachetest'), ['Cachetest Lojistik A.Ş.:2'], 'the same answer twice');
 
-      await changeReportStatus(database.engine.db, t.clock, 'CACHE-1', 'withdrawn', 'test');
+      await setReportStatus({ db: database.engine.db, clock: t.clock }, { kind: 'cli', user: 'test' }, { idOrRef: 'CACHE-1', to: 'withdrawn' });
       assert.deepEqual(await names('cachetest'), ['Cachetest Lojistik A.Ş.:1'], 'a withdrawn report is gone at once');
 
       await makeCompanies(database.engine, t.clock, [{ company_name: 'Cachetest Gıda A.Ş.', reports: [makeReport()] }]);

@@ -145,7 +145,7 @@ for (const engine of ENGINES) {
     });
 
     test('every answer fits SearchResponse of the OpenAPI document: every report type, near matches, tax-ID', async () => {
-      // The route writes its 200 body with JSON.stringify (search.route.ts): the model, not the
+      // The route writes its 200 body with JSON.stringify (search.routes.ts): the model, not the
       // schema, decides what is written, so an extra or misnamed field must fail here.
       const ajv = new Ajv({ strict: false, allErrors: true });
       ajv.addSchema({ ...(await t.app.inject({ url: '/api/v1/openapi.json' })).json<object>(), $id: 'doc' });

@@ -10,7 +10,7 @@ import { digestSecretToken } from '../src/users/one-time-token.ts';
 import { totpCodeAt } from '../src/users/totp.ts';
 import { TEST_KEY_RING } from './helpers/secrets.ts';
 import { openColumn, USER_TOTP_SEED } from '../src/secrets/secret-columns.ts';
-import { createSession } from '../src/portal/sessions.service.ts';
+import { createSession } from '../src/sessions/sessions.service.ts';
 import {
   acceptLink,
   createResetLink,

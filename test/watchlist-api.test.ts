@@ -17,6 +17,7 @@ import { readEventsWritten } from '../src/events/events.repository.ts';
 import { importLines } from '../src/import/import.service.ts';
 import { companyLine } from './helpers/factories.ts';
 import { setWatchlistCap } from '../src/watchlist/watchlist.service.ts';
+import { cliActor } from '../src/actors/actor.ts';
 
 for (const engine of ENGINES) {
   describe(`watchlist and event feed API [${engine.name}]`, () => {
@@ -118,7 +119,7 @@ for (const engine of ENGINES) {
     test('the cap: an operator sets it per member; at the cap a 409 names the fix; exact under concurrency', async () => {
       const { db } = database.engine;
       const capped = await makeKeyHolder(db, t.clock, { ref: 'WL-CAP' });
-      await setWatchlistCap({ db, clock: t.clock }, { cli: 'tester' }, 'WL-CAP', 3);
+      await setWatchlistCap({ db, clock: t.clock }, cliActor('tester'), 'WL-CAP', 3);
       const logged = await db.selectFrom('operator_log').selectAll().where('action', '=', 'member.watchlist_cap').executeTakeFirstOrThrow();
       assert.deepEqual(
         [logged.actor, logged.target, logged.before_json, logged.after_json],

@@ -10,7 +10,7 @@ import { vknCheckDigit } from '../../src/generate/check-digits.ts';
 import { REGISTER_LEGAL_FORMS } from '../../src/generate/name-parts.ts';
 import { LEGAL_FORMS } from '../../src/generate/word-lists.ts';
 import { seededRandom, type Random } from '../../src/generate/random.ts';
-import { parseNameQuery } from '../../src/search/name-key.ts';
+import { parseNameQuery } from '../../src/companies/name-key.ts';
 
 export const FRESH_KINDS = ['distinctive word', 'whole name', 'other legal form', 'two words', 'misspelt name', 'tax-ID hit', 'tax-ID miss'] as const;
 export type FreshKind = (typeof FRESH_KINDS)[number];

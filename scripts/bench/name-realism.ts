@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { generateCompanyLines } from '../../src/generate/generate.ts';
-import { toCoreKey } from '../../src/search/name-key.ts';
+import { toCoreKey } from '../../src/companies/name-key.ts';
 import { trigramsOf } from '../../src/search/name-sample.ts';
 
 const { values: args } = parseArgs({ options: { reference: { type: 'string' }, seeds: { type: 'string', default: '5' } } });

@@ -5,7 +5,7 @@
  */
 import { seededRandom, type Random } from '../../src/generate/random.ts';
 import { EXTRAS, FAMILY_NAMES, PLACES, SECTORS } from '../../src/generate/word-lists.ts';
-import { FILLER_WORDS, toCoreKey, toSearchKey } from '../../src/search/name-key.ts';
+import { FILLER_WORDS, toCoreKey, toSearchKey } from '../../src/companies/name-key.ts';
 
 export interface QualityCompany {
   /** Significant words as written (`Öztürk`, `Demir`, `Çelik`). */

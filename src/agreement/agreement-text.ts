@@ -2,7 +2,7 @@
  * The data-use agreement a member signs before its users and its key may search (D17, D28).
  * A new text gets a new version: members that signed an older one are asked to sign again.
  */
-import type { Locale } from '../portal/portal-context.ts';
+import type { Locale } from '../lib/locale.ts';
 
 export const AGREEMENT_VERSION = '2026-11';
 

@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../config.ts';
 import type { AuditWriter } from './audit-writer.ts';
 import { recordSearch } from './audit.service.ts';
 
@@ -10,7 +9,7 @@ test('D21: a search whose client left before its address was read is still recor
   const audit = { write: (row: Record<string, unknown>) => written.push(row) } as unknown as AuditWriter;
   const request = { query: { q: 'x' }, ip: undefined, resultCount: 0 } as unknown as FastifyRequest;
   const reply = { statusCode: 200, elapsedTime: 1 } as unknown as FastifyReply;
-  recordSearch({ audit, clock: { now: () => 0 }, config: { auditQueryChars: 100 } as Config }, request, reply);
+  recordSearch({ audit, clock: { now: () => 0 }, auditQueryChars: 100 }, request, reply);
   assert.equal(written.length, 1);
   assert.equal(written[0]!.client_address, 'unknown');
 });

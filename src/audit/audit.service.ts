@@ -1,6 +1,5 @@
 /** The audit record of every search request (D21). Never the key, never its digest. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
 import { redactSecrets } from '../lib/redact.ts';
 import type { AuditWriter } from './audit-writer.ts';
@@ -10,7 +9,7 @@ function text(value: unknown, max: number): string | null {
   return redactSecrets(value).slice(0, max);
 }
 
-export function recordSearch(deps: { audit: AuditWriter; clock: Clock; config: Config }, request: FastifyRequest, reply: FastifyReply): void {
+export function recordSearch(deps: { audit: AuditWriter; clock: Clock; auditQueryChars: number }, request: FastifyRequest, reply: FastifyReply): void {
   // Shed before authentication (D26): not a search request that reached it (D21).
   if (request.shed) return;
   const query = (request.query ?? {}) as Record<string, unknown>;
@@ -19,7 +18,7 @@ export function recordSearch(deps: { audit: AuditWriter; clock: Clock; config: C
       at: deps.clock.now(),
       key_id: request.keyHolder?.keyId ?? null,
       member_id: request.keyHolder?.memberId ?? null,
-      q: text(query.q, deps.config.auditQueryChars),
+      q: text(query.q, deps.auditQueryChars),
       type: text(query.type, 20),
       country: text(query.country, 10),
       status: reply.statusCode,

@@ -3,7 +3,7 @@ import type { DialectSeam } from '../db/dialect-seam.ts';
 import { COMPANY_ROW_COLUMNS, type CompaniesTable, type Database } from '../db/schema.ts';
 import type { Db } from '../db/types.ts';
 import { preparedQuery, runKeptPrepared } from '../db/prepared.ts';
-import { FILLER_WORDS } from '../search/name-key.ts';
+import { FILLER_WORDS } from './name-key.ts';
 import { otherOrders, RANK_CLASS, RANK_TIES, RANK_TIES_OF_COMPANIES, reorderedCondition, wholeNameForms } from './name-rank.ts';
 
 export type CompanyRow = Selectable<CompaniesTable>;

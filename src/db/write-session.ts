@@ -19,7 +19,7 @@
  * the version, or reaches the bulk writer, and when a bulk write outside a session is accepted.
  */
 import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
-import { bumpDataVersion } from '../search/data-version.repository.ts';
+import { bumpDataVersion } from './data-version.repository.ts';
 import type { BulkTicket, BulkWriter } from './bulk-writer.ts';
 import type { DialectSeam } from './dialect-seam.ts';
 import type { CompaniesTable, Database, ReportsTable, ReportStatusChangesTable } from './schema.ts';

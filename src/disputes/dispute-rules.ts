@@ -29,6 +29,7 @@ import type { ReportStatus } from '../reports/lifecycle.ts';
 import { memberDueOn, daysLeft } from './dispute-deadlines.ts';
 import { checkDecisionInput, checkText, LIMITS, type DecisionInput, type DisputeOutcome } from './dispute-input.ts';
 import { effectsOfDecision, effectsOfLapse, effectsOfWithdrawal, type ReportEffect } from './dispute-effects.ts';
+import type { Actor } from '../actors/actor.ts';
 
 export const DISPUTE_STATES = ['open', 'awaiting_member', 'decided'] as const;
 export type DisputeState = (typeof DISPUTE_STATES)[number];
@@ -39,11 +40,8 @@ export type DisputeStep = (typeof DISPUTE_STEPS)[number];
 /** A filing member's answer for one report: `not_asked` when the report has no filing member (an official file). */
 export type MemberResponse = 'not_asked' | 'awaited' | 'supported' | 'withdrawn' | 'lapsed' | 'unanswered';
 
-/** Who acts (issue 29's Actor union will hold these); the caller has authenticated it. */
-export type DisputeActor =
-  | { readonly kind: 'operator'; readonly userId: number }
-  | { readonly kind: 'member_user'; readonly userId: number; readonly memberId: number }
-  | { readonly kind: 'system'; readonly job: string };
+/** Who acts: the kinds of the one Actor (src/actors/actor.ts) that take dispute steps; the caller has authenticated it. */
+export type DisputeActor = Extract<Actor, { kind: 'operator' | 'system' }> | Omit<Extract<Actor, { kind: 'member_user' }>, 'role'>;
 
 export interface DisputedReport {
   readonly reportId: number;

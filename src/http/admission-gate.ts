@@ -13,7 +13,7 @@
  * request that finds its lane's queue (or all queues together) full is shed at once: the caller
  * answers 503 `overloaded` before any authentication, quota or database work.
  *
- * Pure bookkeeping: no I/O, no Fastify; http/admission-hooks.ts puts it in front of every route.
+ * Pure bookkeeping: no I/O, no Fastify; http/admission.hooks.ts puts it in front of every route.
  */
 
 export interface AdmissionLimits {

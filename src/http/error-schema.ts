@@ -6,7 +6,7 @@ import { Type, type TSchema } from 'typebox';
 import { ERROR_REASONS, reasonDocsLink, type ErrorReason } from '../lib/errors.ts';
 import { renderReasonsMarkdown } from '../lib/error-docs.ts';
 import { RESPONSE_HEADERS, RETRY_AFTER_HEADER } from './response-headers.ts';
-import { stringEnum } from './string-enum.ts';
+import { stringEnum } from '../lib/string-enum.ts';
 
 export const ErrorBodySchema = Type.Object(
   {

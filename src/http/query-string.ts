@@ -4,12 +4,9 @@
  * becomes an `InvalidEncoding` marker, and a repeated parameter becomes an array, so that the
  * request checks can name the problem.
  */
-export class InvalidEncoding {
-  constructor(readonly raw: string) {}
-}
+import { InvalidEncoding, type ParsedQuery } from '../lib/query-values.ts';
 
-export type QueryValue = string | InvalidEncoding | Array<string | InvalidEncoding>;
-export type ParsedQuery = Record<string, QueryValue>;
+export { InvalidEncoding, type ParsedQuery, type QueryValue } from '../lib/query-values.ts';
 
 function decode(text: string): string | InvalidEncoding {
   try {

@@ -9,7 +9,8 @@ import type { App } from './app-type.ts';
 import { ErrorBodySchema } from './error-schema.ts';
 import { CASE_SCHEMAS, DATETIME, REPORT_BRANCH_SCHEMAS, reportExample, ReportSchema } from './report-schemas.ts';
 import { RESPONSE_HEADERS } from './response-headers.ts';
-import { stringEnum } from './string-enum.ts';
+import { stringEnum } from '../lib/string-enum.ts';
+import { Q_MAX_CHARS, Q_MIN_CHARS } from '../search/search-params.ts';
 
 export { errorResponses } from './error-schema.ts';
 
@@ -103,8 +104,8 @@ export const NearMatchSchema = Type.Object(
 export const SearchQuerySchema = (countryCodes: readonly string[]) =>
   Type.Object({
     q: Type.String({
-      minLength: 3,
-      maxLength: 100,
+      minLength: Q_MIN_CHARS,
+      maxLength: Q_MAX_CHARS,
       description: 'Company name or tax ID; trimmed, inner spaces collapsed; 3 to 100 characters',
     }),
     type: Type.Optional(SearchType),

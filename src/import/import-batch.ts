@@ -15,6 +15,7 @@ import { findCompaniesByTaxIds, updateCompany, type CompanyRow } from '../compan
 import type { WriteSession } from '../db/write-session.ts';
 import type { ImportCompany, ImportReport } from './import-line.ts';
 import type { WrittenFilter } from './written-filter.ts';
+import { newCompanyRow, renamedCompany } from '../companies/company-row.ts';
 
 export interface ImportSummary {
   lines: number;
@@ -120,14 +121,7 @@ async function updateExisting(ctx: BatchContext, row: CompanyRow, line: BatchLin
   const now = ctx.clock.now();
   if (row.company_name !== c.companyName || row.city !== c.city || row.tax_id !== c.taxId) {
     ctx.summary.companiesUpdated++;
-    await updateCompany(ctx.session.trx, Number(row.id), {
-      company_name: c.companyName,
-      tax_id: c.taxId,
-      city: c.city,
-      name_key: c.nameKey,
-      name_core: c.nameCore,
-      updated_at: now,
-    });
+    await updateCompany(ctx.session.trx, Number(row.id), renamedCompany(c, c.city, now, c.taxId));
   }
   for (const r of c.reports) {
     const existing = r.ref === null ? undefined : reportsByRef.get(r.ref);
@@ -170,17 +164,7 @@ export async function writeBatch(ctx: BatchContext, batch: readonly BatchLine[])
       await updateExisting(ctx, existing, line, reportsByRef);
       touched.add(Number(existing.id));
     } else {
-      newCompanies.push({
-        company_name: c.companyName,
-        tax_id: c.taxId,
-        tax_id_norm: c.taxIdNorm,
-        country: c.country,
-        city: c.city,
-        name_key: c.nameKey,
-        name_core: c.nameCore,
-        visible_report_count: visibleCountOf(ctx, c),
-        updated_at: now,
-      });
+      newCompanies.push(newCompanyRow(c, now, visibleCountOf(ctx, c)));
     }
     for (const r of c.reports) if (r.ref === null || !reportsByRef.has(r.ref)) newReports.push({ key, report: r });
   }

@@ -8,8 +8,8 @@ import { parseTurkeyDateTime } from '../lib/turkey-time.ts';
 import { isReportStatus, type ReportStatus } from '../reports/lifecycle.ts';
 import { checkAmount, checkCase, checkConcordat, checkCourtDecisionDate } from '../reports/report-fields.ts';
 import { isReportType, needsReportingMember, REPORT_TYPES, type ReportType } from '../reports/report-types.ts';
-import { coreOfKey, toSearchKey } from '../search/name-key.ts';
-import { checkTaxId } from '../search/tax-id.ts';
+import { nameColumnsOf } from '../companies/company-row.ts';
+import { checkTaxId } from '../companies/tax-id.ts';
 
 export interface ImportReport {
   ref: string | null;
@@ -139,8 +139,7 @@ export function parseImportLine(line: string, countries: CountryCatalogue): { co
     if (check.valid) taxIdNorm = check.canonical;
     else problems.push(check.message);
   }
-  const nameKey = toSearchKey(companyName);
-  const nameCore = coreOfKey(nameKey);
+  const { nameKey, nameCore } = nameColumnsOf(companyName);
   if (companyName && nameCore === '') problems.push('company_name has no letters or digits beyond legal forms');
   const reportsRaw = raw.reports ?? [];
   if (!Array.isArray(reportsRaw)) problems.push('reports must be an array');

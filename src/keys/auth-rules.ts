@@ -1,5 +1,6 @@
 /** Authentication outcomes in D17's order. Pure: the caller has looked the key up. */
 import { AppError } from '../lib/errors.ts';
+import { memberAccessRefusal, type MemberAccessRefusal } from '../members/member-access.ts';
 import { isWellFormedApiKey } from './api-key.ts';
 
 export interface KeyHolder {
@@ -28,16 +29,13 @@ export function checkKeyHolder(holder: KeyHolder): void {
   if (holder.revokedAt !== null) {
     throw new AppError('key_revoked', 'API key revoked: generate a new key in the API section of your member dashboard');
   }
-  if (holder.memberStatus === 'suspended') {
-    throw new AppError('member_suspended', 'Membership suspended: API access is paused; contact the association');
-  }
-  if (holder.memberStatus === 'terminated') {
-    throw new AppError('member_terminated', 'Membership terminated: API access has ended');
-  }
-  if (holder.memberTier !== 'full') {
-    throw new AppError('member_not_full', 'API access is limited to full members; your membership is associate');
-  }
-  if (holder.agreementSignedOn === null) {
-    throw new AppError('agreement_unsigned', 'Data agreement not signed: sign it in the member dashboard to use the API');
-  }
+  const refusal = memberAccessRefusal({ status: holder.memberStatus, tier: holder.memberTier, agreementSignedOn: holder.agreementSignedOn });
+  if (refusal) throw new AppError(refusal, API_REFUSALS[refusal]);
 }
+
+const API_REFUSALS: Record<MemberAccessRefusal, string> = {
+  member_suspended: 'Membership suspended: API access is paused; contact the association',
+  member_terminated: 'Membership terminated: API access has ended',
+  member_not_full: 'API access is limited to full members; your membership is associate',
+  agreement_unsigned: 'Data agreement not signed: sign it in the member dashboard to use the API',
+};

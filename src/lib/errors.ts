@@ -87,7 +87,8 @@ export function errorBody(reason: ErrorReason, message: string): ErrorBody {
  * was wrong and how to fix it. The message is English (the CLI prints it); `problems` say the
  * same as codes with their values (problems.ts), which the portal words in its reader's
  * language. Services throw this (or AppError), never the CLI's own errors; each entry point maps
- * it in one place (the CLI: exit status 1, src/cli/cli.ts; the portal: src/portal/error-pages.ts).
+ * it in one place: HTTP with `statusOf` below (the portal's pages and forms), the CLI with
+ * `exitStatusOf` (src/cli/cli.ts: exit status 1).
  */
 export class DomainError extends Error {
   /** One problem, this message's; or each problem of a form checked at once, `message` their `; `-joined words. */
@@ -106,4 +107,18 @@ export class DomainError extends Error {
     this.name = 'DomainError';
     this.problems = 'code' in problems ? [{ ...problems, message }] : problems;
   }
+}
+
+/** The HTTP status of each kind of refusal: the one map every HTTP entry point answers with. */
+export const DOMAIN_ERROR_STATUS = {
+  invalid: 400,
+  /** Also what another member's record is to a caller (D13, D27): its existence is not told. */
+  not_found: 404,
+  conflict: 409,
+  /** The caller's role may not take the step: the HTTP meaning of 403. */
+  forbidden: 403,
+} as const satisfies Record<DomainError['kind'], number>;
+
+export function statusOf(error: DomainError): (typeof DOMAIN_ERROR_STATUS)[DomainError['kind']] {
+  return DOMAIN_ERROR_STATUS[error.kind];
 }

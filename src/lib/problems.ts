@@ -64,7 +64,6 @@ export const PROBLEM_PARAMS = {
   'actor.not_operator': [],
   'operator.step_up_required': [],
   'actor.not_member_user': [],
-  'actor.not_active': [],
   'report.not_found': ['id'],
   'report.not_found_for_member': ['id'],
   'report.operator_only': ['step'],

@@ -6,7 +6,7 @@
  * nothing to hand to the internet by accident.
  */
 import net from 'node:net';
-import { isLoopback } from '../serve/server.ts';
+import { isLoopback } from '../lib/loopback.ts';
 
 const PRIVATE = new net.BlockList();
 PRIVATE.addSubnet('10.0.0.0', 8, 'ipv4');

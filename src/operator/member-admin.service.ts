@@ -8,7 +8,6 @@ import type { Database } from '../db/schema.ts';
 import { findActiveKey, setActiveKeyDailyLimit } from '../keys/keys.repository.ts';
 import { issueKey, revokeKey, type IssuedKey } from '../keys/keys.service.ts';
 import type { Clock } from '../lib/clock.ts';
-import { DomainError } from '../lib/errors.ts';
 import { listMembers, type MemberRow } from '../members/members.repository.ts';
 import {
   addMember,
@@ -18,18 +17,16 @@ import {
   setMemberPortalDailyLimit,
   type MemberChanges,
   type MemberStatus,
-  type MemberView,
   type Tier,
 } from '../members/members.service.ts';
-import { appendOperatorLog, operatorIdentity, type OperatorActor } from './operator-log.ts';
+import type { Actor } from '../actors/actor.ts';
+import { appendOperatorLog, operatorIdentity } from './operator-log.ts';
 import { requireStepUp, stepUpTarget } from './step-up.ts';
 
 export interface AdminDeps {
   db: Kysely<Database>;
   clock: Clock;
 }
-
-export type OperatorRef = OperatorActor;
 
 /** The member as the log and the console show it: its settings and its active key's prefix and limit. */
 export interface MemberState {
@@ -71,7 +68,7 @@ export async function listMemberStates(db: Kysely<Database>): Promise<MemberStat
  */
 async function loggedChange<T>(
   deps: AdminDeps,
-  operator: OperatorRef,
+  operator: Actor,
   ref: string,
   action: string,
   change: (trx: Kysely<Database>) => Promise<T>,
@@ -87,87 +84,81 @@ async function loggedChange<T>(
   });
 }
 
-const logged = async (...args: Parameters<typeof loggedChange<void>>): Promise<MemberState> => (await loggedChange(...args)).after;
-
-export function addMemberByOperator(
-  deps: AdminDeps,
-  operator: OperatorRef,
-  input: { ref: string; name: string; tier?: Tier; agreementSigned?: boolean },
-): Promise<MemberState> {
-  return logged(deps, operator, input.ref, 'member.add', async (trx) => void (await addMember(trx, deps.clock, input)), { creates: true });
-}
-
-/** Needs the operator's confirmation (step-up.ts): a suspension lifted gives a member back its access. */
-export async function setMemberStatusByOperator(deps: AdminDeps, operator: OperatorRef, ref: string, status: MemberStatus) {
-  requireStepUp(operator, 'member.status', stepUpTarget.member(ref));
-  return logged(deps, operator, ref, 'member.status', async (trx) => void (await setMember(trx, deps.clock, ref, { status })));
-}
-
-export function setMemberTierByOperator(deps: AdminDeps, operator: OperatorRef, ref: string, tier: Tier) {
-  return logged(deps, operator, ref, 'member.tier', async (trx) => void (await setMember(trx, deps.clock, ref, { tier })));
-}
-
-/** Marks the data agreement signed (today, unless it already was) or unsigned (D15, D17). */
-export function setMemberAgreementByOperator(deps: AdminDeps, operator: OperatorRef, ref: string, signed: boolean) {
-  return logged(deps, operator, ref, 'member.agreement', async (trx) => void (await setMember(trx, deps.clock, ref, { agreementSigned: signed })));
+/** What a member use case returns: the member as the log and the console show it after the change, and what the change gave. */
+export interface MemberOutcome<T> {
+  state: MemberState;
+  result: T;
 }
 
 /**
- * The member's daily portal allowance, all its users together (D28 amended): applies at once to
- * the day in progress. Needs the operator's confirmation (step-up.ts), as the API limit does: a
- * raised allowance is a bulk export through the portal.
+ * The member and key use cases of the console and the CLI (D15, D16, D30), each `(actor, input)`
+ * for an operator or the CLI: one transaction with the operator check and the log entry.
  */
-export async function setPortalDailyLimitByOperator(deps: AdminDeps, operator: OperatorRef, ref: string, dailyLimit: number) {
-  requireStepUp(operator, 'member.portal_daily_limit', stepUpTarget.member(ref));
-  return logged(deps, operator, ref, 'member.portal_daily_limit', async (trx) => void (await setMemberPortalDailyLimit(trx, deps.clock, ref, dailyLimit)));
+export function createMemberAdmin(deps: AdminDeps) {
+  const run = async <T>(actor: Actor, ref: string, action: string, change: (trx: Kysely<Database>) => Promise<T>, options: { creates?: boolean } = {}) => {
+    const { after, result } = await loggedChange(deps, actor, ref, action, change, options);
+    return { state: after, result } satisfies MemberOutcome<T>;
+  };
+  return {
+    addMember: (actor: Actor, input: { ref: string; name: string; tier?: Tier; agreementSigned?: boolean }) =>
+      run(actor, input.ref, 'member.add', (trx) => addMember(trx, deps.clock, input), { creates: true }),
+
+    /** Several settings at once (the CLI's `member set`); a status change needs the operator's confirmation, as setMemberStatus. */
+    setMember: async (actor: Actor, input: { ref: string; changes: MemberChanges }) => {
+      if (input.changes.status !== undefined) requireStepUp(actor, 'member.status', stepUpTarget.member(input.ref));
+      return run(actor, input.ref, 'member.set', (trx) => setMember(trx, deps.clock, input.ref, input.changes));
+    },
+
+    /** Needs the operator's confirmation (step-up.ts): a suspension lifted gives a member back its access. */
+    setMemberStatus: async (actor: Actor, input: { ref: string; status: MemberStatus }) => {
+      requireStepUp(actor, 'member.status', stepUpTarget.member(input.ref));
+      return run(actor, input.ref, 'member.status', (trx) => setMember(trx, deps.clock, input.ref, { status: input.status }));
+    },
+
+    setMemberTier: (actor: Actor, input: { ref: string; tier: Tier }) =>
+      run(actor, input.ref, 'member.tier', (trx) => setMember(trx, deps.clock, input.ref, { tier: input.tier })),
+
+    /** Marks the data agreement signed (today, unless it already was) or unsigned (D15, D17). */
+    setMemberAgreement: (actor: Actor, input: { ref: string; signed: boolean }) =>
+      run(actor, input.ref, 'member.agreement', (trx) => setMember(trx, deps.clock, input.ref, { agreementSigned: input.signed })),
+
+    /** The member's key daily limit: for its next key, and at once for its active key, if any. Needs the operator's confirmation: a raised limit is a bulk export. */
+    setKeyDailyLimit: async (actor: Actor, input: { ref: string; dailyLimit: number }) => {
+      requireStepUp(actor, 'member.key_daily_limit', stepUpTarget.member(input.ref));
+      return run(actor, input.ref, 'member.key_daily_limit', async (trx) => {
+        const member = await setMemberKeyDailyLimit(trx, deps.clock, input.ref, input.dailyLimit);
+        await setActiveKeyDailyLimit(trx, Number(member.id), input.dailyLimit);
+      });
+    },
+
+    /**
+     * The member's daily portal allowance, all its users together (D28 amended): applies at once to
+     * the day in progress. Needs the operator's confirmation, as the API limit does: a raised
+     * allowance is a bulk export through the portal.
+     */
+    setPortalDailyLimit: async (actor: Actor, input: { ref: string; dailyLimit: number }) => {
+      requireStepUp(actor, 'member.portal_daily_limit', stepUpTarget.member(input.ref));
+      return run(
+        actor,
+        input.ref,
+        'member.portal_daily_limit',
+        async (trx) => void (await setMemberPortalDailyLimit(trx, deps.clock, input.ref, input.dailyLimit)),
+      );
+    },
+
+    /**
+     * A new key, revoking the old one (D16). The log keeps the new key's prefix (in the member's
+     * state), never the key. Without a daily limit the member keeps its own (or gets
+     * `defaultDailyLimit`); the new key continues the day.
+     */
+    issueKey: (actor: Actor, input: { ref: string; dailyLimit?: number; defaultDailyLimit?: number }) =>
+      run(actor, input.ref, 'member.issue_key', (trx): Promise<IssuedKey> =>
+        issueKey(trx, deps.clock, input.ref, input.dailyLimit, input.defaultDailyLimit ?? 100),
+      ),
+
+    /** Revokes the member's active key (D16); not_found when it has none (revokeKey). */
+    revokeKey: (actor: Actor, input: { ref: string }) => run(actor, input.ref, 'member.revoke_key', (trx) => revokeKey(trx, deps.clock, input.ref)),
+  };
 }
 
-/**
- * The member's API daily limit, for all its keys together (D18 amended): at once for the day in
- * progress (the key look-up reads the member's limit on every request), and for its next key.
- */
-export async function setKeyDailyLimitByOperator(deps: AdminDeps, operator: OperatorRef, ref: string, dailyLimit: number) {
-  // Needs the operator's confirmation (step-up.ts): a raised limit is a bulk export.
-  requireStepUp(operator, 'member.key_daily_limit', stepUpTarget.member(ref));
-  return logged(deps, operator, ref, 'member.key_daily_limit', async (trx) => {
-    const member = await setMemberKeyDailyLimit(trx, deps.clock, ref, dailyLimit);
-    await setActiveKeyDailyLimit(trx, Number(member.id), dailyLimit);
-  });
-}
-
-/** Revokes the member's active key (D16); not_found when it has none. */
-export function revokeKeyByOperator(deps: AdminDeps, operator: OperatorRef, ref: string) {
-  return logged(deps, operator, ref, 'member.revoke_key', async (trx) => {
-    const { revoked } = await revokeKey(trx, deps.clock, ref);
-    if (revoked === 0) throw new DomainError('not_found', `member ${ref} has no active key to revoke`, { code: 'key.none_to_revoke', params: { ref } });
-  });
-}
-
-/*
- * The CLI's member and key commands: the same services, logged like the console's actions
- * (actor `cli:<name>`); each returns what the command prints, as before.
- */
-
-export async function addMemberFromCli(
-  deps: AdminDeps,
-  by: string,
-  input: { ref: string; name: string; tier?: Tier; agreementSigned?: boolean },
-): Promise<MemberView> {
-  return (await loggedChange(deps, { cli: by }, input.ref, 'member.add', (trx) => addMember(trx, deps.clock, input), { creates: true })).result;
-}
-
-export async function setMemberFromCli(deps: AdminDeps, by: string, ref: string, changes: MemberChanges): Promise<MemberView> {
-  return (await loggedChange(deps, { cli: by }, ref, 'member.set', (trx) => setMember(trx, deps.clock, ref, changes))).result;
-}
-
-/**
- * The log keeps the new key's prefix (in the member's state), never the key. Without a daily
- * limit the member keeps its own (or gets `defaultDailyLimit`); the new key continues the day.
- */
-export async function issueKeyFromCli(deps: AdminDeps, by: string, ref: string, dailyLimit: number | undefined, defaultDailyLimit = 100): Promise<IssuedKey> {
-  return (await loggedChange(deps, { cli: by }, ref, 'member.issue_key', (trx) => issueKey(trx, deps.clock, ref, dailyLimit, defaultDailyLimit))).result;
-}
-
-export async function revokeKeyFromCli(deps: AdminDeps, by: string, ref: string): Promise<{ member: string; revoked: number }> {
-  return (await loggedChange(deps, { cli: by }, ref, 'member.revoke_key', (trx) => revokeKey(trx, deps.clock, ref))).result;
-}
+export type MemberAdmin = ReturnType<typeof createMemberAdmin>;

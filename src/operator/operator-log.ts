@@ -5,19 +5,18 @@
  */
 import type { Db } from '../db/types.ts';
 import { requireOperator } from '../reports/acting-user.ts';
-import type { StepUpProof } from './step-up.ts';
+import type { Actor } from '../actors/actor.ts';
+import { DomainError } from '../lib/errors.ts';
 
 /**
- * Who does an operator action: a signed-in operator (checked in the action's transaction), or
- * someone at the server's shell with the CLI (`cli` and the shell's user, no user id: the
- * machine's own access control stands for the operator check; `by`, what a link says made it).
- * `stepUp`: the operator's confirmation of an action that needs one (step-up.ts).
+ * The log's `user_id` and `actor` for an operator's action: a signed-in operator (checked in the
+ * action's transaction), or the CLI (`cli:<shell user>`, no user id: the machine's own access
+ * control stands for the operator check). Any other actor, or a user who is not an active
+ * operator, is refused (forbidden).
  */
-export type OperatorActor = { userId: number; stepUp?: StepUpProof } | { cli: string; by?: string };
-
-/** The log's `user_id` and `actor` for an action; throws forbidden for a user who is not an active operator. */
-export async function operatorIdentity(db: Db, actor: OperatorActor): Promise<{ userId: number | null; label: string }> {
-  if ('cli' in actor) return { userId: null, label: `cli:${actor.cli}` };
+export async function operatorIdentity(db: Db, actor: Actor): Promise<{ userId: number | null; label: string }> {
+  if (actor.kind === 'cli') return { userId: null, label: `cli:${actor.user}` };
+  if (actor.kind !== 'operator') throw new DomainError('forbidden', 'only an active operator may do this', { code: 'actor.not_operator' });
   return { userId: actor.userId, label: (await requireOperator(db, actor.userId)).label };
 }
 

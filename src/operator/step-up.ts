@@ -6,6 +6,7 @@
  * (src/portal/step-up.ts) makes, after checking both as a sign-in would. The CLI needs none: the
  * machine's own access control stands for it (operator-log.ts).
  */
+import type { Actor } from '../actors/actor.ts';
 import { DomainError } from '../lib/errors.ts';
 import { normaliseEmail } from '../users/users.service.ts';
 
@@ -50,10 +51,10 @@ export function proveStepUp(userId: number, action: StepUpAction, target: string
 }
 
 /** Refuses a portal operator without a proof for exactly this action and target. */
-export function requireStepUp(operator: { userId: number; stepUp?: StepUpProof } | { cli: string }, action: StepUpAction, target: string): void {
-  if ('cli' in operator) return;
-  const proof = operator.stepUp;
-  if (proof && issued.has(proof) && proof.userId === operator.userId && proof.action === action && proof.target === target) return;
+export function requireStepUp(actor: Actor, action: StepUpAction, target: string): void {
+  if (actor.kind === 'cli') return;
+  const proof = actor.kind === 'operator' ? actor.stepUp : undefined;
+  if (actor.kind === 'operator' && proof && issued.has(proof) && proof.userId === actor.userId && proof.action === action && proof.target === target) return;
   throw new DomainError('forbidden', 'confirm this action with your password and a new code from your authenticator app', {
     code: 'operator.step_up_required',
   });

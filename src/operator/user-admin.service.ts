@@ -8,7 +8,8 @@ import type { Database, UserRole } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { KeyRing } from '../secrets/key-ring.ts';
 import { createResetLink, disableUser, inviteUser, type IssuedLink, type UserView } from '../users/users.service.ts';
-import { appendOperatorLog, operatorIdentity, type OperatorActor } from './operator-log.ts';
+import type { Actor } from '../actors/actor.ts';
+import { appendOperatorLog, operatorIdentity } from './operator-log.ts';
 import { requireStepUp, stepUpTarget } from './step-up.ts';
 
 export interface UserAdminDeps {
@@ -22,15 +23,11 @@ export interface UserAdminDeps {
 const linkFacts = (link: IssuedLink) => ({ user: link.user, purpose: link.purpose, expires_at: link.expiresAt });
 
 /** Who the link says made it: the operator's email, or the name given to the CLI (`--by`). */
-async function createdByOf(deps: UserAdminDeps, operator: OperatorActor): Promise<string> {
-  return 'cli' in operator ? (operator.by ?? operator.cli) : (await operatorIdentity(deps.db, operator)).label;
+async function createdByOf(deps: UserAdminDeps, operator: Actor): Promise<string> {
+  return operator.kind === 'cli' ? (operator.by ?? operator.user) : (await operatorIdentity(deps.db, operator)).label;
 }
 
-export async function inviteUserByOperator(
-  deps: UserAdminDeps,
-  operator: OperatorActor,
-  input: { email: string; role: UserRole; memberRef?: string | null },
-): Promise<IssuedLink> {
+async function inviteUserAs(deps: UserAdminDeps, operator: Actor, input: { email: string; role: UserRole; memberRef?: string | null }): Promise<IssuedLink> {
   requireStepUp(operator, input.role === 'operator' ? 'user.invite_operator' : 'user.invite', stepUpTarget.user(input.email));
   const createdBy = await createdByOf(deps, operator);
   return inviteUser(deps.db, deps.clock, { ...input, createdBy, ...(deps.keyRing ? { keyRing: deps.keyRing } : {}) }, async (trx, link) => {
@@ -47,7 +44,7 @@ export async function inviteUserByOperator(
   });
 }
 
-export async function createResetLinkByOperator(deps: UserAdminDeps, operator: OperatorActor, email: string): Promise<IssuedLink> {
+async function createResetLinkAs(deps: UserAdminDeps, operator: Actor, email: string): Promise<IssuedLink> {
   requireStepUp(operator, 'user.reset', stepUpTarget.user(email));
   const createdBy = await createdByOf(deps, operator);
   return createResetLink(deps.db, deps.clock, { email, createdBy, ...(deps.keyRing ? { keyRing: deps.keyRing } : {}) }, async (trx, link) => {
@@ -64,7 +61,7 @@ export async function createResetLinkByOperator(deps: UserAdminDeps, operator: O
   });
 }
 
-export async function disableUserByOperator(deps: UserAdminDeps, operator: OperatorActor, email: string): Promise<UserView> {
+async function disableUserAs(deps: UserAdminDeps, operator: Actor, email: string): Promise<UserView> {
   // The operator check first: a user who is not one learns nothing about the email.
   await operatorIdentity(deps.db, operator);
   return disableUser(deps.db, deps.clock, email, {}, async (trx, after, before) => {
@@ -82,3 +79,16 @@ export async function disableUserByOperator(deps: UserAdminDeps, operator: Opera
     });
   });
 }
+
+/** The portal-account use cases of the console and the CLI (D27, D30), each `(actor, input)` for an operator or the CLI. */
+export function createUserAdmin(deps: UserAdminDeps) {
+  return {
+    /** Every invitation needs the operator's confirmation (step-up.ts); disabling an operator too. */
+    inviteUser: (actor: Actor, input: { email: string; role: UserRole; memberRef?: string | null }) => inviteUserAs(deps, actor, input),
+    /** A new link for a user: a reset link, or a new invitation for one who never accepted; needs the operator's confirmation. */
+    createResetLink: (actor: Actor, input: { email: string }) => createResetLinkAs(deps, actor, input.email),
+    disableUser: (actor: Actor, input: { email: string }) => disableUserAs(deps, actor, input.email),
+  };
+}
+
+export type UserAdmin = ReturnType<typeof createUserAdmin>;

@@ -8,18 +8,18 @@ import { DomainError } from '../lib/errors.ts';
 import { PASSWORD_MAX_LENGTH } from '../users/password-rules.ts';
 import { totpUri } from '../users/totp.ts';
 import { acceptLink, describeLink, enrolmentSeedOf, NAME_MAX_LENGTH, type LinkInfo } from '../users/users.service.ts';
-import { acceptPage, linkInvalidPage, signInPage, type TotpEnrolment } from './auth.pages.ts';
+import { acceptPage, linkInvalidPage, signInPage, type TotpEnrolment } from './auth.page.ts';
 import { cookieOptions, type PortalCookies } from './cookies.ts';
 import { formField, portalPathOr } from './forms.ts';
 import { landingPageOr } from './sign-in-next.ts';
 import { redirectTo, sendPage } from './layout.ts';
-import { isLocale } from './locale.ts';
+import { isLocale } from '../lib/locale.ts';
 import { t, type MessageKey } from './messages/index.ts';
 import { domainErrorTexts } from './problem-text.ts';
 import type { PortalDeps } from './portal-deps.ts';
-import { finishSession, startSession, type SessionHookDeps } from './sessions.hook.ts';
-import { setSessionLocale } from './sessions.repository.ts';
-import { attemptSignIn, trustBrowser } from './sign-in.service.ts';
+import { finishSession, startSession, type SessionHookDeps } from './sessions.hooks.ts';
+import { setSessionLocale } from '../sessions/sessions.repository.ts';
+import { attemptSignIn, trustBrowser } from '../sessions/sign-in.service.ts';
 import { deviceTokensOf, setDeviceCookie } from './device-cookie.ts';
 
 /** Form bodies of these pages are small; the API's 1 KiB limit is too small for them. */

@@ -8,7 +8,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { digestSecretToken, isSecretToken } from '../users/one-time-token.ts';
 import { cookieOptions, type PortalCookies } from './cookies.ts';
-import { KNOWN_BROWSER_DAYS, type KnownBrowser } from './sign-in.service.ts';
+import { KNOWN_BROWSER_DAYS, type KnownBrowser } from '../sessions/sign-in.service.ts';
 
 const TOKENS_PER_BROWSER = 5;
 

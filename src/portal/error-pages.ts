@@ -5,10 +5,10 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/app-type.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
-import { AppError, DomainError } from '../lib/errors.ts';
+import { AppError, DomainError, statusOf } from '../lib/errors.ts';
 import { html } from './html.ts';
 import { renderPage, sendPage } from './layout.ts';
-import { localeFromAcceptLanguage } from './locale.ts';
+import { localeFromAcceptLanguage } from '../lib/locale.ts';
 import { t, type MessageKey } from './messages/index.ts';
 import { PortalError } from './portal-errors.ts';
 import { appErrorText, domainErrorTexts, reasonText } from './problem-text.ts';
@@ -49,7 +49,7 @@ function handlePortalError(error: FastifyError | Error, request: FastifyRequest,
     return sendErrorPage(request, reply, error.statusCode, title, busy ? text : appErrorText(request.portalState.locale, error));
   }
   if (error instanceof DomainError) {
-    const status = error.kind === 'not_found' ? 404 : error.kind === 'conflict' ? 409 : error.kind === 'forbidden' ? 403 : 400;
+    const status = statusOf(error);
     const { title } = pageOf(request, 'error.title', 'error.title');
     return sendErrorPage(request, reply, status, title, domainErrorTexts(request.portalState.locale, error).join(' '));
   }

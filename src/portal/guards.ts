@@ -11,7 +11,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { UserRole } from '../db/schema.ts';
 import type { PortalContext, PortalMember } from './portal-context.ts';
-import { forbiddenError, notFoundError, PortalError } from './portal-errors.ts';
+import { forbiddenError, PortalError } from './portal-errors.ts';
+import type { Actor } from '../actors/actor.ts';
+import type { StepUpProof } from '../operator/step-up.ts';
 
 export function requireUser(...roles: UserRole[]) {
   return async function portalGuard(request: FastifyRequest, reply: FastifyReply) {
@@ -33,21 +35,20 @@ export function portalOf(request: FastifyRequest): PortalContext {
   return request.portal;
 }
 
+/**
+ * The signed-in user as the use cases' Actor (src/actors/actor.ts); `stepUp`, an operator's
+ * confirmation of the action (step-up.ts).
+ */
+export function actorOf(request: FastifyRequest, stepUp?: StepUpProof | null): Actor {
+  const { user } = portalOf(request);
+  if (user.role === 'operator') return { kind: 'operator', userId: user.id, ...(stepUp ? { stepUp } : {}) };
+  if (user.memberId === null) throw forbiddenError();
+  return { kind: 'member_user', userId: user.id, memberId: user.memberId, role: user.role };
+}
+
 /** The member of a signed-in member user (member_admin, member_user); operators have none. */
 export function memberOf(request: FastifyRequest): PortalMember {
   const member = portalOf(request).member;
   if (member === null) throw forbiddenError();
   return member;
-}
-
-/**
- * A resource (key, usage row, user, report…) read by id belongs to the signed-in user's member,
- * or the answer is 404: the same as a resource that does not exist, so ids of other members
- * cannot be probed (D27: no user ever sees another member's data).
- */
-export function assertOwnedByMember(request: FastifyRequest, resourceMemberId: number | null | undefined): void {
-  const member = portalOf(request).member;
-  if (member === null || resourceMemberId === null || resourceMemberId === undefined || Number(resourceMemberId) !== member.id) {
-    throw notFoundError();
-  }
 }

@@ -51,7 +51,7 @@ function viewOf(source: PageSource): PageView {
   return { locale: source.portalState.locale, csrfToken: source.portalState.csrfToken, portal: source.portal, path };
 }
 
-/** The hidden field every form carries; the portal checks it on every POST (sessions.hook.ts). */
+/** The hidden field every form carries; the portal checks it on every POST (sessions.hooks.ts). */
 export function csrfField(source: PageSource): Html {
   return csrfInput(viewOf(source).csrfToken);
 }

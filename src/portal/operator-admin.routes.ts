@@ -7,30 +7,21 @@
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../http/app-type.ts';
 import { MEMBER_STATUSES, TIERS, type MemberStatus, type Tier } from '../members/members.service.ts';
-import {
-  addMemberByOperator,
-  listMemberStates,
-  revokeKeyByOperator,
-  setKeyDailyLimitByOperator,
-  setPortalDailyLimitByOperator,
-  setMemberAgreementByOperator,
-  setMemberStatusByOperator,
-  setMemberTierByOperator,
-} from '../operator/member-admin.service.ts';
-import { createResetLinkByOperator, disableUserByOperator, inviteUserByOperator } from '../operator/user-admin.service.ts';
-import type { OperatorActor } from '../operator/operator-log.ts';
+import { listMemberStates } from '../operator/member-admin.service.ts';
+import type { Actor } from '../actors/actor.ts';
 import { stepUpTarget, type StepUpAction } from '../operator/step-up.ts';
 import { withStepUp, type StepUpNeed } from './step-up.ts';
 import type { UserRole } from '../db/schema.ts';
 import { checkInvitation, listUserViews, normaliseEmail, oneTimeLinkOf, USER_ROLES, type IssuedLink } from '../users/users.service.ts';
 import { findUserByEmailNorm } from '../users/users.repository.ts';
 import { formField } from './forms.ts';
-import { portalOf, requireUser } from './guards.ts';
+import { actorOf, portalOf, requireUser } from './guards.ts';
 import { html, type Html } from './html.ts';
 import { csrfField, redirectTo, renderPage, sendPage } from './layout.ts';
 import { translator, type MessageKey } from './messages/index.ts';
 import type { PortalContext } from './portal-context.ts';
 import type { PortalDeps } from './portal-deps.ts';
+import type { Services } from '../services.ts';
 import { notFoundError } from './portal-errors.ts';
 
 const pick = <T extends string>(value: string, allowed: readonly T[]): T => {
@@ -70,7 +61,10 @@ function linkPage(ctx: PortalContext, deps: Pick<PortalDeps, 'config'>, link: Is
     <p><a href="/portal/operator/users">${translator(ctx.locale)('console.users.title')}</a></p>`;
 }
 
-export function registerOperatorAdminRoutes(scope: App, deps: Pick<PortalDeps, 'db' | 'clock' | 'config' | 'keyRing' | 'transport'>) {
+export function registerOperatorAdminRoutes(
+  scope: App,
+  deps: Pick<PortalDeps, 'db' | 'clock' | 'config' | 'keyRing' | 'transport'> & { services: Pick<Services, 'memberAdmin' | 'userAdmin'> },
+) {
   const guard = { preHandler: requireUser('operator') };
   const done = (action: string, target: string, path: string) => `${path}?done=${encodeURIComponent(action)}&target=${encodeURIComponent(target)}`;
 
@@ -135,7 +129,7 @@ export function registerOperatorAdminRoutes(scope: App, deps: Pick<PortalDeps, '
   scope.post('/operator/members', guard, async (request, reply) => {
     const ref = formField(request.body, 'ref', 64);
     const tier = pick<Tier>(formField(request.body, 'tier') || 'full', TIERS);
-    await addMemberByOperator(deps, { userId: portalOf(request).user.id }, { ref, name: formField(request.body, 'name', 200), tier });
+    await deps.services.memberAdmin.addMember(actorOf(request), { ref, name: formField(request.body, 'name', 200), tier });
     return redirectTo(reply, done('member.add', ref, '/portal/operator/members'));
   });
 
@@ -144,32 +138,33 @@ export function registerOperatorAdminRoutes(scope: App, deps: Pick<PortalDeps, '
     const field = (name: string) => formField(request.body, name);
     // Those that lift a member's access or its limits need the operator's confirmation (step-up.ts).
     const need = (action: StepUpAction, to: string): StepUpNeed => ({ action, target: stepUpTarget.member(ref), shown: `${ref} → ${to}` });
-    const act = (stepUpNeed: StepUpNeed | null, change: (op: OperatorActor) => Promise<unknown>) =>
+    const admin = deps.services.memberAdmin;
+    const act = (stepUpNeed: StepUpNeed | null, change: (op: Actor) => Promise<unknown>) =>
       withStepUp(request, reply, deps, stepUpNeed, async (stepUp) => {
-        await change({ userId: portalOf(request).user.id, ...(stepUp ? { stepUp } : {}) });
+        await change(actorOf(request, stepUp));
         return redirectTo(reply, done(`member.${what}`, ref, '/portal/operator/members'));
       });
     switch (what) {
       case 'status': {
         const status = pick<MemberStatus>(field('status'), MEMBER_STATUSES);
-        return act(need('member.status', status), (op) => setMemberStatusByOperator(deps, op, ref, status));
+        return act(need('member.status', status), (op) => admin.setMemberStatus(op, { ref, status }));
       }
       case 'tier': {
         const tier = pick<Tier>(field('tier'), TIERS);
-        return act(null, (op) => setMemberTierByOperator(deps, op, ref, tier));
+        return act(null, (op) => admin.setMemberTier(op, { ref, tier }));
       }
       case 'agreement':
-        return act(null, (op) => setMemberAgreementByOperator(deps, op, ref, field('signed') === 'yes'));
+        return act(null, (op) => admin.setMemberAgreement(op, { ref, signed: field('signed') === 'yes' }));
       case 'limit': {
         const limit = /^[0-9]{1,7}$/.test(field('daily_limit')) ? Number(field('daily_limit')) : NaN;
-        return act(need('member.key_daily_limit', field('daily_limit')), (op) => setKeyDailyLimitByOperator(deps, op, ref, limit));
+        return act(need('member.key_daily_limit', field('daily_limit')), (op) => admin.setKeyDailyLimit(op, { ref, dailyLimit: limit }));
       }
       case 'portal-limit': {
         const limit = /^[0-9]{1,7}$/.test(field('portal_daily_limit')) ? Number(field('portal_daily_limit')) : NaN;
-        return act(need('member.portal_daily_limit', field('portal_daily_limit')), (op) => setPortalDailyLimitByOperator(deps, op, ref, limit));
+        return act(need('member.portal_daily_limit', field('portal_daily_limit')), (op) => admin.setPortalDailyLimit(op, { ref, dailyLimit: limit }));
       }
       case 'revoke-key':
-        return act(null, (op) => revokeKeyByOperator(deps, op, ref));
+        return act(null, (op) => admin.revokeKey(op, { ref }));
       default:
         throw notFoundError();
     }
@@ -233,7 +228,7 @@ export function registerOperatorAdminRoutes(scope: App, deps: Pick<PortalDeps, '
       const role = (await findUserByEmailNorm(deps.db, normaliseEmail(email)))?.role;
       const need: StepUpNeed | null = role === 'operator' ? { action: 'user.disable_operator', target: stepUpTarget.user(email), shown: email } : null;
       return withStepUp(request, reply, deps, need, async (stepUp) => {
-        await disableUserByOperator(deps, { userId: ctx.user.id, ...(stepUp ? { stepUp } : {}) }, email);
+        await deps.services.userAdmin.disableUser(actorOf(request, stepUp), { email });
         return redirectTo(reply, done('user.disable', email, '/portal/operator/users'));
       });
     }
@@ -251,14 +246,12 @@ export function registerOperatorAdminRoutes(scope: App, deps: Pick<PortalDeps, '
       // A mistyped invitation is refused before the password and a code are asked for.
       checkInvitation({ email, role, memberRef: member === '' ? null : member });
       return withStepUp(request, reply, deps, need, async (stepUp) =>
-        showLink(
-          await inviteUserByOperator(deps, { userId: ctx.user.id, ...(stepUp ? { stepUp } : {}) }, { email, role, memberRef: member === '' ? null : member }),
-        ),
+        showLink(await deps.services.userAdmin.inviteUser(actorOf(request, stepUp), { email, role, memberRef: member === '' ? null : member })),
       );
     }
     if (what === 'reset') {
       return withStepUp(request, reply, deps, { action: 'user.reset', target, shown: email }, async (stepUp) =>
-        showLink(await createResetLinkByOperator(deps, { userId: ctx.user.id, ...(stepUp ? { stepUp } : {}) }, email)),
+        showLink(await deps.services.userAdmin.createResetLink(actorOf(request, stepUp), { email })),
       );
     }
     throw notFoundError();

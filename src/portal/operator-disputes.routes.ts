@@ -9,7 +9,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/app-type.ts';
 import { turkeyDateOf } from '../lib/calendar-date.ts';
-import { DomainError } from '../lib/errors.ts';
+import { DomainError, statusOf } from '../lib/errors.ts';
 import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS } from '../reports/attachments.ts';
 import { findCompanyIdByTaxId, getCompanyFile } from '../reports/report-queries.service.ts';
 import type { ReportCorrection } from '../disputes/dispute-input.ts';
@@ -26,7 +26,6 @@ import { notFoundError } from './portal-errors.ts';
 import { domainErrorTexts } from './problem-text.ts';
 import { idParam } from './report-view.ts';
 import { fieldOf, uploadsOf, type MultipartField } from './reports.routes.ts';
-import { statusOfDomainError } from './member/route-helpers.ts';
 
 type Deps = Pick<PortalDeps, 'db' | 'clock' | 'searchUseCase'>;
 type MultipartBody = Record<string, MultipartField | MultipartField[] | undefined>;
@@ -114,7 +113,7 @@ export function registerOperatorDisputeRoutes(scope: App, deps: Deps) {
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         form = { ...form, values: { country: (q.country ?? '').slice(0, 2), tax_id: q.tax_id.slice(0, 40) }, problems: domainErrorTexts(ctx.locale, error) };
-        status = statusOfDomainError(error);
+        status = statusOf(error);
       }
     }
     return sendPage(reply, renderPage(ctx, { title: tr('disputes.new.title'), body: newDisputeBody(ctx, form), active: 'operator' }), status);
@@ -133,7 +132,7 @@ export function registerOperatorDisputeRoutes(scope: App, deps: Deps) {
       });
     } catch (error) {
       if (!(error instanceof DomainError) || error.kind === 'not_found' || error.kind === 'forbidden') throw error;
-      return showDispute(request, reply, deps, id, domainErrorTexts(ctx.locale, error), statusOfDomainError(error));
+      return showDispute(request, reply, deps, id, domainErrorTexts(ctx.locale, error), statusOf(error));
     }
     return redirectTo(reply, `/portal/operator/disputes/${id}?done=decide`);
   });
@@ -145,7 +144,7 @@ export function registerOperatorDisputeRoutes(scope: App, deps: Deps) {
       await setDisputeStatement(deps, { userId: ctx.user.id }, id, formField(request.body, 'statement', 2000));
     } catch (error) {
       if (!(error instanceof DomainError) || error.kind === 'not_found' || error.kind === 'forbidden') throw error;
-      return showDispute(request, reply, deps, id, domainErrorTexts(ctx.locale, error), statusOfDomainError(error));
+      return showDispute(request, reply, deps, id, domainErrorTexts(ctx.locale, error), statusOf(error));
     }
     return redirectTo(reply, `/portal/operator/disputes/${id}?done=set_statement`);
   });
@@ -204,11 +203,7 @@ export function registerOperatorDisputeRoutes(scope: App, deps: Deps) {
           throw error;
         });
         const tr = translator(ctx.locale);
-        return sendPage(
-          reply,
-          renderPage(ctx, { title: tr('disputes.new.title'), body: newDisputeBody(ctx, form), active: 'operator' }),
-          statusOfDomainError(error),
-        );
+        return sendPage(reply, renderPage(ctx, { title: tr('disputes.new.title'), body: newDisputeBody(ctx, form), active: 'operator' }), statusOf(error));
       }
     });
   });

@@ -7,6 +7,7 @@ import type { Transport } from '../http/transport.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { KeyRing } from '../secrets/key-ring.ts';
 import type { SearchUseCaseDeps } from '../search/answer-search.ts';
+import type { Services } from '../services.ts';
 
 export interface PortalDeps {
   db: Kysely<Database>;
@@ -20,4 +21,6 @@ export interface PortalDeps {
   countryCodes: readonly string[];
   /** D35: opens and seals operators' TOTP seeds. */
   keyRing: KeyRing;
+  /** The use cases, built once by the composition root (src/services.ts). */
+  services: Services;
 }

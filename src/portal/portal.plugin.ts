@@ -24,7 +24,7 @@ import { registerOperatorDisputeRoutes } from './operator-disputes.routes.ts';
 import { registerMemberDisputeRoutes } from './member/disputes.routes.ts';
 import { registerReportRoutes } from './reports.routes.ts';
 import type { PortalDeps } from './portal-deps.ts';
-import { registerSessionHook, type SessionHookDeps } from './sessions.hook.ts';
+import { registerSessionHook, type SessionHookDeps } from './sessions.hooks.ts';
 import { registerPortalQuery } from './portal-query.ts';
 
 export type { PortalDeps } from './portal-deps.ts';
@@ -56,7 +56,7 @@ export function registerPortal(app: App, deps: PortalDeps) {
       scope.addHook('onSend', async (_request, reply) => {
         reply.header('content-security-policy', PORTAL_CONTENT_SECURITY_POLICY);
         // Not no-referrer (app.ts's default): with it a browser sends `Origin: null` on a form
-        // POST, and the Origin check (sessions.hook.ts) would refuse every form.
+        // POST, and the Origin check (sessions.hooks.ts) would refuse every form.
         reply.header('referrer-policy', 'same-origin');
         reply.header('x-frame-options', 'DENY');
       });

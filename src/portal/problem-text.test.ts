@@ -5,7 +5,7 @@ import { vkn } from '../demo/valid-ids.ts';
 import { AppError, DomainError, ERROR_REASONS, type ErrorReason } from '../lib/errors.ts';
 import { PROBLEM_PARAMS, type ProblemCode } from '../lib/problems.ts';
 import { checkFilingInput } from '../reports/filing-input.ts';
-import { checkTaxId } from '../search/tax-id.ts';
+import { checkTaxId } from '../companies/tax-id.ts';
 import { MESSAGES, type MessageKey } from './messages/index.ts';
 import { appErrorText, DERIVED_PARAMS, domainErrorTexts, problemText, reasonText } from './problem-text.ts';
 

@@ -10,7 +10,7 @@ import { withoutBidiControls } from '../lib/bidi-controls.ts';
 import { buildCountryCatalogue, type CountryCatalogue } from '../countries/catalogue.ts';
 import type { AppError, DomainError, ErrorReason } from '../lib/errors.ts';
 import type { Problem, ProblemCode } from '../lib/problems.ts';
-import { taxIdFormatsOf, type TaxIdFormat } from '../search/tax-id.ts';
+import { taxIdFormatsOf, type TaxIdFormat } from '../companies/tax-id.ts';
 import { MESSAGES, t, type MessageKey } from './messages/index.ts';
 import type { Locale } from './portal-context.ts';
 

@@ -7,7 +7,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/app-type.ts';
-import { DomainError } from '../lib/errors.ts';
+import { DomainError, statusOf } from '../lib/errors.ts';
 import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS, type AttachmentUpload } from '../reports/attachments.ts';
 import { fileReport } from '../reports/filing.service.ts';
 import { FILABLE_TYPES, type FilingInput } from '../reports/filing-input.ts';
@@ -247,9 +247,8 @@ export function registerReportRoutes(scope: App, deps: Pick<PortalDeps, 'db' | '
         return redirectTo(reply, `/portal/reports?filed=${filed.reportId}`);
       } catch (error) {
         if (!(error instanceof DomainError) || error.kind === 'not_found') throw error;
-        const status = error.kind === 'conflict' ? 409 : error.kind === 'forbidden' ? 403 : 400;
         const form = filingForm(request, deps, plainValues(body), domainErrorTexts(ctx.locale, error));
-        return sendPage(reply, renderPage(ctx, { title: translator(ctx.locale)('reports.new.title'), body: form, active: 'reports' }), status);
+        return sendPage(reply, renderPage(ctx, { title: translator(ctx.locale)('reports.new.title'), body: form, active: 'reports' }), statusOf(error));
       }
     });
   });

@@ -9,7 +9,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { appendOperatorLog } from '../operator/operator-log.ts';
 import { proveStepUp, type StepUpAction, type StepUpProof } from '../operator/step-up.ts';
-import { waitText } from './auth.pages.ts';
+import { waitText } from './auth.page.ts';
 import { portalCookiesFor } from './cookies.ts';
 import { deviceTokensOf } from './device-cookie.ts';
 import { formField } from './forms.ts';
@@ -19,7 +19,7 @@ import { csrfField, renderPage, sendPage } from './layout.ts';
 import { translator, type MessageKey } from './messages/index.ts';
 import type { PortalContext } from './portal-context.ts';
 import type { PortalDeps } from './portal-deps.ts';
-import { attemptSignIn } from './sign-in.service.ts';
+import { attemptSignIn } from '../sessions/sign-in.service.ts';
 
 export type StepUpDeps = Pick<PortalDeps, 'db' | 'clock' | 'keyRing' | 'transport'>;
 

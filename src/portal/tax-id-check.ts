@@ -6,7 +6,7 @@
 import type { App } from '../http/app-type.ts';
 import { portalQueryOf } from './portal-query.ts';
 import type { CountryCatalogue } from '../countries/catalogue.ts';
-import { checkTaxId } from '../search/tax-id.ts';
+import { checkTaxId } from '../companies/tax-id.ts';
 import { requireUser } from './guards.ts';
 import { problemText } from './problem-text.ts';
 

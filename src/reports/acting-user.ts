@@ -32,11 +32,3 @@ export async function requireMemberUser(db: Db, userId: number, memberId: number
   }
   return { actor: { kind: 'member', userId: Number(user.id), memberId }, label: user.email };
 }
-
-/** Whoever the user is: an operator or a member's user. */
-export async function requireActiveUser(db: Db, userId: number): Promise<ActingUser> {
-  const user = await findUser(db, userId);
-  if (!user || user.status !== 'active') throw new DomainError('forbidden', 'only an active user may do this', { code: 'actor.not_active' });
-  if (user.role === 'operator') return { actor: { kind: 'operator', userId: Number(user.id) }, label: user.email };
-  return requireMemberUser(db, userId, Number(user.member_id));
-}

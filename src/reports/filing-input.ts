@@ -8,8 +8,8 @@ import { hasForbiddenCharacters } from '../lib/bidi-controls.ts';
 import type { CountryCatalogue } from '../countries/catalogue.ts';
 import { stated, type StatedProblem } from '../lib/problems.ts';
 import { isCalendarDate } from '../lib/turkey-time.ts';
-import { coreOfKey, toSearchKey } from '../search/name-key.ts';
-import { checkTaxId } from '../search/tax-id.ts';
+import { nameColumnsOf, type TypedCompany } from '../companies/company-row.ts';
+import { checkTaxId } from '../companies/tax-id.ts';
 import { checkAmount, checkCase, checkConcordat, checkCourtDecisionDate } from './report-fields.ts';
 import { CLAIM_TYPE, OFFICIAL_TYPES, type ReportType } from './report-types.ts';
 
@@ -40,7 +40,7 @@ export interface FilingInput {
 }
 
 export interface CheckedFiling {
-  company: { companyName: string; taxId: string; taxIdNorm: string; country: string; city: string; nameKey: string; nameCore: string };
+  company: TypedCompany;
   report: {
     type: ReportType;
     eventDate: string;
@@ -99,8 +99,7 @@ export function checkFilingInput(
 ): { filing: CheckedFiling; problems: [] } | { filing: null; problems: StatedProblem[] } {
   const problems: StatedProblem[] = [];
   const companyName = text(input.companyName, 'company_name', 'company name', 300, problems);
-  const nameKey = toSearchKey(companyName);
-  const nameCore = coreOfKey(nameKey);
+  const { nameKey, nameCore } = nameColumnsOf(companyName);
   if (companyName !== '' && nameCore === '') {
     problems.push(stated('company name has no letters or digits beyond legal forms', { code: 'filing.company_name_no_letters' }));
   }

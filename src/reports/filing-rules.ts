@@ -13,6 +13,7 @@
 import { stated, type Problem, type StatedProblem } from '../lib/problems.ts';
 import { hasForbiddenCharacters } from '../lib/bidi-controls.ts';
 import type { ReportStatus } from './lifecycle.ts';
+import { memberAccessRefusal, type MemberStanding } from '../members/member-access.ts';
 
 export type ModerationStep = 'approve' | 'reject' | 'deactivate' | 'withdraw';
 export const MODERATION_STEPS: readonly ModerationStep[] = ['approve', 'reject', 'deactivate', 'withdraw'];
@@ -41,11 +42,6 @@ const STEPS: Record<ModerationStep, StepRule> = {
   deactivate: { by: 'operator', from: ['approved'], to: 'deactivated', reason: 'required', reasonName: 'reason' },
   withdraw: { by: 'member', from: ['pending', 'approved'], to: 'withdrawn', reason: 'required', reasonName: 'note' },
 };
-
-/** The status a step leads to. */
-export function targetOf(step: ModerationStep): ReportStatus {
-  return STEPS[step].to;
-}
 
 export type StepCheck =
   | { ok: true; from: ReportStatus; to: ReportStatus; reason: string | null }
@@ -114,21 +110,23 @@ function pastOf(step: ModerationStep): string {
 }
 
 /** What D29 needs of the filing member: the same three conditions as API access (D17). */
-export interface FilingMember {
-  status: 'active' | 'suspended' | 'terminated';
-  tier: 'full' | 'associate';
-  agreementSignedOn: string | null;
-}
+export type FilingMember = MemberStanding;
 
 /** Null when the member may file; else why not, in words for the member's user. */
 export function checkFilingMember(member: FilingMember): StatedProblem | null {
-  if (member.status !== 'active') {
-    return stated(`your membership is ${member.status}: only an active member can file reports`, {
-      code: 'filing.member_not_active',
-      params: { memberStatus: member.status },
-    });
+  // D17's rule on the member, as keys and searches have it (members/member-access.ts).
+  const refusal = memberAccessRefusal(member);
+  if (refusal === null) return null;
+  switch (refusal) {
+    case 'member_suspended':
+    case 'member_terminated':
+      return stated(`your membership is ${member.status}: only an active member can file reports`, {
+        code: 'filing.member_not_active',
+        params: { memberStatus: member.status },
+      });
+    case 'member_not_full':
+      return stated('only full members can file reports; your membership is associate', { code: 'filing.member_not_full' });
+    case 'agreement_unsigned':
+      return stated('sign the data agreement before filing reports', { code: 'filing.agreement_unsigned' });
   }
-  if (member.tier !== 'full') return stated('only full members can file reports; your membership is associate', { code: 'filing.member_not_full' });
-  if (member.agreementSignedOn === null) return stated('sign the data agreement before filing reports', { code: 'filing.agreement_unsigned' });
-  return null;
 }

@@ -26,6 +26,7 @@ import {
 } from './filing.repository.ts';
 import { CASE_FIELDS, CLAIM_TYPE, type ReportType } from './report-types.ts';
 import { insertStatusChange } from './reports.repository.ts';
+import { newCompanyRow } from '../companies/company-row.ts';
 
 export interface FilingDeps {
   db: Kysely<Database>;
@@ -105,17 +106,7 @@ export async function fileReport(deps: FilingDeps, filer: Filer, input: FilingIn
       );
     }
     const c = filing.company;
-    const { row: company, created } = await findOrCreateCompany(trx, {
-      company_name: c.companyName,
-      tax_id: c.taxId,
-      tax_id_norm: c.taxIdNorm,
-      country: c.country,
-      city: c.city,
-      name_key: c.nameKey,
-      name_core: c.nameCore,
-      visible_report_count: 0,
-      updated_at: now,
-    });
+    const { row: company, created } = await findOrCreateCompany(trx, newCompanyRow(c, now));
     const companyId = Number(company.id);
     const r = filing.report;
     // An imported open claim is outside the index (migration 0005); filed ones are refused by it.

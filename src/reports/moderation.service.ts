@@ -13,8 +13,9 @@ import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
 import { updateCompany } from '../companies/companies.repository.ts';
-import { appendOperatorLog, operatorIdentity, type OperatorActor } from '../operator/operator-log.ts';
-import { coreOfKey, toSearchKey } from '../search/name-key.ts';
+import type { Actor } from '../actors/actor.ts';
+import { appendOperatorLog, operatorIdentity } from '../operator/operator-log.ts';
+import { nameColumnsOf, renamedCompany } from '../companies/company-row.ts';
 import { requireMemberUser, requireOperator } from './acting-user.ts';
 import { checkStep, REASON_MAX, type ModerationStep, type StepCheck } from './filing-rules.ts';
 import { companyHasPublicHistory, updateReportStatusIf } from './filing.repository.ts';
@@ -99,14 +100,7 @@ async function writeStep(
   if (renameTo) {
     const company = await findCompanyById(trx, companyId);
     renamedFrom = company ? { name: company.company_name, city: company.city } : null;
-    const nameKey = toSearchKey(renameTo.name);
-    await updateCompany(trx, companyId, {
-      company_name: renameTo.name,
-      city: renameTo.city,
-      name_key: nameKey,
-      name_core: coreOfKey(nameKey),
-      updated_at: now,
-    });
+    await updateCompany(trx, companyId, renamedCompany(nameColumnsOf(renameTo.name), renameTo.city, now));
   }
   const visibleReportCount = await refreshVisibleCount(trx, companyId);
   // The watchers (D31): an approval, a withdrawal, a rejection or a deactivation may change what a
@@ -136,13 +130,14 @@ const STEP_TO: Partial<Record<ReportStatus, ModerationStep>> = { approved: 'appr
  * CLI's member, key and user commands; no user id). On an imported report a reason is
  * required to reject or deactivate too.
  */
-export async function changeStatusFromCli(
+export async function setReportStatus(
   deps: ModerationDeps,
-  actor: Extract<OperatorActor, { cli: string }>,
-  idOrRef: string,
-  to: string,
-  reason?: string | null,
+  actor: Actor,
+  input: { idOrRef: string; to: string; reason?: string | null },
 ): Promise<ModerationResult & { ref: string | null }> {
+  const { idOrRef, to, reason } = input;
+  // The operator check (and, for a portal operator, their being active) before anything is read.
+  if (actor.kind !== 'cli') await operatorIdentity(deps.db, actor);
   if (!isReportStatus(to)) {
     throw new DomainError('invalid', `unknown status '${to}': use pending, approved, rejected, withdrawn or deactivated`, {
       code: 'report.status_unknown',
@@ -236,4 +231,12 @@ export function withdrawReport(deps: ModerationDeps, user: { userId: number; mem
 /** Any step by whoever `who` is; for callers that dispatch on a form's button. */
 export function moderateReport(deps: ModerationDeps, who: Who, reportId: number, step: ModerationStep, reason?: string | null) {
   return takeStep(deps, who, reportId, step, reason);
+}
+
+/** The moderation use cases (D11, D29, D30), built by the composition root (src/services.ts). */
+export function createReportModeration(deps: ModerationDeps) {
+  return {
+    /** A D11 step by status name on any report, imported or filed (the CLI's `report status`); operators and the CLI. */
+    setReportStatus: (actor: Actor, input: { idOrRef: string; to: string; reason?: string | null }) => setReportStatus(deps, actor, input),
+  };
 }

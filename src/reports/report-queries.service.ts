@@ -8,7 +8,7 @@ import type { CountryCatalogue } from '../countries/catalogue.ts';
 import type { Db } from '../db/types.ts';
 import { DomainError } from '../lib/errors.ts';
 import { formatTurkeyDateTime, quotaDayOf } from '../lib/turkey-time.ts';
-import { checkTaxId } from '../search/tax-id.ts';
+import { checkTaxId } from '../companies/tax-id.ts';
 import { listAttachmentMeta, type AttachmentMeta } from './filing.repository.ts';
 import {
   countAuditByMemberAndDay,

@@ -1,6 +1,7 @@
 /** Turns stored report rows into the API's Report objects (spec 2.3, D4, D14). */
 import { formatTurkeyDateTime } from '../lib/turkey-time.ts';
-import type { ReportRow } from './reports.repository.ts';
+import type { Selectable } from 'kysely';
+import type { ReportsTable } from '../db/schema.ts';
 import { CASE_FIELDS, isOfficialType, type ReportType } from './report-types.ts';
 
 export interface ReportView {
@@ -35,9 +36,9 @@ export const REPORT_VIEW_COLUMNS = [
   'case_json',
   'disputed',
   'dispute_statement',
-] as const satisfies ReadonlyArray<keyof ReportRow>;
+] as const satisfies ReadonlyArray<keyof ReportsTable>;
 
-export function toReportView(row: Pick<ReportRow, (typeof REPORT_VIEW_COLUMNS)[number]>): ReportView {
+export function toReportView(row: Pick<Selectable<ReportsTable>, (typeof REPORT_VIEW_COLUMNS)[number]>): ReportView {
   const type = row.type as ReportType;
   const view: ReportView = {
     report_id: Number(row.id),

@@ -1,12 +1,8 @@
 /** Report status changes (D11) and the visible count they keep up to date (D12). */
-import type { Kysely } from 'kysely';
-import { recordCompanyChangeById } from '../events/company-changes.ts';
-import type { Database } from '../db/schema.ts';
 import type { Db } from '../db/types.ts';
-import { DomainError } from '../lib/errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import { updateCompany } from '../companies/companies.repository.ts';
-import { checkTransition, isReportStatus, type ReportStatus } from './lifecycle.ts';
+import type { ReportStatus } from './lifecycle.ts';
 import type { ReportType } from './report-types.ts';
 import { findReportById, findReportByRef, insertStatusChange, listReportFacts, updateReport, type ReportRow } from './reports.repository.ts';
 import { visibleReports } from './visibility.ts';
@@ -26,34 +22,6 @@ export async function findReportByIdOrRef(db: Db, idOrRef: string): Promise<Repo
     if (byId) return byId;
   }
   return findReportByRef(db, idOrRef);
-}
-
-export interface StatusChange {
-  reportId: number;
-  ref: string | null;
-  from: ReportStatus;
-  to: ReportStatus;
-}
-
-/** One lifecycle step, with its history row and the company's new count, in one transaction. */
-export async function changeReportStatus(db: Kysely<Database>, clock: Clock, idOrRef: string, to: string, changedBy: string): Promise<StatusChange> {
-  if (!isReportStatus(to)) {
-    throw new DomainError('invalid', `unknown status '${to}': use pending, approved, rejected, withdrawn or deactivated`, {
-      code: 'report.status_unknown',
-      params: { value: to },
-    });
-  }
-  return db.transaction().execute(async (trx) => {
-    const report = await findReportByIdOrRef(trx, idOrRef);
-    if (!report) throw new DomainError('not_found', `no report with id or ref '${idOrRef}'`, { code: 'report.not_found_by_ref', params: { ref: idOrRef } });
-    const from = report.status as ReportStatus;
-    const refusal = checkTransition(from, to);
-    if (refusal)
-      throw new DomainError('conflict', `report ${report.id}: ${refusal}`, { code: 'report.transition_refused', params: { id: Number(report.id), from, to } });
-    await applyStatus(trx, clock, report, to, changedBy);
-    await recordCompanyChangeById(trx, clock.now(), Number(report.company_id));
-    return { reportId: Number(report.id), ref: report.ref, from, to };
-  });
 }
 
 /** Writes a status change and its history row; the caller has checked the step. */

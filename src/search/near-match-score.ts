@@ -12,7 +12,7 @@
  * - saturation: a near match is never a D8 match, so it always has an edit and is shown at
  *   most 0.99, never 1.00.
  */
-import { significantWords, toSearchKey } from './name-key.ts';
+import { significantWords, toSearchKey } from '../companies/name-key.ts';
 
 /** Near matches scoring below this are not shown; measured with `npm run bench:quality` (docs/benchmarks.md). */
 export const DEFAULT_NEAR_MATCH_THRESHOLD = 0.7;

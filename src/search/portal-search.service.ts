@@ -13,8 +13,9 @@ import { redactSecrets } from '../lib/redact.ts';
 import type { Db } from '../db/types.ts';
 import { peekAllowance, portalMemberSubject, userSubject, type Allowance } from '../quota/allowance.ts';
 import { answerSearch, type SearchResponse, type SearchUseCaseDeps } from './answer-search.ts';
-import { InvalidEncoding, type QueryValue } from '../http/query-string.ts';
-import { normaliseSearchQuery, rejectSecretsInUrl } from './search-params.ts';
+import { InvalidEncoding, type QueryValue } from '../lib/query-values.ts';
+import { memberAccessRefusal } from '../members/member-access.ts';
+import { checkSearchInput, normaliseSearchQuery, rejectSecretsInUrl } from './search-params.ts';
 import type { SearchInput } from './search.service.ts';
 
 export interface PortalSearchDeps {
@@ -63,16 +64,9 @@ export type PortalSearchOutcome =
 /** The raw query string of the search page, as the portal's parser gave it (http/query-string.ts). */
 export type PortalSearchForm = Readonly<Record<string, unknown>>;
 
-/**
- * D17's rule for keys, applied to the member of a portal user: searching needs an active, full
- * member with a signed data agreement. Pure.
- */
+/** D17's rule on the member (members/member-access.ts), for the member of a portal user. Pure. */
 export function memberSearchRefusal(searcher: Pick<PortalSearcher, 'memberStatus' | 'memberTier' | 'agreementSignedOn'>): ErrorReason | null {
-  if (searcher.memberStatus === 'suspended') return 'member_suspended';
-  if (searcher.memberStatus === 'terminated') return 'member_terminated';
-  if (searcher.memberTier !== 'full') return 'member_not_full';
-  if (searcher.agreementSignedOn === null) return 'agreement_unsigned';
-  return null;
+  return memberAccessRefusal({ status: searcher.memberStatus, tier: searcher.memberTier, agreementSignedOn: searcher.agreementSignedOn });
 }
 
 const REFUSAL_MESSAGES: Partial<Record<ErrorReason, string>> = {
@@ -88,24 +82,7 @@ export function portalSearchInput(form: PortalSearchForm, countryCodes: readonly
   // encoded field are refused with the API's reasons.
   const query = Object.fromEntries(Object.entries(form).filter((entry): entry is [string, QueryValue] => isQueryValue(entry[1])));
   rejectSecretsInUrl(query);
-  const normalised = normaliseSearchQuery(query);
-  const q = normalised.q ?? '';
-  const length = [...q].length;
-  if (length < 3 || length > 100) {
-    throw new AppError(
-      'invalid_parameter',
-      'q must be 3 to 100 characters after trimming spaces',
-      {},
-      { code: 'search.q_length', params: { min: 3, max: 100 } },
-    );
-  }
-  const type = normalised.type ?? 'name';
-  if (type !== 'name' && type !== 'tax_id') throw new AppError('invalid_parameter', "type must be 'name' or 'tax_id'", {}, { code: 'search.type_invalid' });
-  const country = normalised.country ?? null;
-  if (country !== null && !countryCodes.includes(country)) {
-    throw new AppError('unsupported_country', `country ${country} is not a supported country`, {}, { code: 'search.country_unsupported', params: { country } });
-  }
-  return { q, type, country };
+  return checkSearchInput(normaliseSearchQuery(query), (code) => countryCodes.includes(code));
 }
 
 function isQueryValue(value: unknown): value is QueryValue {

@@ -9,7 +9,7 @@
  * and every later request reads the new version and misses.
  */
 import type { Db } from '../db/types.ts';
-import { readDataVersion } from './data-version.repository.ts';
+import { readDataVersion } from '../db/data-version.repository.ts';
 
 export class SearchCache<T> {
   private version = -1;

@@ -1,12 +1,22 @@
 /**
- * D7's request rules that a JSON schema cannot express: secrets in the URL, repeated or
- * badly encoded parameters, trimming, control characters. Pure. The result then goes through
- * the route's schema (length, allowed values), so both views of the request agree.
+ * D7's parameter rules, the one owner for the API, the portal's search page and `risklookup
+ * search`: secrets in the URL, repeated or badly encoded parameters, trimming, control
+ * characters (`normaliseSearchQuery`), then the length of `q`, the type and the country
+ * (`checkSearchInput`). Pure; refusals are AppErrors with the API's reasons and messages, which
+ * the portal words from their problems and the CLI prints as usage errors. The API's schema
+ * documents the same limits (Q_MIN_CHARS, Q_MAX_CHARS).
  */
 import { AppError } from '../lib/errors.ts';
-import { InvalidEncoding, type ParsedQuery, type QueryValue } from '../http/query-string.ts';
+import { InvalidEncoding, type ParsedQuery, type QueryValue } from '../lib/query-values.ts';
 import { isWellFormedApiKey } from '../keys/api-key.ts';
 import { findKeySpans } from '../lib/redact.ts';
+import type { SearchInput } from './search.service.ts';
+
+/** D7: `q` after trimming, in characters (code points). */
+export const Q_MIN_CHARS = 3;
+export const Q_MAX_CHARS = 100;
+/** D1: where the supported countries are listed (a refusal names it). */
+const COUNTRIES_PATH = '/api/v1/countries.php';
 
 /** Parameters that look like a key in the URL (D7). */
 export const SECRET_PARAMETERS = ['api_key', 'apikey', 'key', 'token', 'access_token'] as const;
@@ -89,4 +99,29 @@ export function normaliseSearchQuery(query: ParsedQuery): NormalisedSearchQuery 
   if (type !== undefined) out.type = type;
   if (country !== undefined) out.country = country.toUpperCase();
   return out;
+}
+
+/** D7's length, type and country rules on a normalised query: the search's input, or the refusal (400). */
+export function checkSearchInput(query: NormalisedSearchQuery, isSupportedCountry: (code: string) => boolean): SearchInput {
+  const lengthProblem = { code: 'search.q_length', params: { min: Q_MIN_CHARS, max: Q_MAX_CHARS } } as const;
+  const q = query.q;
+  if (q === undefined) {
+    const message = `q is required: the company name or tax ID to look up (${Q_MIN_CHARS} to ${Q_MAX_CHARS} characters)`;
+    throw new AppError('invalid_parameter', message, {}, lengthProblem);
+  }
+  const length = [...q].length;
+  if (length < Q_MIN_CHARS) throw new AppError('invalid_parameter', `q must be at least ${Q_MIN_CHARS} characters after trimming spaces`, {}, lengthProblem);
+  if (length > Q_MAX_CHARS) {
+    throw new AppError('invalid_parameter', `q must be at most ${Q_MAX_CHARS} characters: search for one company at a time`, {}, lengthProblem);
+  }
+  const type = query.type ?? 'name';
+  if (type !== 'name' && type !== 'tax_id') {
+    throw new AppError('invalid_parameter', "type must be 'name' or 'tax_id' (or left out for 'name')", {}, { code: 'search.type_invalid' });
+  }
+  const country = query.country ?? null;
+  if (country !== null && !isSupportedCountry(country)) {
+    const message = `country must be the 2-letter code of a supported country; GET ${COUNTRIES_PATH} lists them`;
+    throw new AppError('unsupported_country', message, {}, { code: 'search.country_unsupported', params: { country } });
+  }
+  return { q, type, country };
 }

@@ -13,7 +13,7 @@ import type { ReportType } from '../reports/report-types.ts';
 import { threatLevelOf, visibleReports, type ThreatLevel } from '../reports/visibility.ts';
 import { findCompaniesByName, findCompaniesByTaxId, findCompaniesByTaxIds, NAME_SEARCH_TUNING, type CompanyRow } from '../companies/companies.repository.ts';
 import type { NameSample } from './name-sample.ts';
-import { parseNameQuery } from './name-key.ts';
+import { parseNameQuery } from '../companies/name-key.ts';
 import {
   correctedGroup,
   DEFAULT_NEAR_MATCH_THRESHOLD,
@@ -27,7 +27,7 @@ import {
 } from './near-match-score.ts';
 import { lookUpQueryWord, nearMatchCandidatesQuery } from './near-matches.repository.ts';
 import { oneEditAway, wordsOf, wordsOfVariants } from './near-match-words.ts';
-import { checkTaxId, taxIdCandidates } from './tax-id.ts';
+import { checkTaxId, taxIdCandidates } from '../companies/tax-id.ts';
 
 export interface SearchInput {
   q: string;

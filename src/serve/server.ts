@@ -1,8 +1,9 @@
 /** Listens, and drains in-flight requests on SIGTERM/SIGINT (D23). */
 import net from 'node:net';
+import { DRAIN_GRACE_MS } from '../config.ts';
 import type { Engine } from '../db/connect.ts';
 import type { App } from '../http/app-type.ts';
-import type { Lifecycle } from '../health/health.route.ts';
+import type { Lifecycle } from '../health/health.routes.ts';
 
 export interface RunningServer {
   url: string;
@@ -13,16 +14,6 @@ export interface RunningServer {
 /** Work beside the requests (src/jobs/job-runner.ts): drained with them, before the database closes. */
 export interface Drainable {
   drain(): Promise<void>;
-}
-
-/**
- * Time a just-accepted connection gets for its request to be read before idle ones are closed:
- * the default of the `drainGraceMs` setting (RISKLOOKUP_DRAIN_GRACE_MS, config.ts), which tests shorten.
- */
-export const DRAIN_GRACE_MS = 1000;
-
-export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 export async function startServer(

@@ -31,10 +31,6 @@ export async function findUserByEmailNorm(db: Db, emailNorm: string): Promise<Us
   return db.selectFrom('users').selectAll().where('email_norm', '=', emailNorm).executeTakeFirst();
 }
 
-export async function findUserById(db: Db, id: number): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
 export async function updateUser(db: Db, id: number, changes: Updateable<UsersTable>): Promise<UserRow> {
   return db.updateTable('users').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }

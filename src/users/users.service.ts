@@ -9,7 +9,7 @@ import type { Db } from '../db/types.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
 import { requireMember } from '../members/members.service.ts';
-import { endSessionsOfUser } from '../portal/sessions.repository.ts';
+import { endSessionsOfUser } from '../sessions/sessions.repository.ts';
 import { deleteTrustedDevicesOfUser } from './trusted-devices.repository.ts';
 import { digestSecretToken, generateSecretToken, isSecretToken } from './one-time-token.ts';
 import { hashPassword } from './password.ts';

@@ -3,7 +3,7 @@
  * serialises with them and the OpenAPI document lists them under components.schemas.
  */
 import { Type, type TSchema } from 'typebox';
-import { stringEnum } from '../http/string-enum.ts';
+import { stringEnum } from '../lib/string-enum.ts';
 
 const DATETIME_DESCRIPTION = 'Turkey time (UTC+3), `YYYY-MM-DD HH:MM:SS` (D4)';
 // OpenAPI 3.0's nullable enum: null must be among the values too.

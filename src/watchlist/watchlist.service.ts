@@ -12,10 +12,11 @@ import type { Db } from '../db/types.ts';
 import type { Clock } from '../lib/clock.ts';
 import { AppError, DomainError } from '../lib/errors.ts';
 import { requireMember } from '../members/members.service.ts';
-import { appendOperatorLog, operatorIdentity, type OperatorActor } from '../operator/operator-log.ts';
+import { appendOperatorLog, operatorIdentity } from '../operator/operator-log.ts';
+import type { Actor } from '../actors/actor.ts';
 import { formatTurkeyDateTime } from '../lib/turkey-time.ts';
 import { companyStandings, NO_STANDING, standingKey } from '../search/search.service.ts';
-import { checkTaxId } from '../search/tax-id.ts';
+import { checkTaxId } from '../companies/tax-id.ts';
 import { lockFeedHead } from '../events/events.repository.ts';
 
 export interface WatchlistDeps {
@@ -208,7 +209,7 @@ function decodeWatchCursor(cursor: string): WatchTarget {
  */
 export async function setWatchlistCap(
   deps: Pick<WatchlistDeps, 'db' | 'clock'>,
-  operator: OperatorActor,
+  operator: Actor,
   ref: string,
   cap: number | null,
 ): Promise<{ ref: string; watchlist_cap: number | null }> {

@@ -5,6 +5,7 @@
 import { hasForbiddenCharacters } from '../lib/bidi-controls.ts';
 import { DomainError } from '../lib/errors.ts';
 import { stated, type StatedProblem } from '../lib/problems.ts';
+import type { Actor } from '../actors/actor.ts';
 
 /** At most this many endpoints per member (D32). */
 export const MAX_ENDPOINTS_PER_MEMBER = 3;
@@ -16,13 +17,10 @@ export const DELIVERIES_KEPT_DAYS = 30;
 export const PREVIOUS_SECRET_VALID_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Who acts (issue 29's Actor union will hold these): a member's user, an operator, or a job of
- * the service itself. The caller (a portal route, a job) has authenticated it.
+ * Who acts: the kinds of the one Actor (src/actors/actor.ts) that webhooks know: a member's user,
+ * an operator, or a job of the service itself. The caller (a portal route, a job) has authenticated it.
  */
-export type WebhookActor =
-  | { readonly kind: 'member_user'; readonly userId: number; readonly memberId: number; readonly role: 'member_admin' | 'member_user' }
-  | { readonly kind: 'operator'; readonly userId: number }
-  | { readonly kind: 'system'; readonly job: string };
+export type WebhookActor = Extract<Actor, { kind: 'member_user' | 'operator' | 'system' }>;
 
 /**
  * Managing a member's endpoints (register, rotate, enable, delete, test, redeliver): its

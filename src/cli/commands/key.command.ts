@@ -2,6 +2,7 @@ import { readWholeNumber } from '../../lib/whole-number.ts';
 import { Command } from 'commander';
 import { UsageError } from '../command-errors.ts';
 import { cliUser, withContext } from '../context.ts';
+import { cliActor } from '../../actors/actor.ts';
 
 function parseLimit(raw: string): number {
   const read = readWholeNumber('--daily-limit', raw, 1, 10_000_000);
@@ -22,8 +23,12 @@ export function keyCommand(defaultDailyLimit: number): Command {
     .action(async (ref: string, opts: { dailyLimit?: string }, cmd: Command) => {
       const limit = opts.dailyLimit === undefined ? undefined : parseLimit(opts.dailyLimit);
       return withContext(cmd, async ({ engine, clock, out }) => {
-        const { issueKeyFromCli } = await import('../../operator/member-admin.service.ts');
-        const issued = await issueKeyFromCli({ db: engine.db, clock }, cliUser(), ref, limit, defaultDailyLimit);
+        const { createServices } = await import('../../services.ts');
+        const { result: issued } = await createServices({ db: engine.db, clock }).memberAdmin.issueKey(cliActor(cliUser()), {
+          ref,
+          ...(limit === undefined ? {} : { dailyLimit: limit }),
+          defaultDailyLimit,
+        });
         out.result({ member: issued.member, key: issued.key, prefix: issued.prefix, daily_limit: issued.daily_limit }, [issued.key]);
         out.info(
           `issued key ${issued.prefix}… for ${issued.member} (${issued.daily_limit} queries/day)` +
@@ -37,8 +42,8 @@ export function keyCommand(defaultDailyLimit: number): Command {
     .argument('<ref>', 'membership number')
     .action(async (ref: string, _opts: unknown, cmd: Command) =>
       withContext(cmd, async ({ engine, clock, out }) => {
-        const { revokeKeyFromCli } = await import('../../operator/member-admin.service.ts');
-        const result = await revokeKeyFromCli({ db: engine.db, clock }, cliUser(), ref);
+        const { createServices } = await import('../../services.ts');
+        const { result } = await createServices({ db: engine.db, clock }).memberAdmin.revokeKey(cliActor(cliUser()), { ref });
         out.result(result, `revoked the active key of ${result.member}`);
       }),
     );

@@ -1,8 +1,9 @@
 import { Command, Option } from 'commander';
 import { UsageError } from '../command-errors.ts';
 import { listMemberViews, MEMBER_STATUSES, requireMember, TIERS, toMemberView, type MemberView } from '../../members/members.service.ts';
-import { addMemberFromCli, setKeyDailyLimitByOperator, setMemberFromCli, setPortalDailyLimitByOperator } from '../../operator/member-admin.service.ts';
 import { readWholeNumber } from '../../lib/whole-number.ts';
+import { cliActor } from '../../actors/actor.ts';
+import { createServices } from '../../services.ts';
 import { cliUser, withContext } from '../context.ts';
 import { setWatchlistCap } from '../../watchlist/watchlist.service.ts';
 
@@ -27,7 +28,7 @@ export function memberCommand(): Command {
     .option('--agreement-signed', 'the data agreement is signed (today)')
     .action(async (ref: string, opts: { name: string; tier: 'full' | 'associate'; agreementSigned?: boolean }, cmd: Command) =>
       withContext(cmd, async ({ engine, clock, out }) => {
-        const view = await addMemberFromCli({ db: engine.db, clock }, cliUser(), {
+        const { result: view } = await createServices({ db: engine.db, clock }).memberAdmin.addMember(cliActor(cliUser()), {
           ref,
           name: opts.name,
           tier: opts.tier,
@@ -74,21 +75,20 @@ export function memberCommand(): Command {
         const dailyLimit = opts.dailyLimit === undefined ? undefined : limitOf('--daily-limit', opts.dailyLimit);
         const portalDailyLimit = opts.portalDailyLimit === undefined ? undefined : limitOf('--portal-daily-limit', opts.portalDailyLimit);
         return withContext(cmd, async ({ engine, clock, out }) => {
-          const deps = { db: engine.db, clock };
-          const operator = { cli: cliUser() };
-          if (dailyLimit !== undefined) await setKeyDailyLimitByOperator(deps, operator, ref, dailyLimit);
-          if (portalDailyLimit !== undefined) await setPortalDailyLimitByOperator(deps, operator, ref, portalDailyLimit);
+          const admin = createServices({ db: engine.db, clock }).memberAdmin;
+          const actor = cliActor(cliUser());
+          if (dailyLimit !== undefined) await admin.setKeyDailyLimit(actor, { ref, dailyLimit });
+          if (portalDailyLimit !== undefined) await admin.setPortalDailyLimit(actor, { ref, dailyLimit: portalDailyLimit });
           if (cap !== undefined) {
-            const set = await setWatchlistCap(deps, operator, ref, cap);
+            const set = await setWatchlistCap({ db: engine.db, clock }, actor, ref, cap);
             if (!changesMember && dailyLimit === undefined && portalDailyLimit === undefined) {
               out.result(set, `${ref}: watchlist cap ${cap === null ? 'the server default' : String(cap)}`);
               return;
             }
           }
           const agreementSigned = opts.agreementSigned ? true : opts.agreementUnsigned ? false : undefined;
-          const view = changesMember
-            ? await setMemberFromCli(deps, cliUser(), ref, { status: opts.status, tier: opts.tier, agreementSigned })
-            : toMemberView(await requireMember(engine.db, ref));
+          const changes = { status: opts.status, tier: opts.tier, agreementSigned };
+          const view = changesMember ? (await admin.setMember(actor, { ref, changes })).result : toMemberView(await requireMember(engine.db, ref));
           out.result(view, `changed ${describe(view)}`);
         });
       },

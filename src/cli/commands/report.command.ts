@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { UsageError } from '../command-errors.ts';
 import { cliUser, withContext } from '../context.ts';
+import { cliActor } from '../../actors/actor.ts';
 
 /** D29: a rejection or a deactivation says why; the member sees the reason. */
 const NEEDS_REASON = new Set(['rejected', 'deactivated']);
@@ -18,8 +19,12 @@ export function reportCommand(): Command {
         throw new UsageError(`--reason TEXT is required to make a report ${status}: say why (the filing member sees it)`);
       }
       return withContext(cmd, async ({ engine, clock, out }) => {
-        const { changeStatusFromCli } = await import('../../reports/moderation.service.ts');
-        const change = await changeStatusFromCli({ db: engine.db, clock }, { cli: cliUser() }, idOrRef, status, opts.reason);
+        const { createServices } = await import('../../services.ts');
+        const change = await createServices({ db: engine.db, clock }).moderation.setReportStatus(cliActor(cliUser()), {
+          idOrRef,
+          to: status,
+          reason: opts.reason,
+        });
         out.result(
           { report_id: change.reportId, ref: change.ref, from: change.from, to: change.to, reason: change.reason },
           `report ${change.reportId}${change.ref ? ` (${change.ref})` : ''}: ${change.from} → ${change.to}${change.reason ? ` (${change.reason})` : ''}`,

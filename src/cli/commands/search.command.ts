@@ -10,7 +10,7 @@ import { parseConfig } from '../../config.ts';
 import { AppError } from '../../lib/errors.ts';
 import { UsageError } from '../command-errors.ts';
 import type { SearchResponse } from '../../search/answer-search.ts';
-import { normaliseSearchQuery } from '../../search/search-params.ts';
+import { checkSearchInput, normaliseSearchQuery } from '../../search/search-params.ts';
 import type { SearchInput } from '../../search/search.service.ts';
 import { withContext } from '../context.ts';
 
@@ -19,21 +19,13 @@ interface SearchFlags {
   country?: string;
 }
 
-/** D7's parameter rules, as usage errors. */
+/** D7's parameter rules (search-params.ts, as the API and the portal apply them), as usage errors. */
 function searchInputOf(q: string, flags: SearchFlags, supported: (code: string) => boolean): SearchInput {
-  let normalised;
   try {
-    normalised = normaliseSearchQuery({ q, type: flags.type, country: flags.country ?? '' });
+    return checkSearchInput(normaliseSearchQuery({ q, type: flags.type, country: flags.country ?? '' }), supported);
   } catch (error) {
     throw error instanceof AppError ? new UsageError(error.message) : error;
   }
-  const query = normalised.q ?? '';
-  if ([...query].length < 3 || [...query].length > 100) throw new UsageError('the query must be 3 to 100 characters after trimming spaces');
-  if (normalised.type !== 'name' && normalised.type !== 'tax_id') throw new UsageError("--type must be 'name' or 'tax_id'");
-  const country = normalised.country ?? null;
-  if (country !== null && !supported(country))
-    throw new UsageError(`--country ${country} is not a supported country; 'risklookup' serves the codes of GET /api/v1/countries`);
-  return { q: query, type: normalised.type, country };
 }
 
 function describeAnswer(response: SearchResponse): string[] {

@@ -4,7 +4,7 @@ import { Command } from 'commander';
 import { parseConfig } from '../../config.ts';
 import { DEFAULT_NEAR_MATCH_THRESHOLD } from '../../search/near-match-score.ts';
 import { CommandError, UsageError } from '../command-errors.ts';
-import { isLoopback } from '../../serve/server.ts';
+import { isLoopback } from '../../lib/loopback.ts';
 import { metricsHostProblem } from '../../metrics/metrics-host.ts';
 import { readTlsFiles, type Transport } from '../../http/transport.ts';
 import { globalOptions } from '../context.ts';

@@ -1,7 +1,8 @@
 import { Command, Option } from 'commander';
 import { parseConfig } from '../../config.ts';
 import type { UserRole } from '../../db/schema.ts';
-import { createResetLinkByOperator, disableUserByOperator, inviteUserByOperator } from '../../operator/user-admin.service.ts';
+import { cliActor } from '../../actors/actor.ts';
+import { createServices } from '../../services.ts';
 import { listUserViews, oneTimeLinkOf, USER_ROLES, type IssuedLink, type UserView } from '../../users/users.service.ts';
 import { CommandError, UsageError } from '../command-errors.ts';
 import { cliUser, withContext } from '../context.ts';
@@ -61,11 +62,8 @@ export function userCommand(): Command {
       const publicUrl = publicUrlOf(opts.publicUrl);
       const keyRing = keyRingFor('invite');
       return withContext(cmd, async ({ engine, clock, out }) => {
-        const issued = await inviteUserByOperator(
-          { db: engine.db, clock, keyRing },
-          { cli: cliUser(), by: opts.by },
-          { email, role: opts.role, memberRef: opts.member ?? null },
-        );
+        const { userAdmin } = createServices({ db: engine.db, clock, keyRing });
+        const issued = await userAdmin.inviteUser(cliActor(cliUser(), opts.by), { email, role: opts.role, memberRef: opts.member ?? null });
         const { data, text } = linkResult(issued, publicUrl);
         out.result(data, text);
       });
@@ -80,10 +78,8 @@ export function userCommand(): Command {
       const publicUrl = publicUrlOf(opts.publicUrl);
       const keyRing = keyRingFor('reset');
       return withContext(cmd, async ({ engine, clock, out }) => {
-        const { data, text } = linkResult(
-          await createResetLinkByOperator({ db: engine.db, clock, keyRing }, { cli: cliUser(), by: opts.by }, email),
-          publicUrl,
-        );
+        const { userAdmin } = createServices({ db: engine.db, clock, keyRing });
+        const { data, text } = linkResult(await userAdmin.createResetLink(cliActor(cliUser(), opts.by), { email }), publicUrl);
         out.result(data, text);
       });
     });
@@ -93,7 +89,7 @@ export function userCommand(): Command {
     .argument('<email>', 'the user')
     .action(async (email: string, _opts: unknown, cmd: Command) =>
       withContext(cmd, async ({ engine, clock, out }) => {
-        const view = await disableUserByOperator({ db: engine.db, clock }, { cli: cliUser() }, email);
+        const view = await createServices({ db: engine.db, clock }).userAdmin.disableUser(cliActor(cliUser()), { email });
         out.result(view, `disabled ${describe(view)}`);
       }),
     );

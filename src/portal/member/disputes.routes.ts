@@ -7,7 +7,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../http/app-type.ts';
-import { DomainError } from '../../lib/errors.ts';
+import { DomainError, statusOf } from '../../lib/errors.ts';
 import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS } from '../../reports/attachments.ts';
 import { fetchDisputeAttachment, listDisputesForMember } from '../../disputes/dispute-queries.ts';
 import { supportInDispute, withdrawInDispute } from '../../disputes/disputes.service.ts';
@@ -20,7 +20,6 @@ import { domainErrorTexts } from '../problem-text.ts';
 import { idParam } from '../report-view.ts';
 import { fieldOf, uploadsOf, type MultipartField } from '../reports.routes.ts';
 import { myDisputesBody, type MemberDisputeFlash } from './disputes.page.ts';
-import { statusOfDomainError } from './route-helpers.ts';
 import { memberText } from './text.ts';
 
 const MEMBERS = ['member_admin', 'member_user'] as const;
@@ -49,7 +48,7 @@ async function refused(request: FastifyRequest, reply: FastifyReply, deps: Deps,
     throw error;
   }
   const problems = domainErrorTexts(portalOf(request).locale, error);
-  return showDisputes(request, reply, deps, { done: null, disputeId, problems }, statusOfDomainError(error));
+  return showDisputes(request, reply, deps, { done: null, disputeId, problems }, statusOf(error));
 }
 
 export function registerMemberDisputeRoutes(scope: App, deps: Deps) {

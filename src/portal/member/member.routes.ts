@@ -7,8 +7,8 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../http/app-type.ts';
-import { DomainError } from '../../lib/errors.ts';
-import { field, publicBaseOf, statusOfDomainError } from './route-helpers.ts';
+import { DomainError, statusOf } from '../../lib/errors.ts';
+import { field, publicBaseOf } from './route-helpers.ts';
 import { quotaDayOf } from '../../lib/turkey-time.ts';
 import { readAgreementState, signAgreement } from '../../agreement/agreement.service.ts';
 import { generateMemberKey, readMemberKey, revokeMemberKey } from '../../keys/member-key.service.ts';
@@ -79,7 +79,7 @@ function registerApiKeyRoutes(app: App, deps: PortalDeps) {
       return await show(request, reply, { kind: 'new_key', newKey });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      return show(request, reply, { kind: 'error', message: memberText(portalOf(request).locale)('api.not_active') }, statusOfDomainError(error));
+      return show(request, reply, { kind: 'error', message: memberText(portalOf(request).locale)('api.not_active') }, statusOf(error));
     }
   });
   app.post('/api/key/revoke', admin, async (request, reply) => {

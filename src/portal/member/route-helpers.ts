@@ -1,6 +1,5 @@
 /** Small pieces the member routes share. */
 import type { FastifyRequest } from 'fastify';
-import type { DomainError } from '../../lib/errors.ts';
 import type { PortalDeps } from '../portal-deps.ts';
 
 type Body = Record<string, unknown>;
@@ -14,8 +13,4 @@ export const field = (request: FastifyRequest, name: string): string => {
 /** Where members reach this server (RISKLOOKUP_PUBLIC_URL), for the curl and the invitation link. */
 export function publicBaseOf(deps: PortalDeps): string {
   return deps.config.publicUrl.replace(/\/+$/, '');
-}
-
-export function statusOfDomainError(error: DomainError): 400 | 404 | 409 {
-  return error.kind === 'invalid' ? 400 : error.kind === 'not_found' ? 404 : 409;
 }

@@ -5,7 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../http/app-type.ts';
-import { DomainError } from '../../lib/errors.ts';
+import { DomainError, statusOf } from '../../lib/errors.ts';
 import {
   disableMemberUser,
   inviteMemberUser,
@@ -21,7 +21,7 @@ import type { PortalDeps } from '../portal-deps.ts';
 import { notFoundError } from '../portal-errors.ts';
 import { problemText } from '../problem-text.ts';
 import type { Locale } from '../portal-context.ts';
-import { field, publicBaseOf, statusOfDomainError } from './route-helpers.ts';
+import { field, publicBaseOf } from './route-helpers.ts';
 import { memberText } from './text.ts';
 import { usersBody, type UsersFlash } from './users.page.ts';
 
@@ -86,7 +86,7 @@ export function registerUsersRoutes(app: App, deps: PortalDeps) {
       if (code === 'member_users.invite_refused' || code === 'member_users.invite_refusals_used_up') {
         request.log.warn({ memberId: memberOf(request).id, userId: ctx.user.id, problem: code }, 'invitation refused');
       }
-      return show(request, reply, { kind: 'error', message: refusalOf(ctx.locale, error), ...(code ? { code } : {}) }, statusOfDomainError(error), form);
+      return show(request, reply, { kind: 'error', message: refusalOf(ctx.locale, error), ...(code ? { code } : {}) }, statusOf(error), form);
     }
   });
   app.post('/users/:id/disable', admin, async (request, reply) => {
@@ -98,7 +98,7 @@ export function registerUsersRoutes(app: App, deps: PortalDeps) {
     } catch (error) {
       if (error instanceof DomainError && error.kind === 'not_found') throw notFoundError();
       if (!(error instanceof DomainError)) throw error;
-      return show(request, reply, { kind: 'error', message: refusalOf(ctx.locale, error) }, statusOfDomainError(error));
+      return show(request, reply, { kind: 'error', message: refusalOf(ctx.locale, error) }, statusOf(error));
     }
     return redirectTo(reply, `/portal/users?disabled=${id}`);
   });
@@ -112,7 +112,7 @@ export function registerUsersRoutes(app: App, deps: PortalDeps) {
     } catch (error) {
       if (error instanceof DomainError && error.kind === 'not_found') throw notFoundError();
       if (!(error instanceof DomainError)) throw error;
-      return show(request, reply, { kind: 'error', message: refusalOf(ctx.locale, error) }, statusOfDomainError(error));
+      return show(request, reply, { kind: 'error', message: refusalOf(ctx.locale, error) }, statusOf(error));
     }
   });
 }

@@ -10,7 +10,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../http/app-type.ts';
-import { DomainError } from '../../lib/errors.ts';
+import { DomainError, statusOf } from '../../lib/errors.ts';
 import { systemResolver } from '../../webhooks/safe-lookup.ts';
 import { createWebhookDeliveries, type DeliveryView, type WebhookDeliveries } from '../../webhooks/webhook-deliveries.service.ts';
 import { createWebhookEndpoints, type EndpointView, type WebhookEndpoints } from '../../webhooks/webhook-endpoints.service.ts';
@@ -20,7 +20,6 @@ import { redirectTo, renderPage, sendPage } from '../layout.ts';
 import type { PortalDeps } from '../portal-deps.ts';
 import { notFoundError } from '../portal-errors.ts';
 import { domainErrorTexts } from '../problem-text.ts';
-import { statusOfDomainError } from './route-helpers.ts';
 import { memberText } from './text.ts';
 import { deliveriesBody, type DeliveriesFlash } from './webhook-deliveries.page.ts';
 import { webhooksBody, type WebhooksFlash } from './webhooks.page.ts';
@@ -61,10 +60,10 @@ function actorOf(request: FastifyRequest): WebhookActor {
 }
 
 /** A refusal the page words; "not found" (another member's id too) is the portal's 404 page. */
-function refusalOf(request: FastifyRequest, error: unknown): { status: 400 | 404 | 409; messages: string[] } {
+function refusalOf(request: FastifyRequest, error: unknown): { status: ReturnType<typeof statusOf>; messages: string[] } {
   if (!(error instanceof DomainError) || error.kind === 'forbidden') throw error;
   if (error.kind === 'not_found') throw notFoundError();
-  return { status: statusOfDomainError(error), messages: domainErrorTexts(portalOf(request).locale, error) };
+  return { status: statusOf(error), messages: domainErrorTexts(portalOf(request).locale, error) };
 }
 
 async function showList(pages: WebhookPages, request: FastifyRequest, reply: FastifyReply, flash: WebhooksFlash, status = 200, form = NO_FORM) {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MESSAGE_FILES, MESSAGES, t } from './index.ts';
-import { localeFromAcceptLanguage } from '../locale.ts';
+import { localeFromAcceptLanguage } from '../../lib/locale.ts';
 
 test('no two feature files define the same key, and every file is in the catalogue', () => {
   const seen = new Map<string, string>();

@@ -36,7 +36,6 @@ export const reportProblemMessages = defineMessages({
     en: "Only an active user of the member may act on the member's reports.",
     tr: 'Üyenin bildirimleri üzerinde yalnızca üyenin etkin bir kullanıcısı işlem yapabilir.',
   },
-  'problem.actor.not_active': { en: 'Only an active user may do this.', tr: 'Bunu yalnızca etkin bir kullanıcı yapabilir.' },
   'problem.report.not_found': { en: 'There is no report {id}.', tr: '{id} numaralı bildirim yok.' },
   'problem.report.not_found_for_member': {
     en: "There is no report {id} among your member's reports.",

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { digestApiKey, generateApiKey } from '../keys/api-key.ts';
-import { bodyDeadlineMs, laneOf } from './admission-hooks.ts';
+import { bodyDeadlineMs, laneOf } from './admission.hooks.ts';
 import { KnownKeys } from './known-keys.ts';
 
 const from = (ip: string, key?: string) => ({ ip, headers: key === undefined ? {} : { 'x-api-key': key } });

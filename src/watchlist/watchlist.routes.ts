@@ -8,12 +8,11 @@
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
-import type { Config } from '../config.ts';
 import type { CountryCatalogue } from '../countries/catalogue.ts';
 import type { Database } from '../db/schema.ts';
 import type { App } from '../http/app-type.ts';
 import type { ParsedQuery } from '../http/query-string.ts';
-import { chargeAnonymous } from '../http/rate-limit-hooks.ts';
+import { chargeAnonymous } from '../http/rate-limit.hooks.ts';
 import { errorResponses, okResponse } from '../http/schemas.ts';
 import { RESPONSE_HEADERS } from '../http/response-headers.ts';
 import { checkKeyHolder } from '../keys/auth-rules.ts';
@@ -41,7 +40,8 @@ export const MONITORING_METHODS: Record<string, readonly string[]> = {
 export interface MonitoringRouteDeps {
   db: Kysely<Database>;
   clock: Clock;
-  config: Config;
+  /** The routes' own daily allowances, the anonymous allowance (D20) and the default cap (D31). */
+  limits: { watchlistDailyLimit: number; eventsDailyLimit: number; anonDailyLimit: number; watchlistCap: number };
   countries: Pick<CountryCatalogue, 'get'>;
 }
 
@@ -49,8 +49,8 @@ type Allowance = 'watchlist' | 'events';
 
 function meterOf(deps: MonitoringRouteDeps, memberId: number, which: Allowance): Meter {
   return which === 'watchlist'
-    ? { subject: `watchlist:member:${memberId}`, limit: deps.config.watchlistDailyLimit, whatRanOut: "Your member's daily allowance of watchlist calls" }
-    : { subject: `events:member:${memberId}`, limit: deps.config.eventsDailyLimit, whatRanOut: "Your member's daily allowance of event feed requests" };
+    ? { subject: `watchlist:member:${memberId}`, limit: deps.limits.watchlistDailyLimit, whatRanOut: "Your member's daily allowance of watchlist calls" }
+    : { subject: `events:member:${memberId}`, limit: deps.limits.eventsDailyLimit, whatRanOut: "Your member's daily allowance of event feed requests" };
 }
 
 /** D17's steps as the search takes them; then one unit of the route's own allowance. */
@@ -59,7 +59,7 @@ async function authenticate(deps: MonitoringRouteDeps, request: FastifyRequest, 
     rejectSecretsInUrl(request.query as ParsedQuery);
     request.keyHolder = await identifyKeyHolder(deps.db, request.headers['x-api-key'] as string | undefined, quotaDayOf(deps.clock.now()));
   } catch (error) {
-    if (error instanceof AppError) await chargeAnonymous({ ...deps, anonDailyLimit: deps.config.anonDailyLimit }, request);
+    if (error instanceof AppError) await chargeAnonymous({ ...deps, anonDailyLimit: deps.limits.anonDailyLimit }, request);
     throw error;
   }
   const memberId = Number(request.keyHolder.memberId);
@@ -90,7 +90,7 @@ const API_KEY = [{ apiKey: [] }];
 
 export function registerMonitoringRoutes(app: App, deps: MonitoringRouteDeps): void {
   for (const schema of WATCH_SCHEMAS) app.addSchema(schema);
-  const watchDeps = { db: deps.db, clock: deps.clock, countries: deps.countries, defaultCap: deps.config.watchlistCap };
+  const watchDeps = { db: deps.db, clock: deps.clock, countries: deps.countries, defaultCap: deps.limits.watchlistCap };
 
   app.put(WATCH_PATH, {
     schema: {

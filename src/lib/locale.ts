@@ -1,5 +1,8 @@
 /** The page language (D27): the user's choice (session or cookie), else Accept-Language, else Turkish. */
-import { LOCALES, type Locale } from './portal-context.ts';
+
+/** The languages of the portal, the agreement and every worded problem. */
+export type Locale = 'tr' | 'en';
+export const LOCALES: readonly Locale[] = ['tr', 'en'];
 
 export const DEFAULT_LOCALE: Locale = 'tr';
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { preparedQuery } from '../db/prepared.ts';
-import type { Db } from '../db/types.ts';
+import { preparedQuery } from './prepared.ts';
+import type { Db } from './types.ts';
 
 const readQuery = preparedQuery((db) => db.selectFrom('data_version').select('version').where('id', '=', 1));
 

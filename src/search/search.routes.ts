@@ -1,6 +1,6 @@
 /**
  * GET /api/v1/search(.php) (spec 4.1): adapts HTTP to the search use case (answer-search.ts).
- * In order: admission (D26, http/admission.ts, before anything else) → key in URL (D7) → key
+ * In order: admission (D26, http/admission.hooks.ts, before anything else) → key in URL (D7) → key
  * (D17) → parameters (D7 then the schema) → the use case (plan, allowance, search, charge) →
  * audit (D21, once the answer is sent, whatever it was).
  */
@@ -8,12 +8,11 @@ import { performance } from 'node:perf_hooks';
 import type { App } from '../http/app-type.ts';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../lib/errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { ParsedQuery } from '../http/query-string.ts';
-import { chargeAnonymous } from '../http/rate-limit-hooks.ts';
+import { chargeAnonymous } from '../http/rate-limit.hooks.ts';
 import { errorResponses, okResponse, SearchQuerySchema } from '../http/schemas.ts';
 import { identifyKeyHolder } from '../keys/auth.service.ts';
 import { markKeyUsed } from '../keys/keys.repository.ts';
@@ -21,7 +20,7 @@ import { checkKeyHolder } from '../keys/auth-rules.ts';
 import { quotaDayOf } from '../lib/turkey-time.ts';
 import { recordSearch } from '../audit/audit.service.ts';
 import type { AuditWriter } from '../audit/audit-writer.ts';
-import { normaliseSearchQuery, rejectSecretsInUrl } from './search-params.ts';
+import { checkSearchInput, normaliseSearchQuery, rejectSecretsInUrl } from './search-params.ts';
 import { answerSearch, type SearchUseCaseDeps } from './answer-search.ts';
 import type { SearchInput } from './search.service.ts';
 
@@ -29,7 +28,10 @@ export interface SearchRouteDeps {
   db: Kysely<Database>;
   audit: AuditWriter;
   clock: Clock;
-  config: Config;
+  /** D20: the address's allowance when no known key is sent. */
+  anonDailyLimit: number;
+  /** D21: how much of `q` the audit keeps. */
+  auditQueryChars: number;
   countryCodes: readonly string[];
   searchUseCase: SearchUseCaseDeps;
 }
@@ -42,11 +44,11 @@ async function authenticate(deps: SearchRouteDeps, request: FastifyRequest) {
   } catch (error) {
     // No known key: the request is paid for by the address's anonymous allowance (D20),
     // which caps key guessing from one address.
-    if (error instanceof AppError) await chargeAnonymous({ ...deps, anonDailyLimit: deps.config.anonDailyLimit }, request);
+    if (error instanceof AppError) await chargeAnonymous(deps, request);
     throw error;
   }
   // The key's use today came with the key: the use case checks it, and the headers of a request
-  // that ends before it is charged show it (rate-limit-hooks.ts).
+  // that ends before it is charged show it (rate-limit.hooks.ts).
   checkKeyHolder(request.keyHolder);
 }
 
@@ -87,7 +89,9 @@ export function registerSearchRoutes(app: App, deps: SearchRouteDeps, paths: rea
       onRequest: async (request) => authenticate(deps, request),
       // eslint-disable-next-line @typescript-eslint/require-await -- Fastify waits for done() unless a hook returns a promise; a throw rejects it
       preValidation: async (request) => {
-        (request as { query: unknown }).query = normaliseSearchQuery(request.query);
+        // D7's rules (search-params.ts, the same for the portal and the CLI) before the schema, which documents them.
+        const { q, type, country } = checkSearchInput(normaliseSearchQuery(request.query), (code) => deps.countryCodes.includes(code));
+        (request as { query: unknown }).query = { q, type, ...(country === null ? {} : { country }) };
       },
       onResponse: async (request, reply) => recordSearch(deps, request, reply),
       handler: async (request, reply) => {

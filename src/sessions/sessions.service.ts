@@ -7,8 +7,8 @@
 import type { Db } from '../db/types.ts';
 import type { Clock } from '../lib/clock.ts';
 import { digestSecretToken, generateSecretToken, isSecretToken } from '../users/one-time-token.ts';
-import type { Locale, PortalContext } from './portal-context.ts';
-import { LOCALES } from './portal-context.ts';
+import { isLocale, type Locale } from '../lib/locale.ts';
+import type { SignedIn } from './signed-in.ts';
 import {
   deleteOldSessionsOfUser,
   endSession,
@@ -55,13 +55,9 @@ export type SessionOutcome =
   | { kind: 'none' }
   /** There was a session, and it has now ended (idle, too old, user disabled, member suspended). */
   | { kind: 'ended' }
-  | { kind: 'live'; sessionId: number; context: Omit<PortalContext, 'locale'>; locale: Locale | null };
+  | { kind: 'live'; sessionId: number; context: SignedIn; locale: Locale | null };
 
-function isLocale(value: string | null): value is Locale {
-  return value !== null && (LOCALES as readonly string[]).includes(value);
-}
-
-function contextOf(row: SessionContextRow): Omit<PortalContext, 'locale'> {
+function contextOf(row: SessionContextRow): SignedIn {
   const member =
     row.memberId === null || row.memberRef === null
       ? null

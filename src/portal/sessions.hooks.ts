@@ -13,11 +13,11 @@ import type { Db } from '../db/types.ts';
 import type { Clock } from '../lib/clock.ts';
 import { generateSecretToken, isSecretToken, secretsEqual } from '../users/one-time-token.ts';
 import { cookieOptions, type PortalCookies } from './cookies.ts';
-import { isLocale, localeFromAcceptLanguage } from './locale.ts';
+import { isLocale, localeFromAcceptLanguage } from '../lib/locale.ts';
 import type { Locale } from './portal-context.ts';
 import { csrfError } from './portal-errors.ts';
-import { createSession, resolveSession } from './sessions.service.ts';
-import { endSession } from './sessions.repository.ts';
+import { createSession, resolveSession } from '../sessions/sessions.service.ts';
+import { endSession } from '../sessions/sessions.repository.ts';
 
 export interface PortalRequestState {
   locale: Locale;
