@@ -15,6 +15,7 @@ import * as memberQuota from './migrations/0013-member-quota.ts';
 import * as watchlistEvents from './migrations/0016-watchlist-events.ts';
 import * as disputes from './migrations/0017-disputes.ts';
 import * as retention from './migrations/0018-retention.ts';
+import * as deliveryClaimIndexes from './migrations/0019-delivery-claim-indexes.ts';
 
 function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -33,6 +34,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '0016-watchlist-events': { up: (db) => watchlistEvents.up(db, engine.seam) },
     '0017-disputes': { up: (db) => disputes.up(db, engine.seam) },
     '0018-retention': { up: (db) => retention.up(db, engine.seam) },
+    '0019-delivery-claim-indexes': { up: (db) => deliveryClaimIndexes.up(db) },
   };
 }
 

@@ -34,6 +34,11 @@ export interface QueueJob<Item> {
   readonly name: string;
   /** Items run at once in this process. */
   readonly concurrency: number;
+  /**
+   * While items run, a claim waits until at least this many slots are free (fewer, larger claims:
+   * one transaction for several items); 1 when absent. With nothing running it claims at once.
+   */
+  readonly claimBatch?: number;
   /** Claims up to `limit` due items for this process. */
   claim(limit: number): Promise<Item[]>;
   /**

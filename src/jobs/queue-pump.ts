@@ -67,7 +67,7 @@ export function createQueuePump<Item>(job: QueueJob<Item>, deps: QueuePumpDeps):
       return;
     }
     const room = job.concurrency - running.size;
-    if (room <= 0) return;
+    if (room <= 0 || (running.size > 0 && room < Math.min(job.claimBatch ?? 1, job.concurrency))) return;
     pumpAgain = false;
     claiming = claimSome(room).then((claimed) => {
       claiming = null;

@@ -5,7 +5,7 @@
  * takes it again (at least once). Every write after a claim names the claim's token, so a
  * process whose claim expired cannot overwrite the row's newer state.
  */
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { DialectSeam } from '../db/dialect-seam.ts';
 import type { Database, WebhookDeliveriesTable } from '../db/schema.ts';
 import type { Db } from '../db/types.ts';
@@ -40,24 +40,35 @@ export interface ClaimRequest {
 }
 
 /**
- * Due deliveries this process may take: pending and due, or claimed by a process whose claim
- * expired; of an enabled endpoint; and in event order per endpoint where possible: a message
- * whose first attempt has not been made waits while an older message of its endpoint still
+ * Due deliveries this process may take in one state: pending and due, or claimed by a process
+ * whose claim expired; of an enabled endpoint; and in event order per endpoint where possible: a
+ * message whose first attempt has not been made waits while an older message of its endpoint still
  * waits for its first attempt (retries do not hold newer messages back).
+ *
+ * Its plan does not depend on the statistics (issue 30: with a fresh database's, PostgreSQL once
+ * chose a nested loop scanning every pending row once per endpoint, 5 s a claim): the rows come
+ * from `webhook_deliveries_due_order (state, next_attempt_at, id)` in the ORDER BY's order, and the
+ * walk stops at the LIMIT; the two conditions on other rows are subqueries with `LIMIT 1 OFFSET 0` (an OFFSET: SQLite takes it only after a LIMIT), which
+ * PostgreSQL keeps as per-row probes (one into the endpoint's primary key, one into the partial
+ * index `webhook_deliveries_unattempted`) instead of turning them into joins sized by estimates.
+ * The pending rows and the expired claims are two such walks: an OR of both would take neither index.
+ * On PostgreSQL the claim's transaction turns sorting off, so the walk is the index's.
  */
-function dueCandidates(db: Db, seam: Pick<DialectSeam, 'claimRows'>, request: ClaimRequest) {
-  const { now, limit, fullEndpoints } = request;
-  let query = db.selectFrom('webhook_deliveries as d').select(['d.id', 'd.endpoint_id']);
+export function dueCandidates(db: Db, seam: Pick<DialectSeam, 'claimRows'>, request: ClaimRequest, state: 'pending' | 'delivering', limit: number) {
+  const { now, fullEndpoints } = request;
+  let query = db
+    .selectFrom('webhook_deliveries as d')
+    .select(['d.id', 'd.endpoint_id'])
+    .where('d.state', '=', state)
+    .where(state === 'pending' ? 'd.next_attempt_at' : 'd.claim_until', '<=', now);
   if (fullEndpoints.length > 0) query = query.where('d.endpoint_id', 'not in', fullEndpoints);
   return seam.claimRows(
     query
       .where((eb) =>
         eb.and([
-          eb.or([
-            eb.and([eb('d.state', '=', 'pending'), eb('d.next_attempt_at', '<=', now)]),
-            eb.and([eb('d.state', '=', 'delivering'), eb('d.claim_until', '<=', now)]),
-          ]),
-          eb.exists(eb.selectFrom('webhook_endpoints as e').select('e.id').whereRef('e.id', '=', 'd.endpoint_id').where('e.status', '=', 'enabled')),
+          eb.exists(
+            eb.selectFrom('webhook_endpoints as e').select('e.id').whereRef('e.id', '=', 'd.endpoint_id').where('e.status', '=', 'enabled').limit(1).offset(0),
+          ),
           eb.or([
             eb('d.first_attempt_at', 'is not', null),
             eb.not(
@@ -67,8 +78,10 @@ function dueCandidates(db: Db, seam: Pick<DialectSeam, 'claimRows'>, request: Cl
                   .select('o.id')
                   .whereRef('o.endpoint_id', '=', 'd.endpoint_id')
                   .whereRef('o.id', '<', 'd.id')
-                  .where('o.first_attempt_at', 'is', null)
-                  .where('o.state', 'in', ['pending', 'delivering']),
+                  // Literally the partial index's condition, so both engines see that it covers the probe.
+                  .where(sql<boolean>`o.first_attempt_at IS NULL AND o.state IN ('pending', 'delivering')`)
+                  .limit(1)
+                  .offset(0),
               ),
             ),
           ]),
@@ -81,10 +94,27 @@ function dueCandidates(db: Db, seam: Pick<DialectSeam, 'claimRows'>, request: Cl
   );
 }
 
+/**
+ * The ordered index walk that stops at the LIMIT, whatever the estimates: statistics from when
+ * the table was near-empty make a sort of every due row look cheaper to PostgreSQL (measured: 23 ms
+ * and 50,000 buffers at 10,000 due rows, against 0.1 ms). Only for the calling transaction.
+ */
+export async function walkTheIndex(trx: Db, seam: Pick<DialectSeam, 'kind'>): Promise<void> {
+  if (seam.kind === 'postgres') await sql.raw('SET LOCAL enable_sort = off').execute(trx);
+}
+
 /** Claims up to `limit` due deliveries in one transaction (row locks skip other claimers' rows on PostgreSQL). */
-export async function claimDueDeliveries(db: Kysely<Database>, seam: Pick<DialectSeam, 'claimRows'>, request: ClaimRequest): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries(
+  db: Kysely<Database>,
+  seam: Pick<DialectSeam, 'claimRows' | 'kind'>,
+  request: ClaimRequest,
+): Promise<ClaimedDelivery[]> {
   return db.transaction().execute(async (trx) => {
-    const candidates = await dueCandidates(trx, seam, request).execute();
+    await walkTheIndex(trx, seam);
+    // Expired claims first (they are the oldest work), then pending rows for the room left.
+    const expired = await dueCandidates(trx, seam, request, 'delivering', request.limit).execute();
+    const pending = expired.length < request.limit ? await dueCandidates(trx, seam, request, 'pending', request.limit - expired.length).execute() : [];
+    const candidates = [...expired, ...pending];
     const taken = new Map<number, number>();
     const ids: number[] = [];
     for (const row of candidates) {
