@@ -141,6 +141,9 @@ function registerSearchRoute(app: App, deps: PortalDeps) {
       return null;
     }
   };
+  /** A tax-ID search's own country and tax ID (the page offers to watch it when nothing was found). */
+  const typedTaxId = (response: { type: string; country: string | null; query: string }) =>
+    response.type === 'tax_id' && response.country !== null ? [{ country: response.country, tax_id: response.query }] : [];
   /** The results this member watches, by standingKey of the D9-canonical tax ID (for "Watching"). */
   const watchedOf = async (memberId: number, results: ReadonlyArray<{ country: string; tax_id: string }>) => {
     const targets: WatchTarget[] = [];
@@ -196,7 +199,7 @@ function registerSearchRoute(app: App, deps: PortalDeps) {
       outcome,
       blocked: refusal ? refusalText(t, refusal, allowance.limit) : null,
       canonical: canonicalOf,
-      watched: outcome?.kind === 'answered' ? await watchedOf(member.id, outcome.response.results) : new Set<string>(),
+      watched: outcome?.kind === 'answered' ? await watchedOf(member.id, [...outcome.response.results, ...typedTaxId(outcome.response)]) : new Set<string>(),
     };
     const status = refusal ? 403 : outcome?.kind === 'refused' ? outcome.status : 200;
     return sendPage(reply, renderPage(ctx, { title: t('search.title'), body: searchBody(ctx, model), active: 'search' }), status);

@@ -184,7 +184,8 @@ function answer(ctx: PortalContext, model: SearchPageModel, response: SearchResp
     response.result_count === 0
       ? near.length > 0
         ? ''
-        : html`<p class="result-summary">${response.type === 'tax_id' ? t('search.none_tax_id', { q }) : t('search.none_name', { q })}</p>`
+        : html`<p class="result-summary">${response.type === 'tax_id' ? t('search.none_tax_id', { q }) : t('search.none_name', { q })}</p>
+            ${typedWatch(ctx, model, response)}`
       : html`<p class="result-summary">
           ${response.result_count === 1 ? t('search.result_one', { q }) : t('search.result_count', { q, count: response.result_count })}
         </p>`;
@@ -192,6 +193,18 @@ function answer(ctx: PortalContext, model: SearchPageModel, response: SearchResp
     ${summary}${response.meta.truncated ? notice('info', t('search.truncated')) : ''} ${near.length > 0 ? nearMatches(t, response, near) : ''}
     ${response.results.map((c) => companyCard(ctx, isWatched(model, c), c))}
   </section>`;
+}
+
+/**
+ * On a tax-ID search that found nothing: watch the typed tax ID anyway, to hear when it appears.
+ * It tells nothing the answer did not: the page has just said that nothing is shown for it.
+ */
+function typedWatch(ctx: PortalContext, model: SearchPageModel, response: SearchResponse): Html | string {
+  if (response.type !== 'tax_id' || response.country === null) return '';
+  const canonical = model.canonical?.(response.country, response.query) ?? null;
+  if (canonical === null) return '';
+  if (model.watched.has(`${response.country}:${canonical}`)) return watchingMark(ctx);
+  return watchButton(ctx, response.country, response.query, `${response.country} ${response.query}`);
 }
 
 function isWatched(model: SearchPageModel, company: CompanyResult): boolean {
