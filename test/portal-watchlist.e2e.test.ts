@@ -157,9 +157,10 @@ for (const engine of ENGINES) {
       assert.equal(receiver.received.length, 0, 'two claims are not visible (D12): no event');
       const op = await signedIn(operator);
       await op.page.goto(`${base}/portal/operator/queue`);
+      await shot(op.page, 'watch-4-queue');
       await op.page.locator(`form[action="/portal/operator/reports/${claims[2]}/approve"] button`).click();
       await op.page.waitForURL(/done=/);
-      await shot(op.page, 'watch-4-approved');
+      assert.match(await op.page.locator('main').innerText(), /pending → approved/);
       await op.context.close();
 
       // 4. The delivery arrives signed, with what changed and no report content.
@@ -181,6 +182,8 @@ for (const engine of ENGINES) {
       await shot(page, 'watch-5-delivered');
       await row.getByRole('button', { name: `Redeliver ${webhookId}` }).click();
       await page.waitForURL(/redelivered=\d+$/);
+      assert.match(await main(), /is queued again: the same webhook-id and body/);
+      await shot(page, 'watch-6-redelivered');
       await deliverDue(runner);
       await receiver.waitFor(2);
       const again = receiver.received[1]!;
@@ -188,7 +191,7 @@ for (const engine of ENGINES) {
       assert.equal(again.body, first.body);
       assert.equal(verify(secret, again).type, 'company.changed');
       await page.goto(page.url().split('?')[0]!);
-      await shot(page, 'watch-6-redelivered');
+      assert.match(await page.locator('table.deliveries tbody tr').first().innerText(), /Delivered/);
 
       // The watchlist in Turkish.
       await page.getByRole('button', { name: 'Türkçe' }).click();
