@@ -9,7 +9,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { makeTestApp, search, type TestApp } from './helpers/app.ts';
-import { companyLine, countries, makeClaimants, makeKeyHolder, makeMember, makeReport, nextVkn } from './helpers/factories.ts';
+import { companyLine, countries, makeClaimants, makeCompanies, makeKeyHolder, makeMember, makeReport, nextVkn } from './helpers/factories.ts';
+import { decideDispute, recordDispute } from '../src/disputes/disputes.service.ts';
 import { claimInput } from './helpers/filing.ts';
 import { makeUser, memberIdOf } from './helpers/users.ts';
 import { webhookWorld } from './helpers/webhooks.ts';
@@ -260,6 +261,39 @@ for (const engine of ENGINES) {
       const body = JSON.parse(deliveries[0]!.payload) as { type: string; data: CompanyEventView };
       assert.equal(body.type, 'company.changed');
       assert.deepEqual(body.data, event, 'the webhook carries the feed event');
+    });
+
+    test('a dispute recorded, then decided, tells the watchers through the real seam (D33 to D31); visibility unchanged', async () => {
+      const { db } = database.engine;
+      const [taxId] = (await makeCompanies(database.engine, t.clock, [
+        {
+          company_name: 'İtirazlı Nakliyat A.Ş.',
+          reports: [
+            makeReport({ type: 'enforcement_plain', case: { enforcement_office: 'Bursa 1. İcra Dairesi', file_number: '2026/12', date: '2026-03-01' } }),
+          ],
+        },
+      ])) as [string];
+      await watch(watcher, taxId);
+      await newEvents(watcher);
+      const report = await db
+        .selectFrom('reports')
+        .innerJoin('companies', 'companies.id', 'reports.company_id')
+        .select('reports.id')
+        .where('companies.tax_id_norm', '=', taxId)
+        .executeTakeFirstOrThrow();
+      const today = formatTurkeyDateTime(t.clock.now()).slice(0, 10);
+      const { disputeId } = await recordDispute(deps, op, {
+        identificationMethod: 'kep',
+        identificationReference: 'KEP-2026-1',
+        receivedOn: today,
+        grounds: 'Borç ödendi',
+        reportIds: [Number(report.id)],
+      });
+      const [opened] = await newEvents(watcher);
+      assert.deepEqual([opened!.kinds, opened!.report_count.before, opened!.report_count.after], [['report_disputed'], 1, 1]);
+      await decideDispute(deps, op, disputeId, { outcome: 'upheld', reason: 'Kayıt doğrulandı' });
+      const [closed] = await newEvents(watcher);
+      assert.deepEqual([closed!.kinds, closed!.report_count.before, closed!.report_count.after], [['dispute_closed'], 1, 1]);
     });
 
     test('kinds a caller names (a dispute) arrive without a visible change; an unwatched company costs no event', async () => {

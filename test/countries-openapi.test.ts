@@ -71,7 +71,15 @@ for (const engine of ENGINES) {
     test('OpenAPI 3 is generated from the route schemas', async () => {
       const doc = (await t.app.inject({ url: '/api/v1/openapi.json' })).json<OpenApiDoc>();
       assert.equal(doc.openapi, '3.0.3');
-      assert.deepEqual(Object.keys(doc.paths).sort(), ['/api/v1/countries', '/api/v1/countries.php', '/api/v1/search', '/api/v1/search.php']);
+      assert.deepEqual(Object.keys(doc.paths).sort(), [
+        '/api/v1/countries',
+        '/api/v1/countries.php',
+        '/api/v1/events',
+        '/api/v1/search',
+        '/api/v1/search.php',
+        '/api/v1/watchlist',
+        '/api/v1/watchlist/{country}/{tax_id}',
+      ]);
       const op = doc.paths['/api/v1/search.php'].get;
       const params = Object.fromEntries(op.parameters.map((p) => [p.name, p])) as Record<'q' | 'type' | 'country', OperationNode['parameters'][number]>;
       assert.deepEqual(params.q.schema.minLength, 3);

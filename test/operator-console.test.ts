@@ -223,7 +223,9 @@ for (const engine of ENGINES) {
 
     test('D30: users invited, sent a reset link and disabled by an operator, each in the log (never the link secret)', async () => {
       const { db } = database.engine;
-      const invited = await services().userAdmin.inviteUser(op, { email: 'New.User@CON-1.test', role: 'member_user', memberRef: 'CON-1' });
+      const invitation = { email: 'New.User@CON-1.test', role: 'member_user' as const, memberRef: 'CON-1' };
+      await assert.rejects(services().userAdmin.inviteUser(op, invitation), refusedWith('forbidden'), 'an invitation needs a confirmation');
+      const invited = await services().userAdmin.inviteUser(confirmed('user.invite', stepUpTarget.user(invitation.email)), invitation);
       await assert.rejects(
         services().userAdmin.createResetLink(op, { email: 'new.user@con-1.test' }),
         refusedWith('forbidden'),

@@ -36,7 +36,7 @@ for (const engine of ENGINES) {
     const usedToday = async (key: string) => {
       const row = await database.engine.db
         .selectFrom('usage_counters')
-        .innerJoin('api_keys', (j) => j.on(sql`usage_counters.subject`, '=', sql`'key:' || api_keys.id`))
+        .innerJoin('api_keys', (j) => j.on(sql`usage_counters.subject`, '=', sql`'member:' || api_keys.member_id`))
         .select('used')
         .where('api_keys.prefix', '=', key.slice(0, 8))
         .where('day', '=', quotaDayOf(Date.now()))

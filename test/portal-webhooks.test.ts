@@ -20,6 +20,7 @@ import { openColumn, WEBHOOK_PREVIOUS_SECRET, WEBHOOK_SECRET } from '../src/secr
 import { decideAfterAttempt, MAX_ATTEMPTS } from '../src/webhooks/delivery-rules.ts';
 import { disableEndpoint } from '../src/webhooks/endpoints.repository.ts';
 import { insertDeliveries } from '../src/webhooks/deliveries.repository.ts';
+import { MANUAL_SENDS_PER_DAY } from '../src/webhooks/webhook-deliveries.service.ts';
 
 const ENTITIES: Record<string, string> = { '&#39;': "'", '&quot;': '"', '&lt;': '<', '&gt;': '>', '&#96;': '`', '&amp;': '&' };
 /** A page's text as a reader sees it: tags dropped, entities decoded, spaces collapsed. */
@@ -81,6 +82,7 @@ for (const engine of ENGINES) {
     beforeEach(async () => {
       await db.deleteFrom('webhook_deliveries').execute();
       await db.deleteFrom('webhook_endpoints').execute();
+      await db.deleteFrom('usage_counters').where('subject', 'like', 'webhook_manual:%').execute();
     });
     after(async () => {
       await t?.close();
@@ -405,6 +407,29 @@ for (const engine of ENGINES) {
       const busy = await adminA.post(`/portal/webhooks/deliveries/${failed.id}/redeliver`);
       assert.equal(busy.statusCode, 409);
       assert.match(text(busy.body), new RegExp(`Delivery ${failed.id} is being sent right now: wait for its outcome`));
+    });
+
+    test('test events and redeliveries are capped per member and day: no unlimited sender of requests to any address (attack round)', async () => {
+      await register(adminA, 'https://1.1.1.1/capped');
+      await register(adminA, 'https://1.0.0.1/capped');
+      const [first, second] = await endpointsOf(memberA);
+      const statuses: number[] = [];
+      for (let i = 0; i < MANUAL_SENDS_PER_DAY; i++) statuses.push((await adminA.post(`/portal/webhooks/${i % 2 ? first!.id : second!.id}/test`)).statusCode);
+      assert.deepEqual(new Set(statuses), new Set([303]));
+      const refused = await adminA.post(`/portal/webhooks/${first!.id}/test`);
+      assert.equal(refused.statusCode, 409);
+      assert.match(text(refused.body), new RegExp(`at most ${MANUAL_SENDS_PER_DAY} test events and redeliveries a day`, 'i'));
+      const delivery = await db.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', first!.id).executeTakeFirstOrThrow();
+      const again = await adminA.post(`/portal/webhooks/deliveries/${delivery.id}/redeliver`);
+      assert.equal(again.statusCode, 409);
+      assert.match(text(again.body), /test events and redeliveries a day/);
+      const rows = await db.selectFrom('webhook_deliveries').select('id').where('endpoint_id', 'in', [first!.id, second!.id]).execute();
+      assert.equal(rows.length, MANUAL_SENDS_PER_DAY, 'nothing queued beyond the cap');
+      // Another member is not affected by A's use.
+      const b = await register(adminB, 'https://1.1.1.1/b');
+      assert.ok(b.secret);
+      const [endpointB] = await db.selectFrom('webhook_endpoints').select('id').where('url', '=', 'https://1.1.1.1/b').execute();
+      assert.equal((await adminB.post(`/portal/webhooks/${endpointB!.id}/test`)).statusCode, 303);
     });
 
     test('delete: the endpoint and its deliveries are gone, the page says so', async () => {

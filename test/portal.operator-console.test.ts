@@ -102,7 +102,12 @@ for (const engine of ENGINES) {
     });
 
     test('D30: users: an invitation link is shown once to the operator, and logged without its secret', async () => {
-      const res = await operator.post('/portal/operator/users/invite', { email: 'yeni@c-1.test', role: 'member_user', member: 'C-1' });
+      const res = await operator.post('/portal/operator/users/invite', {
+        email: 'yeni@c-1.test',
+        role: 'member_user',
+        member: 'C-1',
+        ...confirmFields(opUser, t.clock),
+      });
       assert.equal(res.statusCode, 200, res.body.slice(0, 500));
       const token = /accept\?token=([A-Za-z0-9_-]+)/.exec(res.body)?.[1];
       assert.ok(token, 'the link is on the page');

@@ -189,6 +189,11 @@ for (const engine of ENGINES) {
       await op.locator('form[action="/portal/operator/users/invite"] input[name=email]').fill('new.colleague@m-1001.example');
       await op.locator('form[action="/portal/operator/users/invite"] input[name=member]').fill('M-1001');
       await op.getByRole('button', { name: 'Invite' }).click();
+      // Every invitation needs the password and a new code too (attack round).
+      await op.locator('#confirm_password').fill(operator.password);
+      t.clock.advance(30_000);
+      await op.locator('#confirm_code').fill(totpCodeAt(operator.totpSecret!, t.clock.now()));
+      await op.getByRole('button', { name: 'Confirm' }).click();
       assert.match(await op.locator('main').innerText(), /\/portal\/accept\?token=/);
       await op.goto(`${base}/portal/operator/log`);
       const log = await op.locator('main').innerText();

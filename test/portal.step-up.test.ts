@@ -65,6 +65,19 @@ for (const engine of ENGINES) {
         fields: { email: 'new.op@console.test', role: 'operator', member: '' },
         accepted: 200,
       },
+      // Attack round: a member's account minted from a stolen session outlives it (a key, searches every day).
+      {
+        name: "inviting a member's administrator",
+        url: '/portal/operator/users/invite',
+        fields: { email: 'new.admin@c-1.test', role: 'member_admin', member: 'C-1' },
+        accepted: 200,
+      },
+      {
+        name: "inviting a member's user",
+        url: '/portal/operator/users/invite',
+        fields: { email: 'new.user@c-1.test', role: 'member_user', member: 'C-1' },
+        accepted: 200,
+      },
       { name: 'resetting an operator', url: '/portal/operator/users/reset', fields: { email: 'other.op@console.test' }, accepted: 200 },
       { name: "resetting a member's user", url: '/portal/operator/users/reset', fields: { email: 'member.user@c-1.test' }, accepted: 200 },
       { name: "changing a member's status", url: '/portal/operator/members/C-1/status', fields: { status: 'suspended' }, accepted: 303 },
@@ -75,6 +88,8 @@ for (const engine of ENGINES) {
         fields: { portal_daily_limit: '100000' },
         accepted: 303,
       },
+      // Attack round: a stolen session must not shut the other operators out of the console.
+      { name: 'disabling another operator', url: '/portal/operator/users/disable', fields: { email: 'other.op@console.test' }, accepted: 303 },
     ];
 
     for (const action of ACTIONS) {
@@ -136,9 +151,8 @@ for (const engine of ENGINES) {
       assert.equal(member.status, 'terminated');
     });
 
-    test("inviting a member's user and other member changes need no confirmation", async () => {
-      const invite = await browser.post('/portal/operator/users/invite', { email: 'plain@c-key.test', role: 'member_user', member: 'C-KEY' });
-      assert.equal(invite.statusCode, 200);
+    test("other member changes and disabling a member's user need no confirmation", async () => {
+      assert.equal((await browser.post('/portal/operator/users/disable', { email: 'member.user@c-1.test' })).statusCode, 303);
       assert.equal((await browser.post('/portal/operator/members/C-KEY/tier', { tier: 'associate' })).statusCode, 303);
     });
   });

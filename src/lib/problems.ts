@@ -180,6 +180,7 @@ export const PROBLEM_PARAMS = {
   'webhook.endpoint_disabled': ['id'],
   'webhook.delivery_not_found': ['id'],
   'webhook.delivery_in_progress': ['id'],
+  'webhook.manual_sends_used_up': ['max'],
   'watchlist.full': ['cap'],
 } as const satisfies Record<string, readonly string[]>;
 

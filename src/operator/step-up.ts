@@ -13,9 +13,19 @@ import { normaliseEmail } from '../users/users.service.ts';
 /**
  * Every action that needs a confirmation. `member.portal_daily_limit` is the per-member daily
  * portal allowance (D28 amended), wired as `member.key_daily_limit` (requireStepUp in its service,
- * withStepUp around its route).
+ * withStepUp around its route). `user.invite` is inviting a member's user or administrator (attack
+ * round): an account minted from a stolen session outlives it (a key, searches every day).
+ * `user.disable_operator`: a stolen session must not shut the other operators out of the console.
  */
-export const STEP_UP_ACTIONS = ['user.invite_operator', 'user.reset', 'member.status', 'member.key_daily_limit', 'member.portal_daily_limit'] as const;
+export const STEP_UP_ACTIONS = [
+  'user.invite_operator',
+  'user.invite',
+  'user.reset',
+  'user.disable_operator',
+  'member.status',
+  'member.key_daily_limit',
+  'member.portal_daily_limit',
+] as const;
 export type StepUpAction = (typeof STEP_UP_ACTIONS)[number];
 
 /** What an action is done to, as the proof names it. */

@@ -28,7 +28,7 @@ async function createdByOf(deps: UserAdminDeps, operator: Actor): Promise<string
 }
 
 async function inviteUserAs(deps: UserAdminDeps, operator: Actor, input: { email: string; role: UserRole; memberRef?: string | null }): Promise<IssuedLink> {
-  if (input.role === 'operator') requireStepUp(operator, 'user.invite_operator', stepUpTarget.user(input.email));
+  requireStepUp(operator, input.role === 'operator' ? 'user.invite_operator' : 'user.invite', stepUpTarget.user(input.email));
   const createdBy = await createdByOf(deps, operator);
   return inviteUser(deps.db, deps.clock, { ...input, createdBy, ...(deps.keyRing ? { keyRing: deps.keyRing } : {}) }, async (trx, link) => {
     const who = await operatorIdentity(trx, operator);
@@ -65,6 +65,8 @@ async function disableUserAs(deps: UserAdminDeps, operator: Actor, email: string
   // The operator check first: a user who is not one learns nothing about the email.
   await operatorIdentity(deps.db, operator);
   return disableUser(deps.db, deps.clock, email, {}, async (trx, after, before) => {
+    // Disabling an operator needs a confirmation (step-up.ts); refused here, the transaction undoes it.
+    if (after.role === 'operator') requireStepUp(operator, 'user.disable_operator', stepUpTarget.user(after.email));
     const who = await operatorIdentity(trx, operator);
     await appendOperatorLog(trx, {
       at: deps.clock.now(),
@@ -81,7 +83,7 @@ async function disableUserAs(deps: UserAdminDeps, operator: Actor, email: string
 /** The portal-account use cases of the console and the CLI (D27, D30), each `(actor, input)` for an operator or the CLI. */
 export function createUserAdmin(deps: UserAdminDeps) {
   return {
-    /** Inviting an operator needs the operator's confirmation (step-up.ts). */
+    /** Every invitation needs the operator's confirmation (step-up.ts); disabling an operator too. */
     inviteUser: (actor: Actor, input: { email: string; role: UserRole; memberRef?: string | null }) => inviteUserAs(deps, actor, input),
     /** A new link for a user: a reset link, or a new invitation for one who never accepted; needs the operator's confirmation. */
     createResetLink: (actor: Actor, input: { email: string }) => createResetLinkAs(deps, actor, input.email),

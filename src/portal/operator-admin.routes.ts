@@ -12,7 +12,8 @@ import type { Actor } from '../actors/actor.ts';
 import { stepUpTarget, type StepUpAction } from '../operator/step-up.ts';
 import { withStepUp, type StepUpNeed } from './step-up.ts';
 import type { UserRole } from '../db/schema.ts';
-import { checkInvitation, listUserViews, oneTimeLinkOf, USER_ROLES, type IssuedLink } from '../users/users.service.ts';
+import { checkInvitation, listUserViews, normaliseEmail, oneTimeLinkOf, USER_ROLES, type IssuedLink } from '../users/users.service.ts';
+import { findUserByEmailNorm } from '../users/users.repository.ts';
 import { formField } from './forms.ts';
 import { actorOf, portalOf, requireUser } from './guards.ts';
 import { html, type Html } from './html.ts';
@@ -223,8 +224,13 @@ export function registerOperatorAdminRoutes(
     const what = (request.params as { what?: string }).what;
     const email = formField(request.body, 'email', 254);
     if (what === 'disable') {
-      await deps.services.userAdmin.disableUser(actorOf(request), { email });
-      return redirectTo(reply, done('user.disable', email, '/portal/operator/users'));
+      // Disabling an operator needs the operator's confirmation (step-up.ts); a member's user does not.
+      const role = (await findUserByEmailNorm(deps.db, normaliseEmail(email)))?.role;
+      const need: StepUpNeed | null = role === 'operator' ? { action: 'user.disable_operator', target: stepUpTarget.user(email), shown: email } : null;
+      return withStepUp(request, reply, deps, need, async (stepUp) => {
+        await deps.services.userAdmin.disableUser(actorOf(request, stepUp), { email });
+        return redirectTo(reply, done('user.disable', email, '/portal/operator/users'));
+      });
     }
     const showLink = (link: IssuedLink) => {
       // The link is shown once, on this answer; nothing stores it.
@@ -235,8 +241,8 @@ export function registerOperatorAdminRoutes(
     if (what === 'invite') {
       const member = formField(request.body, 'member', 64).trim();
       const role = pick<UserRole>(formField(request.body, 'role'), USER_ROLES);
-      // Inviting an operator needs the operator's confirmation (step-up.ts); a member's user does not.
-      const need: StepUpNeed | null = role === 'operator' ? { action: 'user.invite_operator', target, shown: email } : null;
+      // Every invitation needs the operator's confirmation (step-up.ts): an account made from a stolen session outlives it.
+      const need: StepUpNeed = { action: role === 'operator' ? 'user.invite_operator' : 'user.invite', target, shown: email };
       // A mistyped invitation is refused before the password and a code are asked for.
       checkInvitation({ email, role, memberRef: member === '' ? null : member });
       return withStepUp(request, reply, deps, need, async (stepUp) =>

@@ -60,6 +60,11 @@ export function refusedInvitationsSubject(memberId: number): string {
   return `invite_refused:member:${memberId}`;
 }
 
+/** A member's webhook test events and redeliveries of the day (webhook-deliveries.service.ts). */
+export function webhookManualSendsSubject(memberId: number): string {
+  return `webhook_manual:member:${memberId}`;
+}
+
 export function remainingOf(a: Allowance): number {
   return Math.max(0, a.limit - a.used);
 }

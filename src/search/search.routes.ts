@@ -90,8 +90,10 @@ export function registerSearchRoutes(app: App, deps: SearchRouteDeps, paths: rea
       // eslint-disable-next-line @typescript-eslint/require-await -- Fastify waits for done() unless a hook returns a promise; a throw rejects it
       preValidation: async (request) => {
         // D7's rules (search-params.ts, the same for the portal and the CLI) before the schema, which documents them.
-        const { q, type, country } = checkSearchInput(normaliseSearchQuery(request.query), (code) => deps.countryCodes.includes(code));
-        (request as { query: unknown }).query = { q, type, ...(country === null ? {} : { country }) };
+        const asked = normaliseSearchQuery(request.query);
+        const { q, type, country } = checkSearchInput(asked, (code) => deps.countryCodes.includes(code));
+        // The type stays absent when it was not asked (D21's audit records what the request said).
+        (request as { query: unknown }).query = { q, ...(asked.type === undefined ? {} : { type }), ...(country === null ? {} : { country }) };
       },
       onResponse: async (request, reply) => recordSearch(deps, request, reply),
       handler: async (request, reply) => {

@@ -10,6 +10,9 @@ import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
 import { findDelivery, insertDeliveries, listDeliveriesOfEndpoint, restartDelivery, type DeliveryRow } from './deliveries.repository.ts';
 import { findEndpoint, type EndpointRow } from './endpoints.repository.ts';
+import { webhookManualSendsSubject } from '../quota/allowance.ts';
+import { consumeUsage, releaseUsage } from '../quota/usage.repository.ts';
+import { quotaDayOf } from '../lib/turkey-time.ts';
 import { checkEndpointAccess, DELIVERIES_KEPT_DAYS, endpointNotFound, payloadOf, type WebhookActor } from './webhook-rules.ts';
 
 /** What the portal shows of a delivery. */
@@ -32,6 +35,13 @@ export interface DeliveryView {
 }
 
 export const TEST_EVENT_TYPE = 'webhook.test';
+/**
+ * Test events and redeliveries a member may ask for in one quota day (D19), all its endpoints
+ * together. Each one makes this service send up to 10 requests (D32's retries) to an address the
+ * member chose: without a cap the portal is an unlimited request sender (found by the attack
+ * round). Real events are not counted.
+ */
+export const MANUAL_SENDS_PER_DAY = 20;
 const DAY_MS = 86_400_000;
 
 function viewOf(row: DeliveryRow): DeliveryView {
@@ -59,6 +69,19 @@ function requireEnabled(endpoint: EndpointRow): void {
   }
 }
 
+/** Takes one of the member's manual sends of the day, or refuses (409, in words). Returns the day taken from. */
+async function takeManualSend(db: Kysely<Database>, memberId: number, now: number): Promise<string> {
+  const day = quotaDayOf(now);
+  if ((await consumeUsage(db, webhookManualSendsSubject(memberId), day, MANUAL_SENDS_PER_DAY)) === null) {
+    throw new DomainError(
+      'conflict',
+      `at most ${MANUAL_SENDS_PER_DAY} test events and redeliveries a day for all your endpoints together: try again after midnight Turkey time`,
+      { code: 'webhook.manual_sends_used_up', params: { max: MANUAL_SENDS_PER_DAY } },
+    );
+  }
+  return day;
+}
+
 export function createWebhookDeliveries(deps: { readonly db: Kysely<Database>; readonly clock: Clock }) {
   async function endpointFor(actor: WebhookActor, id: number, access: 'manage' | 'read'): Promise<EndpointRow> {
     const endpoint = await findEndpoint(deps.db, id);
@@ -73,6 +96,7 @@ export function createWebhookDeliveries(deps: { readonly db: Kysely<Database>; r
       const endpoint = await endpointFor(actor, input.endpointId, 'manage');
       requireEnabled(endpoint);
       const now = deps.clock.now();
+      await takeManualSend(deps.db, endpoint.member_id, now);
       const webhookId = `msg_test_${randomBytes(12).toString('base64url')}`;
       const payload = payloadOf({
         id: webhookId,
@@ -109,7 +133,9 @@ export function createWebhookDeliveries(deps: { readonly db: Kysely<Database>; r
         throw error instanceof DomainError && error.kind === 'not_found' ? notFound() : error;
       }
       requireEnabled(endpoint);
+      const day = await takeManualSend(deps.db, endpoint.member_id, deps.clock.now());
       if (!(await restartDelivery(deps.db, delivery.id, deps.clock.now()))) {
+        await releaseUsage(deps.db, webhookManualSendsSubject(endpoint.member_id), day);
         throw new DomainError('conflict', `delivery ${delivery.id} is being sent right now: wait for its outcome`, {
           code: 'webhook.delivery_in_progress',
           params: { id: delivery.id },

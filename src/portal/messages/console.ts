@@ -68,6 +68,8 @@ export const consoleMessages = defineMessages({
     tr: 'Son zamanlarda çok sayıda hatalı parola ya da kod girildi: {wait} bekleyip tekrar deneyin. Hiçbir şey değiştirilmedi.',
   },
   'console.stepUp.user.invite_operator': { en: 'invite an operator', tr: 'operatör davet etme' },
+  'console.stepUp.user.invite': { en: "invite a member's user", tr: 'üye kullanıcısı davet etme' },
+  'console.stepUp.user.disable_operator': { en: 'disable an operator', tr: 'operatörü devre dışı bırakma' },
   'console.stepUp.user.reset': { en: 'issue a reset link', tr: 'sıfırlama bağlantısı verme' },
   'console.stepUp.member.status': { en: "change the member's status", tr: 'üyenin durumunu değiştirme' },
   'console.stepUp.member.key_daily_limit': { en: "change the member's daily limit", tr: 'üyenin günlük sınırını değiştirme' },

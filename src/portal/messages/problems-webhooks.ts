@@ -49,6 +49,10 @@ export const webhookProblemMessages = defineMessages({
     en: 'Delivery {id} is being sent right now: wait for its outcome.',
     tr: '{id} numaralı gönderim şu anda yapılıyor: sonucunu bekleyin.',
   },
+  'problem.webhook.manual_sends_used_up': {
+    en: 'At most {max} test events and redeliveries a day for all your endpoints together: try again after midnight Turkey time.',
+    tr: 'Tüm adresleriniz için günde en çok {max} deneme bildirimi ve yeniden gönderim yapılabilir: Türkiye saatiyle gece yarısından sonra yeniden deneyin.',
+  },
   'problem.watchlist.full': {
     en: 'Your watchlist holds {cap} companies, its limit: remove one you no longer need, or ask the association for a higher limit.',
     tr: 'İzleme listeniz sınırı olan {cap} şirketi tutuyor: artık gerekmeyen birini çıkarın ya da birlikten daha yüksek bir sınır isteyin.',
