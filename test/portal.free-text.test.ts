@@ -137,6 +137,9 @@ for (const engine of ENGINES) {
       await world.deliveries.sendTestEvent(actor, { endpointId: endpoint.id });
       const { endpoint: off } = await world.endpoints.registerEndpoint(actor, { url: 'https://8.8.4.4/walk' });
       await disableEndpoint(db, off.id, 'The endpoint answered 410 Gone, which asks for no more deliveries.', t.clock.now());
+      // A watched company, so that its remove form is on the watchlist page.
+      await admin.get('/portal/watchlist');
+      assert.equal((await admin.post('/portal/watchlist', { country: 'TR', tax_id: nextVkn() })).statusCode, 200);
       const operatorUser = await makePortalUser(db, t.clock, { role: 'operator' });
       const operator = await signIn(t.app, operatorUser, t.clock);
       // Disputes over the two filings (D33): one open (the decision form, the member's support and

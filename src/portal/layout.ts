@@ -14,7 +14,7 @@ import type { Locale, PortalContext } from './portal-context.ts';
 
 export const PORTAL_PREFIX = '/portal';
 
-export type NavKey = 'home' | 'agreement' | 'api' | 'usage' | 'search' | 'users' | 'reports' | 'disputes' | 'operator' | 'webhooks';
+export type NavKey = 'home' | 'agreement' | 'api' | 'usage' | 'search' | 'users' | 'reports' | 'disputes' | 'operator' | 'webhooks' | 'watchlist';
 
 /** The menu: each entry and the roles that see it (D28: member_user sees no keys and no users). */
 export const NAV_ITEMS: ReadonlyArray<{ key: NavKey; href: string; label: MessageKey; roles: readonly UserRole[] }> = [
@@ -25,6 +25,7 @@ export const NAV_ITEMS: ReadonlyArray<{ key: NavKey; href: string; label: Messag
   { key: 'search', href: '/portal/search', label: 'layout.nav.search', roles: ['member_admin', 'member_user'] },
   { key: 'users', href: '/portal/users', label: 'layout.nav.users', roles: ['member_admin'] },
   { key: 'reports', href: '/portal/reports', label: 'reports.nav', roles: ['member_admin', 'member_user'] },
+  { key: 'watchlist', href: '/portal/watchlist', label: 'watchlist.nav', roles: ['member_admin', 'member_user'] },
   { key: 'webhooks', href: '/portal/webhooks', label: 'webhooks.nav', roles: ['member_admin'] },
   { key: 'disputes', href: '/portal/disputes', label: 'disputes.nav', roles: ['member_admin', 'member_user'] },
   { key: 'operator', href: '/portal/operator/', label: 'layout.nav.operator', roles: ['operator'] },

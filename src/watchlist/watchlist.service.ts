@@ -236,3 +236,19 @@ export async function setWatchlistCap(
     return { ref, watchlist_cap: cap };
   });
 }
+
+/**
+ * Which of `targets` (country and D9-canonical tax ID, as a search answers them) the member
+ * watches, as `standingKey`s: for the portal's "Watching" mark on search results. Says nothing of
+ * records: the targets are what the member already sees.
+ */
+export async function watchedAmong(db: Db, memberId: number, targets: readonly WatchTarget[]): Promise<Set<string>> {
+  if (targets.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('watchlist')
+    .select(['country', 'tax_id_norm'])
+    .where('member_id', '=', memberId)
+    .where('tax_id_norm', 'in', [...new Set(targets.map((t) => t.taxIdNorm))])
+    .execute();
+  return new Set(rows.map((r) => standingKey(r.country, r.tax_id_norm)));
+}

@@ -25,6 +25,9 @@ import { searchBody, refusalText } from './search.page.ts';
 import { usageBody } from './usage.page.ts';
 import { registerUsersRoutes } from './users.routes.ts';
 import { registerWebhooksRoutes } from './webhooks.routes.ts';
+import { registerWatchlistRoutes } from './watchlist.routes.ts';
+import { checkWatchTarget, watchedAmong, type WatchTarget } from '../../watchlist/watchlist.service.ts';
+import { standingKey } from '../../search/search.service.ts';
 import { memberText } from './text.ts';
 
 const MEMBERS = ['member_admin', 'member_user'] as const;
@@ -36,6 +39,7 @@ export function registerMemberPages(scope: App, deps: PortalDeps): void {
   registerSearchRoute(scope, deps);
   registerUsersRoutes(scope, deps);
   registerWebhooksRoutes(scope, deps);
+  registerWatchlistRoutes(scope, deps);
 }
 
 function registerAgreementRoutes(app: App, deps: PortalDeps) {
@@ -130,6 +134,29 @@ function registerSearchRoute(app: App, deps: PortalDeps) {
     memberDailyLimit: deps.config.portalMemberDailyLimit,
     auditQueryChars: deps.config.auditQueryChars,
   };
+  const canonicalOf = (country: string, taxId: string) => {
+    try {
+      return checkWatchTarget(deps.searchUseCase.countries, country, taxId).taxIdNorm;
+    } catch {
+      return null;
+    }
+  };
+  /** A tax-ID search's own country and tax ID (the page offers to watch it when nothing was found). */
+  const typedTaxId = (response: { type: string; country: string | null; query: string }) =>
+    response.type === 'tax_id' && response.country !== null ? [{ country: response.country, tax_id: response.query }] : [];
+  /** The results this member watches, by standingKey of the D9-canonical tax ID (for "Watching"). */
+  const watchedOf = async (memberId: number, results: ReadonlyArray<{ country: string; tax_id: string }>) => {
+    const targets: WatchTarget[] = [];
+    for (const r of results) {
+      try {
+        targets.push(checkWatchTarget(deps.searchUseCase.countries, r.country, r.tax_id));
+      } catch {
+        // A stored tax ID that no longer passes D9 cannot be watched: no mark.
+      }
+    }
+    const watched = await watchedAmong(deps.db, memberId, targets);
+    return new Set(targets.filter((x) => watched.has(standingKey(x.country, x.taxIdNorm))).map((x) => standingKey(x.country, x.taxIdNorm)));
+  };
   app.get('/search', { preHandler: requireUser(...MEMBERS) }, async (request, reply) => {
     const ctx = portalOf(request);
     const member = memberOf(request);
@@ -171,6 +198,8 @@ function registerSearchRoute(app: App, deps: PortalDeps) {
       memberAllowance: allowances.member,
       outcome,
       blocked: refusal ? refusalText(t, refusal, allowance.limit) : null,
+      canonical: canonicalOf,
+      watched: outcome?.kind === 'answered' ? await watchedOf(member.id, [...outcome.response.results, ...typedTaxId(outcome.response)]) : new Set<string>(),
     };
     const status = refusal ? 403 : outcome?.kind === 'refused' ? outcome.status : 200;
     return sendPage(reply, renderPage(ctx, { title: t('search.title'), body: searchBody(ctx, model), active: 'search' }), status);

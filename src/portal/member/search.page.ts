@@ -15,6 +15,7 @@ import type { PortalSearchOutcome } from '../../search/portal-search.service.ts'
 import { MESSAGES } from '../messages/index.ts';
 import { problemText } from '../problem-text.ts';
 import { notice } from './page-parts.ts';
+import { watchButton, watchingMark } from './watchlist.page.ts';
 import { memberText, type MemberText, type MemberTextKey } from './text.ts';
 
 export interface SearchPageModel {
@@ -30,6 +31,10 @@ export interface SearchPageModel {
   blocked: string | null;
   /** A search was asked for by a link from another site (or a HEAD): shown, not run. */
   notRun: boolean;
+  /** The results this member watches, as `country:tax_id` of the shown tax ID's canonical form. */
+  watched: ReadonlySet<string>;
+  /** Canonical form of a shown tax ID (D9), to look it up in `watched`; null when it has none. */
+  canonical?: (country: string, taxId: string) => string | null;
 }
 
 function searchForm(t: MemberText, model: SearchPageModel): Html {
@@ -110,7 +115,9 @@ function reportRow(t: MemberText, locale: string, report: ReportView): Html {
   </tr>`;
 }
 
-function companyCard(t: MemberText, locale: string, company: CompanyResult): Html {
+function companyCard(ctx: PortalContext, watched: boolean, company: CompanyResult): Html {
+  const t = memberText(ctx.locale);
+  const locale = ctx.locale;
   const threat = company.threat_level === 'high' ? t('search.threat_high') : t('search.threat_normal');
   return html`<article class="company">
     <h3>${company.company_name}</h3>
@@ -126,6 +133,7 @@ function companyCard(t: MemberText, locale: string, company: CompanyResult): Htm
       <dt>${t('search.last_updated')}</dt>
       <dd>${company.last_updated}</dd>
     </dl>
+    ${watched ? watchingMark(ctx) : watchButton(ctx, company.country, company.tax_id, company.company_name)}
     <div class="table-scroll">
       <table class="data">
         <caption class="visually-hidden">
@@ -168,21 +176,40 @@ function nearMatches(t: MemberText, response: SearchResponse, matches: readonly 
   </section>`;
 }
 
-function answer(t: MemberText, locale: string, response: SearchResponse): Html {
+function answer(ctx: PortalContext, model: SearchPageModel, response: SearchResponse): Html {
+  const t = memberText(ctx.locale);
   const q = response.query;
   const near = response.near_matches ?? [];
   const summary =
     response.result_count === 0
       ? near.length > 0
         ? ''
-        : html`<p class="result-summary">${response.type === 'tax_id' ? t('search.none_tax_id', { q }) : t('search.none_name', { q })}</p>`
+        : html`<p class="result-summary">${response.type === 'tax_id' ? t('search.none_tax_id', { q }) : t('search.none_name', { q })}</p>
+            ${typedWatch(ctx, model, response)}`
       : html`<p class="result-summary">
           ${response.result_count === 1 ? t('search.result_one', { q }) : t('search.result_count', { q, count: response.result_count })}
         </p>`;
   return html`<section class="results" aria-live="polite">
     ${summary}${response.meta.truncated ? notice('info', t('search.truncated')) : ''} ${near.length > 0 ? nearMatches(t, response, near) : ''}
-    ${response.results.map((c) => companyCard(t, locale, c))}
+    ${response.results.map((c) => companyCard(ctx, isWatched(model, c), c))}
   </section>`;
+}
+
+/**
+ * On a tax-ID search that found nothing: watch the typed tax ID anyway, to hear when it appears.
+ * It tells nothing the answer did not: the page has just said that nothing is shown for it.
+ */
+function typedWatch(ctx: PortalContext, model: SearchPageModel, response: SearchResponse): Html | string {
+  if (response.type !== 'tax_id' || response.country === null) return '';
+  const canonical = model.canonical?.(response.country, response.query) ?? null;
+  if (canonical === null) return '';
+  if (model.watched.has(`${response.country}:${canonical}`)) return watchingMark(ctx);
+  return watchButton(ctx, response.country, response.query, `${response.country} ${response.query}`);
+}
+
+function isWatched(model: SearchPageModel, company: CompanyResult): boolean {
+  const canonical = model.canonical?.(company.country, company.tax_id) ?? company.tax_id;
+  return model.watched.has(`${company.country}:${canonical}`);
 }
 
 export function refusalText(t: MemberText, reason: string, limit: number): string {
@@ -214,7 +241,7 @@ export function searchBody(ctx: PortalContext, model: SearchPageModel): Html {
         ? notice('info', t('search.not_run'))
         : ''
       : outcome.kind === 'answered'
-        ? answer(t, ctx.locale, outcome.response)
+        ? answer(ctx, model, outcome.response)
         : notice(
             'error',
             html`<strong>${t('search.refused')}:</strong>

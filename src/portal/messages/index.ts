@@ -25,6 +25,7 @@ import { disputeProblemMessages } from './problems-disputes.ts';
 import { disputesMessages } from './disputes.ts';
 import { disclosureMessages } from './disclosure.ts';
 import { webhooksMessages } from './webhooks.ts';
+import { watchlistMessages } from './watchlist.ts';
 
 export const MESSAGES = {
   ...layoutMessages,
@@ -48,6 +49,7 @@ export const MESSAGES = {
   ...disputesMessages,
   ...disclosureMessages,
   ...webhooksMessages,
+  ...watchlistMessages,
 } as const;
 
 /** Each feature file, for the test that no two define the same key. */
@@ -73,6 +75,7 @@ export const MESSAGE_FILES: Readonly<Record<string, Readonly<Record<string, unkn
   disputes: disputesMessages,
   disclosure: disclosureMessages,
   webhooks: webhooksMessages,
+  watchlist: watchlistMessages,
 };
 
 export type MessageKey = keyof typeof MESSAGES;
