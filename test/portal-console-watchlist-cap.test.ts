@@ -37,7 +37,12 @@ for (const engine of ENGINES) {
 
     const cap = async () => (await db.selectFrom('members').select('watchlist_cap').where('ref', '=', 'WC-1').executeTakeFirstOrThrow()).watchlist_cap;
     const logged = () =>
-      db.selectFrom('operator_log').select(['actor', 'target', 'before_json', 'after_json']).where('action', '=', 'member.watchlist_cap').orderBy('id').execute();
+      db
+        .selectFrom('operator_log')
+        .select(['actor', 'target', 'before_json', 'after_json'])
+        .where('action', '=', 'member.watchlist_cap')
+        .orderBy('id')
+        .execute();
     const english = async (browser: PortalBrowser) => {
       assert.equal((await browser.post('/portal/locale', { locale: 'en', return_to: '/portal/' })).statusCode, 303);
       return browser;
@@ -62,10 +67,12 @@ for (const engine of ENGINES) {
     test("the member list has the field beside the other limits: a POST form with the CSRF token, the server's default shown as default", async () => {
       const page = await console_.get('/portal/operator/members');
       assert.equal(page.statusCode, 200);
-      const form = new RegExp(`<form method="post" action="${url}" class="inline"><input type="hidden" name="_csrf" value="[^"]+" />\\s*<input name="watchlist_cap"[^>]*value="default"`);
+      const form = new RegExp(
+        `<form method="post" action="${url}" class="inline"><input type="hidden" name="_csrf" value="[^"]+" />\\s*<input name="watchlist_cap"[^>]*value="default"`,
+      );
       assert.match(page.body, form);
       assert.match(text(page.body), /Watchlist cap \(companies\)/);
-      assert.match(text(page.body), /5 · 0 watched now/);
+      assert.match(text(page.body), /default = 5 · 0 watched now/);
     });
 
     test('refused without a session, for a member admin and a member user, and without the right CSRF token: nothing changes, nothing logged', async () => {
@@ -85,7 +92,11 @@ for (const engine of ENGINES) {
         const res = await console_.post(url, { watchlist_cap: raw });
         assert.equal(res.statusCode, 400, raw);
         assert.doesNotMatch(res.body, /name="confirm_password"/, 'no confirmation asked for a value that cannot be saved');
-        assert.match(text(res.body), new RegExp(`The watchlist cap must be a whole number from 0 to 1000000, or default; got “${raw.replace('.', '\\.')}”\\.`), raw);
+        assert.match(
+          text(res.body),
+          new RegExp(`The watchlist cap must be a whole number from 0 to 1000000, or default; got “${raw.replace('.', '\\.')}”\\.`),
+          raw,
+        );
         // The CLI's rule gives the same words for the same value.
         const cli = readWatchlistCap('--watchlist-cap', raw);
         assert.ok('problem' in cli && cli.problem === `--watchlist-cap must be a whole number from 0 to 1000000, or default; got '${raw}'`, raw);

@@ -102,7 +102,9 @@ export function registerOperatorAdminRoutes(
         </td>
         <td>
           ${form(ctx, `${base}/watchlist-cap`, html`<input name="watchlist_cap" size="7" value="${m.watchlist_cap ?? 'default'}" aria-label="watchlist_cap" />`, tr('console.save'))}
-          <span class="muted small">${m.watchlist_cap === null ? `${deps.config.watchlistCap} · ` : ''}${tr('console.watching', { count: watching.get(m.ref) ?? 0 })}</span>
+          <span class="muted small"
+            >${m.watchlist_cap === null ? `${tr('console.default_is', { value: deps.config.watchlistCap })} · ` : ''}${tr('console.watching', { count: watching.get(m.ref) ?? 0 })}</span
+          >
         </td>
         <td>${m.active_key ? html`${m.active_key.prefix}… ${form(ctx, `${base}/revoke-key`, html``, tr('console.revoke'))}` : '—'}</td>
       </tr>`;
@@ -121,7 +123,7 @@ export function registerOperatorAdminRoutes(
       members.map((m) => m.ref),
     )}
       <p>${add}</p>
-      <table>
+      <table class="console-members">
         <thead>
           <tr>
             <th>${tr('console.ref')}</th>

@@ -16,6 +16,7 @@ export const consoleMessages = defineMessages({
   'console.portal_limit': { en: 'Portal searches a day (all users)', tr: 'Günlük portal sorgusu (tüm kullanıcılar)' },
   'console.watchlist_cap': { en: 'Watchlist cap (companies)', tr: 'İzleme listesi sınırı (şirket)' },
   'console.watching': { en: '{count} watched now', tr: 'şu an {count} izleniyor' },
+  'console.default_is': { en: 'default = {value}', tr: 'varsayılan = {value}' },
   'console.save': { en: 'Save', tr: 'Kaydet' },
   'console.sign': { en: 'Mark signed', tr: 'İmzalandı say' },
   'console.unsign': { en: 'Mark unsigned', tr: 'İmzasız say' },
