@@ -22,6 +22,7 @@ import { recordCompanyChanges } from '../src/events/company-changes.ts';
 import type { CompanyEventView } from '../src/events/company-event.ts';
 import { issueKey } from '../src/keys/keys.service.ts';
 import { formatTurkeyDateTime } from '../src/lib/turkey-time.ts';
+import { payloadOf } from '../src/webhooks/webhook-rules.ts';
 
 interface Feed {
   success: true;
@@ -261,6 +262,20 @@ for (const engine of ENGINES) {
       const body = JSON.parse(deliveries[0]!.payload) as { type: string; data: CompanyEventView };
       assert.equal(body.type, 'company.changed');
       assert.deepEqual(body.data, event, 'the webhook carries the feed event');
+      const occurredAt = Number(
+        (
+          await db
+            .selectFrom('company_events')
+            .select('occurred_at')
+            .where('id', '=', Number(event!.id.slice(4)))
+            .executeTakeFirstOrThrow()
+        ).occurred_at,
+      );
+      assert.equal(
+        deliveries[0]!.payload,
+        payloadOf({ id: event!.id, type: 'company.changed', occurredAt, data: event }),
+        "byte for byte the body that Standard Webhooks' payloadOf makes of the feed event",
+      );
     });
 
     test('a dispute recorded, then decided, tells the watchers through the real seam (D33 to D31); visibility unchanged', async () => {

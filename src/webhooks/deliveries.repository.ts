@@ -256,6 +256,53 @@ export async function insertDeliveries(db: Db, rows: ReadonlyArray<Insertable<We
   return inserted;
 }
 
+/** What every delivery of a range of events shares: its body is `payloadBefore`, the event's id, `payloadAfter`. */
+export interface EventRangeDeliveries {
+  /** Events with ids in (afterEventId, lastEventId]. */
+  readonly afterEventId: number;
+  readonly lastEventId: number;
+  /** The `webhook-id` is this and the event's id. */
+  readonly webhookIdPrefix: string;
+  readonly eventType: string;
+  readonly payloadBefore: string;
+  readonly payloadAfter: string;
+  readonly now: number;
+}
+
+/**
+ * One pending delivery per event of the range and enabled endpoint of its member, in one
+ * INSERT … SELECT (event order, then endpoint order): the rows are made by the database from
+ * `company_events` and `webhook_endpoints`, not built and sent row by row. Returns how many.
+ */
+export async function insertDeliveriesForEvents(db: Db, range: EventRangeDeliveries): Promise<number> {
+  const text = (v: string) => sql<string>`cast(${v} as text)`;
+  const big = (v: number) => sql<number>`cast(${v} as bigint)`;
+  const result = await db
+    .insertInto('webhook_deliveries')
+    .columns(['endpoint_id', 'webhook_id', 'event_type', 'payload', 'state', 'next_attempt_at', 'created_at'])
+    .expression(
+      db
+        .selectFrom('company_events as ev')
+        .innerJoin('webhook_endpoints as e', 'e.member_id', 'ev.member_id')
+        .select([
+          'e.id',
+          sql<string>`${text(range.webhookIdPrefix)} || ev.id`.as('webhook_id'),
+          text(range.eventType).as('event_type'),
+          sql<string>`${text(range.payloadBefore)} || ev.id || ${text(range.payloadAfter)}`.as('payload'),
+          sql<string>`'pending'`.as('state'),
+          big(range.now).as('next_attempt_at'),
+          big(range.now).as('created_at'),
+        ])
+        .where('ev.id', '>', range.afterEventId)
+        .where('ev.id', '<=', range.lastEventId)
+        .where('e.status', '=', 'enabled')
+        .orderBy('ev.id')
+        .orderBy('e.id'),
+    )
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0);
+}
+
 export async function findDelivery(db: Db, id: number): Promise<DeliveryRow | undefined> {
   const row = await db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
   return row && { ...row, id: Number(row.id), endpoint_id: Number(row.endpoint_id) };
