@@ -5,6 +5,12 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { spawn, type ChildProcess } from 'node:child_process';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { loadavg } from 'node:os';
+import { makeCertificate } from '../../test/helpers/tls.ts';
+import { cpuSecondsOf } from './process-cpu.ts';
 import { Kysely, PostgresDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
 import { openEngine } from '../../src/db/connect.ts';
@@ -20,7 +26,10 @@ const { values: args } = parseArgs({
     engine: { type: 'string', default: 'postgres' },
     watchers: { type: 'string', default: '10000' },
     'pg-prefix': { type: 'string', default: 'watch30_profile' },
-    explain: { type: 'boolean', default: false },
+    // Then a real `serve` delivers them to a local receiver: its CPU time per delivery (and PostgreSQL's).
+    deliver: { type: 'boolean', default: false },
+    // With --deliver: the serve process's V8 CPU profile into this directory (node --cpu-prof).
+    'cpu-prof': { type: 'string' },
   },
 });
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -47,8 +56,51 @@ async function freshUrl(): Promise<string> {
 const url = await freshUrl();
 const engine = openEngine(url);
 await migrateToLatest(engine);
-const ring = KeyRing.parse(process.env.RISKLOOKUP_SECRET_KEYS || generateKeyEntry('bench'), 'bench');
-const { claims, opId } = await setUpWatchers(engine, watchers, ring, 'https://localhost:1/hook', randomBytes(3).toString('hex'));
+const ringText = process.env.RISKLOOKUP_SECRET_KEYS || generateKeyEntry('bench');
+const ring = KeyRing.parse(ringText, 'bench');
+const certificate = makeCertificate(undefined, 'watchers-receiver', ['localhost']);
+const received = new Set<string>();
+let allIn: (() => void) | null = null;
+const receiver = https.createServer({ cert: readFileSync(certificate.certFile), key: readFileSync(certificate.keyFile) }, (req, res) => {
+  req.resume();
+  req.on('end', () => {
+    received.add(String(req.headers['webhook-id']));
+    res.writeHead(204).end();
+    if (received.size >= watchers) allIn?.();
+  });
+});
+await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+const port = (receiver.address() as AddressInfo).port;
+const { claims, opId } = await setUpWatchers(engine, watchers, ring, `https://localhost:${port}/hook`, randomBytes(3).toString('hex'));
+let server: ChildProcess | undefined;
+if (args.deliver) {
+  server = spawn(
+    process.execPath,
+    [
+      ...(args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : []),
+      `${ROOT}bin/risklookup.js`,
+      'serve',
+      '--port',
+      '0',
+      '--log-level',
+      'warn',
+      '--db',
+      url,
+    ],
+    {
+      env: { ...process.env, RISKLOOKUP_SECRET_KEYS: ringText, RISKLOOKUP_WEBHOOK_ALLOW_PRIVATE: '1', NODE_EXTRA_CA_CERTS: certificate.certFile },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  await new Promise<void>((resolve) => {
+    let out = '';
+    server!.stdout!.on('data', (d) => {
+      out += d;
+      if (/listening on/.test(out)) resolve();
+    });
+  });
+  await new Promise((r) => setTimeout(r, 2000));
+}
 
 const timings = new Map<string, { n: number; ms: number; rows: number }>();
 const log = (event: LogEvent) => {
@@ -105,4 +157,37 @@ console.log(
       .map((l) => l.toFixed(2))
       .join(' ')}`,
 );
+if (server) {
+  const serverCpu0 = cpuSecondsOf([server.pid!]);
+  // The backends of this database only (other work on the machine has its own).
+  const databasePids: number[] = [];
+  if (args.engine === 'postgres') {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    const rows = (await admin.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')).rows as Array<{
+      pid: number;
+    }>;
+    databasePids.push(...rows.map((r) => Number(r.pid)).filter((pid) => !backendPids.includes(pid)));
+    await admin.end();
+  }
+  const database0 = cpuSecondsOf(databasePids);
+  const wallStart = performance.now();
+  await new Promise<void>((resolve) => {
+    allIn = resolve;
+    if (received.size >= watchers) resolve();
+  });
+  const seconds = (performance.now() - wallStart) / 1000;
+  const serverCpu = (cpuSecondsOf([server.pid!]) ?? 0) - (serverCpu0 ?? 0);
+  const databaseCpu = (cpuSecondsOf(databasePids) ?? 0) - (database0 ?? 0);
+  console.log(
+    `delivered ${received.size} in ${seconds.toFixed(1)} s after the approval's commit; serve: ${((serverCpu * 1e6) / watchers).toFixed(0)} µs CPU a delivery` +
+      (databasePids.length > 0 ? `, PostgreSQL: ${((databaseCpu * 1e6) / watchers).toFixed(0)} µs` : '') +
+      `; load ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+  );
+  server.kill('SIGTERM');
+  await new Promise((r) => server!.on('exit', r));
+}
+receiver.close();
 await close();

@@ -172,27 +172,39 @@ export interface AttemptRecord {
   readonly error: string | null;
 }
 
-/** Records an attempt under its claim; false when the claim was lost meanwhile (nothing written). */
-export async function recordAttempt(db: Db, claimed: Pick<ClaimedDelivery, 'id' | 'claimToken'>, record: AttemptRecord): Promise<boolean> {
-  const result = await db
-    .updateTable('webhook_deliveries')
-    .set((eb) => ({
-      state: record.state,
-      attempts: eb('attempts', '+', 1),
-      first_attempt_at: eb.fn.coalesce('first_attempt_at', eb.val(record.now)),
-      last_attempt_at: record.now,
-      last_status: record.status,
-      last_error: record.error,
-      claimed_by: null,
-      claim_token: null,
-      claim_until: null,
-      ...(record.nextAttemptAt === undefined ? {} : { next_attempt_at: record.nextAttemptAt }),
-      ...(record.state === 'pending' ? {} : { finished_at: record.now }),
-    }))
-    .where('id', '=', claimed.id)
-    .where('claim_token', '=', claimed.claimToken)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+/**
+ * Records many attempts, each under its claim, in ONE statement (an UPDATE … FROM a VALUES list,
+ * both engines): the attempt counted, its outcome, the retry's instant, the claim cleared. Returns, in the order given, whether each
+ * was recorded (false: its claim was lost meanwhile, nothing written for it).
+ */
+export async function recordAttempts(
+  db: Db,
+  attempts: ReadonlyArray<{ claimed: Pick<ClaimedDelivery, 'id' | 'claimToken'>; record: AttemptRecord }>,
+): Promise<boolean[]> {
+  if (attempts.length === 0) return [];
+  const values = attempts.map(
+    ({ claimed, record }) =>
+      sql`(cast(${claimed.id} as bigint), cast(${claimed.claimToken} as text), cast(${record.state} as text), cast(${record.now} as bigint), cast(${record.nextAttemptAt ?? null} as bigint), cast(${record.status} as integer), cast(${record.error} as text))`,
+  );
+  const { rows } = await sql<{ id: number }>`
+    WITH v (id, token, state, at, next_at, status, error) AS (VALUES ${sql.join(values)})
+    UPDATE webhook_deliveries SET
+      state = v.state,
+      attempts = webhook_deliveries.attempts + 1,
+      first_attempt_at = coalesce(webhook_deliveries.first_attempt_at, v.at),
+      last_attempt_at = v.at,
+      last_status = v.status,
+      last_error = v.error,
+      claimed_by = NULL,
+      claim_token = NULL,
+      claim_until = NULL,
+      next_attempt_at = coalesce(v.next_at, webhook_deliveries.next_attempt_at),
+      finished_at = CASE WHEN v.state = 'pending' THEN webhook_deliveries.finished_at ELSE v.at END
+    FROM v
+    WHERE webhook_deliveries.id = v.id AND webhook_deliveries.claim_token = v.token
+    RETURNING webhook_deliveries.id`.execute(db);
+  const recorded = new Set(rows.map((r) => Number(r.id)));
+  return attempts.map(({ claimed }) => recorded.has(claimed.id));
 }
 
 /**
