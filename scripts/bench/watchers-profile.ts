@@ -124,7 +124,7 @@ if (args.engine === 'postgres') {
   await pool.query('ANALYZE');
   close = () => db.destroy();
 } else {
-  db = engine.db.withPlugin({ transformQuery: (a) => a.node, transformResult: async (a) => a.result });
+  db = engine.db;
   // SQLite: time around the whole approval only (the engine's own Kysely has no log hook).
   close = () => engine.close();
 }
@@ -132,7 +132,7 @@ if (args.engine === 'postgres') {
 const backendPids: number[] = [];
 if (args.engine === 'postgres') {
   const clients = await Promise.all([0, 1].map(() => pool!.connect()));
-  for (const c of clients) backendPids.push(Number((await c.query('SELECT pg_backend_pid() AS pid')).rows[0].pid));
+  for (const c of clients) backendPids.push(Number((await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid));
   for (const c of clients) c.release();
 }
 const ticks = () =>
@@ -187,7 +187,7 @@ if (server) {
         .join(' ')}`,
   );
   server.kill('SIGTERM');
-  await new Promise((r) => server!.on('exit', r));
+  await new Promise((r) => server.on('exit', r));
 }
 receiver.close();
 await close();
