@@ -22,6 +22,7 @@ import { recordCompanyChanges } from '../src/events/company-changes.ts';
 import type { CompanyEventView } from '../src/events/company-event.ts';
 import { issueKey } from '../src/keys/keys.service.ts';
 import { formatTurkeyDateTime } from '../src/lib/turkey-time.ts';
+import { payloadOf } from '../src/webhooks/webhook-rules.ts';
 
 interface Feed {
   success: true;
@@ -261,6 +262,85 @@ for (const engine of ENGINES) {
       const body = JSON.parse(deliveries[0]!.payload) as { type: string; data: CompanyEventView };
       assert.equal(body.type, 'company.changed');
       assert.deepEqual(body.data, event, 'the webhook carries the feed event');
+      const occurredAt = Number(
+        (
+          await db
+            .selectFrom('company_events')
+            .select('occurred_at')
+            .where('id', '=', Number(event!.id.slice(4)))
+            .executeTakeFirstOrThrow()
+        ).occurred_at,
+      );
+      assert.equal(
+        deliveries[0]!.payload,
+        payloadOf({ id: event!.id, type: 'company.changed', occurredAt, data: event }),
+        "byte for byte the body that Standard Webhooks' payloadOf makes of the feed event",
+      );
+    });
+
+    test('one change to two watched companies: every enabled endpoint of every watcher gets its own event, byte for byte, in event order; none for a disabled endpoint', async () => {
+      const { db } = database.engine;
+      const world = webhookWorld(db, engine.name === 'sqlite' ? 'sqlite' : 'postgres', t.clock);
+      world.dns.set('one.example.com', ['93.184.216.34']);
+      world.dns.set('two.example.com', ['93.184.216.35']);
+      const twoEndpoints = await world.member('EV-R1');
+      const disabled = await world.member('EV-R2');
+      await world.member('EV-R3');
+      const first = await world.endpoints.registerEndpoint(twoEndpoints.admin, { url: 'https://one.example.com/a' });
+      const second = await world.endpoints.registerEndpoint(twoEndpoints.admin, { url: 'https://two.example.com/b' });
+      const off = await world.endpoints.registerEndpoint(disabled.admin, { url: 'https://one.example.com/c' });
+      await db.updateTable('webhook_endpoints').set({ status: 'disabled', disabled_reason: 'test' }).where('id', '=', off.endpoint.id).execute();
+      const keys = await Promise.all(['EV-R1', 'EV-R2', 'EV-R3'].map(async (ref) => (await issueKey(db, t.clock, ref, 100)).key));
+      const taxIds = [nextVkn(), nextVkn()];
+      for (const taxId of taxIds) for (const key of keys) await watch(key, taxId);
+      const filed = await Promise.all(taxIds.map((taxId) => file(filers[0]!, taxId, official)));
+      for (const key of keys) await newEvents(key);
+      const lastDelivery = Number(
+        (
+          await db
+            .selectFrom('webhook_deliveries')
+            .select((eb) => eb.fn.max('id').as('id'))
+            .executeTakeFirst()
+        )?.id ?? 0,
+      );
+      step();
+      const written = await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('reports')
+          .set({ status: 'approved' })
+          .where(
+            'id',
+            'in',
+            filed.map((f) => f.reportId),
+          )
+          .execute();
+        return recordCompanyChanges(
+          trx,
+          t.clock.now(),
+          taxIds.map((taxId) => ({ country: 'TR', taxIdNorm: taxId })),
+        );
+      });
+      assert.equal(written, 6, 'two companies, three watchers each');
+      const events = await newEvents(keys[0]!);
+      assert.deepEqual(
+        events.map((e) => e.tax_id),
+        taxIds,
+      );
+      for (const key of keys.slice(1)) assert.equal((await newEvents(key)).length, 2);
+      const deliveries = await db.selectFrom('webhook_deliveries').selectAll().where('id', '>', lastDelivery).orderBy('id').execute();
+      const endpointIds = [first.endpoint.id, second.endpoint.id].sort((a, b) => a - b);
+      assert.deepEqual(
+        deliveries.map((d) => [d.webhook_id, Number(d.endpoint_id)]),
+        events.flatMap((e) => endpointIds.map((id) => [e.id, id])),
+        'one delivery per event and enabled endpoint of its member, in event order, then endpoint order',
+      );
+      for (const d of deliveries) {
+        const event = events.find((e) => e.id === d.webhook_id)!;
+        assert.equal(d.payload, payloadOf({ id: event.id, type: 'company.changed', occurredAt: t.clock.now(), data: event }));
+        assert.equal(d.event_type, 'company.changed');
+        assert.equal(d.state, 'pending');
+        assert.equal(Number(d.next_attempt_at), t.clock.now());
+      }
     });
 
     test('a dispute recorded, then decided, tells the watchers through the real seam (D33 to D31); visibility unchanged', async () => {

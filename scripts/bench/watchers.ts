@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { openEngine } from '../../src/db/connect.ts';
+import { openEngine, type Engine } from '../../src/db/connect.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { vkn } from '../../src/demo/valid-ids.ts';
 import { buildCountryCatalogue } from '../../src/countries/catalogue.ts';
@@ -69,7 +69,6 @@ export async function runWatchersScenario(engineName: string, watchers: number, 
   const { db } = engine;
   const clock = systemClock;
   const ring = KeyRing.parse(hooks.keyRing, 'bench');
-  const countries = buildCountryCatalogue();
   const certificate = makeCertificate(undefined, 'watchers-receiver', ['localhost']);
   const received = new Set<string>();
   let allIn: (() => void) | null = null;
@@ -85,125 +84,7 @@ export async function runWatchersScenario(engineName: string, watchers: number, 
   const port = (receiver.address() as AddressInfo).port;
   const run = randomBytes(3).toString('hex');
   try {
-    // N members, each watching the company and with one endpoint (set up directly: not measured).
-    const now = clock.now();
-    const taxId = vkn(String(300_000_000 + Math.floor(Math.random() * 600_000_000)));
-    const memberIds: number[] = [];
-    for (let i = 0; i < watchers; i += 500) {
-      const rows = Array.from({ length: Math.min(500, watchers - i) }, (_, j) => ({
-        ref: `W-${run}-${i + j}`,
-        name: `Watcher ${i + j}`,
-        tier: 'full' as const,
-        status: 'active' as const,
-        agreement_signed_on: '2026-01-01',
-        created_at: now,
-        updated_at: now,
-      }));
-      memberIds.push(...(await db.insertInto('members').values(rows).returning('id').execute()).map((r) => Number(r.id)));
-    }
-    await db.transaction().execute(async (trx) => {
-      for (const memberId of memberIds) {
-        const endpoint = {
-          member_id: memberId,
-          url: `https://localhost:${port}/hook`,
-          description: '',
-          status: 'enabled' as const,
-          created_by_user_id: null,
-          created_at: now,
-          updated_at: now,
-        };
-        await insertEndpointSealed(trx, endpoint, (id) => sealColumn(ring, WEBHOOK_SECRET, id, `whsec_${randomBytes(32).toString('base64')}`));
-      }
-      for (let i = 0; i < memberIds.length; i += 1000) {
-        await trx
-          .insertInto('watchlist')
-          .values(memberIds.slice(i, i + 1000).map((member_id) => ({ member_id, country: 'TR', tax_id_norm: taxId, created_at: now })))
-          .execute();
-      }
-      await trx
-        .insertInto('watched_companies')
-        .values({ country: 'TR', tax_id_norm: taxId, threat_level: null, report_count: 0, visible_ids: '', created_at: now, updated_at: now })
-        .execute();
-    });
-    // Three claimants with users, an operator; two claims approved (not visible yet), one pending.
-    const filers: Array<{ userId: number; memberId: number }> = [];
-    for (let i = 0; i < 3; i++) {
-      const memberId = memberIds[i]!;
-      const user = await db
-        .insertInto('users')
-        .values({
-          email: `f${i}-${run}@bench.test`,
-          email_norm: `f${i}-${run}@bench.test`,
-          name: 'Filer',
-          role: 'member_user',
-          member_id: memberId,
-          status: 'active',
-          password_hash: null,
-          totp_secret: null,
-          totp_last_step: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      filers.push({ userId: Number(user.id), memberId });
-    }
-    const op = await db
-      .insertInto('users')
-      .values({
-        email: `op-${run}@bench.test`,
-        email_norm: `op-${run}@bench.test`,
-        name: 'Operator',
-        role: 'operator',
-        member_id: null,
-        status: 'active',
-        password_hash: null,
-        totp_secret: null,
-        totp_last_step: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const claim = (i: number) =>
-      fileReport({ db, clock, countries }, filers[i]!, {
-        companyName: 'Gözlenen Lojistik A.Ş.',
-        taxId,
-        country: 'TR',
-        city: 'İzmir',
-        type: 'unpaid_debt',
-        eventDate: '2026-09-30',
-        amount: 1000,
-        currency: 'TRY',
-        description: 'bench',
-      });
-    const claims = [await claim(0), await claim(1), await claim(2)];
-    await approveReport({ db, clock }, { userId: Number(op.id) }, claims[0]!.reportId);
-    await approveReport({ db, clock }, { userId: Number(op.id) }, claims[1]!.reportId);
-    // Another company for the searches.
-    const searched = vkn(String(200_000_000 + Math.floor(Math.random() * 90_000_000)));
-    await importLines(
-      engine,
-      [
-        JSON.stringify({
-          company_name: 'Arama Tekstil A.Ş.',
-          tax_id: searched,
-          country: 'TR',
-          city: 'Bursa',
-          reports: [
-            {
-              type: 'bounced_cheque',
-              status: 'approved',
-              filed_at: '2026-03-01 10:00:00',
-              description: 'x',
-              case: { prosecutor_office: 'Bursa', investigation_number: '2026/1' },
-            },
-          ],
-        }),
-      ],
-      'bench',
-      { countries, clock },
-    );
+    const { taxId, claims, opId, searched, memberIds } = await setUpWatchers(engine, watchers, ring, `https://localhost:${port}/hook`, run);
     const keyMember = memberIds[watchers - 1]!;
     const { issueKey } = await import('../../src/keys/keys.service.ts');
     const ref = (await db.selectFrom('members').select('ref').where('id', '=', keyMember).executeTakeFirstOrThrow()).ref;
@@ -222,7 +103,7 @@ export async function runWatchersScenario(engineName: string, watchers: number, 
       await approver.openPool?.();
       const delivered = new Promise<void>((resolve) => (allIn = resolve));
       const started = performance.now();
-      await approveReport({ db: approver.db, clock }, { userId: Number(op.id) }, claims[2]!.reportId);
+      await approveReport({ db: approver.db, clock }, { userId: opId }, claims[2]!.reportId);
       const approvalMs = performance.now() - started;
       const eventsWritten = Number(
         (
@@ -245,4 +126,135 @@ export async function runWatchersScenario(engineName: string, watchers: number, 
   } finally {
     receiver.close();
   }
+}
+
+/**
+ * The scenario's data (not measured): N members watching one company, each with one enabled
+ * endpoint at `endpointUrl`; three claims filed on it, two approved (not visible yet, D12), the
+ * third pending; an operator; another company, with a report, for the searches.
+ */
+export async function setUpWatchers(engine: Engine, watchers: number, ring: KeyRing, endpointUrl: string, run: string) {
+  const { db } = engine;
+  const clock = systemClock;
+  const countries = buildCountryCatalogue();
+  // N members, each watching the company and with one endpoint (set up directly: not measured).
+  const now = clock.now();
+  const taxId = vkn(String(300_000_000 + Math.floor(Math.random() * 600_000_000)));
+  const memberIds: number[] = [];
+  for (let i = 0; i < watchers; i += 500) {
+    const rows = Array.from({ length: Math.min(500, watchers - i) }, (_, j) => ({
+      ref: `W-${run}-${i + j}`,
+      name: `Watcher ${i + j}`,
+      tier: 'full' as const,
+      status: 'active' as const,
+      agreement_signed_on: '2026-01-01',
+      created_at: now,
+      updated_at: now,
+    }));
+    memberIds.push(...(await db.insertInto('members').values(rows).returning('id').execute()).map((r) => Number(r.id)));
+  }
+  await db.transaction().execute(async (trx) => {
+    for (const memberId of memberIds) {
+      const endpoint = {
+        member_id: memberId,
+        url: endpointUrl,
+        description: '',
+        status: 'enabled' as const,
+        created_by_user_id: null,
+        created_at: now,
+        updated_at: now,
+      };
+      await insertEndpointSealed(trx, endpoint, (id) => sealColumn(ring, WEBHOOK_SECRET, id, `whsec_${randomBytes(32).toString('base64')}`));
+    }
+    for (let i = 0; i < memberIds.length; i += 1000) {
+      await trx
+        .insertInto('watchlist')
+        .values(memberIds.slice(i, i + 1000).map((member_id) => ({ member_id, country: 'TR', tax_id_norm: taxId, created_at: now })))
+        .execute();
+    }
+    await trx
+      .insertInto('watched_companies')
+      .values({ country: 'TR', tax_id_norm: taxId, threat_level: null, report_count: 0, visible_ids: '', created_at: now, updated_at: now })
+      .execute();
+  });
+  // Three claimants with users, an operator; two claims approved (not visible yet), one pending.
+  const filers: Array<{ userId: number; memberId: number }> = [];
+  for (let i = 0; i < 3; i++) {
+    const memberId = memberIds[i]!;
+    const user = await db
+      .insertInto('users')
+      .values({
+        email: `f${i}-${run}@bench.test`,
+        email_norm: `f${i}-${run}@bench.test`,
+        name: 'Filer',
+        role: 'member_user',
+        member_id: memberId,
+        status: 'active',
+        password_hash: null,
+        totp_secret: null,
+        totp_last_step: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    filers.push({ userId: Number(user.id), memberId });
+  }
+  const op = await db
+    .insertInto('users')
+    .values({
+      email: `op-${run}@bench.test`,
+      email_norm: `op-${run}@bench.test`,
+      name: 'Operator',
+      role: 'operator',
+      member_id: null,
+      status: 'active',
+      password_hash: null,
+      totp_secret: null,
+      totp_last_step: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const claim = (i: number) =>
+    fileReport({ db, clock, countries }, filers[i]!, {
+      companyName: 'Gözlenen Lojistik A.Ş.',
+      taxId,
+      country: 'TR',
+      city: 'İzmir',
+      type: 'unpaid_debt',
+      eventDate: '2026-09-30',
+      amount: 1000,
+      currency: 'TRY',
+      description: 'bench',
+    });
+  const claims = [await claim(0), await claim(1), await claim(2)];
+  await approveReport({ db, clock }, { userId: Number(op.id) }, claims[0]!.reportId);
+  await approveReport({ db, clock }, { userId: Number(op.id) }, claims[1]!.reportId);
+  // Another company for the searches.
+  const searched = vkn(String(200_000_000 + Math.floor(Math.random() * 90_000_000)));
+  await importLines(
+    engine,
+    [
+      JSON.stringify({
+        company_name: 'Arama Tekstil A.Ş.',
+        tax_id: searched,
+        country: 'TR',
+        city: 'Bursa',
+        reports: [
+          {
+            type: 'bounced_cheque',
+            status: 'approved',
+            filed_at: '2026-03-01 10:00:00',
+            description: 'x',
+            case: { prosecutor_office: 'Bursa', investigation_number: '2026/1' },
+          },
+        ],
+      }),
+    ],
+    'bench',
+    { countries, clock },
+  );
+  return { taxId, claims, opId: Number(op.id), searched, memberIds };
 }

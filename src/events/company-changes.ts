@@ -17,9 +17,9 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { companyStandings, NO_STANDING } from '../search/search.service.ts';
-import { createWebhookOutbox, type MemberEvent } from '../webhooks/webhook-outbox.ts';
-import { COMPANY_CHANGED, toEventView } from './company-event.ts';
-import { insertEventsForWatchers, lockFeedHead, updateBaseline, watchedAmong, watchKey } from './events.repository.ts';
+import { createWebhookOutbox } from '../webhooks/webhook-outbox.ts';
+import { COMPANY_CHANGED, EVENT_ID_PREFIX, toEventView, type CompanyEventRow } from './company-event.ts';
+import { insertEventsForWatchers, lastEventId, lockFeedHead, updateBaseline, watchedAmong, watchKey } from './events.repository.ts';
 
 export type CompanyChangeKind = 'report_published' | 'report_removed' | 'report_disputed' | 'dispute_closed';
 
@@ -56,7 +56,9 @@ export const recordCompanyChanges: RecordCompanyChanges = async (trx, atMs, chan
     trx,
     baselines.map((b) => ({ country: b.country, taxIdNorm: b.tax_id_norm })),
   );
-  const written: Array<MemberEvent> = [];
+  const outbox = createWebhookOutbox({ clock: { now: () => atMs } });
+  let written = 0;
+  let afterEventId = await lastEventId(trx);
   for (const before of baselines) {
     const key = watchKey(before.country, before.tax_id_norm);
     const now = standings.get(key) ?? NO_STANDING;
@@ -73,7 +75,7 @@ export const recordCompanyChanges: RecordCompanyChanges = async (trx, atMs, chan
       },
       atMs,
     );
-    const events = await insertEventsForWatchers(trx, {
+    const event: Omit<CompanyEventRow, 'id'> = {
       country: before.country,
       tax_id_norm: before.tax_id_norm,
       threat_before: before.threat_level,
@@ -82,16 +84,27 @@ export const recordCompanyChanges: RecordCompanyChanges = async (trx, atMs, chan
       count_after: now.reportCount,
       kinds: kinds.join(','),
       occurred_at: atMs,
+    };
+    const count = await insertEventsForWatchers(trx, event);
+    if (count === 0) continue;
+    written += count;
+    // The events just written are those after the previous last id (the feed's head is held);
+    // their deliveries are made from them by the database, one statement however many watch.
+    const last = await lastEventId(trx);
+    await outbox.enqueueEventRange(trx, {
+      afterEventId,
+      lastEventId: last,
+      webhookIdPrefix: EVENT_ID_PREFIX,
+      eventOf: (id) => {
+        const data = { ...toEventView({ ...event, id: 0 }), id };
+        return { id, type: COMPANY_CHANGED, occurredAt: atMs, data };
+      },
     });
-    for (const e of events) {
-      const data = toEventView(e);
-      written.push({ memberId: e.member_id, event: { id: data.id, type: COMPANY_CHANGED, occurredAt: atMs, data } });
-    }
+    afterEventId = last;
   }
-  if (written.length === 0) return 0;
-  await lockFeedHead(trx, atMs, written.length);
-  await createWebhookOutbox({ clock: { now: () => atMs } }).enqueueForMembers(trx, written);
-  return written.length;
+  if (written === 0) return 0;
+  await lockFeedHead(trx, atMs, written);
+  return written;
 };
 
 const ALL_KINDS: readonly CompanyChangeKind[] = ['report_published', 'report_removed', 'report_disputed', 'dispute_closed'];

@@ -33,7 +33,8 @@ export interface CompanyEventView {
 }
 
 /** The public id, also the `webhook-id` (D32): `evt_` and the feed position. */
-export const eventIdOf = (id: number) => `evt_${id}`;
+export const EVENT_ID_PREFIX = 'evt_';
+export const eventIdOf = (id: number) => `${EVENT_ID_PREFIX}${id}`;
 
 export function toEventView(row: CompanyEventRow): CompanyEventView {
   return {

@@ -58,15 +58,25 @@ export async function updateBaseline(db: Db, row: BaselineRow, now: number): Pro
     .execute();
 }
 
-/** One event per member watching the company, in one statement; returns the events written. */
-export async function insertEventsForWatchers(
-  db: Db,
-  event: Omit<CompanyEventRow, 'id' | 'member_id'>,
-): Promise<Array<CompanyEventRow & { member_id: number }>> {
+/** The newest event's id (0 for none): under the feed's head (lockFeedHead), the events written next get larger ones. */
+export async function lastEventId(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('company_events')
+    .select((eb) => eb.fn.max('id').as('last'))
+    .executeTakeFirst();
+  return Number(row?.last ?? 0);
+}
+
+/**
+ * One event per member watching the company, in one statement (INSERT … SELECT from the
+ * watchlist, in member order; nothing read back): returns how many. Their ids are those above
+ * lastEventId() taken before it, under the feed's head.
+ */
+export async function insertEventsForWatchers(db: Db, event: Omit<CompanyEventRow, 'id' | 'member_id'>): Promise<number> {
   const text = (v: string | null) => sql<string>`cast(${v} as text)`;
   const int = (v: number) => sql<number>`cast(${v} as integer)`;
   const big = (v: number) => sql<number>`cast(${v} as bigint)`;
-  const rows = await db
+  const result = await db
     .insertInto('company_events')
     .columns(['member_id', 'country', 'tax_id_norm', 'threat_before', 'threat_after', 'count_before', 'count_after', 'kinds', 'occurred_at'])
     .expression(
@@ -87,9 +97,8 @@ export async function insertEventsForWatchers(
         .where('tax_id_norm', '=', event.tax_id_norm)
         .orderBy('member_id'),
     )
-    .returning(['id', 'member_id'])
-    .execute();
-  return rows.map((r) => ({ ...event, id: Number(r.id), member_id: Number(r.member_id) }));
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0);
 }
 
 /** A member's events after `afterId`, oldest first (the feed, D31). */

@@ -172,27 +172,39 @@ export interface AttemptRecord {
   readonly error: string | null;
 }
 
-/** Records an attempt under its claim; false when the claim was lost meanwhile (nothing written). */
-export async function recordAttempt(db: Db, claimed: Pick<ClaimedDelivery, 'id' | 'claimToken'>, record: AttemptRecord): Promise<boolean> {
-  const result = await db
-    .updateTable('webhook_deliveries')
-    .set((eb) => ({
-      state: record.state,
-      attempts: eb('attempts', '+', 1),
-      first_attempt_at: eb.fn.coalesce('first_attempt_at', eb.val(record.now)),
-      last_attempt_at: record.now,
-      last_status: record.status,
-      last_error: record.error,
-      claimed_by: null,
-      claim_token: null,
-      claim_until: null,
-      ...(record.nextAttemptAt === undefined ? {} : { next_attempt_at: record.nextAttemptAt }),
-      ...(record.state === 'pending' ? {} : { finished_at: record.now }),
-    }))
-    .where('id', '=', claimed.id)
-    .where('claim_token', '=', claimed.claimToken)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+/**
+ * Records many attempts, each under its claim, in ONE statement (an UPDATE … FROM a VALUES list,
+ * both engines): the attempt counted, its outcome, the retry's instant, the claim cleared. Returns, in the order given, whether each
+ * was recorded (false: its claim was lost meanwhile, nothing written for it).
+ */
+export async function recordAttempts(
+  db: Db,
+  attempts: ReadonlyArray<{ claimed: Pick<ClaimedDelivery, 'id' | 'claimToken'>; record: AttemptRecord }>,
+): Promise<boolean[]> {
+  if (attempts.length === 0) return [];
+  const values = attempts.map(
+    ({ claimed, record }) =>
+      sql`(cast(${claimed.id} as bigint), cast(${claimed.claimToken} as text), cast(${record.state} as text), cast(${record.now} as bigint), cast(${record.nextAttemptAt ?? null} as bigint), cast(${record.status} as integer), cast(${record.error} as text))`,
+  );
+  const { rows } = await sql<{ id: number }>`
+    WITH v (id, token, state, at, next_at, status, error) AS (VALUES ${sql.join(values)})
+    UPDATE webhook_deliveries SET
+      state = v.state,
+      attempts = webhook_deliveries.attempts + 1,
+      first_attempt_at = coalesce(webhook_deliveries.first_attempt_at, v.at),
+      last_attempt_at = v.at,
+      last_status = v.status,
+      last_error = v.error,
+      claimed_by = NULL,
+      claim_token = NULL,
+      claim_until = NULL,
+      next_attempt_at = coalesce(v.next_at, webhook_deliveries.next_attempt_at),
+      finished_at = CASE WHEN v.state = 'pending' THEN webhook_deliveries.finished_at ELSE v.at END
+    FROM v
+    WHERE webhook_deliveries.id = v.id AND webhook_deliveries.claim_token = v.token
+    RETURNING webhook_deliveries.id`.execute(db);
+  const recorded = new Set(rows.map((r) => Number(r.id)));
+  return attempts.map(({ claimed }) => recorded.has(claimed.id));
 }
 
 /**
@@ -254,6 +266,53 @@ export async function insertDeliveries(db: Db, rows: ReadonlyArray<Insertable<We
     inserted += Number(result.numInsertedOrUpdatedRows ?? 0);
   }
   return inserted;
+}
+
+/** What every delivery of a range of events shares: its body is `payloadBefore`, the event's id, `payloadAfter`. */
+export interface EventRangeDeliveries {
+  /** Events with ids in (afterEventId, lastEventId]. */
+  readonly afterEventId: number;
+  readonly lastEventId: number;
+  /** The `webhook-id` is this and the event's id. */
+  readonly webhookIdPrefix: string;
+  readonly eventType: string;
+  readonly payloadBefore: string;
+  readonly payloadAfter: string;
+  readonly now: number;
+}
+
+/**
+ * One pending delivery per event of the range and enabled endpoint of its member, in one
+ * INSERT … SELECT (event order, then endpoint order): the rows are made by the database from
+ * `company_events` and `webhook_endpoints`, not built and sent row by row. Returns how many.
+ */
+export async function insertDeliveriesForEvents(db: Db, range: EventRangeDeliveries): Promise<number> {
+  const text = (v: string) => sql<string>`cast(${v} as text)`;
+  const big = (v: number) => sql<number>`cast(${v} as bigint)`;
+  const result = await db
+    .insertInto('webhook_deliveries')
+    .columns(['endpoint_id', 'webhook_id', 'event_type', 'payload', 'state', 'next_attempt_at', 'created_at'])
+    .expression(
+      db
+        .selectFrom('company_events as ev')
+        .innerJoin('webhook_endpoints as e', 'e.member_id', 'ev.member_id')
+        .select([
+          'e.id',
+          sql<string>`${text(range.webhookIdPrefix)} || ev.id`.as('webhook_id'),
+          text(range.eventType).as('event_type'),
+          sql<string>`${text(range.payloadBefore)} || ev.id || ${text(range.payloadAfter)}`.as('payload'),
+          sql<string>`'pending'`.as('state'),
+          big(range.now).as('next_attempt_at'),
+          big(range.now).as('created_at'),
+        ])
+        .where('ev.id', '>', range.afterEventId)
+        .where('ev.id', '<=', range.lastEventId)
+        .where('e.status', '=', 'enabled')
+        .orderBy('ev.id')
+        .orderBy('e.id'),
+    )
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0);
 }
 
 export async function findDelivery(db: Db, id: number): Promise<DeliveryRow | undefined> {

@@ -8,7 +8,7 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
-import { insertDeliveries } from './deliveries.repository.ts';
+import { insertDeliveries, insertDeliveriesForEvents } from './deliveries.repository.ts';
 import { enabledEndpointsOfMembers } from './endpoints.repository.ts';
 import { checkEvent, payloadOf, type WebhookEvent } from './webhook-rules.ts';
 
@@ -17,11 +17,28 @@ export interface MemberEvent {
   readonly event: WebhookEvent;
 }
 
+/**
+ * Events written by one statement for many members (a change many watch), alike but for their
+ * ids: those in (afterEventId, lastEventId] of `company_events`; `eventOf` makes any one of them
+ * from its id (its `webhook-id`, `webhookIdPrefix` and the row's id, is also the data's `id`).
+ */
+export interface EventRange {
+  readonly afterEventId: number;
+  readonly lastEventId: number;
+  readonly webhookIdPrefix: string;
+  readonly eventOf: (webhookId: string) => WebhookEvent;
+}
+
 export interface WebhookOutbox {
   /** Queues `event` for every enabled endpoint of the member; returns how many deliveries. */
   enqueueForMember(trx: Transaction<Database>, memberId: number, event: WebhookEvent): Promise<number>;
   /** The same for many members at once (a change many members watch): a few statements, not one per member. */
   enqueueForMembers(trx: Transaction<Database>, events: readonly MemberEvent[]): Promise<number>;
+  /**
+   * The same for a range of stored events (EventRange), in one INSERT … SELECT: each body is
+   * exactly `payloadOf(eventOf(id))`, made by the database from one template cut at the id.
+   */
+  enqueueEventRange(trx: Transaction<Database>, range: EventRange): Promise<number>;
 }
 
 export function createWebhookOutbox(deps: { clock: Clock }): WebhookOutbox {
@@ -44,6 +61,25 @@ export function createWebhookOutbox(deps: { clock: Clock }): WebhookOutbox {
         }));
       });
       return rows.length === 0 ? 0 : insertDeliveries(trx, rows);
+    },
+    async enqueueEventRange(trx, range) {
+      if (range.lastEventId <= range.afterEventId) return 0;
+      // A stand-in id; the template is refused unless it appears exactly once in the body.
+      const marker = 'RANGE_ID_MARKER';
+      const sample = range.eventOf(range.webhookIdPrefix + marker);
+      checkEvent(sample);
+      const parts = payloadOf(sample).split(range.webhookIdPrefix + marker);
+      if (parts.length !== 2 || sample.id !== range.webhookIdPrefix + marker)
+        throw new Error('an event of a range holds its id exactly once in its body, as its id');
+      return insertDeliveriesForEvents(trx, {
+        afterEventId: range.afterEventId,
+        lastEventId: range.lastEventId,
+        webhookIdPrefix: range.webhookIdPrefix,
+        eventType: sample.type,
+        payloadBefore: parts[0]! + range.webhookIdPrefix,
+        payloadAfter: parts[1]!,
+        now: deps.clock.now(),
+      });
     },
   };
   return outbox;
