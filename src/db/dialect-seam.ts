@@ -75,9 +75,10 @@ export interface DialectSeam {
    * variants), as an array (PostgreSQL) or its JSON (SQLite). The substring index is asked for
    * `indexTerm` (the word's rarest trigram), and the names it returns are checked for the whole
    * word: asked for the whole word, PostgreSQL read the posting lists of all its trigrams
-   * (`ozdemroglu`: 1.1 ms, 0.32 with `emr`).
+   * (`ozdemroglu`: 1.1 ms, 0.32 with `emr`). `indexTerm` null: the caller knows no name holds
+   * the word (the word index said so), and `present` is false without a look-up.
    */
-  queryWordLookup(word: string, indexTerm: string, words: readonly string[]): RawBuilder<{ present: unknown; known: unknown }>;
+  queryWordLookup(word: string, indexTerm: string | null, words: readonly string[]): RawBuilder<{ present: unknown; known: unknown }>;
   /**
    * A condition that holds when `name_key` (of the query's row source) holds `text`: a plain
    * substring test that no index answers and no planner estimates from the column's statistics,
@@ -231,7 +232,10 @@ const sqliteSeam: DialectSeam = {
   queryWordLookup(word, indexTerm, words) {
     // The list drives the join (json_each, then the primary key): 0.49 ms for 770 words, 0.67
     // as `IN (SELECT …)`. Keys hold only letters, digits and spaces: a quoted phrase needs no escaping.
-    const present = sql`EXISTS (SELECT 1 FROM company_name_fts f JOIN companies c ON c.id = f.rowid
+    const present =
+      indexTerm === null
+        ? sql`0`
+        : sql`EXISTS (SELECT 1 FROM company_name_fts f JOIN companies c ON c.id = f.rowid
       WHERE company_name_fts MATCH ${`"${indexTerm}"`} AND instr(c.name_key, ${word}) > 0)`;
     const known = sql`(SELECT json_group_array(w.word) FROM json_each(${JSON.stringify(words)}) j JOIN company_name_words w ON w.word = j.value)`;
     return sql<{ present: unknown; known: unknown }>`SELECT ${present} AS present, ${known} AS known`;
@@ -332,7 +336,7 @@ const postgresSeam: DialectSeam = {
   queryWordLookup(word, indexTerm, words) {
     // The list as a join, sent as one string (words hold no space): 0.53 ms for 881 words, 0.72
     // as a text[] parameter, 1.15 as `= ANY(…)` (a round trip alone: 0.06).
-    const present = sql`EXISTS (SELECT 1 FROM companies WHERE name_key LIKE ${`%${indexTerm}%`} AND strpos(name_key, ${word}) > 0)`;
+    const present = indexTerm === null ? sql`false` : sql`EXISTS (SELECT 1 FROM companies WHERE name_key LIKE ${`%${indexTerm}%`} AND strpos(name_key, ${word}) > 0)`;
     const known = sql`ARRAY(SELECT word FROM unnest(string_to_array(${words.join(' ')}, ' ')) AS v(word) JOIN company_name_words USING (word))`;
     return sql<{ present: unknown; known: unknown }>`SELECT ${present} AS present, ${known} AS known`;
   },
