@@ -70,6 +70,13 @@ export interface DialectSeam {
    */
   nameKeyContainsAny(groups: readonly NearMatchGroup[], bounds: NearMatchBounds, advice?: LookupAdvice): Expression<SqlBool>;
   /**
+   * SQLite: the same look-up as `nameKeyContainsAny`, as the FTS5 query of `company_name_fts`
+   * to join the companies' rows to (search/near-matches.repository.ts: each candidate's row is
+   * then read once, not once to check it and again by id). PostgreSQL: null (its condition
+   * already reads each row once).
+   */
+  nearMatchIndexQuery(groups: readonly NearMatchGroup[], advice?: LookupAdvice): string | null;
+  /**
    * One row: `present`, whether some `name_key` holds `word`, and `known`, those of `words` that
    * company_name_words holds (one parameter, any count: a misspelt word has ~800 one-edit
    * variants), as an array (PostgreSQL) or its JSON (SQLite). The substring index is asked for
@@ -220,14 +227,17 @@ const sqliteSeam: DialectSeam = {
     return found.rows.map((r) => Number(r.id));
   },
   nameKeyContainsAny(groups, { limit, country }, advice) {
-    const match = lookupAlternatives(groups, advice ? advice.lookupTerms : (pieces) => [...pieces])
-      .map((terms) => `(${terms.map((t) => `"${t}"`).join(' AND ')})`)
-      .join(' OR ');
+    const match = sqliteSeam.nearMatchIndexQuery(groups, advice)!;
     // The index drives the loop and stops at `limit` kept candidates: as `id IN (MATCH)`, SQLite
     // first listed every match (a misspelt generic word at 10^6: 36,807, 8.7 ms against 3.8).
     const inCountry = country ? sql<SqlBool>` AND v.country || '' = ${country}` : sql<SqlBool>``;
     return sql<SqlBool>`companies.id IN (SELECT f.rowid FROM company_name_fts f JOIN companies v ON v.id = f.rowid
       WHERE company_name_fts MATCH ${match} AND v.visible_report_count + 0 > 0${inCountry} LIMIT ${limit})`;
+  },
+  nearMatchIndexQuery(groups, advice) {
+    return lookupAlternatives(groups, advice ? advice.lookupTerms : (pieces) => [...pieces])
+      .map((terms) => `(${terms.map((t) => `"${t}"`).join(' AND ')})`)
+      .join(' OR ');
   },
   queryWordLookup(word, indexTerm, words) {
     // The list drives the join (json_each, then the primary key): 0.49 ms for 770 words, 0.67
@@ -296,6 +306,7 @@ const postgresSeam: DialectSeam = {
   },
   // No word index on PostgreSQL (migration 0012 says why): the substring index answers.
   wordCandidateIds: () => Promise.resolve(null),
+  nearMatchIndexQuery: () => null,
 
   nameKeyContainsAny(groups, { limit, country }, advice) {
     const lookupTerms = (pieces: readonly string[]) => (advice ? pieces.map(advice.rarest) : [...pieces]);

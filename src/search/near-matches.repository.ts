@@ -14,15 +14,33 @@ export interface NearMatchCandidateSearch {
   advice?: LookupAdvice;
 }
 
+/** What near matches need of a candidate: its score's inputs and what is shown (search.service.ts). */
+export const NEAR_MATCH_COLUMNS = ['id', 'company_name', 'tax_id', 'country', 'city', 'name_core', 'visible_report_count'] as const;
+
 /**
  * Companies with a visible report (D12) whose name holds the pieces of some group: the
  * names worth scoring for near matches (D25), from the substring index. Unordered: with more
  * than `limit` candidates, which ones are scored is the engine's choice.
  */
 export function nearMatchCandidatesQuery(db: Db, seam: DialectSeam, search: NearMatchCandidateSearch) {
+  const match = seam.nearMatchIndexQuery(search.groups, search.advice);
+  if (match !== null) {
+    // SQLite: the index drives a loop that joins each match to its company's row, keeps those
+    // with a visible report (and in the country) and stops at `limit`: each row read once. As
+    // `id IN (…)` of that loop, every candidate was read twice (a whole name's 684 candidates at
+    // 10^6: 6.2 ms, 5.6 so, of which the index's own work is ~2).
+    let query = db
+      .selectFrom(sql`company_name_fts`.as('f'))
+      .innerJoin('companies as v', (join) => join.on(sql<boolean>`v.id = f.rowid`))
+      .select(NEAR_MATCH_COLUMNS.map((c) => `v.${c}` as const))
+      .where(sql<boolean>`company_name_fts MATCH ${match}`)
+      .where(sql<boolean>`v.visible_report_count + 0 > 0`);
+    if (search.country) query = query.where(sql<string>`v.country || ''`, '=', search.country);
+    return query.limit(search.limit);
+  }
   let query = db
     .selectFrom('companies')
-    .selectAll()
+    .select(NEAR_MATCH_COLUMNS)
     .where(seam.nameKeyContainsAny(search.groups, { limit: search.limit, country: search.country }, search.advice))
     // As in the name search: neither the partial indexes nor the country index may lead.
     .where(sql<boolean>`visible_report_count + 0 > 0`);
