@@ -116,18 +116,7 @@ export async function findCompaniesByName(db: Db, seam: DialectSeam, search: Nam
   // cheap or cheaper (whole names in-process: 2.5 ms of CPU against 4.8 through the words).
   // Null: the word index cannot answer (a legal-form piece, too many name words).
   const oneWord = search.indexedWords.length === 1 && !surelyMany && wordIndexAnswers(search.indexedWords);
-  // Several words, one of them rare by the sample: the companies holding that one word, from
-  // the word index, are a superset of the matches, and few; the others are checked on their
-  // rows below. Each word's rarest trigram intersected in the substring index read the long
-  // posting lists of the common words' trigrams (a fresh whole name at 10^6: 2.7 ms of CPU for
-  // that statement, docs/benchmarks.md).
-  const lead = !oneWord && !surelyMany ? rareLeadWord(search, tuning) : null;
-  let byWords = oneWord ? await seam.wordCandidateIds(db, search.indexedWords, tuning.candidateCap + 1, tuning.wordTrigrams) : null;
-  if (lead !== null) {
-    byWords = await seam.wordCandidateIds(db, [lead], tuning.candidateCap + 1, tuning.wordTrigrams);
-    // More names hold it than the sample said: the substring index, as without it.
-    if (byWords !== null && byWords.length > tuning.candidateCap) byWords = null;
-  }
+  const byWords = oneWord ? await seam.wordCandidateIds(db, search.indexedWords, tuning.candidateCap + 1, tuning.wordTrigrams) : null;
   if (byWords !== null) candidates = byWords.map((id) => ({ id }));
   else if (!surelyMany) {
     ({ rows: candidates } = await seam.nameCandidateIds(search.indexedWords, tuning.candidateCap + 1, tuning.indexTerm).execute(db));
@@ -143,7 +132,7 @@ export async function findCompaniesByName(db: Db, seam: DialectSeam, search: Nam
     // prepared, made once per connection (the statement log put parsing and planning at over
     // half its time for a distinctive name at 10^6), for the few shapes of a query of up to 6
     // words of 3+ characters; others stay unnamed. SQLite's rare trigrams over-select: its words are checked here.
-    const exact = (byWords !== null && lead === null) || (byWords === null && !seam.indexTermOverSelects);
+    const exact = byWords !== null || !seam.indexTermOverSelects;
     const ranked = rankedQuery(
       matchesAll(db, search, exact)
         // Named columns, as every kept statement: `*` would change with a migration that adds one.
@@ -161,23 +150,6 @@ export async function findCompaniesByName(db: Db, seam: DialectSeam, search: Nam
   if (wanted === 0) return head;
   const tail = await walkFor(db, seam, search, 'rest', wanted, tuning.walkWindow);
   return tail ? [...head, ...tail] : nameSearchQuery(db, seam, search).execute();
-}
-
-/**
- * Of a query of several words, the one to look up alone in the word index: the word the name
- * sample finds in the fewest names, when that is below a quarter of the cap (its companies are
- * then few), and the word index can answer for it; null otherwise.
- */
-function rareLeadWord(search: NameSearch, tuning: NameSearchTuning): string | null {
-  if (search.indexedWords.length < 2 || !tuning.estimatedMatches) return null;
-  let best: string | null = null;
-  let bestEstimate = Infinity;
-  for (const word of search.indexedWords) {
-    if (!wordIndexAnswers([word])) continue;
-    const estimate = tuning.estimatedMatches([word]);
-    if (estimate < bestEstimate || (estimate === bestEstimate && best !== null && word.length > best.length)) [best, bestEstimate] = [word, estimate];
-  }
-  return bestEstimate <= tuning.candidateCap / 4 ? best : null;
 }
 
 /**
