@@ -8,7 +8,7 @@ import { openEngine } from '../src/db/connect.ts';
 import { runKeptPrepared } from '../src/db/prepared.ts';
 import { seamFor } from '../src/db/dialect-seam.ts';
 import { nearMatchGroups } from '../src/search/near-match-score.ts';
-import { nearMatchCandidatesQuery } from '../src/search/near-matches.repository.ts';
+import { lookUpQueryWord, nearMatchCandidatesQuery } from '../src/search/near-matches.repository.ts';
 
 for (const engine of ENGINES) {
   describe(`name search plan [${engine.name}]`, () => {
@@ -193,6 +193,35 @@ for (const engine of ENGINES) {
         assert.equal(looked.length, 1, text);
         assert.match(looked[0]!, /'%dox%'/, text);
         assert.doesNotMatch(text, /anadoxlu[^\n]*~~|~~[^\n]*anadoxlu/, text);
+      }
+    });
+
+    test('whether a name holds a query word: exact, and on SQLite from the word index, not every name holding a trigram (D25)', async () => {
+      const { db, seam } = database.engine;
+      const executor = db.getExecutor() as unknown as { executeQuery: (q: { sql: string }, id: unknown) => Promise<unknown> };
+      const original = executor.executeQuery;
+      const statements: string[] = [];
+      executor.executeQuery = function (this: unknown, q, id) {
+        statements.push(q.sql);
+        return original.call(this, q, id);
+      };
+      try {
+        // No name holds 'anadoxlu'; 'anadolu' is a name word, 'anadoxu' is not.
+        const absent = await lookUpQueryWord(db, seam, 'anadoxlu', ['anadolu', 'anadoxu']);
+        assert.deepEqual({ present: absent.present, known: [...absent.known] }, { present: false, known: ['anadolu'] });
+        // 'ojist' is in every 'lojistik' name.
+        assert.equal((await lookUpQueryWord(db, seam, 'ojist', ['lojist'])).present, true);
+        // A piece of a legal-form word ('imit' of 'limited') is in no name here.
+        assert.equal((await lookUpQueryWord(db, seam, 'imit', [])).present, false);
+      } finally {
+        executor.executeQuery = original;
+      }
+      if (engine.name === 'sqlite') {
+        // The names' words (name_word_trigrams) and the word index, not the substring index,
+        // which read every name holding the word's trigram when none held the word.
+        const bySubstrings = statements.filter((s) => s.includes('company_name_fts'));
+        assert.equal(bySubstrings.length, 1, statements.join('\n'));
+        assert.match(bySubstrings[0]!, /instr\(c\.name_key/);
       }
     });
 

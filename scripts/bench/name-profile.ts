@@ -49,7 +49,7 @@ function labelOf(text: string): string {
     [/json_group_array|ARRAY\(SELECT word FROM unnest/, 'near matches: word look-up'],
     [/name_word_trigrams|company_name_words WHERE word LIKE/, "query words → names' words"],
     [/company_word_fts|&& \$/, 'word index → candidates'],
-    [/f\.rowid FROM company_name_fts f JOIN companies v|UNION ALL \(SELECT id FROM companies/, 'near matches: candidates'],
+    [/f\.rowid FROM company_name_fts f JOIN companies v|from company_name_fts as "f"|UNION ALL \(SELECT id FROM companies/, 'near matches: candidates'],
     [/company_name_fts MATCH|FROM companies WHERE name_key LIKE/, 'substring index → candidates'],
     [/json_group_array|ARRAY\(SELECT word FROM unnest/, 'near matches: word look-up'],
     [/from "reports"|FROM reports/i, 'reports'],

@@ -70,14 +70,22 @@ export interface DialectSeam {
    */
   nameKeyContainsAny(groups: readonly NearMatchGroup[], bounds: NearMatchBounds, advice?: LookupAdvice): Expression<SqlBool>;
   /**
+   * SQLite: the same look-up as `nameKeyContainsAny`, as the FTS5 query of `company_name_fts`
+   * to join the companies' rows to (search/near-matches.repository.ts: each candidate's row is
+   * then read once, not once to check it and again by id). PostgreSQL: null (its condition
+   * already reads each row once).
+   */
+  nearMatchIndexQuery(groups: readonly NearMatchGroup[], advice?: LookupAdvice): string | null;
+  /**
    * One row: `present`, whether some `name_key` holds `word`, and `known`, those of `words` that
    * company_name_words holds (one parameter, any count: a misspelt word has ~800 one-edit
    * variants), as an array (PostgreSQL) or its JSON (SQLite). The substring index is asked for
    * `indexTerm` (the word's rarest trigram), and the names it returns are checked for the whole
    * word: asked for the whole word, PostgreSQL read the posting lists of all its trigrams
-   * (`ozdemroglu`: 1.1 ms, 0.32 with `emr`).
+   * (`ozdemroglu`: 1.1 ms, 0.32 with `emr`). `indexTerm` null: the caller knows no name holds
+   * the word (the word index said so), and `present` is false without a look-up.
    */
-  queryWordLookup(word: string, indexTerm: string, words: readonly string[]): RawBuilder<{ present: unknown; known: unknown }>;
+  queryWordLookup(word: string, indexTerm: string | null, words: readonly string[]): RawBuilder<{ present: unknown; known: unknown }>;
   /**
    * A condition that holds when `name_key` (of the query's row source) holds `text`: a plain
    * substring test that no index answers and no planner estimates from the column's statistics,
@@ -226,19 +234,25 @@ const sqliteSeam: DialectSeam = {
     return found.rows.map((r) => Number(r.id));
   },
   nameKeyContainsAny(groups, { limit, country }, advice) {
-    const match = lookupAlternatives(groups, advice ? advice.lookupTerms : (pieces) => [...pieces])
-      .map((terms) => `(${terms.map((t) => `"${t}"`).join(' AND ')})`)
-      .join(' OR ');
+    const match = sqliteSeam.nearMatchIndexQuery(groups, advice)!;
     // The index drives the loop and stops at `limit` kept candidates: as `id IN (MATCH)`, SQLite
     // first listed every match (a misspelt generic word at 10^6: 36,807, 8.7 ms against 3.8).
     const inCountry = country ? sql<SqlBool>` AND v.country || '' = ${country}` : sql<SqlBool>``;
     return sql<SqlBool>`companies.id IN (SELECT f.rowid FROM company_name_fts f JOIN companies v ON v.id = f.rowid
       WHERE company_name_fts MATCH ${match} AND v.visible_report_count + 0 > 0${inCountry} LIMIT ${limit})`;
   },
+  nearMatchIndexQuery(groups, advice) {
+    return lookupAlternatives(groups, advice ? advice.lookupTerms : (pieces) => [...pieces])
+      .map((terms) => `(${terms.map((t) => `"${t}"`).join(' AND ')})`)
+      .join(' OR ');
+  },
   queryWordLookup(word, indexTerm, words) {
     // The list drives the join (json_each, then the primary key): 0.49 ms for 770 words, 0.67
     // as `IN (SELECT …)`. Keys hold only letters, digits and spaces: a quoted phrase needs no escaping.
-    const present = sql`EXISTS (SELECT 1 FROM company_name_fts f JOIN companies c ON c.id = f.rowid
+    const present =
+      indexTerm === null
+        ? sql`0`
+        : sql`EXISTS (SELECT 1 FROM company_name_fts f JOIN companies c ON c.id = f.rowid
       WHERE company_name_fts MATCH ${`"${indexTerm}"`} AND instr(c.name_key, ${word}) > 0)`;
     const known = sql`(SELECT json_group_array(w.word) FROM json_each(${JSON.stringify(words)}) j JOIN company_name_words w ON w.word = j.value)`;
     return sql<{ present: unknown; known: unknown }>`SELECT ${present} AS present, ${known} AS known`;
@@ -308,6 +322,7 @@ const postgresSeam: DialectSeam = {
   },
   // No word index on PostgreSQL (migration 0012 says why): the substring index answers.
   wordCandidateIds: () => Promise.resolve(null),
+  nearMatchIndexQuery: () => null,
 
   nameKeyContainsAny(groups, { limit, country }, advice) {
     const lookupTerms = (pieces: readonly string[]) => (advice ? pieces.map(advice.rarest) : [...pieces]);
@@ -348,7 +363,8 @@ const postgresSeam: DialectSeam = {
   queryWordLookup(word, indexTerm, words) {
     // The list as a join, sent as one string (words hold no space): 0.53 ms for 881 words, 0.72
     // as a text[] parameter, 1.15 as `= ANY(…)` (a round trip alone: 0.06).
-    const present = sql`EXISTS (SELECT 1 FROM companies WHERE name_key LIKE ${`%${indexTerm}%`} AND strpos(name_key, ${word}) > 0)`;
+    const present =
+      indexTerm === null ? sql`false` : sql`EXISTS (SELECT 1 FROM companies WHERE name_key LIKE ${`%${indexTerm}%`} AND strpos(name_key, ${word}) > 0)`;
     const known = sql`ARRAY(SELECT word FROM unnest(string_to_array(${words.join(' ')}, ' ')) AS v(word) JOIN company_name_words USING (word))`;
     return sql<{ present: unknown; known: unknown }>`SELECT ${present} AS present, ${known} AS known`;
   },

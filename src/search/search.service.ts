@@ -25,7 +25,7 @@ import {
   shownSimilarity,
   type NearMatchGroup,
 } from './near-match-score.ts';
-import { lookUpQueryWord, nearMatchCandidatesQuery } from './near-matches.repository.ts';
+import { lookUpQueryWord, NEAR_MATCH_COLUMNS, nearMatchCandidatesQuery } from './near-matches.repository.ts';
 import { oneEditAway, wordsOf, wordsOfVariants } from './near-match-words.ts';
 import { checkTaxId, taxIdCandidates } from '../companies/tax-id.ts';
 
@@ -270,7 +270,8 @@ async function findNearMatches(deps: SearchDeps, plan: Extract<SearchPlan, { kin
   });
 }
 
-type Scored = { company: CompanyRow; score: number };
+type Candidate = Pick<CompanyRow, (typeof NEAR_MATCH_COLUMNS)[number]>;
+type Scored = { company: Candidate; score: number };
 
 /** The groups' candidates at or above the threshold, best first, at most 5. */
 async function scoreCandidates(deps: SearchDeps, plan: Extract<SearchPlan, { kind: 'name' }>, groups: NearMatchGroup[]): Promise<Scored[]> {
@@ -293,7 +294,7 @@ async function scoreCandidates(deps: SearchDeps, plan: Extract<SearchPlan, { kin
 const bestFirst = (a: Scored, b: Scored) =>
   b.score - a.score || Number(b.company.visible_report_count) - Number(a.company.visible_report_count) || byName(a.company, b.company);
 
-const byName = (a: CompanyRow, b: CompanyRow) => (a.name_core < b.name_core ? -1 : a.name_core > b.name_core ? 1 : Number(a.id) - Number(b.id));
+const byName = (a: Candidate, b: Candidate) => (a.name_core < b.name_core ? -1 : a.name_core > b.name_core ? 1 : Number(a.id) - Number(b.id));
 
 /**
  * The substrings that near-match candidates must hold. A query word that no company name holds
