@@ -18,10 +18,10 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { companyStandings, NO_STANDING } from '../search/search.service.ts';
 import { createWebhookOutbox, type MemberEvent } from '../webhooks/webhook-outbox.ts';
-import { COMPANY_CHANGED, toEventView } from './company-event.ts';
-import { insertEventsForWatchers, lockFeedHead, updateBaseline, watchedAmong, watchKey } from './events.repository.ts';
+import { COMPANY_CHANGED, toEventView, type CompanyChangeKind } from './company-event.ts';
 
-export type CompanyChangeKind = 'report_published' | 'report_removed' | 'report_disputed' | 'dispute_closed';
+export type { CompanyChangeKind } from './company-event.ts';
+import { insertEventsForWatchers, lockFeedHead, updateBaseline, watchedAmong, watchKey } from './events.repository.ts';
 
 export interface CompanyChange {
   readonly country: string;

@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
+import type { Actor } from '../actors/actor.ts';
 import { quotaDayOf } from '../lib/turkey-time.ts';
 import { issueKey, type IssuedKey } from './keys.service.ts';
 import { findActiveKeyOfMember, revokeActiveKeys } from './keys.repository.ts';
@@ -32,7 +33,7 @@ async function findMember(db: Kysely<Database>, memberId: number) {
   return member;
 }
 
-export async function readMemberKey(db: Kysely<Database>, clock: Clock, defaultDailyLimit: number, memberId: number): Promise<MemberKeyView> {
+async function readMemberKey(db: Kysely<Database>, clock: Clock, defaultDailyLimit: number, memberId: number): Promise<MemberKeyView> {
   const member = await findMember(db, memberId);
   const row = await findActiveKeyOfMember(db, memberId, quotaDayOf(clock.now()));
   return {
@@ -49,7 +50,7 @@ export async function readMemberKey(db: Kysely<Database>, clock: Clock, defaultD
  * count of the day (D18 amended: regenerating gives nothing more). Refused for a member that is
  * not active.
  */
-export async function generateMemberKey(db: Kysely<Database>, clock: Clock, defaultDailyLimit: number, memberId: number): Promise<IssuedKey> {
+async function generateMemberKey(db: Kysely<Database>, clock: Clock, defaultDailyLimit: number, memberId: number): Promise<IssuedKey> {
   const member = await findMember(db, memberId);
   if (member.status !== 'active') {
     throw new DomainError('conflict', `the membership is ${member.status}: no key can be generated`, {
@@ -60,7 +61,27 @@ export async function generateMemberKey(db: Kysely<Database>, clock: Clock, defa
   return issueKey(db, clock, member.ref, undefined, defaultDailyLimit);
 }
 
-export async function revokeMemberKey(db: Kysely<Database>, clock: Clock, memberId: number): Promise<void> {
+async function revokeMemberKey(db: Kysely<Database>, clock: Clock, memberId: number): Promise<void> {
   const revoked = await revokeActiveKeys(db, memberId, clock.now());
   if (revoked === 0) throw new DomainError('not_found', 'the member has no active key to revoke', { code: 'key.member_has_none' });
 }
+
+/** The member whose key it is: its own users read it; only its admins change it (D28). */
+function keyMemberOf(actor: Actor, change: boolean): number {
+  if (actor.kind === 'member_user' && (!change || actor.role === 'member_admin')) return actor.memberId;
+  throw new DomainError('forbidden', "only the member's admin may change its key", { code: 'actor.not_member_user' });
+}
+
+/**
+ * The member's own key as the portal's API page shows and changes it, built by the composition
+ * root (src/services.ts). `defaultDailyLimit`: the server's (config.defaultDailyLimit).
+ */
+export function createMemberKeys(deps: { readonly db: Kysely<Database>; readonly clock: Clock; readonly defaultDailyLimit: number }) {
+  return {
+    read: (actor: Actor) => readMemberKey(deps.db, deps.clock, deps.defaultDailyLimit, keyMemberOf(actor, false)),
+    generate: (actor: Actor) => generateMemberKey(deps.db, deps.clock, deps.defaultDailyLimit, keyMemberOf(actor, true)),
+    revoke: (actor: Actor) => revokeMemberKey(deps.db, deps.clock, keyMemberOf(actor, true)),
+  };
+}
+
+export type MemberKeys = ReturnType<typeof createMemberKeys>;

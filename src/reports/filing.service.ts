@@ -27,6 +27,7 @@ import {
 import { CASE_FIELDS, CLAIM_TYPE, type ReportType } from './report-types.ts';
 import { insertStatusChange } from './reports.repository.ts';
 import { newCompanyRow } from '../companies/company-row.ts';
+import type { Actor } from '../actors/actor.ts';
 
 export interface FilingDeps {
   db: Kysely<Database>;
@@ -36,10 +37,17 @@ export interface FilingDeps {
   filingsPerDay?: number;
 }
 
-/** Who files: the signed-in user and its member (request.portal). */
-export interface Filer {
+/** Who files: a signed-in user of a member (the member's users file its reports, D29). */
+interface Filer {
   userId: number;
   memberId: number;
+}
+
+/** The filer behind an actor: only a member's user files; anyone else is refused (forbidden). */
+function filerOf(actor: Actor): Filer {
+  if (actor.kind !== 'member_user')
+    throw new DomainError('forbidden', "only an active user of the member may act on the member's reports", { code: 'actor.not_member_user' });
+  return { userId: actor.userId, memberId: actor.memberId };
 }
 
 export interface FiledReport {
@@ -85,7 +93,7 @@ async function requireFilingMember(db: Kysely<Database>, memberId: number): Prom
  * company: at most one, D29; enforced by the database, migration 0005; or the same report filed
  * again while the first is open: same type, event date and case number).
  */
-export async function fileReport(deps: FilingDeps, filer: Filer, input: FilingInput & { attachments?: readonly AttachmentUpload[] }): Promise<FiledReport> {
+async function fileReport(deps: FilingDeps, filer: Filer, input: FilingInput & { attachments?: readonly AttachmentUpload[] }): Promise<FiledReport> {
   const now = deps.clock.now();
   const { filing, problems } = checkFilingInput(input, deps.countries, quotaDayOf(now));
   if (!filing) throw new DomainError('invalid', problems.map((p) => p.message).join('; '), problems);
@@ -173,3 +181,15 @@ export async function fileReport(deps: FilingDeps, filer: Filer, input: FilingIn
     };
   });
 }
+
+export type FilingRequest = FilingInput & { attachments?: readonly AttachmentUpload[] };
+
+/** The filing use case (D29), built by the composition root (src/services.ts). */
+export function createFiling(deps: FilingDeps) {
+  return {
+    /** A member's user files one report; see fileReport for the refusals. */
+    file: (actor: Actor, input: FilingRequest) => fileReport(deps, filerOf(actor), input),
+  };
+}
+
+export type Filing = ReturnType<typeof createFiling>;

@@ -21,7 +21,7 @@ import { quotaDayOf } from '../lib/turkey-time.ts';
 import { recordSearch } from '../audit/audit.service.ts';
 import type { AuditWriter } from '../audit/audit-writer.ts';
 import { checkSearchInput, normaliseSearchQuery, rejectSecretsInUrl } from './search-params.ts';
-import { answerSearch, type SearchUseCaseDeps } from './answer-search.ts';
+import type { SearchService } from './answer-search.ts';
 import type { SearchInput } from './search.service.ts';
 
 export interface SearchRouteDeps {
@@ -33,7 +33,8 @@ export interface SearchRouteDeps {
   /** D21: how much of `q` the audit keeps. */
   auditQueryChars: number;
   countryCodes: readonly string[];
-  searchUseCase: SearchUseCaseDeps;
+  /** The search use case (services.ts). */
+  search: Pick<SearchService, 'answer'>;
 }
 
 async function authenticate(deps: SearchRouteDeps, request: FastifyRequest) {
@@ -109,7 +110,7 @@ export function registerSearchRoutes(app: App, deps: SearchRouteDeps, paths: rea
           dailyLimit: holder.dailyLimit,
           usage: holder.usage,
         } as const;
-        const answer = await answerSearch(deps.searchUseCase, input, searcher, startedAt);
+        const answer = await deps.search.answer(searcher, input, startedAt);
         // The key's own "last used" (the portal's API page): written once a day per key and
         // process, not awaited: the answer is charged and ready, and a failure here must not turn
         // it into an error (D18: an error takes nothing).
