@@ -9,8 +9,6 @@
  * the dispute's own step row, the operator log, and the watchers' events through the seam
  * (events/company-changes.ts) where a dispute opens, closes or a report's visibility may change.
  */
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
 import type { Db } from '../db/types.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
@@ -52,7 +50,7 @@ import {
 } from './disputes.repository.ts';
 
 export interface DisputeDeps {
-  readonly db: Kysely<Database>;
+  readonly db: Db;
   readonly clock: Clock;
   /** The watchers' seam (D31); a test passes a spy. */
   readonly recordCompanyChanges?: RecordCompanyChanges;

@@ -4,9 +4,7 @@
  * row (null → pending) and its attachments. Nothing of it shows in a search until an operator
  * approves it (moderation.service.ts) and, for a claim, D12's consensus holds.
  */
-import type { Kysely } from 'kysely';
 import type { CountryCatalogue } from '../countries/catalogue.ts';
-import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
 import { nextQuotaResetSeconds, quotaDayOf } from '../lib/turkey-time.ts';
@@ -28,9 +26,10 @@ import { CASE_FIELDS, CLAIM_TYPE, type ReportType } from './report-types.ts';
 import { insertStatusChange } from './reports.repository.ts';
 import { newCompanyRow } from '../companies/company-row.ts';
 import type { Actor } from '../actors/actor.ts';
+import type { Db } from '../db/types.ts';
 
 export interface FilingDeps {
-  db: Kysely<Database>;
+  db: Db;
   clock: Clock;
   countries: Pick<CountryCatalogue, 'get'>;
   /** Reports a member may file per quota day (D19), all its users together; default 50 (config.ts). */
@@ -79,7 +78,7 @@ function caseNumberOf(type: ReportType, caseJson: string | null): string | null 
 export const DUPLICATE_FILING_MESSAGE =
   'your member already has a pending or approved report of this type on this company with the same event date (and case number): it was filed already';
 
-async function requireFilingMember(db: Kysely<Database>, memberId: number): Promise<void> {
+async function requireFilingMember(db: Db, memberId: number): Promise<void> {
   const member = await db.selectFrom('members').select(['status', 'tier', 'agreement_signed_on']).where('id', '=', memberId).executeTakeFirst();
   if (!member) throw new DomainError('forbidden', 'no such member', { code: 'filing.no_member' });
   const refusal = checkFilingMember({ status: member.status, tier: member.tier, agreementSignedOn: member.agreement_signed_on });

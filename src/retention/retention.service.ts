@@ -17,8 +17,6 @@
  * if its status is still what was read, and deleted only once; each run logs what it did itself.
  * `plan` answers the same questions without writing (`--dry-run`).
  */
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
 import type { Db } from '../db/types.ts';
 import { purgeAuditBefore } from '../audit/audit-retention.ts';
 import { disclosureMonths } from '../disclosure/disclosure-view.ts';
@@ -67,7 +65,7 @@ function labelOf(actor: Actor): { label: string } {
 }
 
 export interface RetentionDeps {
-  readonly db: Kysely<Database>;
+  readonly db: Db;
   readonly clock: Clock;
   readonly settings: RetentionSettings;
   /** The watchers' seam (events/company-changes.ts); injected so tests can see the calls. */

@@ -7,8 +7,6 @@
 import { performance } from 'node:perf_hooks';
 import type { App } from '../http/app-type.ts';
 import type { FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
 import { AppError } from '../lib/errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { ParsedQuery } from '../http/query-string.ts';
@@ -23,9 +21,10 @@ import type { AuditWriter } from '../audit/audit-writer.ts';
 import { checkSearchInput, normaliseSearchQuery, rejectSecretsInUrl } from './search-params.ts';
 import type { SearchService } from './answer-search.ts';
 import type { SearchInput } from './search.service.ts';
+import type { Db } from '../db/types.ts';
 
 export interface SearchRouteDeps {
-  db: Kysely<Database>;
+  db: Db;
   audit: AuditWriter;
   clock: Clock;
   /** D20: the address's allowance when no known key is sent. */

@@ -6,9 +6,7 @@
  * show that allowance on every answer of these routes.
  */
 import type { FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
-import type { Database } from '../db/schema.ts';
 import type { App } from '../http/app-type.ts';
 import type { ParsedQuery } from '../http/query-string.ts';
 import { chargeAnonymous } from '../http/rate-limit.hooks.ts';
@@ -25,6 +23,7 @@ import { EVENTS_PAGE_MAX, type EventFeed } from '../events/event-feed.service.ts
 import { WATCHLIST_PAGE_MAX, type Watchlist } from './watchlist.service.ts';
 import type { Actor } from '../actors/actor.ts';
 import { WATCH_SCHEMAS } from './watchlist-schemas.ts';
+import type { Db } from '../db/types.ts';
 
 export const WATCH_PATH = '/api/v1/watchlist/:country/:tax_id';
 export const WATCHLIST_PATH = '/api/v1/watchlist';
@@ -38,7 +37,7 @@ export const MONITORING_METHODS: Record<string, readonly string[]> = {
 };
 
 export interface MonitoringRouteDeps {
-  db: Kysely<Database>;
+  db: Db;
   clock: Clock;
   /** The routes' own daily allowances and the anonymous allowance (D20). */
   limits: { watchlistDailyLimit: number; eventsDailyLimit: number; anonDailyLimit: number };

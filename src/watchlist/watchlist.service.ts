@@ -5,9 +5,7 @@
  * Nothing here tells whether a company has records: an entry is a country, a tax ID and a time.
  * The same service answers the API and the portal.
  */
-import type { Kysely } from 'kysely';
 import type { CountryCatalogue } from '../countries/catalogue.ts';
-import type { Database } from '../db/schema.ts';
 import type { Db } from '../db/types.ts';
 import type { Clock } from '../lib/clock.ts';
 import { AppError, DomainError } from '../lib/errors.ts';
@@ -20,7 +18,7 @@ import { checkTaxId } from '../companies/tax-id.ts';
 import { lockFeedHead } from '../events/events.repository.ts';
 
 export interface WatchlistDeps {
-  readonly db: Kysely<Database>;
+  readonly db: Db;
   readonly clock: Clock;
   readonly countries: Pick<CountryCatalogue, 'get'>;
   /** The server's default cap (config.watchlistCap); a member's own cap wins. */

@@ -5,8 +5,6 @@
  * may do (webhook-rules.ts); secrets are sealed under the key ring, bound to the endpoint's row,
  * before they are stored (D35, src/secrets/secret-columns.ts).
  */
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
 import type { StatedProblem } from '../lib/problems.ts';
@@ -36,6 +34,7 @@ import {
   PREVIOUS_SECRET_VALID_MS,
   type WebhookActor,
 } from './webhook-rules.ts';
+import type { Db } from '../db/types.ts';
 
 /** What the portal shows of an endpoint: never its secret. */
 export interface EndpointView {
@@ -53,7 +52,7 @@ export interface EndpointView {
 }
 
 export interface EndpointsDeps {
-  readonly db: Kysely<Database>;
+  readonly db: Db;
   readonly clock: Clock;
   /** D35: seals the signing secrets (the ring's newest key). */
   readonly keyRing: Pick<KeyRing, 'seal'>;
