@@ -19,9 +19,6 @@ import { decorateRequests } from './http/request-context.ts';
 import { ERROR_DOCS_PATH, ERROR_REASONS } from './lib/errors.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { registerSearchRoutes } from './search/search.routes.ts';
-import { createCompanySearch } from './search/company-search.ts';
-import type { SearchUseCaseDeps } from './search/answer-search.ts';
-import { quotaOn } from './quota/allowance.ts';
 import { AdmissionGate } from './http/admission-gate.ts';
 import { registerAdmission } from './http/admission.hooks.ts';
 import { KnownKeys } from './http/known-keys.ts';
@@ -203,42 +200,35 @@ export async function buildApp({
   const audit = createAuditWriter(engine.db, (error, lost) => app.log.error({ err: error, lost }, 'could not write audit records'));
   // After the last request is answered (Fastify closes the server first), store what is buffered.
   app.addHook('onClose', async () => audit.close());
-  const companySearch = createCompanySearch({
-    db: engine.db,
-    seam: engine.seam,
-    maxResults: config.maxResults,
-    cacheEntries: config.searchCacheEntries,
-    nearMatchThreshold: config.nearMatchThreshold,
-  });
+  // The composition root: every use case built once, each route handed the ones it calls.
+  const services = createServices({ db: engine.db, seam: engine.seam, clock, config, log: app.log, countries, keyRing });
   // Before the first request rather than during it; a failure only leaves the first search to do it.
   app.addHook('onReady', async () => {
-    await companySearch.warmUp().catch((error: unknown) => app.log.warn({ err: error }, 'could not sample company names'));
+    await services.companySearch.warmUp().catch((error: unknown) => app.log.warn({ err: error }, 'could not sample company names'));
   });
-  const searchUseCase: SearchUseCaseDeps = { countries, search: companySearch, quota: quotaOn(engine.db), clock };
   const countryCodes = countries.list().map((c) => c.code);
   registerSearchRoutes(
     app,
-    { db: engine.db, audit, clock, anonDailyLimit: config.anonDailyLimit, auditQueryChars: config.auditQueryChars, countryCodes, searchUseCase },
+    { db: engine.db, audit, clock, anonDailyLimit: config.anonDailyLimit, auditQueryChars: config.auditQueryChars, countryCodes, search: services.search },
     SEARCH_PATHS,
   );
   registerCountriesRoutes(app, countries, COUNTRIES_PATHS);
   registerMonitoringRoutes(app, {
     db: engine.db,
     clock,
-    countries,
+    watchlist: services.watchlist,
+    events: services.events,
     limits: {
       watchlistDailyLimit: config.watchlistDailyLimit,
       eventsDailyLimit: config.eventsDailyLimit,
       anonDailyLimit: config.anonDailyLimit,
-      watchlistCap: config.watchlistCap,
     },
   });
   registerHealthRoutes(app, { engine, lifecycle });
   app.get(OPENAPI_PATH, { schema: { hide: true } }, () => app.swagger());
   registerDocsRoutes(app, OPENAPI_PATH);
   // D27: the portal is its own scope (HTML pages and errors, sessions, CSRF); admission and transport above apply to it too.
-  const services = createServices({ db: engine.db, clock, keyRing });
-  registerPortal(app, { db: engine.db, clock, config, transport, audit, searchUseCase, countryCodes, keyRing, services });
+  registerPortal(app, { db: engine.db, clock, config, transport, audit, searchUseCase: services.search, countryCodes, keyRing, services });
 
   await app.ready();
   return app;

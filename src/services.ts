@@ -1,29 +1,91 @@
 /**
  * The composition root (issue 29): every feature's use cases built once from their factories,
- * each with the narrow dependencies it uses. `buildApp` builds them for the API and the portal,
- * each CLI command for its own run; routes and commands receive the services they call and stay
- * adapters (parse, call, render). A new feature adds its factory here.
+ * each with the narrow dependencies it uses and the settings it needs picked from `Config` here
+ * (features never import config.ts). `buildApp` builds them for the API and the portal, the
+ * server's background work for its jobs, each CLI command for its own run (cli/context.ts
+ * `commandServices`); routes, jobs and commands receive the services they call and stay adapters
+ * (parse, call, render). Every use case takes `(actor, input)` (src/actors/actor.ts). A new
+ * feature adds its factory here.
  */
-import type { Kysely } from 'kysely';
-import type { Database } from './db/schema.ts';
+import type { Config } from './config.ts';
+import type { CountryCatalogue } from './countries/catalogue.ts';
+import type { DialectSeam } from './db/dialect-seam.ts';
+import type { Db } from './db/types.ts';
+import { createDisputes } from './disputes/disputes.service.ts';
+import { createEventFeed } from './events/event-feed.service.ts';
+import { recordCompanyChanges } from './events/company-changes.ts';
+import type { JobLog } from './jobs/job-types.ts';
+import { createMemberKeys } from './keys/member-key.service.ts';
 import type { Clock } from './lib/clock.ts';
 import { createMemberAdmin } from './operator/member-admin.service.ts';
 import { createUserAdmin } from './operator/user-admin.service.ts';
+import { quotaOn } from './quota/allowance.ts';
+import { createFiling } from './reports/filing.service.ts';
 import { createReportModeration } from './reports/moderation.service.ts';
+import { createRetention } from './retention/retention.service.ts';
+import { createSearch } from './search/answer-search.ts';
+import { createCompanySearch } from './search/company-search.ts';
 import type { KeyRing } from './secrets/key-ring.ts';
+import { createWatchlist } from './watchlist/watchlist.service.ts';
+import { createWebhookDeliveries } from './webhooks/webhook-deliveries.service.ts';
+import { createWebhookEndpoints } from './webhooks/webhook-endpoints.service.ts';
+import { systemResolver } from './webhooks/safe-lookup.ts';
 
 export interface ServicesDeps {
-  db: Kysely<Database>;
+  db: Db;
+  /** The engine's dialect seam, for the name search (db/dialect-seam.ts); a command that searches nothing leaves it out. */
+  seam?: DialectSeam;
   clock: Clock;
-  /** D35: seals an operator's link's TOTP seed; a CLI command that needs none may leave it out. */
+  config: Config;
+  /** Where the use cases' warnings go (the server's logger; a command's stderr). */
+  log?: JobLog;
+  /**
+   * The served countries (D22), built from `config.countries` by the caller: the catalogue loads
+   * the tax-ID validators, which a command that checks no tax ID does not load (cli/context.ts).
+   */
+  countries?: CountryCatalogue;
+  /** D35: seals operators' TOTP seeds and webhooks' signing secrets; a command that seals nothing leaves it out. */
   keyRing?: KeyRing;
 }
 
-export function createServices({ db, clock, keyRing }: ServicesDeps) {
+/** Stands in for a dependency the caller did not pass: any use of it says so. */
+function missing<T extends object>(what: string): T {
+  return new Proxy({} as T, {
+    get: (_target, property) => {
+      throw new Error(`createServices: this caller passed no ${what} (asked for its ${String(property)})`);
+    },
+  });
+}
+
+export function createServices({ db, seam, clock, config, countries = missing<CountryCatalogue>('country catalogue'), keyRing }: ServicesDeps) {
+  const companySearch = createCompanySearch({
+    db,
+    seam: seam ?? missing<DialectSeam>('seam'),
+    maxResults: config.maxResults,
+    cacheEntries: config.searchCacheEntries,
+    nearMatchThreshold: config.nearMatchThreshold,
+  });
   return {
+    countries,
+    /** The name and tax-ID search (D7–D10, D25) with its cache; `warmUp` samples the names. */
+    companySearch,
+    search: createSearch({ countries, search: companySearch, quota: quotaOn(db), clock }),
     memberAdmin: createMemberAdmin({ db, clock }),
     userAdmin: createUserAdmin({ db, clock, ...(keyRing ? { keyRing } : {}) }),
     moderation: createReportModeration({ db, clock }),
+    filing: createFiling({ db, clock, countries, filingsPerDay: config.filingsPerMemberPerDay }),
+    disputes: createDisputes({ db, clock }),
+    retention: createRetention({ db, clock, settings: config.retention, recordCompanyChanges }),
+    watchlist: createWatchlist({ db, clock, countries, defaultCap: config.watchlistCap }),
+    events: createEventFeed({ db }),
+    memberKeys: createMemberKeys({ db, clock, defaultDailyLimit: config.defaultDailyLimit }),
+    webhookEndpoints: createWebhookEndpoints({
+      db,
+      clock,
+      keyRing: keyRing ?? missing<KeyRing>('key ring'),
+      addresses: { resolve: systemResolver, allowPrivate: config.webhookAllowPrivateAddresses },
+    }),
+    webhookDeliveries: createWebhookDeliveries({ db, clock }),
   };
 }
 

@@ -16,7 +16,7 @@ import { companyLine, countries, makeMember, makeReport, nextVkn } from './helpe
 import { claimInput } from './helpers/filing.ts';
 import { makeUser, memberIdOf } from './helpers/users.ts';
 import { fixedClock } from '../src/lib/clock.ts';
-import { fileReport, type Filer } from '../src/reports/filing.service.ts';
+import { fileReport, type Filer } from './helpers/use-cases.ts';
 import { listOperatorLog } from '../src/operator/operator-log.ts';
 import { listMyReports } from '../src/reports/report-queries.service.ts';
 

@@ -13,7 +13,8 @@ import { fixedClock } from '../src/lib/clock.ts';
 import { DomainError } from '../src/lib/errors.ts';
 import { readAgreementState, signAgreement } from '../src/agreement/agreement.service.ts';
 import { AGREEMENT_VERSION } from '../src/agreement/agreement-text.ts';
-import { generateMemberKey, readMemberKey, revokeMemberKey } from '../src/keys/member-key.service.ts';
+import { createMemberKeys } from '../src/keys/member-key.service.ts';
+import type { Actor } from '../src/actors/actor.ts';
 import { readMemberUsage } from '../src/quota/member-usage.service.ts';
 import { consumeUsage } from '../src/quota/usage.repository.ts';
 import { markKeyUsed } from '../src/keys/keys.repository.ts';
@@ -90,11 +91,20 @@ for (const engine of ENGINES) {
       assert.equal((await readAgreementState(db, ids.b!)).signedOn, null, "the other member's flag is untouched");
     });
 
+    /** The member's admin, as the portal's API page acts (the key's use cases read only the member and the role). */
+    const adminOf = (memberId: number): Actor => ({
+      kind: 'member_user',
+      userId: memberId === ids.a ? ids.adminA! : ids.adminB!,
+      memberId,
+      role: 'member_admin',
+    });
+    const memberKeys = () => createMemberKeys({ db, clock, defaultDailyLimit: 100 });
+
     test("key: none, generated with the member's limit or the default, used, regenerated (old revoked at once), revoked", async () => {
-      assert.deepEqual(await readMemberKey(db, clock, 100, ids.a!), { key: null, nextDailyLimit: 100 });
-      const first = await generateMemberKey(db, clock, 100, ids.a!);
+      assert.deepEqual(await memberKeys().read(adminOf(ids.a!)), { key: null, nextDailyLimit: 100 });
+      const first = await memberKeys().generate(adminOf(ids.a!));
       assert.equal(first.daily_limit, 100);
-      let view = await readMemberKey(db, clock, 100, ids.a!);
+      let view = await memberKeys().read(adminOf(ids.a!));
       assert.deepEqual(view.key, { prefix: first.prefix, createdAt: clock.now(), dailyLimit: 100, usedToday: 0, lastUsedDay: null });
 
       const keyRow = await db.selectFrom('api_keys').select('id').where('prefix', '=', first.prefix).executeTakeFirstOrThrow();
@@ -103,12 +113,12 @@ for (const engine of ENGINES) {
       await consumeUsage(db, `member:${ids.a}`, '2026-11-21', 100);
       await markKeyUsed(db, Number(keyRow.id), '2026-11-21');
       await markKeyUsed(db, Number(keyRow.id), '2026-11-19');
-      view = await readMemberKey(db, clock, 100, ids.a!);
+      view = await memberKeys().read(adminOf(ids.a!));
       assert.equal(view.key?.usedToday, 2);
       assert.equal(view.key?.lastUsedDay, '2026-11-21');
 
       await db.updateTable('members').set({ key_daily_limit: 250 }).where('id', '=', ids.a!).execute();
-      const second = await generateMemberKey(db, clock, 100, ids.a!);
+      const second = await memberKeys().generate(adminOf(ids.a!));
       assert.equal(second.revoked, 1);
       assert.equal(second.daily_limit, 250);
       const active = await db.selectFrom('api_keys').select('prefix').where('member_id', '=', ids.a!).where('revoked_at', 'is', null).execute();
@@ -116,14 +126,14 @@ for (const engine of ENGINES) {
         active.map((r) => r.prefix),
         [second.prefix],
       );
-      const regenerated = (await readMemberKey(db, clock, 100, ids.a!)).key;
+      const regenerated = (await memberKeys().read(adminOf(ids.a!))).key;
       assert.equal(regenerated?.usedToday, 2, "the new key continues the member's day (D18 amended)");
       assert.equal(regenerated?.lastUsedDay, null, 'the new key itself has not been used');
 
-      await revokeMemberKey(db, clock, ids.a!);
-      assert.equal((await readMemberKey(db, clock, 100, ids.a!)).key, null);
-      await assert.rejects(revokeMemberKey(db, clock, ids.a!), rejectsWith('not_found'));
-      assert.equal((await readMemberKey(db, clock, 100, ids.b!)).key, null, 'nothing happened to the other member');
+      await memberKeys().revoke(adminOf(ids.a!));
+      assert.equal((await memberKeys().read(adminOf(ids.a!))).key, null);
+      await assert.rejects(memberKeys().revoke(adminOf(ids.a!)), rejectsWith('not_found'));
+      assert.equal((await memberKeys().read(adminOf(ids.b!))).key, null, 'nothing happened to the other member');
     });
 
     test("usage: 30 quota days, API (the member's, all its keys) and portal (its users) apart, nothing of another member", async () => {

@@ -12,11 +12,12 @@ import { claimInput, refusedWith } from './helpers/filing.ts';
 import { PDF_FILE, PNG_FILE } from './helpers/files.ts';
 import { makeUser, memberIdOf } from './helpers/users.ts';
 import { fixedClock } from '../src/lib/clock.ts';
-import { fileReport, type Filer } from '../src/reports/filing.service.ts';
+import { fileReport, type Filer } from './helpers/use-cases.ts';
 import { approveReport, rejectReport } from '../src/reports/moderation.service.ts';
 import { findCompanyIdByTaxId, getCompanyFile, listMyReports, listPendingQueue, summariseSearchAudit } from '../src/reports/report-queries.service.ts';
 import { listOperatorLog } from '../src/operator/operator-log.ts';
 import { createServices } from '../src/services.ts';
+import { parseConfig } from '../src/config.ts';
 import type { Actor } from '../src/actors/actor.ts';
 import { proveStepUp, stepUpTarget, type StepUpAction } from '../src/operator/step-up.ts';
 
@@ -44,7 +45,7 @@ for (const engine of ENGINES) {
     });
 
     const deps = () => ({ db: database.engine.db, clock, countries });
-    const services = () => createServices({ db: database.engine.db, clock });
+    const services = () => createServices({ db: database.engine.db, clock, config: parseConfig({}, {}) });
     /** The operator, having confirmed this action with password and code in the console (issue 27, finding 4). */
     const confirmed = (action: StepUpAction, target: string) => ({ ...op, stepUp: proveStepUp(op.userId, action, target) });
 

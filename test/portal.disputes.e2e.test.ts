@@ -22,9 +22,10 @@ import { captureLog } from './helpers/jobs.ts';
 import { makePortalUser, type PortalUser } from './helpers/portal.ts';
 import { memberIdOf } from './helpers/users.ts';
 import { totpCodeAt } from '../src/users/totp.ts';
-import { fileReport } from '../src/reports/filing.service.ts';
+import { fileReport } from './helpers/use-cases.ts';
 import { approveReport } from '../src/reports/moderation.service.ts';
-import { recordDispute } from '../src/disputes/disputes.service.ts';
+import { recordDispute } from './helpers/use-cases.ts';
+import { createDisputes } from '../src/disputes/disputes.service.ts';
 import { disputeLapseJob } from '../src/disputes/dispute-lapse.job.ts';
 import { ensureJobRow } from '../src/jobs/job-state.repository.ts';
 import { runPeriodicIfDue } from '../src/jobs/periodic-run.ts';
@@ -204,7 +205,7 @@ for (const engine of ENGINES) {
           reportIds: [b.claim],
         },
       );
-      const job = disputeLapseJob({ ...deps(), log: captureLog() });
+      const job = disputeLapseJob({ disputes: createDisputes(deps()), log: captureLog() });
       const runDeps = { ...deps(), log: captureLog(), holder: 'e2e', leaseMs: 60_000, failureRetryMs: 60_000, stopping: new AbortController().signal };
       await ensureJobRow(database.engine.db, job.name, firstDue(job.schedule, t.clock.now()));
       await runPeriodicIfDue(job, runDeps);

@@ -21,7 +21,7 @@ import { memberIdOf } from './helpers/users.ts';
 import { webhookWorld } from './helpers/webhooks.ts';
 import { inviteUser } from '../src/users/users.service.ts';
 import { disableEndpoint } from '../src/webhooks/endpoints.repository.ts';
-import { decideDispute, recordDispute } from '../src/disputes/disputes.service.ts';
+import { decideDispute, recordDispute } from './helpers/use-cases.ts';
 
 /** Right-to-left override, left-to-right isolate, BEL, ESC, NUL, a C1 control. */
 const FORBIDDEN = ['\u202e', '\u2066', '\u0007', '\u001b', '\u0000', '\u0085'];

@@ -15,6 +15,7 @@ import { makeCompanies, makeMember } from './helpers/factories.ts';
 import { anonymousBrowser, confirmFields, makePortalUser, signIn, type PortalBrowser } from './helpers/portal.ts';
 import type { Database } from '../src/db/schema.ts';
 import { createServices } from '../src/services.ts';
+import { parseConfig } from '../src/config.ts';
 import { setMemberKeyDailyLimit } from '../src/members/members.service.ts';
 import type { SearchBody } from './helpers/bodies.ts';
 import { carryOverKeyCounts } from '../src/db/migrations/0013-member-quota.ts';
@@ -74,7 +75,9 @@ for (const engine of ENGINES) {
         [429, 429, 429, 429],
       ]);
       // A key issued from the CLI continues the day too, and keeps the member's limit.
-      const cliKey = (await createServices({ db, clock: t.clock }).memberAdmin.issueKey({ kind: 'cli', user: 'test' }, { ref: 'M-REGEN' })).result.key;
+      const cliKey = (
+        await createServices({ db, clock: t.clock, config: parseConfig({}, {}) }).memberAdmin.issueKey({ kind: 'cli', user: 'test' }, { ref: 'M-REGEN' })
+      ).result.key;
       const refused = await search(t.app, cliKey, 'q=Kotadeneme');
       assert.equal(refused.statusCode, 429);
       assert.equal(refused.headers['x-ratelimit-limit'], '3');
@@ -83,9 +86,14 @@ for (const engine of ENGINES) {
     });
 
     test('D18 amended: a limit raised by an operator applies at once to the day in progress', async () => {
-      const key = (await createServices({ db, clock: t.clock }).memberAdmin.issueKey({ kind: 'cli', user: 'test' }, { ref: 'M-REGEN' })).result.key;
+      const key = (
+        await createServices({ db, clock: t.clock, config: parseConfig({}, {}) }).memberAdmin.issueKey({ kind: 'cli', user: 'test' }, { ref: 'M-REGEN' })
+      ).result.key;
       assert.equal((await search(t.app, key, 'q=Kotadeneme')).statusCode, 429);
-      await createServices({ db, clock: t.clock }).memberAdmin.setKeyDailyLimit({ kind: 'cli', user: 'test' }, { ref: 'M-REGEN', dailyLimit: 5 });
+      await createServices({ db, clock: t.clock, config: parseConfig({}, {}) }).memberAdmin.setKeyDailyLimit(
+        { kind: 'cli', user: 'test' },
+        { ref: 'M-REGEN', dailyLimit: 5 },
+      );
       const fourth = await search(t.app, key, 'q=Kotadeneme');
       assert.equal(fourth.statusCode, 200);
       assert.deepEqual(
@@ -99,7 +107,9 @@ for (const engine of ENGINES) {
       assert.equal((await search(t.app, key, 'q=Kotadeneme')).statusCode, 200);
       assert.equal((await search(t.app, key, 'q=Kotadeneme')).statusCode, 429);
       // Regenerating keeps the raised limit (it is the member's, not the key's).
-      const next = (await createServices({ db, clock: t.clock }).memberAdmin.issueKey({ kind: 'cli', user: 'test' }, { ref: 'M-REGEN' })).result.key;
+      const next = (
+        await createServices({ db, clock: t.clock, config: parseConfig({}, {}) }).memberAdmin.issueKey({ kind: 'cli', user: 'test' }, { ref: 'M-REGEN' })
+      ).result.key;
       assert.equal((await search(t.app, next, 'q=Kotadeneme')).headers['x-ratelimit-limit'], '5');
     });
 
@@ -232,7 +242,10 @@ for (const engine of ENGINES) {
     });
 
     test('D28 amended: the member portal allowance raised by an operator applies at once; the page shows both allowances', async () => {
-      await createServices({ db, clock: t.clock }).memberAdmin.setPortalDailyLimit({ kind: 'cli', user: 'test' }, { ref: 'M-CYCLE', dailyLimit: 6 });
+      await createServices({ db, clock: t.clock, config: parseConfig({}, {}) }).memberAdmin.setPortalDailyLimit(
+        { kind: 'cli', user: 'test' },
+        { ref: 'M-CYCLE', dailyLimit: 6 },
+      );
       const user = await makePortalUser(db, t.clock, { role: 'member_user', memberRef: 'M-CYCLE' });
       const browser = await english(await signIn(t.app, user));
       const page = await browser.get('/portal/search?q=Kotadeneme');

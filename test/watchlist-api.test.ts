@@ -16,7 +16,7 @@ import { eventRetentionJob } from '../src/events/event-feed.service.ts';
 import { readEventsWritten } from '../src/events/events.repository.ts';
 import { importLines } from '../src/import/import.service.ts';
 import { companyLine } from './helpers/factories.ts';
-import { setWatchlistCap } from '../src/watchlist/watchlist.service.ts';
+import { createWatchlist } from '../src/watchlist/watchlist.service.ts';
 import { cliActor } from '../src/actors/actor.ts';
 
 for (const engine of ENGINES) {
@@ -119,7 +119,7 @@ for (const engine of ENGINES) {
     test('the cap: an operator sets it per member; at the cap a 409 names the fix; exact under concurrency', async () => {
       const { db } = database.engine;
       const capped = await makeKeyHolder(db, t.clock, { ref: 'WL-CAP' });
-      await setWatchlistCap({ db, clock: t.clock }, cliActor('tester'), 'WL-CAP', 3);
+      await createWatchlist({ db, clock: t.clock, countries, defaultCap: 500 }).setCap(cliActor('tester'), { ref: 'WL-CAP', cap: 3 });
       const logged = await db.selectFrom('operator_log').selectAll().where('action', '=', 'member.watchlist_cap').executeTakeFirstOrThrow();
       assert.deepEqual(
         [logged.actor, logged.target, logged.before_json, logged.after_json],

@@ -52,7 +52,7 @@ async function measure(name: string, engine: Engine) {
   const planMs = performance.now() - t;
   const cpu0 = process.cpuUsage();
   t = performance.now();
-  const out = await retention.run({ label: 'system:retention' });
+  const out = await retention.run({ kind: 'system', job: 'retention' });
   const ms = performance.now() - t;
   const cpu = process.cpuUsage(cpu0);
   console.log(

@@ -15,7 +15,7 @@ import { buildCountryCatalogue } from '../../src/countries/catalogue.ts';
 import { importLines } from '../../src/import/import.service.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { approveReport } from '../../src/reports/moderation.service.ts';
-import { fileReport } from '../../src/reports/filing.service.ts';
+import { createFiling } from '../../src/reports/filing.service.ts';
 import { KeyRing } from '../../src/secrets/key-ring.ts';
 import { sealColumn, WEBHOOK_SECRET } from '../../src/secrets/secret-columns.ts';
 import { insertEndpointSealed } from '../../src/webhooks/endpoints.repository.ts';
@@ -218,17 +218,20 @@ export async function setUpWatchers(engine: Engine, watchers: number, ring: KeyR
     .returning('id')
     .executeTakeFirstOrThrow();
   const claim = (i: number) =>
-    fileReport({ db, clock, countries }, filers[i]!, {
-      companyName: 'Gözlenen Lojistik A.Ş.',
-      taxId,
-      country: 'TR',
-      city: 'İzmir',
-      type: 'unpaid_debt',
-      eventDate: '2026-09-30',
-      amount: 1000,
-      currency: 'TRY',
-      description: 'bench',
-    });
+    createFiling({ db, clock, countries }).file(
+      { kind: 'member_user', ...filers[i]!, role: 'member_user' },
+      {
+        companyName: 'Gözlenen Lojistik A.Ş.',
+        taxId,
+        country: 'TR',
+        city: 'İzmir',
+        type: 'unpaid_debt',
+        eventDate: '2026-09-30',
+        amount: 1000,
+        currency: 'TRY',
+        description: 'bench',
+      },
+    );
   const claims = [await claim(0), await claim(1), await claim(2)];
   await approveReport({ db, clock }, { userId: Number(op.id) }, claims[0]!.reportId);
   await approveReport({ db, clock }, { userId: Number(op.id) }, claims[1]!.reportId);

@@ -4,13 +4,15 @@
  * what each kind may do, reads a user actor again in its own transaction (a user disabled a
  * moment ago acts no more) and writes the operator log with `actorLabel`.
  */
-import type { StepUpProof } from '../operator/step-up.ts';
+import type { StepUpProof } from './step-up-proof.ts';
 
 export type Actor =
   /** A signed-in user of a member (D27, D28). */
   | { readonly kind: 'member_user'; readonly userId: number; readonly memberId: number; readonly role: 'member_admin' | 'member_user' }
   /** A signed-in operator; `stepUp`: the operator's confirmation of an action that needs one (operator/step-up.ts). */
   | { readonly kind: 'operator'; readonly userId: number; readonly stepUp?: StepUpProof }
+  /** A member's API key that passed D17's checks (the monitoring API, D31): acts for its member. */
+  | { readonly kind: 'api_key'; readonly memberId: number }
   /**
    * Someone at the server's shell with the CLI: the machine's own access control stands for the
    * operator check. `user`: the shell's user; `by`: what a link says made it (`--by`).

@@ -3,14 +3,13 @@
  * the flag D17 reads for the API key and the portal search; signing sets it in the same
  * transaction as the signature, so the two never disagree.
  */
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
 import { quotaDayOf } from '../lib/turkey-time.ts';
 import { updateMember } from '../members/members.repository.ts';
 import { AGREEMENT_VERSION } from './agreement-text.ts';
 import { findLatestSignature, findSigner, insertSignature } from './agreement.repository.ts';
+import type { Db } from '../db/types.ts';
 
 export interface AgreementState {
   currentVersion: string;
@@ -22,7 +21,7 @@ export interface AgreementState {
   signedCurrent: boolean;
 }
 
-export async function readAgreementState(db: Kysely<Database>, memberId: number): Promise<AgreementState> {
+export async function readAgreementState(db: Db, memberId: number): Promise<AgreementState> {
   const member = await db.selectFrom('members').select('agreement_signed_on').where('id', '=', memberId).executeTakeFirst();
   if (!member) throw new DomainError('not_found', `no member with id ${memberId}`, { code: 'member.not_found_by_id', params: { id: memberId } });
   const last = await findLatestSignature(db, memberId);
@@ -41,7 +40,7 @@ export async function readAgreementState(db: Kysely<Database>, memberId: number)
  * signature (user, time, version) and `members.agreement_signed_on`. Signing again what is
  * signed changes nothing.
  */
-export async function signAgreement(db: Kysely<Database>, clock: Clock, memberId: number, userId: number): Promise<AgreementState> {
+export async function signAgreement(db: Db, clock: Clock, memberId: number, userId: number): Promise<AgreementState> {
   await db.transaction().execute(async (trx) => {
     const signer = await findSigner(trx, userId);
     if (!signer || Number(signer.member_id) !== memberId || signer.role !== 'member_admin' || signer.status !== 'active') {

@@ -1,7 +1,6 @@
 /** Audit retention: old audit records are deleted in small batches (D21 keeps, this bounds). */
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
+import type { Db } from '../db/types.ts';
 
 export const DAY_MS = 86_400_000;
 const BATCH = 5000;
@@ -10,12 +9,12 @@ const BATCH = 5000;
  * Deletes audit records older than `ageMs`; returns how many. Small batches keep locks short; an
  * aborted `signal` stops it between two batches (a draining server), the rest left for next time.
  */
-export async function purgeAudit(db: Kysely<Database>, clock: Clock, ageMs: number, signal?: AbortSignal): Promise<number> {
+export async function purgeAudit(db: Db, clock: Clock, ageMs: number, signal?: AbortSignal): Promise<number> {
   return purgeAuditBefore(db, clock.now() - ageMs, signal);
 }
 
 /** Deletes audit records from before `cutoff` (epoch ms); returns how many. */
-export async function purgeAuditBefore(db: Kysely<Database>, cutoff: number, signal?: AbortSignal): Promise<number> {
+export async function purgeAuditBefore(db: Db, cutoff: number, signal?: AbortSignal): Promise<number> {
   let total = 0;
   for (;;) {
     signal?.throwIfAborted();

@@ -3,10 +3,9 @@
  * records) instead of one transaction per request. `close()` writes what is left, so a record
  * is never lost on SIGTERM: the server closes the writer after the last request is answered.
  */
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
 import { addLookups, type Lookup } from '../disclosure/lookup-counts.repository.ts';
 import type { AuditEntry } from './audit.repository.ts';
+import type { Db } from '../db/types.ts';
 
 export interface AuditWriter {
   /** `foundCompanyIds`: the companies the search's answer held, counted as lookups (D34) with the record. */
@@ -19,7 +18,7 @@ export interface AuditWriter {
 const MAX_BATCH = 200;
 const MAX_DELAY_MS = 50;
 
-export function createAuditWriter(db: Kysely<Database>, onError: (error: unknown, lost: number) => void): AuditWriter {
+export function createAuditWriter(db: Db, onError: (error: unknown, lost: number) => void): AuditWriter {
   let buffer: AuditEntry[] = [];
   let lookups: Lookup[] = [];
   let timer: NodeJS.Timeout | null = null;

@@ -7,6 +7,9 @@ import type { Engine } from '../db/connect.ts';
 import { databaseUrlOf } from '../db/database-url.ts';
 import { systemClock, type Clock } from '../lib/clock.ts';
 import { createOutput, type Output } from './output.ts';
+import { parseConfig } from '../config.ts';
+import { createServices, type ServicesDeps } from '../services.ts';
+import { CommandError } from './command-errors.ts';
 
 export interface CommandContext {
   engine: Engine;
@@ -36,4 +39,24 @@ export async function withContext<T>(command: Command, run: (ctx: CommandContext
 /** Who runs the command, for the operator log (D30): the shell's user, else `cli`. */
 export function cliUser(): string {
   return process.env.USER || process.env.LOGNAME || 'cli';
+}
+
+/**
+ * The use cases for one command's run, from the composition root with the server's settings
+ * (the environment's RISKLOOKUP_*). `extra`: what the command needs beyond them (the country
+ * catalogue, the key ring), which a command that needs none does not load.
+ */
+export function commandServices(ctx: Pick<CommandContext, 'engine' | 'clock'>, extra: Pick<ServicesDeps, 'countries' | 'keyRing'> = {}) {
+  let config;
+  try {
+    config = parseConfig({}, process.env);
+  } catch (error) {
+    throw new CommandError(`${(error as Error).message}\nnothing was changed: fix the settings and run again`);
+  }
+  const log = {
+    debug: () => undefined,
+    info: () => undefined,
+    warn: (details: object, message: string) => process.stderr.write(`warning: ${message} ${JSON.stringify(details)}\n`),
+  };
+  return createServices({ db: ctx.engine.db, seam: ctx.engine.seam, clock: ctx.clock, config, log, ...extra });
 }

@@ -13,11 +13,12 @@ import { YieldingSqliteDialect } from './sqlite-yield-when-busy.ts';
 import type { Database } from './schema.ts';
 import { KEEP_PREPARED } from './prepared.ts';
 import { createHash } from 'node:crypto';
+import type { Db } from './types.ts';
 
 export { DEFAULT_DATABASE_URL } from './database-url.ts';
 
 export interface Engine {
-  readonly db: Kysely<Database>;
+  readonly db: Db;
   readonly seam: DialectSeam;
   /** Many-row inserts for the import (fast path per engine). */
   readonly bulk: BulkWriter;

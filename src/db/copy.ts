@@ -6,7 +6,7 @@
 import type { Kysely } from 'kysely';
 import { DomainError } from '../lib/errors.ts';
 import type { Engine } from './connect.ts';
-import type { Database } from './schema.ts';
+import type { Db } from './types.ts';
 
 /**
  * In dependency order: a row's references are copied before it. `job_state` is not copied: it is
@@ -35,7 +35,7 @@ type TableName = (typeof ALL_TABLES)[number];
 
 const BATCH = 500;
 
-async function countRows(db: Kysely<Database>, table: TableName): Promise<number> {
+async function countRows(db: Db, table: TableName): Promise<number> {
   const row = await db
     .selectFrom(table)
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -43,7 +43,7 @@ async function countRows(db: Kysely<Database>, table: TableName): Promise<number
   return Number(row.n);
 }
 
-export async function countAllTables(db: Kysely<Database>): Promise<Record<TableName, number>> {
+export async function countAllTables(db: Db): Promise<Record<TableName, number>> {
   const out = {} as Record<TableName, number>;
   for (const table of ALL_TABLES) out[table] = await countRows(db, table);
   return out;

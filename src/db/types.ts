@@ -1,5 +1,9 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from './schema.ts';
 
-/** What repository functions take as their first argument: the database or a transaction. */
-export type Db = Kysely<Database> | Transaction<Database>;
+/**
+ * The database, or a transaction of it (Kysely's `Transaction` is a `Kysely`): what services and
+ * repositories take. One name for both (issue 29); a use case that must run in its own
+ * transaction opens one with `db.transaction()`.
+ */
+export type Db = Kysely<Database>;

@@ -18,7 +18,7 @@
  * test/write-protocol.test.ts fails when a module outside this one suspends the triggers, writes
  * the version, or reaches the bulk writer, and when a bulk write outside a session is accepted.
  */
-import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
+import { sql, type Insertable, type Transaction } from 'kysely';
 import { bumpDataVersion } from './data-version.repository.ts';
 import type { BulkTicket, BulkWriter } from './bulk-writer.ts';
 import type { DialectSeam } from './dialect-seam.ts';
@@ -44,7 +44,7 @@ export interface WriteSession {
 
 /** What a session needs of an engine. */
 export interface WriteEngine {
-  readonly db: Kysely<Database>;
+  readonly db: Db;
   readonly seam: DialectSeam;
   readonly bulk: BulkWriter;
 }

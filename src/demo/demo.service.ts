@@ -1,8 +1,6 @@
 /** `serve --demo`: fills an empty database with the demo installation and hands out a key. */
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import type { CountryCatalogue } from '../countries/catalogue.ts';
-import type { Database } from '../db/schema.ts';
 import { findUserByEmailNorm } from '../users/users.repository.ts';
 import { inviteUser, normaliseEmail, setDemoPassword } from '../users/users.service.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -11,6 +9,7 @@ import { issueKey } from '../keys/keys.service.ts';
 import { countMembers, findMemberByRef } from '../members/members.repository.ts';
 import { addMember, setMember } from '../members/members.service.ts';
 import { DEMO_MEMBER_REF, DEMO_MEMBERS, demoCompanies } from './demo-data.ts';
+import type { Db } from '../db/types.ts';
 
 /** The demo's portal sign-in (D27): a member_admin of the demo member, a new password each start. */
 export interface DemoPortalUser {
@@ -26,7 +25,7 @@ export type DemoOutcome =
   | { kind: 'untouched' };
 
 /** Creates the demo portal user if missing and gives it a freshly generated password (only the hash is kept). */
-async function prepareDemoPortalUser(db: Kysely<Database>, clock: Clock): Promise<DemoPortalUser> {
+async function prepareDemoPortalUser(db: Db, clock: Clock): Promise<DemoPortalUser> {
   if (!(await findUserByEmailNorm(db, normaliseEmail(DEMO_PORTAL_EMAIL)))) {
     await inviteUser(db, clock, { email: DEMO_PORTAL_EMAIL, role: 'member_admin', memberRef: DEMO_MEMBER_REF, createdBy: 'demo' });
   }

@@ -3,9 +3,7 @@
  * printed by an operator as a console page or a PDF. Every print is in the operator log (who, when,
  * which company, which form, how many records), written before the document is handed out.
  */
-import type { Kysely } from 'kysely';
 import type { CountryCatalogue } from '../countries/catalogue.ts';
-import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { appendOperatorLog } from '../operator/operator-log.ts';
 import { requireOperator } from '../reports/acting-user.ts';
@@ -15,9 +13,10 @@ import type { RetentionSettings } from '../retention/retention-settings.ts';
 import { listHeldHistory, listHeldReports, NO_DISPUTES, type DisclosureDisputeSource } from './disclosure.repository.ts';
 import { buildDisclosure, disclosureMonths, type DisclosureView } from './disclosure-view.ts';
 import { listLookups } from './lookup-counts.repository.ts';
+import type { Db } from '../db/types.ts';
 
 export interface DisclosureDeps {
-  readonly db: Kysely<Database>;
+  readonly db: Db;
   readonly clock: Clock;
   readonly countries: Pick<CountryCatalogue, 'get'>;
   readonly retention: RetentionSettings;

@@ -6,7 +6,7 @@
  * No holiday moves a deadline: D33 counts calendar days and the service keeps no holiday calendar.
  */
 import { addDays, daysFromTo, turkeyDateOf, type CalendarDate } from '../lib/calendar-date.ts';
-import type { DisputeState } from './dispute-rules.ts';
+import type { DisputeState } from './dispute-facts.ts';
 
 export const MEMBER_ANSWER_DAYS = 15;
 export const DECISION_DAYS = 30;

@@ -17,7 +17,7 @@
 import { stated, type StatedProblem } from '../lib/problems.ts';
 import type { ReportStatus } from '../reports/lifecycle.ts';
 import type { DisputeOutcome, ReportCorrection } from './dispute-input.ts';
-import type { DisputedReport, DisputeFacts } from './dispute-rules.ts';
+import type { DisputedReport, DisputeFacts } from './dispute-facts.ts';
 
 /** D33's reason for a claim its member did not support in time. */
 export const NOT_SUPPORTED_REASON = 'not supported in a dispute';

@@ -25,41 +25,19 @@
  */
 import { DomainError } from '../lib/errors.ts';
 import type { StatedProblem } from '../lib/problems.ts';
-import type { ReportStatus } from '../reports/lifecycle.ts';
 import { memberDueOn, daysLeft } from './dispute-deadlines.ts';
 import { checkDecisionInput, checkText, LIMITS, type DecisionInput, type DisputeOutcome } from './dispute-input.ts';
 import { effectsOfDecision, effectsOfLapse, effectsOfWithdrawal, type ReportEffect } from './dispute-effects.ts';
 import type { Actor } from '../actors/actor.ts';
+import type { DisputedReport, DisputeFacts, DisputeState, MemberResponse } from './dispute-facts.ts';
 
-export const DISPUTE_STATES = ['open', 'awaiting_member', 'decided'] as const;
-export type DisputeState = (typeof DISPUTE_STATES)[number];
+export { DISPUTE_STATES, type DisputedReport, type DisputeFacts, type DisputeState, type MemberResponse } from './dispute-facts.ts';
 
 export const DISPUTE_STEPS = ['support', 'withdraw', 'lapse', 'decide', 'set_statement'] as const;
 export type DisputeStep = (typeof DISPUTE_STEPS)[number];
 
-/** A filing member's answer for one report: `not_asked` when the report has no filing member (an official file). */
-export type MemberResponse = 'not_asked' | 'awaited' | 'supported' | 'withdrawn' | 'lapsed' | 'unanswered';
-
 /** Who acts: the kinds of the one Actor (src/actors/actor.ts) that take dispute steps; the caller has authenticated it. */
 export type DisputeActor = Extract<Actor, { kind: 'operator' | 'system' }> | Omit<Extract<Actor, { kind: 'member_user' }>, 'role'>;
-
-export interface DisputedReport {
-  readonly reportId: number;
-  readonly status: ReportStatus;
-  /** The reporting member; null for an official file without one. */
-  readonly filingMemberId: number | null;
-  readonly response: MemberResponse;
-}
-
-export interface DisputeFacts {
-  readonly id: number;
-  readonly state: DisputeState;
-  readonly outcome: DisputeOutcome | null;
-  readonly receivedOn: string;
-  /** When the filing members were told (at recording); null when none was asked. */
-  readonly membersToldAt: number | null;
-  readonly reports: readonly DisputedReport[];
-}
 
 export type StepInput =
   | { readonly step: 'support'; readonly reportId: number; readonly text: string }

@@ -9,8 +9,6 @@
  * the dispute's own step row, the operator log, and the watchers' events through the seam
  * (events/company-changes.ts) where a dispute opens, closes or a report's visibility may change.
  */
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
 import type { Db } from '../db/types.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
@@ -22,6 +20,7 @@ import { appendOperatorLog } from '../operator/operator-log.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 import { recordCompanyChanges as realRecordCompanyChanges, type CompanyChangeKind, type RecordCompanyChanges } from '../events/company-changes.ts';
 import { requireMemberUser, requireOperator } from '../reports/acting-user.ts';
+import type { Actor } from '../actors/actor.ts';
 import { checkAttachments, type AttachmentUpload } from '../reports/attachments.ts';
 import { DESCRIPTION_MAX } from '../reports/filing-input.ts';
 import { updateReportStatusIf } from '../reports/filing.repository.ts';
@@ -51,7 +50,7 @@ import {
 } from './disputes.repository.ts';
 
 export interface DisputeDeps {
-  readonly db: Kysely<Database>;
+  readonly db: Db;
   readonly clock: Clock;
   /** The watchers' seam (D31); a test passes a spy. */
   readonly recordCompanyChanges?: RecordCompanyChanges;
@@ -94,7 +93,7 @@ async function noteOnReport(trx: Db, reportId: number, now: number, by: By, reas
 }
 
 /** D33: records a dispute the company sent; the filing members are told at once (their portal). */
-export async function recordDispute(
+async function recordDispute(
   deps: DisputeDeps,
   operator: { userId: number },
   input: RecordInput,
@@ -186,7 +185,7 @@ export async function recordDispute(
 }
 
 /** The filing member supports its report (text, attachments) within its 15 days. */
-export async function supportInDispute(
+async function supportInDispute(
   deps: DisputeDeps,
   user: { userId: number; memberId: number },
   disputeId: number,
@@ -215,7 +214,7 @@ export async function supportInDispute(
 }
 
 /** The filing member withdraws its report in the dispute (D29's withdrawal, the note kept). */
-export function withdrawInDispute(deps: DisputeDeps, user: { userId: number; memberId: number }, disputeId: number, reportId: number, note: string) {
+function withdrawInDispute(deps: DisputeDeps, user: { userId: number; memberId: number }, disputeId: number, reportId: number, note: string) {
   return memberStep(deps, user, disputeId, { step: 'withdraw', reportId, note });
 }
 
@@ -243,7 +242,7 @@ async function memberStep(
 }
 
 /** The operator's decision: upheld, corrected (with the correction) or removed, with the reason given to the company. */
-export function decideDispute(
+function decideDispute(
   deps: DisputeDeps,
   operator: { userId: number },
   disputeId: number,
@@ -253,7 +252,7 @@ export function decideDispute(
 }
 
 /** The company's statement (at most 500 characters) after an upheld decision, shown with its reports. */
-export function setDisputeStatement(deps: DisputeDeps, operator: { userId: number }, disputeId: number, text: string) {
+function setDisputeStatement(deps: DisputeDeps, operator: { userId: number }, disputeId: number, text: string) {
   return operatorStep(deps, operator, disputeId, { step: 'set_statement', text });
 }
 
@@ -272,7 +271,7 @@ async function operatorStep(deps: DisputeDeps, operator: { userId: number }, dis
  * own transaction; an approved claim not supported is deactivated with D33's reason. Catching up
  * after missed days needs nothing more: a dispute late by three days lapses like one late by one.
  */
-export async function lapseOverdueDisputes(deps: DisputeDeps, signal?: AbortSignal): Promise<number[]> {
+async function lapseOverdueDisputes(deps: DisputeDeps, signal?: AbortSignal): Promise<number[]> {
   const now = deps.clock.now();
   // Told at least 15 days ago (a day or more on either side is left to the rules: Turkey calendar days).
   const candidates = await listAwaitingToldBefore(deps.db, now - 14 * 24 * 3_600_000);
@@ -522,3 +521,46 @@ async function applyCorrection(trx: Db, effect: Extract<ReportEffect, { kind: 'c
   const pick = (o: Record<string, unknown>) => Object.fromEntries(changedNames.map((k) => [k, o[k]]));
   return { before: pick(before), after: pick(after) };
 }
+
+/** The operator behind an operator's step: a signed-in operator (checked again in the step's transaction). */
+function operatorOf(actor: Actor): { userId: number } {
+  if (actor.kind !== 'operator') throw new DomainError('forbidden', 'only an active operator may do this', { code: 'actor.not_operator' });
+  return { userId: actor.userId };
+}
+
+/** The member's user behind a member's answer. */
+function memberUserOf(actor: Actor): { userId: number; memberId: number } {
+  if (actor.kind !== 'member_user')
+    throw new DomainError('forbidden', "only an active user of the member may act on the member's reports", { code: 'actor.not_member_user' });
+  return { userId: actor.userId, memberId: actor.memberId };
+}
+
+/**
+ * The dispute use cases (D33), built by the composition root (src/services.ts), each
+ * `(actor, input)`: the operator records, decides and enters the statement; the filing member's
+ * users support or withdraw; the daily job (a `system` actor) lapses the overdue ones.
+ */
+export function createDisputes(deps: DisputeDeps) {
+  return {
+    record: (actor: Actor, input: RecordInput & { uploads?: readonly AttachmentUpload[] }) => {
+      const { uploads = [], ...record } = input;
+      return recordDispute(deps, operatorOf(actor), record, uploads);
+    },
+    support: (actor: Actor, input: { disputeId: number; reportId: number; text: string; uploads?: readonly AttachmentUpload[] }) =>
+      supportInDispute(deps, memberUserOf(actor), input.disputeId, input.reportId, input.text, input.uploads ?? []),
+    withdraw: (actor: Actor, input: { disputeId: number; reportId: number; note: string }) =>
+      withdrawInDispute(deps, memberUserOf(actor), input.disputeId, input.reportId, input.note),
+    decide: (actor: Actor, input: { disputeId: number; outcome: string; reason: string; corrections?: readonly ReportCorrection[] }) => {
+      const { disputeId, ...decision } = input;
+      return decideDispute(deps, operatorOf(actor), disputeId, decision);
+    },
+    setStatement: (actor: Actor, input: { disputeId: number; text: string }) => setDisputeStatement(deps, operatorOf(actor), input.disputeId, input.text),
+    /** The daily job's run (dispute-lapse.job.ts); only a system job lapses disputes. */
+    lapseOverdue: (actor: Actor, input: { signal?: AbortSignal } = {}) => {
+      if (actor.kind !== 'system') throw new DomainError('forbidden', 'only the daily job lapses disputes', { code: 'actor.not_operator' });
+      return lapseOverdueDisputes(deps, input.signal);
+    },
+  };
+}
+
+export type Disputes = ReturnType<typeof createDisputes>;

@@ -18,10 +18,10 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { companyStandings, NO_STANDING } from '../search/search.service.ts';
 import { createWebhookOutbox } from '../webhooks/webhook-outbox.ts';
-import { COMPANY_CHANGED, EVENT_ID_PREFIX, toEventView, type CompanyEventRow } from './company-event.ts';
+import { COMPANY_CHANGED, EVENT_ID_PREFIX, toEventView, type CompanyChangeKind, type CompanyEventRow } from './company-event.ts';
 import { insertEventsForWatchers, lastEventId, lockFeedHead, updateBaseline, watchedAmong, watchKey } from './events.repository.ts';
 
-export type CompanyChangeKind = 'report_published' | 'report_removed' | 'report_disputed' | 'dispute_closed';
+export type { CompanyChangeKind } from './company-event.ts';
 
 export interface CompanyChange {
   readonly country: string;

@@ -4,7 +4,9 @@
  * change, when, and the event's id. Never a report's content, a filing member or a description.
  */
 import { formatTurkeyDateTime } from '../lib/turkey-time.ts';
-import type { CompanyChangeKind } from './company-changes.ts';
+
+/** What changed for the watchers (D31): a report published or removed, a dispute opened or closed. */
+export type CompanyChangeKind = 'report_published' | 'report_removed' | 'report_disputed' | 'dispute_closed';
 
 export const COMPANY_CHANGED = 'company.changed';
 

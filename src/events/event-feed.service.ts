@@ -1,7 +1,8 @@
 /** The event feed (D31): a member's events after a cursor, oldest first; and their retention (30 days). */
 import type { Db } from '../db/types.ts';
 import type { Clock } from '../lib/clock.ts';
-import { AppError } from '../lib/errors.ts';
+import { AppError, DomainError } from '../lib/errors.ts';
+import type { Actor } from '../actors/actor.ts';
 import type { JobLog, PeriodicJob } from '../jobs/job-types.ts';
 import { every } from '../jobs/schedule.ts';
 import { decodeCursor, encodeCursor, toEventView, type CompanyEventView } from './company-event.ts';
@@ -16,7 +17,7 @@ export interface EventPage {
   hasMore: boolean;
 }
 
-export async function readEventPage(db: Db, memberId: number, page: { after: string | null; limit: number }): Promise<EventPage> {
+async function readEventPage(db: Db, memberId: number, page: { after: string | null; limit: number }): Promise<EventPage> {
   let afterId = 0;
   if (page.after !== null) {
     const decoded = decodeCursor(page.after);
@@ -37,6 +38,19 @@ export async function readEventPage(db: Db, memberId: number, page: { after: str
     hasMore: rows.length > page.limit,
   };
 }
+
+/** The event feed use case (D31), built by the composition root (src/services.ts): a key's actor reads its member's events. */
+export function createEventFeed(deps: { readonly db: Db }) {
+  return {
+    page: (actor: Actor, page: { after: string | null; limit: number }) => {
+      if (actor.kind !== 'api_key' && actor.kind !== 'member_user')
+        throw new DomainError('forbidden', "only a member's keys and users read its events", { code: 'actor.not_member_user' });
+      return readEventPage(deps.db, actor.memberId, page);
+    },
+  };
+}
+
+export type EventFeed = ReturnType<typeof createEventFeed>;
 
 /** Deletes events older than 30 days, under the job runner (src/jobs/), every hour. */
 export function eventRetentionJob(deps: { db: Db; clock: Clock; log: JobLog }): PeriodicJob {

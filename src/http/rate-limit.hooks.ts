@@ -4,14 +4,13 @@
  */
 import type { App } from './app-type.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { nextQuotaResetSeconds, quotaDayOf } from '../lib/turkey-time.ts';
 import { addressSubject, memberSubject, peekAllowance, rateLimitHeaders, takeUnit } from '../quota/allowance.ts';
+import type { Db } from '../db/types.ts';
 
 export interface RateLimitDeps {
-  db: Kysely<Database>;
+  db: Db;
   clock: Clock;
   anonDailyLimit: number;
 }

@@ -16,15 +16,14 @@
  */
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import type { EngineKind } from '../db/dialect-seam.ts';
-import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { ensureJobRow, releaseClaim, takeLease, type Claim } from './job-state.repository.ts';
 import type { JobCounts, JobLog, JobTelemetry, PeriodicJob, QueueJob } from './job-types.ts';
 import { newClaim, runPeriodicIfDue } from './periodic-run.ts';
 import { createQueuePump, type QueuePump } from './queue-pump.ts';
 import { firstDue } from './schedule.ts';
+import type { Db } from '../db/types.ts';
 
 export interface JobRunnerSettings {
   /** How long a claim or the SQLite lease lasts without renewal (default 30 s). */
@@ -41,7 +40,7 @@ export const DEFAULT_RUNNER_SETTINGS: JobRunnerSettings = { leaseMs: 30_000, pol
 export const SQLITE_LEASE = 'lease:runner';
 
 export interface JobRunnerDeps {
-  readonly db: Kysely<Database>;
+  readonly db: Db;
   readonly engineKind: EngineKind;
   readonly clock: Clock;
   readonly log: JobLog;

@@ -1,11 +1,10 @@
 /** Key issue and revocation (D16). */
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
 import { requireMember } from '../members/members.service.ts';
 import { digestApiKey, displayPrefixOf, generateApiKey } from './api-key.ts';
 import { insertApiKey, revokeActiveKeys } from './keys.repository.ts';
+import type { Db } from '../db/types.ts';
 
 export interface IssuedKey {
   member: string;
@@ -25,12 +24,12 @@ export interface IssuedKey {
  * `dailyLimit` sets it; without one the member keeps the limit it has (an operator's raised limit
  * survives a regeneration), or gets `defaultDailyLimit` if it never had one.
  */
-export async function issueKey(db: Kysely<Database>, clock: Clock, ref: string, dailyLimit: number | undefined, defaultDailyLimit = 100): Promise<IssuedKey> {
+export async function issueKey(db: Db, clock: Clock, ref: string, dailyLimit: number | undefined, defaultDailyLimit = 100): Promise<IssuedKey> {
   if (dailyLimit !== undefined && (!Number.isInteger(dailyLimit) || dailyLimit < 1)) {
     throw new DomainError('invalid', 'daily limit must be a whole number of at least 1', { code: 'key.daily_limit_invalid', params: { min: 1 } });
   }
   const key = generateApiKey();
-  const inTransaction = (run: (trx: Kysely<Database>) => Promise<IssuedKey>) => (db.isTransaction ? run(db) : db.transaction().execute(run));
+  const inTransaction = (run: (trx: Db) => Promise<IssuedKey>) => (db.isTransaction ? run(db) : db.transaction().execute(run));
   return inTransaction(async (trx) => {
     const member = await requireMember(trx, ref);
     const now = clock.now();
@@ -52,7 +51,7 @@ export async function issueKey(db: Kysely<Database>, clock: Clock, ref: string, 
   });
 }
 
-export async function revokeKey(db: Kysely<Database>, clock: Clock, ref: string): Promise<{ member: string; revoked: number }> {
+export async function revokeKey(db: Db, clock: Clock, ref: string): Promise<{ member: string; revoked: number }> {
   const member = await requireMember(db, ref);
   const revoked = await revokeActiveKeys(db, Number(member.id), clock.now());
   if (revoked === 0) throw new DomainError('not_found', `member ${ref} has no active key to revoke`, { code: 'key.none_to_revoke', params: { ref } });

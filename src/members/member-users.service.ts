@@ -4,8 +4,7 @@
  * answered exactly like an unknown one. Invitations and disabling are the users service's own
  * (one-time link, 72 h; sessions ended at once).
  */
-import type { Kysely } from 'kysely';
-import type { Database, UserRole, UserStatus } from '../db/schema.ts';
+import type { UserRole, UserStatus } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
 import { quotaDayOf } from '../lib/turkey-time.ts';
@@ -13,6 +12,7 @@ import { refusedInvitationsSubject } from '../quota/allowance.ts';
 import { consumeUsage, readUsage, releaseUsage } from '../quota/usage.repository.ts';
 import type { Problem } from '../lib/problems.ts';
 import { checkEmail, createResetLink, disableUser, inviteUser } from '../users/users.service.ts';
+import type { Db } from '../db/types.ts';
 
 /**
  * Why a member_admin's step was refused, as a problem whose words name no other account: the
@@ -63,7 +63,7 @@ export interface MemberActor {
   email: string;
 }
 
-export async function listMemberUsers(db: Kysely<Database>, memberId: number): Promise<MemberUserView[]> {
+export async function listMemberUsers(db: Db, memberId: number): Promise<MemberUserView[]> {
   const rows = await db
     .selectFrom('users')
     .select(['id', 'email', 'name', 'role', 'status', 'created_at'])
@@ -82,7 +82,7 @@ export async function listMemberUsers(db: Kysely<Database>, memberId: number): P
  * at most REFUSED_INVITATIONS_PER_DAY times a day for a member.
  */
 export async function inviteMemberUser(
-  db: Kysely<Database>,
+  db: Db,
   clock: Clock,
   actor: MemberActor,
   input: { email: string; role: 'member_admin' | 'member_user' },
@@ -161,7 +161,7 @@ export async function inviteMemberUser(
  * `now`: every invitation is then refused until midnight, so the page says so instead of
  * offering the form. (A refusal reserved by an invitation in flight counts until given back.)
  */
-export async function inviteRefusalsUsedUp(db: Kysely<Database>, memberId: number, now: number): Promise<boolean> {
+export async function inviteRefusalsUsedUp(db: Db, memberId: number, now: number): Promise<boolean> {
   return (await readUsage(db, refusedInvitationsSubject(memberId), quotaDayOf(now))) >= REFUSED_INVITATIONS_PER_DAY;
 }
 
@@ -175,7 +175,7 @@ function emailOrRefusal(email: string): string {
 }
 
 /** A row lock on the member until the transaction ends (PostgreSQL; a no-op write on SQLite). */
-async function lockMemberRow(trx: Kysely<Database>, memberId: number): Promise<void> {
+async function lockMemberRow(trx: Db, memberId: number): Promise<void> {
   await trx
     .updateTable('members')
     .set((eb) => ({ status: eb.ref('status') }))
@@ -183,7 +183,7 @@ async function lockMemberRow(trx: Kysely<Database>, memberId: number): Promise<v
     .execute();
 }
 
-async function countUsersNotDisabled(db: Kysely<Database>, memberId: number): Promise<number> {
+async function countUsersNotDisabled(db: Db, memberId: number): Promise<number> {
   const row = await db
     .selectFrom('users')
     .select((eb) => eb.fn.countAll().as('n'))
@@ -199,7 +199,7 @@ async function countUsersNotDisabled(db: Kysely<Database>, memberId: number): Pr
  * (console, CLI): a link shown to the admin would let the admin sign in as that colleague.
  */
 export async function newMemberUserLink(
-  db: Kysely<Database>,
+  db: Db,
   clock: Clock,
   actor: MemberActor,
   userId: number,
@@ -223,7 +223,7 @@ export async function newMemberUserLink(
  * Disables a user of the actor's member (their sessions end at once, D27). An admin cannot
  * disable itself (the member would risk having no admin left to undo it).
  */
-export async function disableMemberUser(db: Kysely<Database>, clock: Clock, actor: MemberActor, userId: number): Promise<MemberUserView> {
+export async function disableMemberUser(db: Db, clock: Clock, actor: MemberActor, userId: number): Promise<MemberUserView> {
   if (userId === actor.userId) {
     throw new MemberUsersError('conflict', 'you cannot disable your own account; ask another member_admin', { code: 'member_users.self_disable' });
   }

@@ -1,11 +1,10 @@
 /** Member administration (D15) for the CLI. */
-import type { Kysely } from 'kysely';
 import { hasForbiddenCharacters } from '../lib/bidi-controls.ts';
-import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
 import { quotaDayOf } from '../lib/turkey-time.ts';
 import { findMemberByRef, insertMember, listMembers, updateMember, type MemberRow } from './members.repository.ts';
+import type { Db } from '../db/types.ts';
 
 export const TIERS = ['full', 'associate'] as const;
 export const MEMBER_STATUSES = ['active', 'suspended', 'terminated'] as const;
@@ -46,11 +45,7 @@ function checkRef(ref: string): void {
   }
 }
 
-export async function addMember(
-  db: Kysely<Database>,
-  clock: Clock,
-  input: { ref: string; name: string; tier?: Tier; agreementSigned?: boolean },
-): Promise<MemberView> {
+export async function addMember(db: Db, clock: Clock, input: { ref: string; name: string; tier?: Tier; agreementSigned?: boolean }): Promise<MemberView> {
   checkRef(input.ref);
   if (input.name.trim() === '') throw new DomainError('invalid', 'member name must not be empty', { code: 'member.name_empty' });
   if (hasForbiddenCharacters(input.name.trim())) {
@@ -73,7 +68,7 @@ export async function addMember(
   return toMemberView(row);
 }
 
-export async function requireMember(db: Kysely<Database>, ref: string): Promise<MemberRow> {
+export async function requireMember(db: Db, ref: string): Promise<MemberRow> {
   const member = await findMemberByRef(db, ref);
   if (!member) throw new DomainError('not_found', `no member with ref '${ref}'; see 'member list'`, { code: 'member.not_found', params: { ref } });
   return member;
@@ -85,7 +80,7 @@ export interface MemberChanges {
   agreementSigned?: boolean;
 }
 
-export async function setMember(db: Kysely<Database>, clock: Clock, ref: string, changes: MemberChanges): Promise<MemberView> {
+export async function setMember(db: Db, clock: Clock, ref: string, changes: MemberChanges): Promise<MemberView> {
   const member = await requireMember(db, ref);
   const now = clock.now();
   const row = await updateMember(db, Number(member.id), {
@@ -97,7 +92,7 @@ export async function setMember(db: Kysely<Database>, clock: Clock, ref: string,
   return toMemberView(row);
 }
 
-export async function listMemberViews(db: Kysely<Database>): Promise<MemberView[]> {
+export async function listMemberViews(db: Db): Promise<MemberView[]> {
   return (await listMembers(db)).map(toMemberView);
 }
 
@@ -105,7 +100,7 @@ export async function listMemberViews(db: Kysely<Database>): Promise<MemberView[
  * The member's daily portal searches, all its users together (D28 amended); null = the server's
  * default (RISKLOOKUP_PORTAL_MEMBER_DAILY_LIMIT). Read on every portal search: applies at once.
  */
-export async function setMemberPortalDailyLimit(db: Kysely<Database>, clock: Clock, ref: string, dailyLimit: number | null): Promise<MemberRow> {
+export async function setMemberPortalDailyLimit(db: Db, clock: Clock, ref: string, dailyLimit: number | null): Promise<MemberRow> {
   if (dailyLimit !== null && (!Number.isInteger(dailyLimit) || dailyLimit < 1 || dailyLimit > 1_000_000)) {
     throw new DomainError('invalid', 'portal daily limit must be a whole number from 1 to 1000000', {
       code: 'member.daily_limit_range',
@@ -120,7 +115,7 @@ export async function setMemberPortalDailyLimit(db: Kysely<Database>, clock: Clo
  * The member's API daily limit (D30), for all its keys together (D18 amended: the count is the
  * member's, so is the limit); null = the server's default for its next key.
  */
-export async function setMemberKeyDailyLimit(db: Kysely<Database>, clock: Clock, ref: string, dailyLimit: number | null): Promise<MemberRow> {
+export async function setMemberKeyDailyLimit(db: Db, clock: Clock, ref: string, dailyLimit: number | null): Promise<MemberRow> {
   if (dailyLimit !== null && (!Number.isInteger(dailyLimit) || dailyLimit < 1 || dailyLimit > 1_000_000)) {
     throw new DomainError('invalid', 'daily limit must be a whole number from 1 to 1000000', {
       code: 'member.daily_limit_range',

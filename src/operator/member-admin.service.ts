@@ -3,8 +3,6 @@
  * keys.service) run inside a transaction that also writes the operator log, with the member as it
  * was before and after. The acting user must be an active operator, read in that transaction.
  */
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
 import { findActiveKey, setActiveKeyDailyLimit } from '../keys/keys.repository.ts';
 import { issueKey, revokeKey, type IssuedKey } from '../keys/keys.service.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -22,9 +20,10 @@ import {
 import type { Actor } from '../actors/actor.ts';
 import { appendOperatorLog, operatorIdentity } from './operator-log.ts';
 import { requireStepUp, stepUpTarget } from './step-up.ts';
+import type { Db } from '../db/types.ts';
 
 export interface AdminDeps {
-  db: Kysely<Database>;
+  db: Db;
   clock: Clock;
 }
 
@@ -43,7 +42,7 @@ export interface MemberState {
   active_key: { prefix: string; daily_limit: number } | null;
 }
 
-async function stateOf(db: Kysely<Database>, member: MemberRow): Promise<MemberState> {
+async function stateOf(db: Db, member: MemberRow): Promise<MemberState> {
   const key = await findActiveKey(db, Number(member.id));
   return {
     ref: member.ref,
@@ -59,7 +58,7 @@ async function stateOf(db: Kysely<Database>, member: MemberRow): Promise<MemberS
 }
 
 /** Every member with its settings and active key, by ref (the console's member list). */
-export async function listMemberStates(db: Kysely<Database>): Promise<MemberState[]> {
+export async function listMemberStates(db: Db): Promise<MemberState[]> {
   const states: MemberState[] = [];
   for (const member of await listMembers(db)) states.push(await stateOf(db, member));
   return states;
@@ -74,7 +73,7 @@ async function loggedChange<T>(
   operator: Actor,
   ref: string,
   action: string,
-  change: (trx: Kysely<Database>) => Promise<T>,
+  change: (trx: Db) => Promise<T>,
   options: { creates?: boolean } = {},
 ): Promise<{ after: MemberState; result: T }> {
   return deps.db.transaction().execute(async (trx) => {
@@ -98,7 +97,7 @@ export interface MemberOutcome<T> {
  * for an operator or the CLI: one transaction with the operator check and the log entry.
  */
 export function createMemberAdmin(deps: AdminDeps) {
-  const run = async <T>(actor: Actor, ref: string, action: string, change: (trx: Kysely<Database>) => Promise<T>, options: { creates?: boolean } = {}) => {
+  const run = async <T>(actor: Actor, ref: string, action: string, change: (trx: Db) => Promise<T>, options: { creates?: boolean } = {}) => {
     const { after, result } = await loggedChange(deps, actor, ref, action, change, options);
     return { state: after, result } satisfies MemberOutcome<T>;
   };

@@ -3,17 +3,17 @@
  * does the work; the operator check and the operator log run in its transaction, so an action is
  * never done without its log line. The one-time link's secret is returned once and never logged.
  */
-import type { Kysely } from 'kysely';
-import type { Database, UserRole } from '../db/schema.ts';
+import type { UserRole } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { KeyRing } from '../secrets/key-ring.ts';
 import { createResetLink, disableUser, inviteUser, type IssuedLink, type UserView } from '../users/users.service.ts';
 import type { Actor } from '../actors/actor.ts';
 import { appendOperatorLog, operatorIdentity } from './operator-log.ts';
 import { requireStepUp, stepUpTarget } from './step-up.ts';
+import type { Db } from '../db/types.ts';
 
 export interface UserAdminDeps {
-  db: Kysely<Database>;
+  db: Db;
   clock: Clock;
   /** D35: an operator's link carries a sealed TOTP seed; inviting or resetting an operator needs it. */
   keyRing?: KeyRing;

@@ -8,7 +8,7 @@ import type { FastifyRequest } from 'fastify';
 import type { App } from '../http/app-type.ts';
 import { MEMBER_STATUSES, TIERS, type MemberStatus, type Tier } from '../members/members.service.ts';
 import { listMemberStates } from '../operator/member-admin.service.ts';
-import { countWatchesByMember, readWatchlistCap, setWatchlistCap, watchlistCapProblem } from '../watchlist/watchlist.service.ts';
+import { countWatchesByMember, readWatchlistCap, watchlistCapProblem } from '../watchlist/watchlist.service.ts';
 import type { Actor } from '../actors/actor.ts';
 import { stepUpTarget, type StepUpAction } from '../operator/step-up.ts';
 import { withStepUp, type StepUpNeed } from './step-up.ts';
@@ -73,7 +73,7 @@ function linkPage(ctx: PortalContext, deps: Pick<PortalDeps, 'config'>, link: Is
 
 export function registerOperatorAdminRoutes(
   scope: App,
-  deps: Pick<PortalDeps, 'db' | 'clock' | 'config' | 'keyRing' | 'transport'> & { services: Pick<Services, 'memberAdmin' | 'userAdmin'> },
+  deps: Pick<PortalDeps, 'db' | 'clock' | 'config' | 'keyRing' | 'transport'> & { services: Pick<Services, 'memberAdmin' | 'userAdmin' | 'watchlist'> },
 ) {
   const guard = { preHandler: requireUser('operator') };
   const done = (action: string, target: string, path: string) => `${path}?done=${encodeURIComponent(action)}&target=${encodeURIComponent(target)}`;
@@ -186,7 +186,7 @@ export function registerOperatorAdminRoutes(
         const raw = field('watchlist_cap');
         const read = readWatchlistCap('the watchlist cap', raw);
         if ('problem' in read) throw watchlistCapProblem(raw, read.problem);
-        return act(need('member.watchlist_cap', raw.trim()), (op) => setWatchlistCap(deps, op, ref, read.value));
+        return act(need('member.watchlist_cap', raw.trim()), (op) => deps.services.watchlist.setCap(op, { ref, cap: read.value }));
       }
       case 'revoke-key':
         return act(null, (op) => admin.revokeKey(op, { ref }));

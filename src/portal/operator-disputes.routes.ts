@@ -15,9 +15,8 @@ import { findCompanyIdByTaxId, getCompanyFile } from '../reports/report-queries.
 import type { ReportCorrection } from '../disputes/dispute-input.ts';
 import { fetchDisputeAttachment, getDisputeForOperator, listDecidedDisputes, listDisputeQueue } from '../disputes/dispute-queries.ts';
 import { findReportsForDispute } from '../disputes/disputes.repository.ts';
-import { decideDispute, recordDispute, setDisputeStatement } from '../disputes/disputes.service.ts';
 import { formField } from './forms.ts';
-import { portalOf, requireUser } from './guards.ts';
+import { actorOf, portalOf, requireUser } from './guards.ts';
 import { redirectTo, renderPage, sendPage } from './layout.ts';
 import { translator, type MessageKey } from './messages/index.ts';
 import { disputeBody, disputeQueueBody, newDisputeBody, type DisputableReport, type NewDisputeForm } from './operator/disputes.page.ts';
@@ -27,7 +26,7 @@ import { domainErrorTexts } from './problem-text.ts';
 import { idParam } from './report-view.ts';
 import { fieldOf, uploadsOf, type MultipartField } from './reports.routes.ts';
 
-type Deps = Pick<PortalDeps, 'db' | 'clock' | 'searchUseCase'>;
+type Deps = Pick<PortalDeps, 'db' | 'clock' | 'searchUseCase' | 'services'>;
 type MultipartBody = Record<string, MultipartField | MultipartField[] | undefined>;
 
 const DONE_STEPS = ['record', 'decide', 'set_statement'] as const;
@@ -125,7 +124,8 @@ export function registerOperatorDisputeRoutes(scope: App, deps: Deps) {
     const ctx = portalOf(request);
     const id = idParam(request);
     try {
-      await decideDispute(deps, { userId: ctx.user.id }, id, {
+      await deps.services.disputes.decide(actorOf(request), {
+        disputeId: id,
         outcome: formField(request.body, 'outcome', 50),
         reason: formField(request.body, 'reason', 4000),
         corrections: formField(request.body, 'outcome', 50) === 'corrected' ? correctionsOf(request.body) : [],
@@ -141,7 +141,7 @@ export function registerOperatorDisputeRoutes(scope: App, deps: Deps) {
     const ctx = portalOf(request);
     const id = idParam(request);
     try {
-      await setDisputeStatement(deps, { userId: ctx.user.id }, id, formField(request.body, 'statement', 2000));
+      await deps.services.disputes.setStatement(actorOf(request), { disputeId: id, text: formField(request.body, 'statement', 2000) });
     } catch (error) {
       if (!(error instanceof DomainError) || error.kind === 'not_found' || error.kind === 'forbidden') throw error;
       return showDispute(request, reply, deps, id, domainErrorTexts(ctx.locale, error), statusOf(error));
@@ -181,18 +181,14 @@ export function registerOperatorDisputeRoutes(scope: App, deps: Deps) {
         .map(Number);
       const values = Object.fromEntries(['identification_method', 'identification_reference', 'received_on', 'grounds'].map((k) => [k, fieldOf(body, k)]));
       try {
-        const { disputeId } = await recordDispute(
-          deps,
-          { userId: ctx.user.id },
-          {
-            identificationMethod: values.identification_method ?? '',
-            identificationReference: values.identification_reference ?? '',
-            receivedOn: values.received_on ?? '',
-            grounds: values.grounds ?? '',
-            reportIds: chosen,
-          },
-          await uploadsOf(body),
-        );
+        const { disputeId } = await deps.services.disputes.record(actorOf(request), {
+          identificationMethod: values.identification_method ?? '',
+          identificationReference: values.identification_reference ?? '',
+          receivedOn: values.received_on ?? '',
+          grounds: values.grounds ?? '',
+          reportIds: chosen,
+          uploads: await uploadsOf(body),
+        });
         return redirectTo(reply, `/portal/operator/disputes/${disputeId}?done=record`);
       } catch (error) {
         if (!(error instanceof DomainError) || error.kind === 'forbidden') throw error;

@@ -9,14 +9,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/app-type.ts';
 import { DomainError, statusOf } from '../lib/errors.ts';
 import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS, type AttachmentUpload } from '../reports/attachments.ts';
-import { fileReport } from '../reports/filing.service.ts';
 import { FILABLE_TYPES, type FilingInput } from '../reports/filing-input.ts';
 import { CASE_FIELDS, COURT_DECISION_DATE_TYPES } from '../reports/report-types.ts';
 import { listMyReports } from '../reports/report-queries.service.ts';
 import { withdrawReport } from '../reports/moderation.service.ts';
 import { sendAttachment } from './attachment-download.ts';
 import { formField } from './forms.ts';
-import { memberOf, portalOf, requireUser } from './guards.ts';
+import { actorOf, memberOf, portalOf, requireUser } from './guards.ts';
 import { html, type Html } from './html.ts';
 import { redirectTo, renderPage, sendPage, csrfField } from './layout.ts';
 import { MESSAGES, translator, type MessageKey } from './messages/index.ts';
@@ -203,7 +202,7 @@ async function myReportsPage(request: FastifyRequest, reply: FastifyReply, deps:
   return sendPage(reply, renderPage(ctx, { title: tr('reports.mine.title'), body, active: 'reports' }));
 }
 
-export function registerReportRoutes(scope: App, deps: Pick<PortalDeps, 'db' | 'clock' | 'countryCodes' | 'searchUseCase' | 'config'>) {
+export function registerReportRoutes(scope: App, deps: Pick<PortalDeps, 'db' | 'clock' | 'countryCodes' | 'searchUseCase' | 'config' | 'services'>) {
   const guard = { preHandler: requireUser(...MEMBER_ROLES) };
   registerTaxIdCheck(scope, deps.searchUseCase.countries);
   scope.get('/reports', guard, (request, reply) => myReportsPage(request, reply, deps));
@@ -239,11 +238,7 @@ export function registerReportRoutes(scope: App, deps: Pick<PortalDeps, 'db' | '
       const ctx = portalOf(request);
       const body = (request.body ?? {}) as Record<string, MultipartField | MultipartField[] | undefined>;
       try {
-        const filed = await fileReport(
-          { db: deps.db, clock: deps.clock, countries: deps.searchUseCase.countries, filingsPerDay: deps.config.filingsPerMemberPerDay },
-          { userId: ctx.user.id, memberId: memberOf(request).id },
-          { ...filingOf(body), attachments: await uploadsOf(body) },
-        );
+        const filed = await deps.services.filing.file(actorOf(request), { ...filingOf(body), attachments: await uploadsOf(body) });
         return redirectTo(reply, `/portal/reports?filed=${filed.reportId}`);
       } catch (error) {
         if (!(error instanceof DomainError) || error.kind === 'not_found') throw error;

@@ -3,8 +3,6 @@
  * allowances and the anonymous per-address allowance share one counter table and one atomic
  * consume. This module turns counts into the figures the rate-limit headers and `meta` show.
  */
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
 import type { Db } from '../db/types.ts';
 import type { Clock } from '../lib/clock.ts';
 import { AppError } from '../lib/errors.ts';
@@ -164,7 +162,7 @@ class UnitRefused extends Error {
  * (PostgreSQL) or write lock (SQLite), always in the meters' order, so two searches never wait
  * on each other crosswise. One meter: takeUnit's single statement, no transaction.
  */
-export async function takeUnits(db: Kysely<Database>, meters: readonly Meter[], now: number): Promise<Allowance[]> {
+export async function takeUnits(db: Db, meters: readonly Meter[], now: number): Promise<Allowance[]> {
   if (meters.length === 1) return [await takeUnit(db, meters[0]!, now)];
   try {
     return await db.transaction().execute(async (trx) => {
@@ -191,7 +189,7 @@ export interface Quota {
   take(meters: readonly Meter[], now: number): Promise<Allowance[]>;
 }
 
-export function quotaOn(db: Kysely<Database>): Quota {
+export function quotaOn(db: Db): Quota {
   return {
     ensureLeft: async (meters, now) => {
       const left: Allowance[] = [];

@@ -7,15 +7,15 @@
  * the member ever had; the portal's the `user:<id>` counters of its users. The audit log records
  * refused requests too, and would have to be counted row by row.
  */
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import { sql } from 'kysely';
 import type { Clock } from '../lib/clock.ts';
 import { memberSubject, USER_SUBJECT_PREFIX } from './allowance.ts';
 import { lastQuotaDays, usageSeries, type UsageDay } from './usage-series.ts';
+import type { Db } from '../db/types.ts';
 
 export const USAGE_DAYS = 30;
 
-export async function readMemberUsage(db: Kysely<Database>, clock: Clock, memberId: number, count = USAGE_DAYS): Promise<UsageDay[]> {
+export async function readMemberUsage(db: Db, clock: Clock, memberId: number, count = USAGE_DAYS): Promise<UsageDay[]> {
   const days = lastQuotaDays(clock.now(), count);
   const counters = await db
     .selectFrom('usage_counters')

@@ -4,9 +4,7 @@
  * row (null → pending) and its attachments. Nothing of it shows in a search until an operator
  * approves it (moderation.service.ts) and, for a claim, D12's consensus holds.
  */
-import type { Kysely } from 'kysely';
 import type { CountryCatalogue } from '../countries/catalogue.ts';
-import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
 import { nextQuotaResetSeconds, quotaDayOf } from '../lib/turkey-time.ts';
@@ -27,19 +25,28 @@ import {
 import { CASE_FIELDS, CLAIM_TYPE, type ReportType } from './report-types.ts';
 import { insertStatusChange } from './reports.repository.ts';
 import { newCompanyRow } from '../companies/company-row.ts';
+import type { Actor } from '../actors/actor.ts';
+import type { Db } from '../db/types.ts';
 
 export interface FilingDeps {
-  db: Kysely<Database>;
+  db: Db;
   clock: Clock;
   countries: Pick<CountryCatalogue, 'get'>;
   /** Reports a member may file per quota day (D19), all its users together; default 50 (config.ts). */
   filingsPerDay?: number;
 }
 
-/** Who files: the signed-in user and its member (request.portal). */
-export interface Filer {
+/** Who files: a signed-in user of a member (the member's users file its reports, D29). */
+interface Filer {
   userId: number;
   memberId: number;
+}
+
+/** The filer behind an actor: only a member's user files; anyone else is refused (forbidden). */
+function filerOf(actor: Actor): Filer {
+  if (actor.kind !== 'member_user')
+    throw new DomainError('forbidden', "only an active user of the member may act on the member's reports", { code: 'actor.not_member_user' });
+  return { userId: actor.userId, memberId: actor.memberId };
 }
 
 export interface FiledReport {
@@ -71,7 +78,7 @@ function caseNumberOf(type: ReportType, caseJson: string | null): string | null 
 export const DUPLICATE_FILING_MESSAGE =
   'your member already has a pending or approved report of this type on this company with the same event date (and case number): it was filed already';
 
-async function requireFilingMember(db: Kysely<Database>, memberId: number): Promise<void> {
+async function requireFilingMember(db: Db, memberId: number): Promise<void> {
   const member = await db.selectFrom('members').select(['status', 'tier', 'agreement_signed_on']).where('id', '=', memberId).executeTakeFirst();
   if (!member) throw new DomainError('forbidden', 'no such member', { code: 'filing.no_member' });
   const refusal = checkFilingMember({ status: member.status, tier: member.tier, agreementSignedOn: member.agreement_signed_on });
@@ -85,7 +92,7 @@ async function requireFilingMember(db: Kysely<Database>, memberId: number): Prom
  * company: at most one, D29; enforced by the database, migration 0005; or the same report filed
  * again while the first is open: same type, event date and case number).
  */
-export async function fileReport(deps: FilingDeps, filer: Filer, input: FilingInput & { attachments?: readonly AttachmentUpload[] }): Promise<FiledReport> {
+async function fileReport(deps: FilingDeps, filer: Filer, input: FilingInput & { attachments?: readonly AttachmentUpload[] }): Promise<FiledReport> {
   const now = deps.clock.now();
   const { filing, problems } = checkFilingInput(input, deps.countries, quotaDayOf(now));
   if (!filing) throw new DomainError('invalid', problems.map((p) => p.message).join('; '), problems);
@@ -173,3 +180,15 @@ export async function fileReport(deps: FilingDeps, filer: Filer, input: FilingIn
     };
   });
 }
+
+export type FilingRequest = FilingInput & { attachments?: readonly AttachmentUpload[] };
+
+/** The filing use case (D29), built by the composition root (src/services.ts). */
+export function createFiling(deps: FilingDeps) {
+  return {
+    /** A member's user files one report; see fileReport for the refusals. */
+    file: (actor: Actor, input: FilingRequest) => fileReport(deps, filerOf(actor), input),
+  };
+}
+
+export type Filing = ReturnType<typeof createFiling>;

@@ -6,7 +6,7 @@
  * count (D12), on a first approval the name and city of a company created by filing, and, for an operator's step, the operator log. Ordinary statements: the version
  * triggers keep the search cache exact (the write protocol).
  */
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import { recordCompanyChangeById } from '../events/company-changes.ts';
 import { hasForbiddenCharacters } from '../lib/bidi-controls.ts';
 import type { Database } from '../db/schema.ts';
@@ -23,9 +23,10 @@ import { checkTransition, isReportStatus, type ReportStatus } from './lifecycle.
 import { findCompanyById } from './report-queries.repository.ts';
 import { findReportById, insertStatusChange, type ReportRow } from './reports.repository.ts';
 import { findReportByIdOrRef, refreshVisibleCount } from './reports.service.ts';
+import type { Db } from '../db/types.ts';
 
 export interface ModerationDeps {
-  db: Kysely<Database>;
+  db: Db;
   clock: Clock;
 }
 

@@ -17,13 +17,13 @@
  * if its status is still what was read, and deleted only once; each run logs what it did itself.
  * `plan` answers the same questions without writing (`--dry-run`).
  */
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
 import type { Db } from '../db/types.ts';
 import { purgeAuditBefore } from '../audit/audit-retention.ts';
 import { disclosureMonths } from '../disclosure/disclosure-view.ts';
 import type { CompanyChange, RecordCompanyChanges } from '../events/company-changes.ts';
 import type { Clock } from '../lib/clock.ts';
+import { DomainError } from '../lib/errors.ts';
+import type { Actor } from '../actors/actor.ts';
 import { appendOperatorLog } from '../operator/operator-log.ts';
 import type { ReportStatus } from '../reports/lifecycle.ts';
 import { visibleReports } from '../reports/visibility.ts';
@@ -54,16 +54,18 @@ const BATCH = 200;
 /** Rows read a page for the anchors and the dry run's lists: reads only, so larger. */
 const FILL_PAGE = 2000;
 
-/** Who runs it, for the history rows and the operator log: the daily job, or an operator at the shell. */
-export interface RetentionActor {
-  /** `system:retention` for the job; `cli:<shell user>` for `risklookup retention run`. */
-  readonly label: string;
+/** The daily job as an actor (retention.job.ts); `risklookup retention run` acts as the CLI. */
+export const RETENTION_JOB_ACTOR: Actor = { kind: 'system', job: 'retention' };
+
+/** Who runs it, as the history rows and the operator log name it: the daily job or an operator at the shell; no one else. */
+function labelOf(actor: Actor): { label: string } {
+  if (actor.kind === 'system') return { label: `system:${actor.job}` };
+  if (actor.kind === 'cli') return { label: `cli:${actor.user}` };
+  throw new DomainError('forbidden', 'only the daily job or the CLI runs the retention', { code: 'actor.not_operator' });
 }
 
-export const RETENTION_JOB_ACTOR: RetentionActor = { label: 'system:retention' };
-
 export interface RetentionDeps {
-  readonly db: Kysely<Database>;
+  readonly db: Db;
   readonly clock: Clock;
   readonly settings: RetentionSettings;
   /** The watchers' seam (events/company-changes.ts); injected so tests can see the calls. */
@@ -85,7 +87,7 @@ export interface RetentionOutcome {
 export interface Retention {
   /** What a run at this instant would do; writes nothing. */
   plan(): Promise<RetentionOutcome>;
-  run(actor: RetentionActor, signal?: AbortSignal): Promise<RetentionOutcome>;
+  run(actor: Actor, signal?: AbortSignal): Promise<RetentionOutcome>;
 }
 
 function factsOf(row: AnchorFactsRow) {
@@ -158,7 +160,7 @@ export function createRetention(deps: RetentionDeps): Retention {
    * A few statements a batch, not a few a report: one UPDATE per status read, one INSERT of the
    * history rows, one read of the companies' reports and one UPDATE of their visible counts.
    */
-  async function expireBatch(actor: RetentionActor, now: number, type: ReportType, rows: readonly DueReportRow[]) {
+  async function expireBatch(actor: { label: string }, now: number, type: ReportType, rows: readonly DueReportRow[]) {
     return db.transaction().execute(async (trx) => {
       const byStatus = new Map<string, number[]>();
       for (const row of rows) byStatus.set(row.status, [...(byStatus.get(row.status) ?? []), row.id]);
@@ -195,7 +197,7 @@ export function createRetention(deps: RetentionDeps): Retention {
     });
   }
 
-  async function deleteBatch(actor: RetentionActor, now: number, rows: readonly DueReportRow[], before: number) {
+  async function deleteBatch(actor: { label: string }, now: number, rows: readonly DueReportRow[], before: number) {
     return db.transaction().execute(async (trx) => {
       const deleted = await deleteExpiredReports(
         trx,
@@ -250,7 +252,8 @@ export function createRetention(deps: RetentionDeps): Retention {
       };
     },
 
-    async run(actor, signal) {
+    async run(who, signal) {
+      const actor = labelOf(who);
       const now = deps.clock.now();
       const { deleteBefore, auditBefore, lookupMonth } = cutoffs(now);
       const anchorsFilled = await fillAnchors(signal);

@@ -129,3 +129,16 @@ export async function answerSearch(deps: SearchUseCaseDeps, input: SearchInput, 
     foundCompanyIds: outcome.foundCompanyIds ?? [],
   };
 }
+
+/**
+ * The search use case as the composition root builds it (src/services.ts): `deps` is what
+ * answerSearch needs, kept for the callers that read the served countries from it.
+ */
+export function createSearch(deps: SearchUseCaseDeps) {
+  return {
+    ...deps,
+    answer: (searcher: Searcher, input: SearchInput, startedAt = performance.now()) => answerSearch(deps, input, searcher, startedAt),
+  };
+}
+
+export type SearchService = ReturnType<typeof createSearch>;

@@ -2,12 +2,11 @@
  * The company search of one server process: the search itself (search.service.ts) behind the
  * answer cache, with the name sample that plans name searches. Built once per app.
  */
-import type { Kysely } from 'kysely';
 import type { DialectSeam } from '../db/dialect-seam.ts';
-import type { Database } from '../db/schema.ts';
 import { NameSample } from './name-sample.ts';
 import { SearchCache } from './search-cache.ts';
 import { runSearch, type SearchOutcome, type SearchPlan } from './search.service.ts';
+import type { Db } from '../db/types.ts';
 
 export interface CompanySearch {
   /** The exact answer to a planned search, from the cache while the data is unchanged. */
@@ -17,7 +16,7 @@ export interface CompanySearch {
 }
 
 export interface CompanySearchOptions {
-  db: Kysely<Database>;
+  db: Db;
   seam: DialectSeam;
   maxResults: number;
   /** Answers kept until the data changes; 0 = none. */

@@ -7,8 +7,6 @@
 import { performance } from 'node:perf_hooks';
 import type { App } from '../http/app-type.ts';
 import type { FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
 import { AppError } from '../lib/errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { ParsedQuery } from '../http/query-string.ts';
@@ -21,11 +19,12 @@ import { quotaDayOf } from '../lib/turkey-time.ts';
 import { recordSearch } from '../audit/audit.service.ts';
 import type { AuditWriter } from '../audit/audit-writer.ts';
 import { checkSearchInput, normaliseSearchQuery, rejectSecretsInUrl } from './search-params.ts';
-import { answerSearch, type SearchUseCaseDeps } from './answer-search.ts';
+import type { SearchService } from './answer-search.ts';
 import type { SearchInput } from './search.service.ts';
+import type { Db } from '../db/types.ts';
 
 export interface SearchRouteDeps {
-  db: Kysely<Database>;
+  db: Db;
   audit: AuditWriter;
   clock: Clock;
   /** D20: the address's allowance when no known key is sent. */
@@ -33,7 +32,8 @@ export interface SearchRouteDeps {
   /** D21: how much of `q` the audit keeps. */
   auditQueryChars: number;
   countryCodes: readonly string[];
-  searchUseCase: SearchUseCaseDeps;
+  /** The search use case (services.ts). */
+  search: Pick<SearchService, 'answer'>;
 }
 
 async function authenticate(deps: SearchRouteDeps, request: FastifyRequest) {
@@ -109,7 +109,7 @@ export function registerSearchRoutes(app: App, deps: SearchRouteDeps, paths: rea
           dailyLimit: holder.dailyLimit,
           usage: holder.usage,
         } as const;
-        const answer = await answerSearch(deps.searchUseCase, input, searcher, startedAt);
+        const answer = await deps.search.answer(searcher, input, startedAt);
         // The key's own "last used" (the portal's API page): written once a day per key and
         // process, not awaited: the answer is charged and ready, and a failure here must not turn
         // it into an error (D18: an error takes nothing).

@@ -1,8 +1,6 @@
 /** The search itself (spec 4.1, D8–D10, D12–D13): rows in, the response model out. */
-import type { Kysely } from 'kysely';
 import type { CountryCatalogue } from '../countries/catalogue.ts';
 import type { DialectSeam } from '../db/dialect-seam.ts';
-import type { Database } from '../db/schema.ts';
 import { AppError } from '../lib/errors.ts';
 import { formatTurkeyDateTime } from '../lib/turkey-time.ts';
 import { toReportView, type ReportView } from '../reports/report-view.ts';
@@ -68,7 +66,7 @@ export interface SearchOutcome {
 }
 
 export interface SearchDeps {
-  db: Kysely<Database>;
+  db: Db;
   seam: DialectSeam;
   maxResults: number;
   /**

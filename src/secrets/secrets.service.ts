@@ -5,10 +5,10 @@
  * UPDATE (the value must still be the one read), so a row changed meanwhile by the service is left
  * as that change wrote it, and a rotation can run while servers serve.
  */
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import { sql } from 'kysely';
 import { keyIdOf, SecretUnreadableError, type KeyRing } from './key-ring.ts';
 import { openColumn, SECRET_COLUMNS, sealColumn, type SecretColumn } from './secret-columns.ts';
+import type { Db } from '../db/types.ts';
 
 const BATCH = 500;
 
@@ -18,7 +18,7 @@ interface StoredSecret {
 }
 
 /** Every stored (non-null) value of a column, in batches by id. */
-async function* storedValues(db: Kysely<Database>, where: SecretColumn): AsyncGenerator<StoredSecret[]> {
+async function* storedValues(db: Db, where: SecretColumn): AsyncGenerator<StoredSecret[]> {
   let after = 0;
   for (;;) {
     const { rows } = await sql<{ id: number | string; value: string }>`
@@ -31,7 +31,7 @@ async function* storedValues(db: Kysely<Database>, where: SecretColumn): AsyncGe
 }
 
 /** Replaces a value if it is still the one read; true when it was. */
-async function replaceValue(db: Kysely<Database>, where: SecretColumn, row: StoredSecret, next: string): Promise<boolean> {
+async function replaceValue(db: Db, where: SecretColumn, row: StoredSecret, next: string): Promise<boolean> {
   const result = await sql`UPDATE ${sql.table(where.table)} SET ${sql.ref(where.column)} = ${next}
     WHERE id = ${row.id} AND ${sql.ref(where.column)} = ${row.value}`.execute(db);
   return Number(result.numAffectedRows ?? 0) === 1;
@@ -66,7 +66,7 @@ function emptyReport(): RotationReport {
  * Re-seals every stored secret under the ring's newest key, and seals what older versions stored
  * in clear. Values the ring cannot open are listed, never changed.
  */
-export async function rotateSecrets(db: Kysely<Database>, ring: KeyRing): Promise<RotationReport> {
+export async function rotateSecrets(db: Db, ring: KeyRing): Promise<RotationReport> {
   const report = emptyReport();
   for (const where of SECRET_COLUMNS) {
     for await (const rows of storedValues(db, where)) {
@@ -92,7 +92,7 @@ export async function rotateSecrets(db: Kysely<Database>, ring: KeyRing): Promis
 }
 
 /** Seals what a version before D35 stored in clear (every start of `serve` runs it). Returns how many. */
-export async function sealLegacySecrets(db: Kysely<Database>, ring: KeyRing): Promise<number> {
+export async function sealLegacySecrets(db: Db, ring: KeyRing): Promise<number> {
   let sealed = 0;
   for (const where of SECRET_COLUMNS.filter((c) => c.legacyPlaintext)) {
     for await (const rows of storedValues(db, where)) {
@@ -116,7 +116,7 @@ export interface SecretCount {
 }
 
 /** How many stored secrets each key holds, per column. */
-export async function countSecrets(db: Kysely<Database>, ring: KeyRing): Promise<SecretCount[]> {
+export async function countSecrets(db: Db, ring: KeyRing): Promise<SecretCount[]> {
   const counts: SecretCount[] = [];
   for (const where of SECRET_COLUMNS) {
     const byKey = new Map<string, number>();

@@ -10,9 +10,8 @@ import type { Config } from '../config.ts';
 import type { Engine } from '../db/connect.ts';
 import { createJobRunner, type JobRunner } from '../jobs/job-runner.ts';
 import type { Clock } from '../lib/clock.ts';
-import { recordCompanyChanges } from '../events/company-changes.ts';
 import { retentionJob } from '../retention/retention.job.ts';
-import { createRetention } from '../retention/retention.service.ts';
+import { createServices } from '../services.ts';
 import type { KeyRing } from '../secrets/key-ring.ts';
 import { createDeliveryQueue, deliveryRetentionJob, type DeliveryQueue } from '../webhooks/delivery-worker.ts';
 import { systemResolver } from '../webhooks/safe-lookup.ts';
@@ -38,12 +37,13 @@ export interface BackgroundWork extends JobRunner {
 export function buildBackgroundWork(deps: BackgroundWorkDeps): BackgroundWork {
   const { engine, clock, config, log } = deps;
   const runner = createJobRunner({ db: engine.db, engineKind: engine.seam.kind, clock, log });
+  // The jobs' use cases from the composition root; each job acts as a `system` actor.
+  const { retention, disputes } = createServices({ db: engine.db, seam: engine.seam, clock, config, log });
   // D34: reports expired and deleted, audit records (D21) purged: one daily job, one setting each.
-  const retention = createRetention({ db: engine.db, clock, settings: config.retention, recordCompanyChanges });
   runner.addPeriodic(retentionJob({ retention, log }));
   runner.addPeriodic(deliveryRetentionJob({ db: engine.db, clock, log }));
   runner.addPeriodic(eventRetentionJob({ db: engine.db, clock, log }));
-  runner.addPeriodic(disputeLapseJob({ db: engine.db, clock, log }));
+  runner.addPeriodic(disputeLapseJob({ disputes, log }));
   const queue = createDeliveryQueue({
     db: engine.db,
     seam: engine.seam,

@@ -3,8 +3,7 @@
  * accepting them (password, name, and for operators a TOTP enrolment), disabling.
  */
 import { hasForbiddenCharacters } from '../lib/bidi-controls.ts';
-import type { Kysely } from 'kysely';
-import type { Database, UserRole, UserStatus } from '../db/schema.ts';
+import type { UserRole, UserStatus } from '../db/schema.ts';
 import type { Db } from '../db/types.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
@@ -50,7 +49,7 @@ export interface UserView {
  * Work a caller adds to the action's own transaction (the operator console writes its log there,
  * D30), with the result and, where there is one, the record as it was before.
  */
-export type AlsoInTransaction<R, B = undefined> = (trx: Kysely<Database>, result: R, before?: B) => Promise<void>;
+export type AlsoInTransaction<R, B = undefined> = (trx: Db, result: R, before?: B) => Promise<void>;
 
 export interface IssuedLink {
   user: UserView;
@@ -136,7 +135,7 @@ export function checkInvitation(input: { email: string; role: UserRole; memberRe
  * `createdBy` names who asked (an operator, `cli`), kept with the link.
  */
 export async function inviteUser(
-  db: Kysely<Database>,
+  db: Db,
   clock: Clock,
   input: { email: string; role: UserRole; memberRef?: string | null; createdBy: string; keyRing?: KeyRing },
   alsoInTransaction?: AlsoInTransaction<IssuedLink>,
@@ -199,7 +198,7 @@ async function memberRefOf(db: Db, memberId: number | null): Promise<string | nu
  * operator, the authenticator are set again), a fresh invitation for one who never accepted.
  */
 export async function createResetLink(
-  db: Kysely<Database>,
+  db: Db,
   clock: Clock,
   input: { email: string; createdBy: string; keyRing?: KeyRing } & MemberScope,
   alsoInTransaction?: AlsoInTransaction<IssuedLink>,
@@ -218,7 +217,7 @@ export async function createResetLink(
 
 /** Disables a user: their links stop working and their sessions end at once, on every server (D27). */
 export async function disableUser(
-  db: Kysely<Database>,
+  db: Db,
   clock: Clock,
   email: string,
   scope: MemberScope = {},
@@ -238,7 +237,7 @@ export async function disableUser(
   });
 }
 
-export async function listUserViews(db: Kysely<Database>, filter: { memberRef?: string } = {}): Promise<UserView[]> {
+export async function listUserViews(db: Db, filter: { memberRef?: string } = {}): Promise<UserView[]> {
   const member = filter.memberRef ? await requireMember(db, filter.memberRef) : null;
   const rows: UserListRow[] = await listUsers(db, member ? { memberId: Number(member.id) } : {});
   return rows.map((r) => viewOf(r, r.memberRef));
@@ -292,7 +291,7 @@ const TOTP_WRONG = () =>
  * TOTP seed, from the link), makes the user active, uses the link up and ends the user's other
  * sessions and trusted browsers. Returns the user's id, for the caller to start a session.
  */
-export async function acceptLink(db: Kysely<Database>, clock: Clock, input: Acceptance): Promise<{ userId: number; role: UserRole }> {
+export async function acceptLink(db: Db, clock: Clock, input: Acceptance): Promise<{ userId: number; role: UserRole }> {
   const name = checkName(input.name);
   await checkNewPassword(input.password);
   const info = await describeLink(db, clock, input.token);
@@ -331,7 +330,7 @@ export async function acceptLink(db: Kysely<Database>, clock: Clock, input: Acce
  * Sets a user's password directly, making the user active: for `serve --demo` only (a demo
  * account whose password is printed at start). People get links instead.
  */
-export async function setDemoPassword(db: Kysely<Database>, clock: Clock, userEmail: string, password: string, name?: string): Promise<void> {
+export async function setDemoPassword(db: Db, clock: Clock, userEmail: string, password: string, name?: string): Promise<void> {
   await checkNewPassword(password);
   const user = await requireUserByEmail(db, userEmail);
   const now = clock.now();

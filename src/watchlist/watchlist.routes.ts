@@ -6,10 +6,7 @@
  * show that allowance on every answer of these routes.
  */
 import type { FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
-import type { CountryCatalogue } from '../countries/catalogue.ts';
-import type { Database } from '../db/schema.ts';
 import type { App } from '../http/app-type.ts';
 import type { ParsedQuery } from '../http/query-string.ts';
 import { chargeAnonymous } from '../http/rate-limit.hooks.ts';
@@ -22,9 +19,11 @@ import { AppError } from '../lib/errors.ts';
 import { quotaDayOf } from '../lib/turkey-time.ts';
 import { peekAllowance, takeUnit, type Meter } from '../quota/allowance.ts';
 import { rejectSecretsInUrl } from '../search/search-params.ts';
-import { readEventPage, EVENTS_PAGE_MAX } from '../events/event-feed.service.ts';
-import { addWatch, checkWatchTarget, listWatches, removeWatch, WATCHLIST_PAGE_MAX } from './watchlist.service.ts';
+import { EVENTS_PAGE_MAX, type EventFeed } from '../events/event-feed.service.ts';
+import { WATCHLIST_PAGE_MAX, type Watchlist } from './watchlist.service.ts';
+import type { Actor } from '../actors/actor.ts';
 import { WATCH_SCHEMAS } from './watchlist-schemas.ts';
+import type { Db } from '../db/types.ts';
 
 export const WATCH_PATH = '/api/v1/watchlist/:country/:tax_id';
 export const WATCHLIST_PATH = '/api/v1/watchlist';
@@ -38,11 +37,13 @@ export const MONITORING_METHODS: Record<string, readonly string[]> = {
 };
 
 export interface MonitoringRouteDeps {
-  db: Kysely<Database>;
+  db: Db;
   clock: Clock;
-  /** The routes' own daily allowances, the anonymous allowance (D20) and the default cap (D31). */
-  limits: { watchlistDailyLimit: number; eventsDailyLimit: number; anonDailyLimit: number; watchlistCap: number };
-  countries: Pick<CountryCatalogue, 'get'>;
+  /** The routes' own daily allowances and the anonymous allowance (D20). */
+  limits: { watchlistDailyLimit: number; eventsDailyLimit: number; anonDailyLimit: number };
+  /** The use cases (services.ts). */
+  watchlist: Pick<Watchlist, 'add' | 'remove' | 'list'>;
+  events: Pick<EventFeed, 'page'>;
 }
 
 type Allowance = 'watchlist' | 'events';
@@ -90,7 +91,8 @@ const API_KEY = [{ apiKey: [] }];
 
 export function registerMonitoringRoutes(app: App, deps: MonitoringRouteDeps): void {
   for (const schema of WATCH_SCHEMAS) app.addSchema(schema);
-  const watchDeps = { db: deps.db, clock: deps.clock, countries: deps.countries, defaultCap: deps.limits.watchlistCap };
+  /** The key that passed authenticate(), as the use cases' actor. */
+  const actorOf = (request: FastifyRequest): Actor => ({ kind: 'api_key', memberId: Number(request.keyHolder!.memberId) });
 
   app.put(WATCH_PATH, {
     schema: {
@@ -109,8 +111,7 @@ export function registerMonitoringRoutes(app: App, deps: MonitoringRouteDeps): v
       await authenticate(deps, request, 'watchlist');
     },
     handler: async (request) => {
-      const target = checkWatchTarget(deps.countries, request.params.country, request.params.tax_id);
-      const { added, entry } = await addWatch(watchDeps, Number(request.keyHolder!.memberId), target);
+      const { added, entry } = await deps.watchlist.add(actorOf(request), { country: request.params.country, taxId: request.params.tax_id });
       return { success: true as const, added, watch: entry };
     },
   });
@@ -132,8 +133,8 @@ export function registerMonitoringRoutes(app: App, deps: MonitoringRouteDeps): v
       await authenticate(deps, request, 'watchlist');
     },
     handler: async (request, reply) => {
-      const target = checkWatchTarget(deps.countries, request.params.country, request.params.tax_id);
-      if (!(await removeWatch(watchDeps, Number(request.keyHolder!.memberId), target))) {
+      const { removed, target } = await deps.watchlist.remove(actorOf(request), { country: request.params.country, taxId: request.params.tax_id });
+      if (!removed) {
         throw new AppError('not_found', `${target.country} ${target.taxIdNorm} is not on your watchlist`);
       }
       return reply.code(204).send();
@@ -154,7 +155,7 @@ export function registerMonitoringRoutes(app: App, deps: MonitoringRouteDeps): v
       await authenticate(deps, request, 'watchlist');
     },
     handler: async (request) => {
-      const page = await listWatches(watchDeps, Number(request.keyHolder!.memberId), { after: request.query.after ?? null, limit: request.query.limit ?? 100 });
+      const page = await deps.watchlist.list(actorOf(request), { after: request.query.after ?? null, limit: request.query.limit ?? 100 });
       return { success: true as const, watch_count: page.watchCount, cap: page.cap, watches: page.entries, next_cursor: page.nextCursor };
     },
   });
@@ -175,7 +176,7 @@ export function registerMonitoringRoutes(app: App, deps: MonitoringRouteDeps): v
       await authenticate(deps, request, 'events');
     },
     handler: async (request) => {
-      const page = await readEventPage(deps.db, Number(request.keyHolder!.memberId), { after: request.query.after ?? null, limit: request.query.limit ?? 100 });
+      const page = await deps.events.page(actorOf(request), { after: request.query.after ?? null, limit: request.query.limit ?? 100 });
       return { success: true as const, events: page.events, next_cursor: page.nextCursor, has_more: page.hasMore };
     },
   });

@@ -5,9 +5,7 @@
  * Nothing here tells whether a company has records: an entry is a country, a tax ID and a time.
  * The same service answers the API and the portal.
  */
-import type { Kysely } from 'kysely';
 import type { CountryCatalogue } from '../countries/catalogue.ts';
-import type { Database } from '../db/schema.ts';
 import type { Db } from '../db/types.ts';
 import type { Clock } from '../lib/clock.ts';
 import { AppError, DomainError } from '../lib/errors.ts';
@@ -21,7 +19,7 @@ import { checkTaxId } from '../companies/tax-id.ts';
 import { lockFeedHead } from '../events/events.repository.ts';
 
 export interface WatchlistDeps {
-  readonly db: Kysely<Database>;
+  readonly db: Db;
   readonly clock: Clock;
   readonly countries: Pick<CountryCatalogue, 'get'>;
   /** The server's default cap (config.watchlistCap); a member's own cap wins. */
@@ -92,7 +90,7 @@ async function countWatches(db: Db, memberId: number): Promise<number> {
  * exact under concurrency, and the baseline is computed from committed data that no event writer
  * is changing meanwhile.
  */
-export async function addWatch(deps: WatchlistDeps, memberId: number, target: WatchTarget): Promise<{ added: boolean; entry: WatchEntry }> {
+async function addWatch(deps: WatchlistDeps, memberId: number, target: WatchTarget): Promise<{ added: boolean; entry: WatchEntry }> {
   return deps.db.transaction().execute(async (trx) => {
     const now = deps.clock.now();
     await lockFeedHead(trx, now);
@@ -133,7 +131,7 @@ export async function addWatch(deps: WatchlistDeps, memberId: number, target: Wa
 }
 
 /** Removes a company from the member's watchlist; false when it was not on it. The baseline goes with the last watcher. */
-export async function removeWatch(deps: Pick<WatchlistDeps, 'db' | 'clock'>, memberId: number, target: WatchTarget): Promise<boolean> {
+async function removeWatch(deps: Pick<WatchlistDeps, 'db' | 'clock'>, memberId: number, target: WatchTarget): Promise<boolean> {
   return deps.db.transaction().execute(async (trx) => {
     await lockFeedHead(trx, deps.clock.now());
     const removed = await trx
@@ -169,7 +167,7 @@ export interface WatchlistPage {
 export const WATCHLIST_PAGE_MAX = 500;
 
 /** The member's watchlist by country and tax ID, `limit` at a time after `after` (a cursor of a previous page). */
-export async function listWatches(
+async function listWatches(
   deps: Pick<WatchlistDeps, 'db' | 'defaultCap'>,
   memberId: number,
   page: { after: string | null; limit: number },
@@ -242,7 +240,7 @@ export function watchlistCapProblem(raw: string, problem: string): DomainError {
  * no more until under it. A portal operator needs the step-up confirmation, as for the member's
  * other limits (operator/step-up.ts): a raised cap is more companies followed for free.
  */
-export async function setWatchlistCap(
+async function setWatchlistCap(
   deps: Pick<WatchlistDeps, 'db' | 'clock'>,
   operator: Actor,
   ref: string,
@@ -286,3 +284,38 @@ export async function watchedAmong(db: Db, memberId: number, targets: readonly W
     .execute();
   return new Set(rows.map((r) => standingKey(r.country, r.tax_id_norm)));
 }
+
+/** The member that watches: a member's signed-in user (the portal) or a key of the member (the API). */
+function watcherOf(actor: Actor): number {
+  if (actor.kind === 'member_user' || actor.kind === 'api_key') return actor.memberId;
+  throw new DomainError('forbidden', "only a member's users and keys keep its watchlist", { code: 'actor.not_member_user' });
+}
+
+/** What a watchlist form or URL names: a country and a tax ID as typed (checked as a tax-ID search checks them, D9). */
+export interface WatchRequest {
+  readonly country: string;
+  readonly taxId: string;
+}
+
+/**
+ * The watchlist use cases (D31), built by the composition root (src/services.ts), the same for
+ * the API (a key's actor) and the portal (a member's user); the cap by an operator or the CLI.
+ */
+export function createWatchlist(deps: WatchlistDeps) {
+  return {
+    add: (actor: Actor, input: WatchRequest) => {
+      const memberId = watcherOf(actor);
+      return addWatch(deps, memberId, checkWatchTarget(deps.countries, input.country, input.taxId));
+    },
+    /** `removed: false` when the company was not on the list; `target` as checked (canonical tax ID). */
+    remove: async (actor: Actor, input: WatchRequest) => {
+      const memberId = watcherOf(actor);
+      const target = checkWatchTarget(deps.countries, input.country, input.taxId);
+      return { removed: await removeWatch(deps, memberId, target), target };
+    },
+    list: (actor: Actor, page: { after: string | null; limit: number }) => listWatches(deps, watcherOf(actor), page),
+    setCap: (actor: Actor, input: { ref: string; cap: number | null }) => setWatchlistCap(deps, actor, input.ref, input.cap),
+  };
+}
+
+export type Watchlist = ReturnType<typeof createWatchlist>;

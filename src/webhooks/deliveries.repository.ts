@@ -5,9 +5,9 @@
  * takes it again (at least once). Every write after a claim names the claim's token, so a
  * process whose claim expired cannot overwrite the row's newer state.
  */
-import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { DialectSeam } from '../db/dialect-seam.ts';
-import type { Database, WebhookDeliveriesTable } from '../db/schema.ts';
+import type { WebhookDeliveriesTable } from '../db/schema.ts';
 import type { Db } from '../db/types.ts';
 
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
@@ -104,11 +104,7 @@ export async function walkTheIndex(trx: Db, seam: Pick<DialectSeam, 'kind'>): Pr
 }
 
 /** Claims up to `limit` due deliveries in one transaction (row locks skip other claimers' rows on PostgreSQL). */
-export async function claimDueDeliveries(
-  db: Kysely<Database>,
-  seam: Pick<DialectSeam, 'claimRows' | 'kind'>,
-  request: ClaimRequest,
-): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries(db: Db, seam: Pick<DialectSeam, 'claimRows' | 'kind'>, request: ClaimRequest): Promise<ClaimedDelivery[]> {
   return db.transaction().execute(async (trx) => {
     await walkTheIndex(trx, seam);
     // Expired claims first (they are the oldest work), then pending rows for the room left.

@@ -12,9 +12,7 @@
  * or a database connection (the claim and the record are short transactions around the request).
  */
 import https from 'node:https';
-import type { Kysely } from 'kysely';
 import type { DialectSeam } from '../db/dialect-seam.ts';
-import type { Database } from '../db/schema.ts';
 import type { JobLog, PeriodicJob, QueueJob } from '../jobs/job-types.ts';
 import { dailyAt } from '../jobs/schedule.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -36,6 +34,7 @@ import { signatureHeader } from './signature.ts';
 import { DELIVERY_TIMEOUT_MS, sendWebhook } from './webhook-sender.ts';
 import { DELIVERIES_KEPT_DAYS } from './webhook-rules.ts';
 import { randomBytes } from 'node:crypto';
+import type { Db } from '../db/types.ts';
 
 export const DELIVERY_QUEUE = 'webhook-deliveries';
 
@@ -61,7 +60,7 @@ export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = {
 };
 
 export interface DeliveryWorkerDeps {
-  readonly db: Kysely<Database>;
+  readonly db: Db;
   readonly seam: Pick<DialectSeam, 'claimRows' | 'kind'>;
   readonly clock: Clock;
   readonly log: JobLog;
@@ -277,7 +276,7 @@ export function createDeliveryQueue(deps: DeliveryWorkerDeps): DeliveryQueue {
  * Deliveries older than 30 days are deleted, daily at 04:00 Turkey time; previous signing
  * secrets past their 24 hours are forgotten in the same run.
  */
-export function deliveryRetentionJob(deps: { db: Kysely<Database>; clock: Clock; log: JobLog }): PeriodicJob {
+export function deliveryRetentionJob(deps: { db: Db; clock: Clock; log: JobLog }): PeriodicJob {
   return {
     name: 'webhook-delivery-retention',
     schedule: dailyAt(4),

@@ -4,8 +4,6 @@
  * webhook-rules.ts's to say.
  */
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
 import { findDelivery, insertDeliveries, listDeliveriesOfEndpoint, restartDelivery, type DeliveryRow } from './deliveries.repository.ts';
@@ -14,6 +12,7 @@ import { webhookManualSendsSubject } from '../quota/allowance.ts';
 import { consumeUsage, releaseUsage } from '../quota/usage.repository.ts';
 import { quotaDayOf } from '../lib/turkey-time.ts';
 import { checkEndpointAccess, DELIVERIES_KEPT_DAYS, endpointNotFound, payloadOf, type WebhookActor } from './webhook-rules.ts';
+import type { Db } from '../db/types.ts';
 
 /** What the portal shows of a delivery. */
 export interface DeliveryView {
@@ -70,7 +69,7 @@ function requireEnabled(endpoint: EndpointRow): void {
 }
 
 /** Takes one of the member's manual sends of the day, or refuses (409, in words). Returns the day taken from. */
-async function takeManualSend(db: Kysely<Database>, memberId: number, now: number): Promise<string> {
+async function takeManualSend(db: Db, memberId: number, now: number): Promise<string> {
   const day = quotaDayOf(now);
   if ((await consumeUsage(db, webhookManualSendsSubject(memberId), day, MANUAL_SENDS_PER_DAY)) === null) {
     throw new DomainError(
@@ -82,7 +81,7 @@ async function takeManualSend(db: Kysely<Database>, memberId: number, now: numbe
   return day;
 }
 
-export function createWebhookDeliveries(deps: { readonly db: Kysely<Database>; readonly clock: Clock }) {
+export function createWebhookDeliveries(deps: { readonly db: Db; readonly clock: Clock }) {
   async function endpointFor(actor: WebhookActor, id: number, access: 'manage' | 'read'): Promise<EndpointRow> {
     const endpoint = await findEndpoint(deps.db, id);
     if (!endpoint) throw endpointNotFound(id);

@@ -5,8 +5,6 @@
  * may do (webhook-rules.ts); secrets are sealed under the key ring, bound to the endpoint's row,
  * before they are stored (D35, src/secrets/secret-columns.ts).
  */
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
 import type { StatedProblem } from '../lib/problems.ts';
@@ -40,6 +38,7 @@ import {
   REFUSED_ADDRESSES_PER_DAY,
   type WebhookActor,
 } from './webhook-rules.ts';
+import type { Db } from '../db/types.ts';
 
 /** What the portal shows of an endpoint: never its secret. */
 export interface EndpointView {
@@ -57,7 +56,7 @@ export interface EndpointView {
 }
 
 export interface EndpointsDeps {
-  readonly db: Kysely<Database>;
+  readonly db: Db;
   readonly clock: Clock;
   /** D35: seals the signing secrets (the ring's newest key). */
   readonly keyRing: Pick<KeyRing, 'seal'>;
@@ -99,7 +98,7 @@ async function checkAddresses(url: URL, rule: AddressRule): Promise<void> {
  * as there are refusals left; once they are used up every registration is refused before any
  * look-up, whatever its address (429, with when it resets).
  */
-async function withAddressRefusal(db: Kysely<Database>, clock: Clock, memberId: number, check: () => Promise<void>): Promise<void> {
+async function withAddressRefusal(db: Db, clock: Clock, memberId: number, check: () => Promise<void>): Promise<void> {
   const now = clock.now();
   const day = quotaDayOf(now);
   const subject = webhookRefusedAddressesSubject(memberId);

@@ -1,7 +1,7 @@
 import { readWholeNumber } from '../../lib/whole-number.ts';
 import { Command } from 'commander';
 import { UsageError } from '../command-errors.ts';
-import { cliUser, withContext } from '../context.ts';
+import { cliUser, commandServices, withContext } from '../context.ts';
 import { cliActor } from '../../actors/actor.ts';
 
 function parseLimit(raw: string): number {
@@ -23,8 +23,7 @@ export function keyCommand(defaultDailyLimit: number): Command {
     .action(async (ref: string, opts: { dailyLimit?: string }, cmd: Command) => {
       const limit = opts.dailyLimit === undefined ? undefined : parseLimit(opts.dailyLimit);
       return withContext(cmd, async ({ engine, clock, out }) => {
-        const { createServices } = await import('../../services.ts');
-        const { result: issued } = await createServices({ db: engine.db, clock }).memberAdmin.issueKey(cliActor(cliUser()), {
+        const { result: issued } = await commandServices({ engine, clock }).memberAdmin.issueKey(cliActor(cliUser()), {
           ref,
           ...(limit === undefined ? {} : { dailyLimit: limit }),
           defaultDailyLimit,
@@ -42,8 +41,7 @@ export function keyCommand(defaultDailyLimit: number): Command {
     .argument('<ref>', 'membership number')
     .action(async (ref: string, _opts: unknown, cmd: Command) =>
       withContext(cmd, async ({ engine, clock, out }) => {
-        const { createServices } = await import('../../services.ts');
-        const { result } = await createServices({ db: engine.db, clock }).memberAdmin.revokeKey(cliActor(cliUser()), { ref });
+        const { result } = await commandServices({ engine, clock }).memberAdmin.revokeKey(cliActor(cliUser()), { ref });
         out.result(result, `revoked the active key of ${result.member}`);
       }),
     );

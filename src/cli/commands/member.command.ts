@@ -3,9 +3,8 @@ import { UsageError } from '../command-errors.ts';
 import { listMemberViews, MEMBER_STATUSES, requireMember, TIERS, toMemberView, type MemberView } from '../../members/members.service.ts';
 import { readWholeNumber } from '../../lib/whole-number.ts';
 import { cliActor } from '../../actors/actor.ts';
-import { createServices } from '../../services.ts';
-import { cliUser, withContext } from '../context.ts';
-import { readWatchlistCap, setWatchlistCap } from '../../watchlist/watchlist.service.ts';
+import { readWatchlistCap } from '../../watchlist/watchlist.service.ts';
+import { cliUser, commandServices, withContext } from '../context.ts';
 
 const describe = (m: MemberView) =>
   `${m.ref}  ${m.name}  tier=${m.tier}  status=${m.status}  agreement=${m.agreement_signed_on ?? 'unsigned'}` +
@@ -28,7 +27,7 @@ export function memberCommand(): Command {
     .option('--agreement-signed', 'the data agreement is signed (today)')
     .action(async (ref: string, opts: { name: string; tier: 'full' | 'associate'; agreementSigned?: boolean }, cmd: Command) =>
       withContext(cmd, async ({ engine, clock, out }) => {
-        const { result: view } = await createServices({ db: engine.db, clock }).memberAdmin.addMember(cliActor(cliUser()), {
+        const { result: view } = await commandServices({ engine, clock }).memberAdmin.addMember(cliActor(cliUser()), {
           ref,
           name: opts.name,
           tier: opts.tier,
@@ -74,12 +73,12 @@ export function memberCommand(): Command {
         const dailyLimit = opts.dailyLimit === undefined ? undefined : limitOf('--daily-limit', opts.dailyLimit);
         const portalDailyLimit = opts.portalDailyLimit === undefined ? undefined : limitOf('--portal-daily-limit', opts.portalDailyLimit);
         return withContext(cmd, async ({ engine, clock, out }) => {
-          const admin = createServices({ db: engine.db, clock }).memberAdmin;
+          const { memberAdmin: admin, watchlist } = commandServices({ engine, clock });
           const actor = cliActor(cliUser());
           if (dailyLimit !== undefined) await admin.setKeyDailyLimit(actor, { ref, dailyLimit });
           if (portalDailyLimit !== undefined) await admin.setPortalDailyLimit(actor, { ref, dailyLimit: portalDailyLimit });
           if (cap !== undefined) {
-            const set = await setWatchlistCap({ db: engine.db, clock }, actor, ref, cap);
+            const set = await watchlist.setCap(actor, { ref, cap });
             if (!changesMember && dailyLimit === undefined && portalDailyLimit === undefined) {
               out.result(set, `${ref}: watchlist cap ${cap === null ? 'the server default' : String(cap)}`);
               return;

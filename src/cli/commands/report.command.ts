@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { UsageError } from '../command-errors.ts';
-import { cliUser, withContext } from '../context.ts';
+import { cliUser, commandServices, withContext } from '../context.ts';
 import { cliActor } from '../../actors/actor.ts';
 
 /** D29: a rejection or a deactivation says why; the member sees the reason. */
@@ -19,8 +19,7 @@ export function reportCommand(): Command {
         throw new UsageError(`--reason TEXT is required to make a report ${status}: say why (the filing member sees it)`);
       }
       return withContext(cmd, async ({ engine, clock, out }) => {
-        const { createServices } = await import('../../services.ts');
-        const change = await createServices({ db: engine.db, clock }).moderation.setReportStatus(cliActor(cliUser()), {
+        const change = await commandServices({ engine, clock }).moderation.setReportStatus(cliActor(cliUser()), {
           idOrRef,
           to: status,
           reason: opts.reason,

@@ -6,10 +6,11 @@
  */
 import { Command } from 'commander';
 import { parseConfig } from '../../config.ts';
-import { recordCompanyChanges } from '../../events/company-changes.ts';
 import { formatTurkeyDateTime } from '../../lib/turkey-time.ts';
-import { createRetention, type RetentionOutcome } from '../../retention/retention.service.ts';
+import type { RetentionOutcome } from '../../retention/retention.service.ts';
+import { cliActor } from '../../actors/actor.ts';
 import { CommandError } from '../command-errors.ts';
+import { createServices } from '../../services.ts';
 import { cliUser, withContext } from '../context.ts';
 
 /** Ids shown per line in the text output; --json lists them all. */
@@ -43,16 +44,16 @@ export function retentionCommand(): Command {
     .option('--dry-run', 'print what would be expired and deleted (counts and ids), change nothing')
     .action(async (opts: { dryRun?: boolean }, cmd: Command) => {
       // The server's settings: RISKLOOKUP_RETENTION_MONTHS_<TYPE>, RISKLOOKUP_EXPIRED_KEPT_MONTHS, RISKLOOKUP_AUDIT_RETENTION_DAYS.
-      let settings;
+      let config;
       try {
-        settings = parseConfig({}, process.env).retention;
+        config = parseConfig({}, process.env);
       } catch (error) {
         throw new CommandError(`${(error as Error).message}\nnothing was expired or deleted: fix the settings and run again`);
       }
       return withContext(cmd, async ({ engine, clock, out }) => {
-        const service = createRetention({ db: engine.db, clock, settings, recordCompanyChanges });
+        const service = createServices({ db: engine.db, seam: engine.seam, clock, config }).retention;
         const dryRun = opts.dryRun === true;
-        const outcome = dryRun ? await service.plan() : await service.run({ label: `cli:${cliUser()}` });
+        const outcome = dryRun ? await service.plan() : await service.run(cliActor(cliUser()));
         out.result(
           {
             dry_run: dryRun,

@@ -2,10 +2,9 @@ import { Command, Option } from 'commander';
 import { parseConfig } from '../../config.ts';
 import type { UserRole } from '../../db/schema.ts';
 import { cliActor } from '../../actors/actor.ts';
-import { createServices } from '../../services.ts';
 import { listUserViews, oneTimeLinkOf, USER_ROLES, type IssuedLink, type UserView } from '../../users/users.service.ts';
 import { CommandError, UsageError } from '../command-errors.ts';
-import { cliUser, withContext } from '../context.ts';
+import { cliUser, commandServices, withContext } from '../context.ts';
 import { requireKeyRing } from '../../secrets/key-ring-source.ts';
 import { KeyRingError, type KeyRing } from '../../secrets/key-ring.ts';
 
@@ -62,7 +61,7 @@ export function userCommand(): Command {
       const publicUrl = publicUrlOf(opts.publicUrl);
       const keyRing = keyRingFor('invite');
       return withContext(cmd, async ({ engine, clock, out }) => {
-        const { userAdmin } = createServices({ db: engine.db, clock, keyRing });
+        const { userAdmin } = commandServices({ engine, clock }, { keyRing });
         const issued = await userAdmin.inviteUser(cliActor(cliUser(), opts.by), { email, role: opts.role, memberRef: opts.member ?? null });
         const { data, text } = linkResult(issued, publicUrl);
         out.result(data, text);
@@ -78,7 +77,7 @@ export function userCommand(): Command {
       const publicUrl = publicUrlOf(opts.publicUrl);
       const keyRing = keyRingFor('reset');
       return withContext(cmd, async ({ engine, clock, out }) => {
-        const { userAdmin } = createServices({ db: engine.db, clock, keyRing });
+        const { userAdmin } = commandServices({ engine, clock }, { keyRing });
         const { data, text } = linkResult(await userAdmin.createResetLink(cliActor(cliUser(), opts.by), { email }), publicUrl);
         out.result(data, text);
       });
@@ -89,7 +88,7 @@ export function userCommand(): Command {
     .argument('<email>', 'the user')
     .action(async (email: string, _opts: unknown, cmd: Command) =>
       withContext(cmd, async ({ engine, clock, out }) => {
-        const view = await createServices({ db: engine.db, clock }).userAdmin.disableUser(cliActor(cliUser()), { email });
+        const view = await commandServices({ engine, clock }).userAdmin.disableUser(cliActor(cliUser()), { email });
         out.result(view, `disabled ${describe(view)}`);
       }),
     );

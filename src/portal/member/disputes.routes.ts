@@ -10,9 +10,8 @@ import type { App } from '../../http/app-type.ts';
 import { DomainError, statusOf } from '../../lib/errors.ts';
 import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS } from '../../reports/attachments.ts';
 import { fetchDisputeAttachment, listDisputesForMember } from '../../disputes/dispute-queries.ts';
-import { supportInDispute, withdrawInDispute } from '../../disputes/disputes.service.ts';
 import { formField } from '../forms.ts';
-import { memberOf, portalOf, requireUser } from '../guards.ts';
+import { actorOf, memberOf, portalOf, requireUser } from '../guards.ts';
 import { redirectTo, renderPage, sendPage } from '../layout.ts';
 import type { PortalDeps } from '../portal-deps.ts';
 import { notFoundError } from '../portal-errors.ts';
@@ -23,7 +22,7 @@ import { myDisputesBody, type MemberDisputeFlash } from './disputes.page.ts';
 import { memberText } from './text.ts';
 
 const MEMBERS = ['member_admin', 'member_user'] as const;
-type Deps = Pick<PortalDeps, 'db' | 'clock'>;
+type Deps = Pick<PortalDeps, 'db' | 'clock' | 'services'>;
 
 function reportParam(request: FastifyRequest): number {
   const raw = (request.params as { report?: string }).report ?? '';
@@ -61,9 +60,8 @@ export function registerMemberDisputeRoutes(scope: App, deps: Deps) {
 
   scope.post('/disputes/:id/reports/:report/withdraw', guard, async (request, reply) => {
     const id = idParam(request);
-    const user = { userId: portalOf(request).user.id, memberId: memberOf(request).id };
     try {
-      await withdrawInDispute(deps, user, id, reportParam(request), formField(request.body, 'note'));
+      await deps.services.disputes.withdraw(actorOf(request), { disputeId: id, reportId: reportParam(request), note: formField(request.body, 'note') });
     } catch (error) {
       return refused(request, reply, deps, error, id);
     }
@@ -100,9 +98,13 @@ export function registerMemberDisputeRoutes(scope: App, deps: Deps) {
       async (request, reply) => {
         const id = idParam(request);
         const body = (request.body ?? {}) as Record<string, MultipartField | MultipartField[] | undefined>;
-        const user = { userId: portalOf(request).user.id, memberId: memberOf(request).id };
         try {
-          await supportInDispute(deps, user, id, reportParam(request), fieldOf(body, 'text'), await uploadsOf(body));
+          await deps.services.disputes.support(actorOf(request), {
+            disputeId: id,
+            reportId: reportParam(request),
+            text: fieldOf(body, 'text'),
+            uploads: await uploadsOf(body),
+          });
         } catch (error) {
           return refused(request, reply, deps, error, id);
         }

@@ -11,12 +11,11 @@ import { DomainError, statusOf } from '../../lib/errors.ts';
 import { field, publicBaseOf } from './route-helpers.ts';
 import { quotaDayOf } from '../../lib/turkey-time.ts';
 import { readAgreementState, signAgreement } from '../../agreement/agreement.service.ts';
-import { generateMemberKey, readMemberKey, revokeMemberKey } from '../../keys/member-key.service.ts';
 import { readMemberUsage } from '../../quota/member-usage.service.ts';
 import { usageCsv } from '../../quota/usage-series.ts';
 import { rateLimitHeaders } from '../../quota/allowance.ts';
 import { bindingAllowance, memberSearchRefusal, readPortalAllowances, searchAsPortalUser, type PortalSearchDeps } from '../../search/portal-search.service.ts';
-import { memberOf, portalOf, requireUser } from '../guards.ts';
+import { actorOf, memberOf, portalOf, requireUser } from '../guards.ts';
 import { redirectTo, renderPage, sendPage } from '../layout.ts';
 import type { PortalDeps } from '../portal-deps.ts';
 import { agreementBody } from './agreement.page.ts';
@@ -67,7 +66,7 @@ function registerAgreementRoutes(app: App, deps: PortalDeps) {
 function registerApiKeyRoutes(app: App, deps: PortalDeps) {
   const show = async (request: FastifyRequest, reply: FastifyReply, flash: ApiFlash, status = 200) => {
     const ctx = portalOf(request);
-    const view = await readMemberKey(deps.db, deps.clock, deps.config.defaultDailyLimit, memberOf(request).id);
+    const view = await deps.services.memberKeys.read(actorOf(request));
     // "Revoked" only when there is no active key: a link with ?revoked=1 cannot say so of a live one.
     if (flash?.kind === 'revoked' && view.key !== null) flash = null;
     // The new key is in this response only: never cached, never stored (D16).
@@ -78,7 +77,7 @@ function registerApiKeyRoutes(app: App, deps: PortalDeps) {
   app.get('/api', admin, async (request, reply) => show(request, reply, (request.query as { revoked?: string }).revoked === '1' ? { kind: 'revoked' } : null));
   app.post('/api/key', admin, async (request, reply) => {
     try {
-      const issued = await generateMemberKey(deps.db, deps.clock, deps.config.defaultDailyLimit, memberOf(request).id);
+      const issued = await deps.services.memberKeys.generate(actorOf(request));
       const newKey = { key: issued.key, searchUrl: `${publicBaseOf(deps)}/api/v1/search`, revokedOld: issued.revoked > 0 };
       return await show(request, reply, { kind: 'new_key', newKey });
     } catch (error) {
@@ -88,7 +87,7 @@ function registerApiKeyRoutes(app: App, deps: PortalDeps) {
   });
   app.post('/api/key/revoke', admin, async (request, reply) => {
     try {
-      await revokeMemberKey(deps.db, deps.clock, memberOf(request).id);
+      await deps.services.memberKeys.revoke(actorOf(request));
     } catch (error) {
       // Nothing to revoke (a second click): the page shows there is no key.
       if (!(error instanceof DomainError)) throw error;

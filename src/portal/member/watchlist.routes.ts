@@ -12,8 +12,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../http/app-type.ts';
 import { AppError } from '../../lib/errors.ts';
-import { addWatch, checkWatchTarget, listWatches, removeWatch, type WatchlistDeps } from '../../watchlist/watchlist.service.ts';
-import { memberOf, portalOf, requireUser } from '../guards.ts';
+import type { WatchlistPage } from '../../watchlist/watchlist.service.ts';
+import { actorOf, memberOf, portalOf, requireUser } from '../guards.ts';
 import { renderPage, sendPage } from '../layout.ts';
 import type { PortalDeps } from '../portal-deps.ts';
 import { appErrorText } from '../problem-text.ts';
@@ -36,7 +36,7 @@ interface Shown {
 
 export function registerWatchlistRoutes(app: App, deps: PortalDeps) {
   const countries = deps.countryCodes.map((code) => ({ code, name: deps.searchUseCase.countries.get(code)?.name ?? code }));
-  const watchDeps: WatchlistDeps = { db: deps.db, clock: deps.clock, countries: deps.searchUseCase.countries, defaultCap: deps.config.watchlistCap };
+  const { watchlist } = deps.services;
 
   /** Only an active member watches (D31 with D17's member rule); others see why, with a 403. */
   const inactive = (request: FastifyRequest, reply: FastifyReply) => {
@@ -46,19 +46,19 @@ export function registerWatchlistRoutes(app: App, deps: PortalDeps) {
 
   async function show(request: FastifyRequest, reply: FastifyReply, view: Shown, status = 200, list = true) {
     const ctx = portalOf(request);
-    const memberId = memberOf(request).id;
-    let page = { entries: [] as Awaited<ReturnType<typeof listWatches>>['entries'], watchCount: 0, cap: 0, nextCursor: null as string | null };
+    const actor = actorOf(request);
+    let page: WatchlistPage = { entries: [], watchCount: 0, cap: 0, nextCursor: null };
     let { after, flash } = view;
     if (list) {
       try {
-        page = await listWatches(watchDeps, memberId, { after, limit: WATCHLIST_PER_PAGE });
+        page = await watchlist.list(actor, { after, limit: WATCHLIST_PER_PAGE });
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         // A cursor that is not one of this list: the first page, and why.
         after = null;
         flash = { kind: 'error', message: appErrorText(ctx.locale, error) };
         status = 400;
-        page = await listWatches(watchDeps, memberId, { after: null, limit: WATCHLIST_PER_PAGE });
+        page = await watchlist.list(actor, { after: null, limit: WATCHLIST_PER_PAGE });
       }
     }
     reply.header('cache-control', 'no-store');
@@ -75,16 +75,14 @@ export function registerWatchlistRoutes(app: App, deps: PortalDeps) {
     const refused = inactive(request, reply);
     if (refused) return refused;
     const form = { country: (body.country ?? '').slice(0, 20), taxId: (body.tax_id ?? '').slice(0, 60) };
-    const memberId = memberOf(request).id;
+    const actor = actorOf(request);
     try {
-      const target = checkWatchTarget(watchDeps.countries, form.country, form.taxId);
-      const done = { country: target.country, taxId: target.taxIdNorm };
       if (which === 'add') {
-        const { added } = await addWatch(watchDeps, memberId, target);
-        return show(request, reply, { after: null, flash: { kind: added ? 'added' : 'already', ...done } });
+        const { added, entry } = await watchlist.add(actor, form);
+        return show(request, reply, { after: null, flash: { kind: added ? 'added' : 'already', country: entry.country, taxId: entry.tax_id } });
       }
-      const removed = await removeWatch(watchDeps, memberId, target);
-      return show(request, reply, { after: null, flash: { kind: removed ? 'removed' : 'not_on', ...done } });
+      const { removed, target } = await watchlist.remove(actor, form);
+      return show(request, reply, { after: null, flash: { kind: removed ? 'removed' : 'not_on', country: target.country, taxId: target.taxIdNorm } });
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       const status = error.statusCode;
