@@ -23,7 +23,7 @@ a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,te
 .account{display:flex;gap:.5rem;align-items:center}
 form.inline{display:inline-flex;gap:.5rem;align-items:center;margin:0}
 main{max-width:60rem;margin:0 auto;padding:1.25rem}
-main.console{max-width:80rem}
+main.console,main.console+.foot{max-width:80rem}
 .foot{max-width:60rem;margin:2rem auto;padding:0 1.25rem;color:var(--muted)}
 h1{font-size:1.6rem;margin-top:.5rem}
 label{display:block;font-weight:600;margin-top:1rem}

@@ -20,7 +20,7 @@ export const TAX_ID_SCRIPT = `(function () {
   function check() {
     var value = input.value.trim();
     if (value.length < 3) { hint.textContent = ''; return; }
-    fetch('/portal/reports/check-tax-id?country=' + encodeURIComponent(country.value) + '&tax_id=' + encodeURIComponent(value), { credentials: 'same-origin' })
+    fetch('${paths.taxIdCheck.href}?country=' + encodeURIComponent(country.value) + '&tax_id=' + encodeURIComponent(value), { credentials: 'same-origin' })
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (body) {
         if (!body || input.value.trim() !== value) return;
