@@ -1,13 +1,15 @@
 /**
  * The operator console's administration pages (D30): members (add, status, tier, agreement,
- * key daily limit, revoke key) and users (invite, reset link, disable); the search audit and the
- * operator log are in operator-records.routes.ts. Every action goes through a service that writes the operator
- * log in its own transaction. Operators only.
+ * key daily limit, portal daily limit, watchlist cap, revoke key) and users (invite, reset link,
+ * disable); the search audit and the operator log are in operator-records.routes.ts. Every action
+ * goes through a service that writes the operator log in its own transaction. Operators only.
+ * Pages: operator/admin.page.ts.
  */
 import { Type } from 'typebox';
 import type { App } from '../http/app-type.ts';
 import { MEMBER_STATUSES, TIERS, type MemberStatus, type Tier } from '../members/members.service.ts';
 import { listMemberStates } from '../operator/member-admin.service.ts';
+import { countWatchesByMember, readWatchlistCap, setWatchlistCap, watchlistCapProblem } from '../watchlist/watchlist.service.ts';
 import type { Actor } from '../actors/actor.ts';
 import { stepUpTarget, type StepUpAction } from '../operator/step-up.ts';
 import { withStepUp, type StepUpNeed } from './step-up.ts';
@@ -41,7 +43,10 @@ export function registerOperatorAdminRoutes(
 
   scope.get(paths.operatorMembers.route, guard, async (request, reply) => {
     const ctx = portalOf(request);
-    const body = membersBody(ctx, await listMemberStates(deps.db), deps.config.portalMemberDailyLimit, portalQueryOf(request));
+    const members = await listMemberStates(deps.db);
+    const watching = await countWatchesByMember(deps.db);
+    const defaults = { portalDailyLimit: deps.config.portalMemberDailyLimit, watchlistCap: deps.config.watchlistCap };
+    const body = membersBody(ctx, members, watching, defaults, portalQueryOf(request));
     return sendPage(reply, renderPage(ctx, { title: translator(ctx.locale)('console.members.title'), body, active: 'operator' }));
   });
 
@@ -81,6 +86,13 @@ export function registerOperatorAdminRoutes(
       case 'portal-limit': {
         const limit = /^[0-9]{1,7}$/.test(field('portal_daily_limit')) ? Number(field('portal_daily_limit')) : NaN;
         return act(need('member.portal_daily_limit', field('portal_daily_limit')), (op) => admin.setPortalDailyLimit(op, { ref, dailyLimit: limit }));
+      }
+      case 'watchlist-cap': {
+        // The CLI's rule and words (readWatchlistCap); a mistyped cap is refused before the password and a code are asked for.
+        const raw = field('watchlist_cap');
+        const read = readWatchlistCap('the watchlist cap', raw);
+        if ('problem' in read) throw watchlistCapProblem(raw, read.problem);
+        return act(need('member.watchlist_cap', raw.trim()), (op) => setWatchlistCap(deps, op, ref, read.value));
       }
       case 'revoke-key':
         return act(null, (op) => admin.revokeKey(op, { ref }));

@@ -46,7 +46,20 @@ function doneNotice(ctx: PortalContext, query: PortalQuery, actions: readonly st
   return notice('ok', t('console.done', { action: t(`console.action.${query.done}` as MessageKey), target: query.target }));
 }
 
-export function membersBody(ctx: PortalContext, members: readonly MemberState[], defaultPortalLimit: number, query: PortalQuery): Html {
+/** The server's defaults a member's own setting overrides (null: the default). */
+export interface MemberDefaults {
+  portalDailyLimit: number;
+  watchlistCap: number;
+}
+
+/** `watching`: how many companies each member (by ref) watches now. */
+export function membersBody(
+  ctx: PortalContext,
+  members: readonly MemberState[],
+  watching: ReadonlyMap<string, number>,
+  defaults: MemberDefaults,
+  query: PortalQuery,
+): Html {
   const tr = translator(ctx.locale);
   const save = tr('console.save');
   const rows = members.map((m) => {
@@ -64,7 +77,13 @@ export function membersBody(ctx: PortalContext, members: readonly MemberState[],
         ${actionForm(ctx, at('limit'), html`<input name="daily_limit" inputmode="numeric" size="6" value="${m.key_daily_limit ?? m.active_key?.daily_limit ?? ''}" aria-label="daily_limit" />`, save)}
       </td>
       <td>
-        ${actionForm(ctx, at('portal-limit'), html`<input name="portal_daily_limit" inputmode="numeric" size="6" value="${m.portal_daily_limit ?? defaultPortalLimit}" aria-label="portal_daily_limit" />`, save)}
+        ${actionForm(ctx, at('portal-limit'), html`<input name="portal_daily_limit" inputmode="numeric" size="6" value="${m.portal_daily_limit ?? defaults.portalDailyLimit}" aria-label="portal_daily_limit" />`, save)}
+      </td>
+      <td>
+        ${actionForm(ctx, at('watchlist-cap'), html`<input name="watchlist_cap" size="7" value="${m.watchlist_cap ?? 'default'}" aria-label="watchlist_cap" />`, save)}
+        <span class="muted small"
+          >${m.watchlist_cap === null ? `${tr('console.default_is', { value: defaults.watchlistCap })} · ` : ''}${tr('console.watching', { count: watching.get(m.ref) ?? 0 })}</span
+        >
       </td>
       <td>${m.active_key ? html`${m.active_key.prefix}… ${actionForm(ctx, at('revoke-key'), html``, tr('console.revoke'))}` : '—'}</td>
     </tr>`;
@@ -92,10 +111,11 @@ export function membersBody(ctx: PortalContext, members: readonly MemberState[],
         tr('console.agreement'),
         tr('console.limit'),
         tr('console.portal_limit'),
+        tr('console.watchlist_cap'),
         tr('console.key'),
       ],
       rows,
-      className: 'members',
+      className: 'console-members',
     })}`;
 }
 
