@@ -22,6 +22,7 @@ export const MEMBER_ACTIONS = [
   'member.agreement',
   'member.limit',
   'member.portal-limit',
+  'member.watchlist-cap',
   'member.revoke-key',
 ] as const;
 export const USER_ACTIONS = ['user.disable'] as const;
