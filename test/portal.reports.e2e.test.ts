@@ -200,6 +200,38 @@ for (const engine of ENGINES) {
       for (const action of ['report.approve', 'report.deactivate', 'member.key_daily_limit', 'user.invite'])
         assert.match(log, new RegExp(action.replace('.', '\\.')));
       await shot(op, '5-operator-log');
+
+      // 6. Every console page is readable at 1,280 px (issue 29): nothing wider than the window
+      // (a wide table scrolls inside its own box), the header included.
+      await op.setViewportSize({ width: 1280, height: 800 });
+      await op.goto(`${base}/portal/operator/`);
+      await op.locator('input[name=tax_id]').fill(taxId);
+      await op.getByRole('button', { name: 'Open' }).click();
+      await op.waitForURL(/\/portal\/operator\/companies\/\d+$/);
+      const company = new URL(op.url()).pathname;
+      const consolePages: Array<[string, string]> = [
+        ['front', '/portal/operator/'],
+        ['queue', '/portal/operator/queue'],
+        ['company', company],
+        ['members', '/portal/operator/members'],
+        ['users', '/portal/operator/users'],
+        ['audit', '/portal/operator/audit'],
+        ['log', '/portal/operator/log'],
+        ['disputes', '/portal/operator/disputes'],
+        ['dispute-new', `/portal/operator/disputes/new?country=TR&tax_id=${taxId}`],
+        ['disclosure', `/portal/operator/disclosure?country=TR&tax_id=${taxId}`],
+      ];
+      for (const [name, path] of consolePages) {
+        await op.goto(`${base}${path}`);
+        const widths = await op.evaluate(() => ({
+          page: document.documentElement.scrollWidth,
+          header: document.querySelector('header.top')?.scrollWidth ?? 0,
+          window: window.innerWidth,
+        }));
+        assert.ok(widths.page <= widths.window, `${name}: the page is ${widths.page} px wide at ${widths.window} px`);
+        assert.ok(widths.header <= widths.window, `${name}: the header is ${widths.header} px wide at ${widths.window} px`);
+        if (SCREENSHOTS) await op.screenshot({ path: `docs/portal/console-${name}.png`, fullPage: true });
+      }
       assert.deepEqual(problems, []);
     });
 

@@ -25,6 +25,7 @@ form.inline{display:inline-flex;gap:.5rem;align-items:center;margin:0}
 table.console-members form.inline{flex-direction:column;align-items:flex-start;gap:.25rem}
 table.console-members input:not([type]),table.console-members select{width:7rem}
 main{max-width:60rem;margin:0 auto;padding:1.25rem}
+main.console,main.console+.foot{max-width:80rem}
 .foot{max-width:60rem;margin:2rem auto;padding:0 1.25rem;color:var(--muted)}
 h1{font-size:1.6rem;margin-top:.5rem}
 label{display:block;font-weight:600;margin-top:1rem}

@@ -1,23 +1,24 @@
 /** The sign-in and link-acceptance pages (markup only; auth.routes.ts decides what to show). */
 import type { FastifyRequest } from 'fastify';
 import { html, type Html } from './html.ts';
-import { csrfField, renderPage } from './layout.ts';
+import { csrfField, notice } from './components.ts';
+import { renderPage } from './layout.ts';
 import { t, type MessageKey } from './messages/index.ts';
 import type { LinkInfo } from '../users/users.service.ts';
 import type { Locale } from './portal-context.ts';
+import { paths } from './paths.ts';
 
-function notice(text: string | null, kind: 'error' | 'ok' = 'error'): Html {
-  if (!text) return html``;
-  return html`<p class="notice ${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${text}</p>`;
+function noticeOf(text: string | null, kind: 'error' | 'ok' = 'error'): Html {
+  return text ? notice(kind, text) : html``;
 }
 
 export function signInPage(request: FastifyRequest, view: { email?: string; next?: string; error?: MessageKey; info?: MessageKey; wait?: number }): Html {
   const locale = request.portalState.locale;
   const tr = (key: MessageKey) => t(locale, key);
   const error = view.error ? t(locale, view.error, { wait: view.wait === undefined ? '' : waitText(locale, view.wait) }) : null;
-  const body = html`${notice(error)}${notice(view.info ? tr(view.info) : null, 'ok')}
+  const body = html`${noticeOf(error)}${noticeOf(view.info ? tr(view.info) : null, 'ok')}
     <p>${tr('auth.signIn.intro')}</p>
-    <form method="post" action="/portal/sign-in" class="stack">
+    <form method="post" action="${paths.signIn.href}" class="stack">
       ${csrfField(request)}
       <input type="hidden" name="next" value="${view.next ?? ''}" />
       <label for="email">${tr('auth.email')}</label>
@@ -59,9 +60,9 @@ export function acceptPage(request: FastifyRequest, view: { token: string; link:
         <input type="text" id="totp_code" name="totp_code" inputmode="numeric" autocomplete="one-time-code" required pattern="[0-9 ]{6,7}" />
       </fieldset>`
     : html``;
-  const body = html`${notice(view.error ?? null)}
+  const body = html`${noticeOf(view.error ?? null)}
     <p>${t(locale, 'auth.accept.intro', { email: view.link.email })}</p>
-    <form method="post" action="/portal/accept" class="stack">
+    <form method="post" action="${paths.accept.href}" class="stack">
       ${csrfField(request)}
       <input type="hidden" name="token" value="${view.token}" />
       <input type="text" name="username" value="${view.link.email}" autocomplete="username" hidden />
@@ -80,7 +81,7 @@ export function acceptPage(request: FastifyRequest, view: { token: string; link:
 
 export function linkInvalidPage(request: FastifyRequest): Html {
   const locale = request.portalState.locale;
-  const body = html`<p class="notice error" role="alert">${t(locale, 'auth.accept.invalid.text')}</p>
-    <p><a href="/portal/sign-in">${t(locale, 'auth.signIn.title')}</a></p>`;
+  const body = html`${notice('error', t(locale, 'auth.accept.invalid.text'))}
+    <p><a href="${paths.signIn.href}">${t(locale, 'auth.signIn.title')}</a></p>`;
   return renderPage(request, { title: t(locale, 'auth.accept.invalid.title'), body });
 }

@@ -21,13 +21,14 @@ import { finishSession, startSession, type SessionHookDeps } from './sessions.ho
 import { setSessionLocale } from '../sessions/sessions.repository.ts';
 import { attemptSignIn, trustBrowser } from '../sessions/sign-in.service.ts';
 import { deviceTokensOf, setDeviceCookie } from './device-cookie.ts';
+import { paths } from './paths.ts';
 
 /** Form bodies of these pages are small; the API's 1 KiB limit is too small for them. */
 const FORM_BODY_LIMIT = 16 * 1024;
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
 
 function homeOf(role: string): string {
-  return role === 'operator' ? '/portal/operator/' : '/portal/';
+  return role === 'operator' ? paths.operator.href : paths.home.href;
 }
 
 function queryField(request: FastifyRequest, name: string): string {
@@ -36,7 +37,7 @@ function queryField(request: FastifyRequest, name: string): string {
 }
 
 export function registerAuthRoutes(scope: App, deps: PortalDeps, session: SessionHookDeps & { cookies: PortalCookies }) {
-  scope.get('/sign-in', async (request, reply) => {
+  scope.get(paths.signIn.route, async (request, reply) => {
     if (request.portal) return redirectTo(reply, homeOf(request.portal.user.role));
     const info: MessageKey | undefined =
       queryField(request, 'signed_out') === '1'
@@ -47,7 +48,7 @@ export function registerAuthRoutes(scope: App, deps: PortalDeps, session: Sessio
     return sendPage(reply, signInPage(request, { next: landingPageOr(queryField(request, 'next'), ''), ...(info ? { info } : {}) }));
   });
 
-  scope.post('/sign-in', { bodyLimit: FORM_BODY_LIMIT }, async (request, reply) => {
+  scope.post(paths.signIn.route, { bodyLimit: FORM_BODY_LIMIT }, async (request, reply) => {
     const email = formField(request.body, 'email', 320);
     const next = landingPageOr(formField(request.body, 'next'), '');
     const outcome = await attemptSignIn(deps.db, deps.clock, deps.keyRing, {
@@ -73,22 +74,22 @@ export function registerAuthRoutes(scope: App, deps: PortalDeps, session: Sessio
     const token = await trustBrowser(deps.db, deps.clock, outcome.userId, outcome.knownBrowser);
     setDeviceCookie(request, reply, session.cookies, token, outcome.knownBrowser);
     request.log.info({ userId: outcome.userId, knownBrowser: outcome.knownBrowser !== null }, 'portal: signed in');
-    return redirectTo(reply, next || '/portal/');
+    return redirectTo(reply, next || paths.home.href);
   });
 
-  scope.post('/sign-out', { config: { portal: { csrfWhenAnonymous: false } } }, async (request, reply) => {
+  scope.post(paths.signOut.route, { config: { portal: { csrfWhenAnonymous: false } } }, async (request, reply) => {
     if (request.portal) request.log.info({ userId: request.portal.user.id }, 'portal: signed out');
     await finishSession(request, reply, session);
-    return redirectTo(reply, '/portal/sign-in?signed_out=1');
+    return redirectTo(reply, `${paths.signIn.href}?signed_out=1`);
   });
 
-  scope.post('/locale', { bodyLimit: FORM_BODY_LIMIT }, async (request, reply) => {
+  scope.post(paths.locale.route, { bodyLimit: FORM_BODY_LIMIT }, async (request, reply) => {
     const locale = formField(request.body, 'locale');
     if (isLocale(locale)) {
       if (request.portalState.sessionId !== null) await setSessionLocale(deps.db, request.portalState.sessionId, locale);
       reply.setCookie(session.cookies.locale, locale, cookieOptions(session.cookies, ONE_YEAR_SECONDS));
     }
-    return redirectTo(reply, portalPathOr(formField(request.body, 'return_to'), '/portal/'));
+    return redirectTo(reply, portalPathOr(formField(request.body, 'return_to'), paths.home.href));
   });
 
   /** An operator's link: the seed stored with it (D35), never one computed from the token. */
@@ -98,14 +99,14 @@ export function registerAuthRoutes(scope: App, deps: PortalDeps, session: Sessio
     return secret === null ? null : { secret, uri: totpUri(secret, link.email) };
   };
 
-  scope.get('/accept', async (request, reply) => {
+  scope.get(paths.accept.route, async (request, reply) => {
     const token = queryField(request, 'token');
     const link = await describeLink(deps.db, deps.clock, token);
     if (!link) return sendPage(reply, linkInvalidPage(request), 404);
     return sendPage(reply, acceptPage(request, { token, link, name: link.name, totp: await enrolmentFor(link, token) }));
   });
 
-  scope.post('/accept', { bodyLimit: FORM_BODY_LIMIT }, async (request, reply) => acceptPost(request, reply));
+  scope.post(paths.accept.route, { bodyLimit: FORM_BODY_LIMIT }, async (request, reply) => acceptPost(request, reply));
 
   async function acceptPost(request: FastifyRequest, reply: FastifyReply) {
     const token = formField(request.body, 'token', 100);

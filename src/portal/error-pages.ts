@@ -6,12 +6,14 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/app-type.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { AppError, DomainError, statusOf } from '../lib/errors.ts';
+import { notice } from './components.ts';
 import { html } from './html.ts';
 import { renderPage, sendPage } from './layout.ts';
 import { localeFromAcceptLanguage } from '../lib/locale.ts';
 import { t, type MessageKey } from './messages/index.ts';
 import { PortalError } from './portal-errors.ts';
 import { appErrorText, domainErrorTexts, reasonText } from './problem-text.ts';
+import { paths } from './paths.ts';
 
 function ensureState(request: FastifyRequest) {
   // A request refused before the portal's own hook ran (admission, transport) has no state yet.
@@ -20,8 +22,8 @@ function ensureState(request: FastifyRequest) {
 
 export function sendErrorPage(request: FastifyRequest, reply: FastifyReply, statusCode: number, title: string, text: string) {
   ensureState(request);
-  const body = html`<p class="notice error" role="alert">${text}</p>
-    <p><a href="/portal/">${t(request.portalState.locale, 'error.backHome')}</a></p>`;
+  const body = html`${notice('error', text)}
+    <p><a href="${paths.home.href}">${t(request.portalState.locale, 'error.backHome')}</a></p>`;
   return sendPage(reply, renderPage(request, { title, body }), statusCode);
 }
 
@@ -34,7 +36,7 @@ function pageOf(request: FastifyRequest, titleKey: MessageKey, textKey: MessageK
 /** @fastify/multipart's and Fastify's codes for a multipart body over its limits. */
 const UPLOAD_LIMIT_CODES = new Set(['FST_FILES_LIMIT', 'FST_PARTS_LIMIT', 'FST_ERR_CTP_BODY_TOO_LARGE']);
 /** The one route that takes files (reports.routes.ts). */
-const FILING_ROUTE = '/portal/reports';
+const FILING_ROUTE = paths.reports.href;
 
 function handlePortalError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof PortalError) {

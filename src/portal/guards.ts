@@ -1,7 +1,7 @@
 /**
  * Who may reach a portal route (D27, D28). `requireUser()` as a route's preHandler:
  *
- *   scope.get('/users', { preHandler: requireUser('member_admin') }, async (request, reply) => {
+ *   scope.get(paths.users.route, { preHandler: requireUser('member_admin') }, async (request, reply) => {
  *     const ctx = portalOf(request); …
  *   });
  *
@@ -14,14 +14,15 @@ import type { PortalContext, PortalMember } from './portal-context.ts';
 import { forbiddenError, PortalError } from './portal-errors.ts';
 import type { Actor } from '../actors/actor.ts';
 import type { StepUpProof } from '../operator/step-up.ts';
+import { paths } from './paths.ts';
 
 export function requireUser(...roles: UserRole[]) {
   return async function portalGuard(request: FastifyRequest, reply: FastifyReply) {
     if (request.portal === null) {
       if (request.method === 'GET' || request.method === 'HEAD') {
-        const next = request.url.split('?')[0] ?? '/portal/';
+        const next = request.url.split('?')[0] ?? paths.home.href;
         const ended = request.portalState?.sessionEnded ? '&expired=1' : '';
-        return reply.redirect(`/portal/sign-in?next=${encodeURIComponent(next)}${ended}`, 303);
+        return reply.redirect(`${paths.signIn.href}?next=${encodeURIComponent(next)}${ended}`, 303);
       }
       throw new PortalError(403, 'error.forbidden.title', 'error.signInNeeded');
     }

@@ -7,11 +7,12 @@ import { redirectTo, renderPage, sendPage } from './layout.ts';
 import { translator } from './messages/index.ts';
 import type { PortalDeps } from './portal-deps.ts';
 import { findActiveKeyUsage } from './home.repository.ts';
+import { paths } from './paths.ts';
 
 export function registerHomeRoutes(scope: App, deps: Pick<PortalDeps, 'db' | 'clock'>) {
-  scope.get('/', { preHandler: requireUser() }, async (request, reply) => {
+  scope.get(paths.home.route, { preHandler: requireUser() }, async (request, reply) => {
     const ctx = portalOf(request);
-    if (ctx.user.role === 'operator' || ctx.member === null) return redirectTo(reply, '/portal/operator/');
+    if (ctx.user.role === 'operator' || ctx.member === null) return redirectTo(reply, paths.operator.href);
     const tr = translator(ctx.locale);
     const member = ctx.member;
     const key = await findActiveKeyUsage(deps.db, member.id, quotaDayOf(deps.clock.now()));

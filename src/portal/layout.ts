@@ -4,31 +4,33 @@
  *
  *   return sendPage(reply, renderPage(request, { title: tr('home.title'), body: html`…`, active: 'home' }));
  *
- * Every form a page writes carries `${csrfField(request)}` (or `csrfField(ctx)`).
+ * Every form a page writes carries `${csrfField(ctx)}` (or `csrfField(request)`; components.ts).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { UserRole } from '../db/schema.ts';
+import { csrfField } from './components.ts';
 import { html, type Html } from './html.ts';
 import { t, type MessageKey } from './messages/index.ts';
 import type { Locale, PortalContext } from './portal-context.ts';
+import { paths } from './paths.ts';
 
-export const PORTAL_PREFIX = '/portal';
+export { PORTAL_PREFIX } from './paths.ts';
 
 export type NavKey = 'home' | 'agreement' | 'api' | 'usage' | 'search' | 'users' | 'reports' | 'disputes' | 'operator' | 'webhooks' | 'watchlist';
 
 /** The menu: each entry and the roles that see it (D28: member_user sees no keys and no users). */
 export const NAV_ITEMS: ReadonlyArray<{ key: NavKey; href: string; label: MessageKey; roles: readonly UserRole[] }> = [
-  { key: 'home', href: '/portal/', label: 'layout.nav.home', roles: ['member_admin', 'member_user'] },
-  { key: 'agreement', href: '/portal/agreement', label: 'layout.nav.agreement', roles: ['member_admin', 'member_user'] },
-  { key: 'api', href: '/portal/api', label: 'layout.nav.api', roles: ['member_admin'] },
-  { key: 'usage', href: '/portal/usage', label: 'layout.nav.usage', roles: ['member_admin', 'member_user'] },
-  { key: 'search', href: '/portal/search', label: 'layout.nav.search', roles: ['member_admin', 'member_user'] },
-  { key: 'users', href: '/portal/users', label: 'layout.nav.users', roles: ['member_admin'] },
-  { key: 'reports', href: '/portal/reports', label: 'reports.nav', roles: ['member_admin', 'member_user'] },
-  { key: 'watchlist', href: '/portal/watchlist', label: 'watchlist.nav', roles: ['member_admin', 'member_user'] },
-  { key: 'webhooks', href: '/portal/webhooks', label: 'webhooks.nav', roles: ['member_admin'] },
-  { key: 'disputes', href: '/portal/disputes', label: 'disputes.nav', roles: ['member_admin', 'member_user'] },
-  { key: 'operator', href: '/portal/operator/', label: 'layout.nav.operator', roles: ['operator'] },
+  { key: 'home', href: paths.home.href, label: 'layout.nav.home', roles: ['member_admin', 'member_user'] },
+  { key: 'agreement', href: paths.agreement.href, label: 'layout.nav.agreement', roles: ['member_admin', 'member_user'] },
+  { key: 'api', href: paths.api.href, label: 'layout.nav.api', roles: ['member_admin'] },
+  { key: 'usage', href: paths.usage.href, label: 'layout.nav.usage', roles: ['member_admin', 'member_user'] },
+  { key: 'search', href: paths.search.href, label: 'layout.nav.search', roles: ['member_admin', 'member_user'] },
+  { key: 'users', href: paths.users.href, label: 'layout.nav.users', roles: ['member_admin'] },
+  { key: 'reports', href: paths.reports.href, label: 'reports.nav', roles: ['member_admin', 'member_user'] },
+  { key: 'watchlist', href: paths.watchlist.href, label: 'watchlist.nav', roles: ['member_admin', 'member_user'] },
+  { key: 'webhooks', href: paths.webhooks.href, label: 'webhooks.nav', roles: ['member_admin'] },
+  { key: 'disputes', href: paths.disputes.href, label: 'disputes.nav', roles: ['member_admin', 'member_user'] },
+  { key: 'operator', href: paths.operator.href, label: 'layout.nav.operator', roles: ['operator'] },
 ];
 
 /** A signed-in page's context, or the request itself (anonymous pages: sign-in, accept). */
@@ -47,18 +49,9 @@ interface PageView {
 }
 
 function viewOf(source: PageSource): PageView {
-  if (isContext(source)) return { locale: source.locale, csrfToken: source.csrfToken, portal: source, path: '/portal/' };
-  const path = source.method === 'GET' ? source.url : '/portal/';
+  if (isContext(source)) return { locale: source.locale, csrfToken: source.csrfToken, portal: source, path: paths.home.href };
+  const path = source.method === 'GET' ? source.url : paths.home.href;
   return { locale: source.portalState.locale, csrfToken: source.portalState.csrfToken, portal: source.portal, path };
-}
-
-/** The hidden field every form carries; the portal checks it on every POST (sessions.hooks.ts). */
-export function csrfField(source: PageSource): Html {
-  return csrfInput(viewOf(source).csrfToken);
-}
-
-function csrfInput(token: string): Html {
-  return html`<input type="hidden" name="_csrf" value="${token}" />`;
 }
 
 export interface PageOptions {
@@ -82,16 +75,16 @@ function renderAccount(view: PageView): Html {
   if (!view.portal) return html``;
   return html`<div class="account">
     <span>${t(view.locale, 'layout.signedInAs', { name: view.portal.user.name || view.portal.user.email })}</span>
-    <form method="post" action="/portal/sign-out" class="inline">
-      ${csrfInput(view.csrfToken)}<button type="submit">${t(view.locale, 'layout.signOut')}</button>
+    <form method="post" action="${paths.signOut.href}" class="inline">
+      ${csrfField(view)}<button type="submit">${t(view.locale, 'layout.signOut')}</button>
     </form>
   </div>`;
 }
 
 function renderLanguageSwitch(view: PageView): Html {
   const other: Locale = view.locale === 'tr' ? 'en' : 'tr';
-  return html`<form method="post" action="/portal/locale" class="inline lang">
-    ${csrfInput(view.csrfToken)}<input type="hidden" name="return_to" value="${view.path}" /><span>${t(view.locale, 'layout.language')}:</span>
+  return html`<form method="post" action="${paths.locale.href}" class="inline lang">
+    ${csrfField(view)}<input type="hidden" name="return_to" value="${view.path}" /><span>${t(view.locale, 'layout.language')}:</span>
     <button type="submit" name="locale" value="${other}" lang="${other}">
       ${t(view.locale, other === 'tr' ? 'layout.language.tr' : 'layout.language.en')}
     </button>
@@ -110,17 +103,17 @@ export function renderPage(source: PageSource, options: PageOptions): Html {
         <title>${options.title} · ${product}</title>
         <!-- No icon: browsers would otherwise ask for /favicon.ico on every page and log a 404. -->
         <link rel="icon" href="data:," />
-        <link rel="stylesheet" href="/portal/assets/portal.css" />
-        <script src="/portal/assets/portal.js" defer></script>
+        <link rel="stylesheet" href="${paths.assets.href('portal.css')}" />
+        <script src="${paths.assets.href('portal.js')}" defer></script>
       </head>
       <body>
         <a class="skip" href="#main">${t(view.locale, 'layout.skip')}</a>
         <header class="top">
-          <a class="brand" href="/portal/">${product}</a>
+          <a class="brand" href="${paths.home.href}">${product}</a>
           ${renderNav(view, options.active)}
           <div class="tools">${renderAccount(view)}${renderLanguageSwitch(view)}</div>
         </header>
-        <main id="main" tabindex="-1">
+        <main id="main" tabindex="-1"${options.active === 'operator' ? html` class="console"` : ''}>
           <h1>${options.title}</h1>
           ${options.body}
         </main>

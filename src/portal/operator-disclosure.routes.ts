@@ -4,34 +4,22 @@
  * /portal/operator/disclosure.pdf), in the operator's language. Operators only; every print is in
  * the operator log (disclosure.service.ts). Without a tax ID the page asks for one.
  */
-import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import { printDisclosure } from '../disclosure/disclosure.service.ts';
 import { disputesForDisclosure } from '../disputes/disputes.repository.ts';
 import type { App } from '../http/app-type.ts';
 import { portalOf, requireUser } from './guards.ts';
-import { html } from './html.ts';
 import { renderPage, sendPage } from './layout.ts';
 import { translator } from './messages/index.ts';
-import { disclosureBody, disclosureTitle } from './operator/disclosure.page.ts';
+import { disclosureAskBody, disclosureBody, disclosureTitle } from './operator/disclosure.page.ts';
 import { renderDisclosurePdf } from './operator/disclosure.pdf.ts';
-import type { PortalContext } from './portal-context.ts';
+import { paths, withQuery } from './paths.ts';
 import type { PortalDeps } from './portal-deps.ts';
 
-export const DISCLOSURE_PATH = '/portal/operator/disclosure';
+const CompanyQuery = Type.Object({ country: Type.Optional(Type.String()), tax_id: Type.Optional(Type.String()) });
 
-function companyOf(request: FastifyRequest): { country: string; taxId: string } {
-  const q = request.query as Record<string, string | undefined>;
-  return { country: (q.country ?? 'TR').trim(), taxId: (q.tax_id ?? '').trim() };
-}
-
-/** The form that asks for the company (the console's front page shows it too). */
-export function disclosureForm(ctx: PortalContext, value = { country: 'TR', taxId: '' }) {
-  const tr = translator(ctx.locale);
-  return html`<form method="get" action="${DISCLOSURE_PATH}" class="inline">
-    <label>${tr('reports.field.country')} <input name="country" value="${value.country}" maxlength="2" size="3" /></label>
-    <label>${tr('reports.field.taxId')} <input name="tax_id" value="${value.taxId}" required maxlength="40" /></label
-    ><button type="submit">${tr('disclosure.form.open')}</button>
-  </form>`;
+function companyOf(query: { country?: string; tax_id?: string }): { country: string; taxId: string } {
+  return { country: (query.country ?? 'TR').trim(), taxId: (query.tax_id ?? '').trim() };
 }
 
 export function registerOperatorDisclosureRoutes(scope: App, deps: Pick<PortalDeps, 'db' | 'clock' | 'config' | 'searchUseCase'>) {
@@ -44,24 +32,23 @@ export function registerOperatorDisclosureRoutes(scope: App, deps: Pick<PortalDe
     disputes: disputesForDisclosure,
   };
 
-  scope.get('/operator/disclosure', guard, async (request, reply) => {
+  const withCompany = { ...guard, schema: { querystring: CompanyQuery } };
+
+  scope.get(paths.operatorDisclosure.route, withCompany, async (request, reply) => {
     const ctx = portalOf(request);
-    const tr = translator(ctx.locale);
-    const company = companyOf(request);
+    const company = companyOf(request.query);
     if (company.taxId === '') {
-      const body = html`<p>${tr('disclosure.form.intro')}</p>
-        ${disclosureForm(ctx)}`;
-      return sendPage(reply, renderPage(ctx, { title: tr('disclosure.form.title'), body, active: 'operator' }));
+      return sendPage(reply, renderPage(ctx, { title: translator(ctx.locale)('disclosure.form.title'), body: disclosureAskBody(ctx), active: 'operator' }));
     }
     const view = await printDisclosure(serviceDeps, { userId: ctx.user.id }, company, 'page');
-    const pdfHref = `${DISCLOSURE_PATH}.pdf?${new URLSearchParams({ country: company.country, tax_id: company.taxId }).toString()}`;
+    const pdfHref = withQuery(paths.operatorDisclosurePdf.href, { country: company.country, tax_id: company.taxId });
     const body = disclosureBody(view, ctx.locale, pdfHref);
     return sendPage(reply, renderPage(ctx, { title: disclosureTitle(view, ctx.locale), body, active: 'operator' }));
   });
 
-  scope.get('/operator/disclosure.pdf', guard, async (request, reply) => {
+  scope.get(paths.operatorDisclosurePdf.route, withCompany, async (request, reply) => {
     const ctx = portalOf(request);
-    const company = companyOf(request);
+    const company = companyOf(request.query);
     const view = await printDisclosure(serviceDeps, { userId: ctx.user.id }, company, 'pdf');
     const pdf = await renderDisclosurePdf(view, ctx.locale);
     const name = `disclosure-${view.company.country}-${view.company.taxId}-${view.printedAt.slice(0, 10)}.pdf`.replace(/[^A-Za-z0-9._-]/g, '_');

@@ -6,6 +6,7 @@
  * documents (GET …/disputes/attachments/:id). The services decide; these read forms and show.
  */
 import multipart from '@fastify/multipart';
+import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/app-type.ts';
 import { turkeyDateOf } from '../lib/calendar-date.ts';
@@ -23,18 +24,17 @@ import { disputeBody, disputeQueueBody, newDisputeBody, type DisputableReport, t
 import type { PortalDeps } from './portal-deps.ts';
 import { notFoundError } from './portal-errors.ts';
 import { domainErrorTexts } from './problem-text.ts';
-import { idParam } from './report-view.ts';
-import { fieldOf, uploadsOf, type MultipartField } from './reports.routes.ts';
+import { allFieldsOf, fieldOf, multipartBodyOf, uploadsOf } from './multipart-form.ts';
+import { IdParams, idOf } from './params.ts';
+import { paths } from './paths.ts';
+import { portalQueryOf } from './portal-query.ts';
+import { sendDownload } from './attachment-download.ts';
 
 type Deps = Pick<PortalDeps, 'db' | 'clock' | 'searchUseCase' | 'services'>;
-type MultipartBody = Record<string, MultipartField | MultipartField[] | undefined>;
+
+const CompanyQuery = Type.Object({ country: Type.Optional(Type.String()), tax_id: Type.Optional(Type.String()) });
 
 const DONE_STEPS = ['record', 'decide', 'set_statement'] as const;
-
-/** Every value of a repeated multipart field (the report check boxes). */
-function allFieldsOf(body: MultipartBody, name: string): string[] {
-  return [body[name]].flat().flatMap((p) => (p?.type === 'field' && typeof p.value === 'string' ? [p.value] : []));
-}
 
 async function companyForm(deps: Deps, companyId: number, now: number, extra: Partial<NewDisputeForm>): Promise<NewDisputeForm> {
   const file = await getCompanyFile(deps.db, companyId);
@@ -66,7 +66,7 @@ async function showDispute(request: FastifyRequest, reply: FastifyReply, deps: D
     if (error instanceof DomainError && error.kind === 'not_found') throw notFoundError();
     throw error;
   }
-  const done = (request.query as { done?: string }).done;
+  const done = portalQueryOf(request).done;
   const doneText = (DONE_STEPS as readonly string[]).includes(done ?? '') ? tr(`disputes.done.${done}` as MessageKey, { id: view.id }) : null;
   const body = disputeBody(ctx, view, { done: doneText, problems });
   return sendPage(reply, renderPage(ctx, { title: tr('disputes.view.title', { id: view.id, company: view.company.name }), body, active: 'operator' }), status);
@@ -89,8 +89,9 @@ function correctionsOf(body: unknown): ReportCorrection[] {
 
 export function registerOperatorDisputeRoutes(scope: App, deps: Deps) {
   const guard = { preHandler: requireUser('operator') };
+  const withId = { ...guard, schema: { params: IdParams } };
 
-  scope.get('/operator/disputes', guard, async (request, reply) => {
+  scope.get(paths.operatorDisputes.route, guard, async (request, reply) => {
     const ctx = portalOf(request);
     const queue = await listDisputeQueue(deps.db, deps.clock.now());
     const decided = await listDecidedDisputes(deps.db);
@@ -98,10 +99,10 @@ export function registerOperatorDisputeRoutes(scope: App, deps: Deps) {
     return sendPage(reply, renderPage(ctx, { title: translator(ctx.locale)('disputes.queue.title'), body, active: 'operator' }));
   });
 
-  scope.get('/operator/disputes/new', guard, async (request, reply) => {
+  scope.get(paths.operatorDisputesNew.route, { ...guard, schema: { querystring: CompanyQuery } }, async (request, reply) => {
     const ctx = portalOf(request);
     const tr = translator(ctx.locale);
-    const q = request.query as Record<string, string | undefined>;
+    const q = request.query;
     const now = deps.clock.now();
     let form: NewDisputeForm = { company: null, reports: [], values: {}, chosen: [], problems: [], today: turkeyDateOf(now) };
     let status = 200;
@@ -118,11 +119,11 @@ export function registerOperatorDisputeRoutes(scope: App, deps: Deps) {
     return sendPage(reply, renderPage(ctx, { title: tr('disputes.new.title'), body: newDisputeBody(ctx, form), active: 'operator' }), status);
   });
 
-  scope.get('/operator/disputes/:id', guard, async (request, reply) => showDispute(request, reply, deps, idParam(request)));
+  scope.get(paths.operatorDispute.route, withId, async (request, reply) => showDispute(request, reply, deps, idOf(request.params.id)));
 
-  scope.post('/operator/disputes/:id/decide', guard, async (request, reply) => {
+  scope.post(paths.operatorDisputeDecide.route, withId, async (request, reply) => {
     const ctx = portalOf(request);
-    const id = idParam(request);
+    const id = idOf(request.params.id);
     try {
       await deps.services.disputes.decide(actorOf(request), {
         disputeId: id,
@@ -134,36 +135,24 @@ export function registerOperatorDisputeRoutes(scope: App, deps: Deps) {
       if (!(error instanceof DomainError) || error.kind === 'not_found' || error.kind === 'forbidden') throw error;
       return showDispute(request, reply, deps, id, domainErrorTexts(ctx.locale, error), statusOf(error));
     }
-    return redirectTo(reply, `/portal/operator/disputes/${id}?done=decide`);
+    return redirectTo(reply, `${paths.operatorDispute.href(id)}?done=decide`);
   });
 
-  scope.post('/operator/disputes/:id/statement', guard, async (request, reply) => {
+  scope.post(paths.operatorDisputeStatement.route, withId, async (request, reply) => {
     const ctx = portalOf(request);
-    const id = idParam(request);
+    const id = idOf(request.params.id);
     try {
       await deps.services.disputes.setStatement(actorOf(request), { disputeId: id, text: formField(request.body, 'statement', 2000) });
     } catch (error) {
       if (!(error instanceof DomainError) || error.kind === 'not_found' || error.kind === 'forbidden') throw error;
       return showDispute(request, reply, deps, id, domainErrorTexts(ctx.locale, error), statusOf(error));
     }
-    return redirectTo(reply, `/portal/operator/disputes/${id}?done=set_statement`);
+    return redirectTo(reply, `${paths.operatorDispute.href(id)}?done=set_statement`);
   });
 
-  scope.get('/operator/disputes/attachments/:id', guard, async (request, reply) => {
-    let file;
-    try {
-      file = await fetchDisputeAttachment(deps.db, { kind: 'operator' }, idParam(request));
-    } catch (error) {
-      if (error instanceof DomainError && error.kind === 'not_found') throw notFoundError();
-      throw error;
-    }
-    return reply
-      .header('content-type', file.contentType)
-      .header('content-disposition', file.disposition)
-      .header('x-content-type-options', 'nosniff')
-      .header('cache-control', 'private, no-store')
-      .send(file.content);
-  });
+  scope.get(paths.operatorDisputeAttachment.route, withId, async (request, reply) =>
+    sendDownload(reply, () => fetchDisputeAttachment(deps.db, { kind: 'operator' }, idOf(request.params.id))),
+  );
 
   // Recording carries the company's documents: multipart, in its own scope (as filing does).
   scope.register(async (child) => {
@@ -173,9 +162,9 @@ export function registerOperatorDisputeRoutes(scope: App, deps: Deps) {
       throwFileSizeLimit: false,
       limits: { fileSize: MAX_ATTACHMENT_BYTES + 1, files: MAX_ATTACHMENTS, fields: 80, fieldSize: 8 * 1024, parts: 100 },
     });
-    child.post('/operator/disputes', { ...guard, bodyLimit: (MAX_ATTACHMENT_BYTES + 64 * 1024) * MAX_ATTACHMENTS }, async (request, reply) => {
+    child.post(paths.operatorDisputes.route, { ...guard, bodyLimit: (MAX_ATTACHMENT_BYTES + 64 * 1024) * MAX_ATTACHMENTS }, async (request, reply) => {
       const ctx = portalOf(request);
-      const body = (request.body ?? {}) as MultipartBody;
+      const body = multipartBodyOf(request);
       const chosen = allFieldsOf(body, 'report_ids')
         .filter((v) => /^\d{1,15}$/.test(v))
         .map(Number);
@@ -189,7 +178,7 @@ export function registerOperatorDisputeRoutes(scope: App, deps: Deps) {
           reportIds: chosen,
           uploads: await uploadsOf(body),
         });
-        return redirectTo(reply, `/portal/operator/disputes/${disputeId}?done=record`);
+        return redirectTo(reply, `${paths.operatorDispute.href(disputeId)}?done=record`);
       } catch (error) {
         if (!(error instanceof DomainError) || error.kind === 'forbidden') throw error;
         const companyId = Number(fieldOf(body, 'company_id'));

@@ -4,7 +4,8 @@
  * apply to its routes only; the API keeps its own.
  *
  * A feature adds itself with one line below: `registerXRoutes(scope, deps)`, its paths relative
- * to /portal (`scope.get('/usage', { preHandler: requireUser() }, …)` serves /portal/usage).
+ * to /portal (`scope.get(paths.usage.route, { preHandler: requireUser() }, …)` serves /portal/usage; the
+ * route table: paths.ts).
  */
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';

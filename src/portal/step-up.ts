@@ -15,7 +15,8 @@ import { deviceTokensOf } from './device-cookie.ts';
 import { formField } from './forms.ts';
 import { portalOf } from './guards.ts';
 import { html, type Html } from './html.ts';
-import { csrfField, renderPage, sendPage } from './layout.ts';
+import { csrfField, notice } from './components.ts';
+import { renderPage, sendPage } from './layout.ts';
 import { translator, type MessageKey } from './messages/index.ts';
 import type { PortalContext } from './portal-context.ts';
 import type { PortalDeps } from './portal-deps.ts';
@@ -41,7 +42,7 @@ function carriedFields(body: unknown): Array<[string, string]> {
 
 function confirmPage(ctx: PortalContext, request: FastifyRequest, need: StepUpNeed, error: string | null): Html {
   const tr = translator(ctx.locale);
-  const body = html`${error ? html`<p class="notice error" role="alert">${error}</p>` : ''}
+  const body = html`${error ? notice('error', error) : ''}
     <p>${tr('console.confirm.intro')}</p>
     <p><strong>${tr('console.confirm.what', { action: tr(`console.stepUp.${need.action}` as MessageKey), target: need.shown })}</strong></p>
     <form method="post" action="${request.url}" class="stack">

@@ -9,6 +9,7 @@ import type { CountryCatalogue } from '../countries/catalogue.ts';
 import { checkTaxId } from '../companies/tax-id.ts';
 import { requireUser } from './guards.ts';
 import { problemText } from './problem-text.ts';
+import { paths } from './paths.ts';
 
 export const TAX_ID_SCRIPT = `(function () {
   var input = document.getElementById('f-tax_id');
@@ -19,7 +20,7 @@ export const TAX_ID_SCRIPT = `(function () {
   function check() {
     var value = input.value.trim();
     if (value.length < 3) { hint.textContent = ''; return; }
-    fetch('/portal/reports/check-tax-id?country=' + encodeURIComponent(country.value) + '&tax_id=' + encodeURIComponent(value), { credentials: 'same-origin' })
+    fetch('${paths.taxIdCheck.href}?country=' + encodeURIComponent(country.value) + '&tax_id=' + encodeURIComponent(value), { credentials: 'same-origin' })
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (body) {
         if (!body || input.value.trim() !== value) return;
@@ -34,7 +35,7 @@ export const TAX_ID_SCRIPT = `(function () {
 `;
 
 export function registerTaxIdCheck(scope: App, countries: Pick<CountryCatalogue, 'get'>) {
-  scope.get('/reports/check-tax-id', { preHandler: requireUser('member_admin', 'member_user') }, async (request, reply) => {
+  scope.get(paths.taxIdCheck.route, { preHandler: requireUser('member_admin', 'member_user') }, async (request, reply) => {
     // A parameter given twice never gets here (portal-query.ts refuses it with a page).
     const one = portalQueryOf(request);
     const locale = request.portalState.locale;
@@ -50,7 +51,7 @@ export function registerTaxIdCheck(scope: App, countries: Pick<CountryCatalogue,
       ? { valid: true, canonical: check.canonical, id_type: check.idType }
       : { valid: false, message: problemText(locale, check.problem, check.message) };
   });
-  scope.get('/reports/tax-id-check.js', { config: { portal: { session: false } } }, async (_request, reply) =>
+  scope.get(paths.taxIdCheckScript.route, { config: { portal: { session: false } } }, async (_request, reply) =>
     reply.header('cache-control', 'public, max-age=300').type('text/javascript; charset=utf-8').send(TAX_ID_SCRIPT),
   );
 }

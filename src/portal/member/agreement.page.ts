@@ -3,8 +3,9 @@ import { html, type Html } from '../html.ts';
 import type { PortalContext } from '../portal-context.ts';
 import type { AgreementState } from '../../agreement/agreement.service.ts';
 import { agreementText } from '../../agreement/agreement-text.ts';
-import { csrfInput, notice } from './page-parts.ts';
+import { csrfField, notice } from '../components.ts';
 import { memberText } from './text.ts';
+import { paths } from '../paths.ts';
 
 export function agreementBody(ctx: PortalContext, state: AgreementState, flash: 'signed' | 'must_accept' | null): Html {
   const t = memberText(ctx.locale);
@@ -20,8 +21,8 @@ export function agreementBody(ctx: PortalContext, state: AgreementState, flash: 
   const isAdmin = ctx.user.role === 'member_admin';
   const form = needsSigning
     ? isAdmin
-      ? html`<form method="post" action="/portal/agreement/sign" class="stack">
-          ${csrfInput(ctx)}
+      ? html`<form method="post" action="${paths.agreementSign.href}" class="stack">
+          ${csrfField(ctx)}
           <p class="check">
             <input type="checkbox" id="accept" name="accept" value="yes" required /><label for="accept"
               >${t('agreement.accept', { member: ctx.member?.name ?? '' })}</label

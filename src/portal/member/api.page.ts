@@ -6,8 +6,9 @@
 import { html, type Html } from '../html.ts';
 import type { PortalContext } from '../portal-context.ts';
 import type { MemberKeyView } from '../../keys/member-key.service.ts';
-import { copyButton, csrfInput, notice, turkeyMinute } from './page-parts.ts';
+import { copyButton, csrfField, notice, turkeyMinute } from '../components.ts';
 import { memberText } from './text.ts';
+import { paths } from '../paths.ts';
 
 export interface NewKey {
   key: string;
@@ -58,18 +59,20 @@ export function apiBody(ctx: PortalContext, view: MemberKeyView, flash: ApiFlash
       </dl>`
     : html`<p>${t('api.no_key')}</p>`;
   const unsigned =
-    ctx.member?.agreementSignedOn === null ? notice('info', html`${t('api.agreement_needed')} <a href="/portal/agreement">${t('agreement.title')}</a>`) : '';
+    ctx.member?.agreementSignedOn === null
+      ? notice('info', html`${t('api.agreement_needed')} <a href="${paths.agreement.href}">${t('agreement.title')}</a>`)
+      : '';
   return html`${flash?.kind === 'new_key' ? newKeyPanel(ctx, flash.newKey) : ''}${flash?.kind === 'revoked' ? notice('ok', t('api.revoked')) : ''}${flash?.kind === 'error' ? notice('error', flash.message) : ''}
     <p>${t('api.intro')} <a href="/api/v1/docs">${t('api.docs')}</a></p>
     ${unsigned} ${details}
-    <form method="post" action="/portal/api/key" class="stack">
-      ${csrfInput(ctx)} ${key ? html`<p class="muted">${t('api.regenerate_warning')}</p>` : ''}
+    <form method="post" action="${paths.apiKey.href}" class="stack">
+      ${csrfField(ctx)} ${key ? html`<p class="muted">${t('api.regenerate_warning')}</p>` : ''}
       <p><button type="submit">${key ? t('api.regenerate') : t('api.generate')}</button></p>
     </form>
     ${
       key
-        ? html`<form method="post" action="/portal/api/key/revoke" class="stack">
-            ${csrfInput(ctx)}
+        ? html`<form method="post" action="${paths.apiKeyRevoke.href}" class="stack">
+            ${csrfField(ctx)}
             <p class="muted">${t('api.revoke_warning')}</p>
             <p><button type="submit" class="danger">${t('api.revoke')}</button></p>
           </form>`

@@ -8,9 +8,10 @@ import type { PortalContext } from '../portal-context.ts';
 import type { MessageKey } from '../messages/index.ts';
 import type { DisputeView } from '../../disputes/dispute-queries.ts';
 import { LIMITS } from '../../disputes/dispute-input.ts';
-import { deadlineText, problemsNotice, reportsTable, stepLine } from '../operator/disputes.page.ts';
-import { csrfInput, notice } from './page-parts.ts';
+import { deadlineText, disputeProblems, reportsTable, stepLine } from '../operator/disputes.page.ts';
+import { csrfField, notice } from '../components.ts';
 import { memberText } from './text.ts';
+import { paths } from '../paths.ts';
 
 export interface MemberDisputeFlash {
   readonly done: 'support' | 'withdraw' | null;
@@ -23,12 +24,11 @@ function answerForms(ctx: PortalContext, d: DisputeView, r: DisputeView['reports
   const t = memberText(ctx.locale);
   if (d.state === 'decided' || r.response !== 'awaited') return html``;
   const late = d.deadlines.member !== null && d.deadlines.member.daysLeft < 0;
-  const base = `/portal/disputes/${d.id}/reports/${r.reportId}`;
   return html`${
     late
       ? ''
-      : html`<form method="post" action="${base}/support" enctype="multipart/form-data" class="stack">
-          ${csrfInput(ctx)}
+      : html`<form method="post" action="${paths.disputeReportSupport.href(d.id, r.reportId)}" enctype="multipart/form-data" class="stack">
+          ${csrfField(ctx)}
           <h3>${t('disputes.support.title', { id: r.reportId })}</h3>
           <label for="s-${d.id}-${r.reportId}">${t('disputes.support.text')}</label
           ><textarea id="s-${d.id}-${r.reportId}" name="text" rows="4" maxlength="${LIMITS.supportText}" required></textarea>
@@ -37,8 +37,8 @@ function answerForms(ctx: PortalContext, d: DisputeView, r: DisputeView['reports
           <button type="submit">${t('disputes.support.submit')}</button>
         </form>`
   }
-    <form method="post" action="${base}/withdraw" class="stack">
-      ${csrfInput(ctx)}
+    <form method="post" action="${paths.disputeReportWithdraw.href(d.id, r.reportId)}" class="stack">
+      ${csrfField(ctx)}
       <h3>${t('disputes.withdraw.title', { id: r.reportId })}</h3>
       <label for="w-${d.id}-${r.reportId}">${t('disputes.withdraw.note')}</label
       ><input id="w-${d.id}-${r.reportId}" name="note" maxlength="${LIMITS.note}" />
@@ -51,10 +51,10 @@ function disputeSection(ctx: PortalContext, d: DisputeView, flash: MemberDispute
   // The member's turn only while one of its own reports is awaited; once it answered, the bureau's.
   const asked = d.state !== 'decided' && d.reports.some((r) => r.response === 'awaited');
   const state = d.state === 'awaiting_member' && !asked ? 'open' : d.state;
-  const documents = d.attachments.map((a) => html`<li><a href="/portal/disputes/attachments/${a.id}">${a.fileName}</a></li>`);
+  const documents = d.attachments.map((a) => html`<li><a href="${paths.disputeAttachment.href(a.id)}">${a.fileName}</a></li>`);
   return html`<section class="panel" id="dispute-${d.id}" aria-labelledby="dispute-${d.id}-h">
     <h2 id="dispute-${d.id}-h">${t('disputes.view.title', { id: d.id, company: d.company.name })}</h2>
-    ${flash.disputeId === d.id ? problemsNotice(t, flash.problems) : ''}
+    ${flash.disputeId === d.id ? disputeProblems(t, flash.problems) : ''}
     <p>
       ${d.company.country} ${d.company.taxId} · ${t(`disputes.state.${state}` as MessageKey)} ·
       ${t('disputes.view.recorded', { at: d.recordedAt, date: d.receivedOn })}

@@ -5,6 +5,8 @@
  * own documents). Members' users only; a dispute over another member's reports is a 404.
  */
 import multipart from '@fastify/multipart';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../http/app-type.ts';
 import { DomainError, statusOf } from '../../lib/errors.ts';
@@ -16,19 +18,18 @@ import { redirectTo, renderPage, sendPage } from '../layout.ts';
 import type { PortalDeps } from '../portal-deps.ts';
 import { notFoundError } from '../portal-errors.ts';
 import { domainErrorTexts } from '../problem-text.ts';
-import { idParam } from '../report-view.ts';
-import { fieldOf, uploadsOf, type MultipartField } from '../reports.routes.ts';
+import { fieldOf, multipartBodyOf, uploadsOf } from '../multipart-form.ts';
+import { IdParams, idOf } from '../params.ts';
+import { paths } from '../paths.ts';
+import { portalQueryOf } from '../portal-query.ts';
+import { sendDownload } from '../attachment-download.ts';
 import { myDisputesBody, type MemberDisputeFlash } from './disputes.page.ts';
 import { memberText } from './text.ts';
 
 const MEMBERS = ['member_admin', 'member_user'] as const;
 type Deps = Pick<PortalDeps, 'db' | 'clock' | 'services'>;
 
-function reportParam(request: FastifyRequest): number {
-  const raw = (request.params as { report?: string }).report ?? '';
-  if (!/^[0-9]{1,15}$/.test(raw)) throw notFoundError();
-  return Number(raw);
-}
+const ReportParams = Type.Object({ id: Type.String(), report: Type.String() });
 
 async function showDisputes(request: FastifyRequest, reply: FastifyReply, deps: Deps, flash: MemberDisputeFlash, status = 200) {
   const ctx = portalOf(request);
@@ -53,36 +54,24 @@ async function refused(request: FastifyRequest, reply: FastifyReply, deps: Deps,
 export function registerMemberDisputeRoutes(scope: App, deps: Deps) {
   const guard = { preHandler: requireUser(...MEMBERS) };
 
-  scope.get('/disputes', guard, async (request, reply) => {
-    const done = (request.query as { done?: string }).done;
+  scope.get(paths.disputes.route, guard, async (request, reply) => {
+    const done = portalQueryOf(request).done;
     return showDisputes(request, reply, deps, { done: done === 'support' || done === 'withdraw' ? done : null, disputeId: null, problems: [] });
   });
 
-  scope.post('/disputes/:id/reports/:report/withdraw', guard, async (request, reply) => {
-    const id = idParam(request);
+  scope.post(paths.disputeReportWithdraw.route, { ...guard, schema: { params: ReportParams } }, async (request, reply) => {
+    const id = idOf(request.params.id);
     try {
-      await deps.services.disputes.withdraw(actorOf(request), { disputeId: id, reportId: reportParam(request), note: formField(request.body, 'note') });
+      await deps.services.disputes.withdraw(actorOf(request), { disputeId: id, reportId: idOf(request.params.report), note: formField(request.body, 'note') });
     } catch (error) {
       return refused(request, reply, deps, error, id);
     }
-    return redirectTo(reply, `/portal/disputes?done=withdraw`);
+    return redirectTo(reply, `${paths.disputes.href}?done=withdraw`);
   });
 
-  scope.get('/disputes/attachments/:id', guard, async (request, reply) => {
-    let file;
-    try {
-      file = await fetchDisputeAttachment(deps.db, { kind: 'member', memberId: memberOf(request).id }, idParam(request));
-    } catch (error) {
-      if (error instanceof DomainError && error.kind === 'not_found') throw notFoundError();
-      throw error;
-    }
-    return reply
-      .header('content-type', file.contentType)
-      .header('content-disposition', file.disposition)
-      .header('x-content-type-options', 'nosniff')
-      .header('cache-control', 'private, no-store')
-      .send(file.content);
-  });
+  scope.get(paths.disputeAttachment.route, { ...guard, schema: { params: IdParams } }, async (request, reply) =>
+    sendDownload(reply, () => fetchDisputeAttachment(deps.db, { kind: 'member', memberId: memberOf(request).id }, idOf(request.params.id))),
+  );
 
   // Support carries documents: multipart, in its own scope (as filing does), refused before the body is read.
   scope.register(async (child) => {
@@ -92,24 +81,26 @@ export function registerMemberDisputeRoutes(scope: App, deps: Deps) {
       throwFileSizeLimit: false,
       limits: { fileSize: MAX_ATTACHMENT_BYTES + 1, files: MAX_ATTACHMENTS, fields: 10, fieldSize: 8 * 1024, parts: 20 },
     });
-    child.post(
-      '/disputes/:id/reports/:report/support',
-      { ...guard, bodyLimit: (MAX_ATTACHMENT_BYTES + 64 * 1024) * MAX_ATTACHMENTS },
-      async (request, reply) => {
-        const id = idParam(request);
-        const body = (request.body ?? {}) as Record<string, MultipartField | MultipartField[] | undefined>;
-        try {
-          await deps.services.disputes.support(actorOf(request), {
-            disputeId: id,
-            reportId: reportParam(request),
-            text: fieldOf(body, 'text'),
-            uploads: await uploadsOf(body),
-          });
-        } catch (error) {
-          return refused(request, reply, deps, error, id);
-        }
-        return redirectTo(reply, `/portal/disputes?done=support`);
-      },
-    );
+    child
+      .withTypeProvider<TypeBoxTypeProvider>()
+      .post(
+        paths.disputeReportSupport.route,
+        { ...guard, bodyLimit: (MAX_ATTACHMENT_BYTES + 64 * 1024) * MAX_ATTACHMENTS, schema: { params: ReportParams } },
+        async (request, reply) => {
+          const id = idOf(request.params.id);
+          const body = multipartBodyOf(request);
+          try {
+            await deps.services.disputes.support(actorOf(request), {
+              disputeId: id,
+              reportId: idOf(request.params.report),
+              text: fieldOf(body, 'text'),
+              uploads: await uploadsOf(body),
+            });
+          } catch (error) {
+            return refused(request, reply, deps, error, id);
+          }
+          return redirectTo(reply, `${paths.disputes.href}?done=support`);
+        },
+      );
   });
 }

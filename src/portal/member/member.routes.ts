@@ -8,7 +8,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../http/app-type.ts';
 import { DomainError, statusOf } from '../../lib/errors.ts';
-import { field, publicBaseOf } from './route-helpers.ts';
+import { formField } from '../forms.ts';
+import { publicBaseOf } from './route-helpers.ts';
 import { quotaDayOf } from '../../lib/turkey-time.ts';
 import { readAgreementState, signAgreement } from '../../agreement/agreement.service.ts';
 import { readMemberUsage } from '../../quota/member-usage.service.ts';
@@ -28,6 +29,7 @@ import { registerWatchlistRoutes } from './watchlist.routes.ts';
 import { checkWatchTarget, watchedAmong, type WatchTarget } from '../../watchlist/watchlist.service.ts';
 import { standingKey } from '../../search/search.service.ts';
 import { memberText } from './text.ts';
+import { paths } from '../paths.ts';
 
 const MEMBERS = ['member_admin', 'member_user'] as const;
 
@@ -53,13 +55,13 @@ function registerAgreementRoutes(app: App, deps: PortalDeps) {
       status,
     );
   };
-  app.get('/agreement', { preHandler: requireUser(...MEMBERS) }, async (request, reply) =>
+  app.get(paths.agreement.route, { preHandler: requireUser(...MEMBERS) }, async (request, reply) =>
     show(request, reply, (request.query as { signed?: string }).signed === '1' ? 'signed' : null),
   );
-  app.post('/agreement/sign', { preHandler: requireUser('member_admin') }, async (request, reply) => {
-    if (field(request, 'accept') !== 'yes') return show(request, reply, 'must_accept', 400);
+  app.post(paths.agreementSign.route, { preHandler: requireUser('member_admin') }, async (request, reply) => {
+    if (formField(request.body, 'accept') !== 'yes') return show(request, reply, 'must_accept', 400);
     await signAgreement(deps.db, deps.clock, memberOf(request).id, portalOf(request).user.id);
-    return redirectTo(reply, '/portal/agreement?signed=1');
+    return redirectTo(reply, `${paths.agreement.href}?signed=1`);
   });
 }
 
@@ -74,8 +76,10 @@ function registerApiKeyRoutes(app: App, deps: PortalDeps) {
     return sendPage(reply, renderPage(ctx, { title: memberText(ctx.locale)('api.title'), body: apiBody(ctx, view, flash), active: 'api' }), status);
   };
   const admin = { preHandler: requireUser('member_admin') };
-  app.get('/api', admin, async (request, reply) => show(request, reply, (request.query as { revoked?: string }).revoked === '1' ? { kind: 'revoked' } : null));
-  app.post('/api/key', admin, async (request, reply) => {
+  app.get(paths.api.route, admin, async (request, reply) =>
+    show(request, reply, (request.query as { revoked?: string }).revoked === '1' ? { kind: 'revoked' } : null),
+  );
+  app.post(paths.apiKey.route, admin, async (request, reply) => {
     try {
       const issued = await deps.services.memberKeys.generate(actorOf(request));
       const newKey = { key: issued.key, searchUrl: `${publicBaseOf(deps)}/api/v1/search`, revokedOld: issued.revoked > 0 };
@@ -85,25 +89,25 @@ function registerApiKeyRoutes(app: App, deps: PortalDeps) {
       return show(request, reply, { kind: 'error', message: memberText(portalOf(request).locale)('api.not_active') }, statusOf(error));
     }
   });
-  app.post('/api/key/revoke', admin, async (request, reply) => {
+  app.post(paths.apiKeyRevoke.route, admin, async (request, reply) => {
     try {
       await deps.services.memberKeys.revoke(actorOf(request));
     } catch (error) {
       // Nothing to revoke (a second click): the page shows there is no key.
       if (!(error instanceof DomainError)) throw error;
     }
-    return redirectTo(reply, '/portal/api?revoked=1');
+    return redirectTo(reply, `${paths.api.href}?revoked=1`);
   });
 }
 
 function registerUsageRoutes(app: App, deps: PortalDeps) {
   const guard = { preHandler: requireUser(...MEMBERS) };
-  app.get('/usage', guard, async (request, reply) => {
+  app.get(paths.usage.route, guard, async (request, reply) => {
     const ctx = portalOf(request);
     const series = await readMemberUsage(deps.db, deps.clock, memberOf(request).id);
     return sendPage(reply, renderPage(ctx, { title: memberText(ctx.locale)('usage.title'), body: usageBody(ctx, series), active: 'usage' }));
   });
-  app.get('/usage.csv', guard, async (request, reply) => {
+  app.get(paths.usageCsv.route, guard, async (request, reply) => {
     const member = memberOf(request);
     const series = await readMemberUsage(deps.db, deps.clock, member.id);
     const fileName = `usage-${member.ref.replace(/[^A-Za-z0-9._-]/g, '_')}-${quotaDayOf(deps.clock.now())}.csv`;
@@ -156,7 +160,7 @@ function registerSearchRoute(app: App, deps: PortalDeps) {
     const watched = await watchedAmong(deps.db, memberId, targets);
     return new Set(targets.filter((x) => watched.has(standingKey(x.country, x.taxIdNorm))).map((x) => standingKey(x.country, x.taxIdNorm)));
   };
-  app.get('/search', { preHandler: requireUser(...MEMBERS) }, async (request, reply) => {
+  app.get(paths.search.route, { preHandler: requireUser(...MEMBERS) }, async (request, reply) => {
     const ctx = portalOf(request);
     const member = memberOf(request);
     const t = memberText(ctx.locale);

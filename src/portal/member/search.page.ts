@@ -14,9 +14,10 @@ import type { ReportView } from '../../reports/report-view.ts';
 import type { PortalSearchOutcome } from '../../search/portal-search.service.ts';
 import { MESSAGES } from '../messages/index.ts';
 import { problemText } from '../problem-text.ts';
-import { notice } from './page-parts.ts';
+import { dataTable, notice, reportTypeLabel } from '../components.ts';
 import { watchButton, watchingMark } from './watchlist.page.ts';
 import { memberText, type MemberText, type MemberTextKey } from './text.ts';
+import { paths, withQuery } from '../paths.ts';
 
 export interface SearchPageModel {
   form: { q: string; type: string; country: string };
@@ -39,7 +40,7 @@ export interface SearchPageModel {
 
 function searchForm(t: MemberText, model: SearchPageModel): Html {
   const { form } = model;
-  return html`<form method="get" action="/portal/search" class="search-form" role="search">
+  return html`<form method="get" action="${paths.search.href}" class="search-form" role="search">
     <div class="field field-wide">
       <label for="q">${t('search.q')}</label><input id="q" name="q" type="search" value="${form.q}" minlength="3" maxlength="100" required autocomplete="off" />
     </div>
@@ -81,16 +82,11 @@ function fieldLabel(t: MemberText, name: string): string {
   return key in MESSAGES ? t(key as MemberTextKey) : name;
 }
 
-function typeLabel(t: MemberText, type: string): string {
-  const key = `search.type.${type}`;
-  return key in MESSAGES ? t(key as MemberTextKey) : type;
-}
-
 function reportRow(t: MemberText, locale: string, report: ReportView): Html {
   const details = reportDetails(report);
   return html`<tr>
     <td>
-      ${typeLabel(t, report.type)}<br /><span class="muted small"
+      ${reportTypeLabel(t, report.type)}<br /><span class="muted small"
         >${report.official ? t('search.official') : t('search.claim')} · <span class="mono">${report.type}</span></span
       >
     </td>
@@ -134,29 +130,16 @@ function companyCard(ctx: PortalContext, watched: boolean, company: CompanyResul
       <dd>${company.last_updated}</dd>
     </dl>
     ${watched ? watchingMark(ctx) : watchButton(ctx, company.country, company.tax_id, company.company_name)}
-    <div class="table-scroll">
-      <table class="data">
-        <caption class="visually-hidden">
-          ${t('search.reports')}: ${company.company_name}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">${t('search.report_type')}</th>
-            <th scope="col">${t('search.filed')}</th>
-            <th scope="col">${t('search.amount')}</th>
-            <th scope="col">${t('search.details')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${company.reports.map((r) => reportRow(t, locale, r))}
-        </tbody>
-      </table>
-    </div>
+    ${dataTable({
+      hiddenCaption: html`${t('search.reports')}: ${company.company_name}`,
+      columns: [t('search.report_type'), t('search.filed'), t('search.amount'), t('search.details')],
+      rows: company.reports.map((r) => reportRow(t, locale, r)),
+    })}
   </article>`;
 }
 
 function confirmLink(match: NearMatch): string {
-  return `/portal/search?${new URLSearchParams({ q: match.tax_id, type: 'tax_id', country: match.country }).toString()}`;
+  return withQuery(paths.search.href, { q: match.tax_id, type: 'tax_id', country: match.country });
 }
 
 /**

@@ -1,9 +1,11 @@
 /** GET /portal/usage: the chart and, for screen readers and exact figures, the same numbers as a table (D28). */
+import { dataTable } from '../components.ts';
 import { html, type Html } from '../html.ts';
 import type { PortalContext } from '../portal-context.ts';
 import type { UsageDay } from '../../quota/usage-series.ts';
 import { renderUsageChart } from './usage-chart.ts';
 import { memberText } from './text.ts';
+import { paths } from '../paths.ts';
 
 export function usageBody(ctx: PortalContext, series: readonly UsageDay[]): Html {
   const t = memberText(ctx.locale);
@@ -18,28 +20,18 @@ export function usageBody(ctx: PortalContext, series: readonly UsageDay[]): Html
       </tr>`,
   );
   return html`<p>${t('usage.intro')}</p>
-    <p><a href="/portal/usage.csv" download>${t('usage.csv')}</a></p>
+    <p><a href="${paths.usageCsv.href}" download>${t('usage.csv')}</a></p>
     <figure class="chart">${chart}</figure>
-    <table class="data usage-table">
-      <caption>
-        ${t('usage.table_caption')}
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">${t('usage.day')}</th>
-          <th scope="col">${t('usage.api')}</th>
-          <th scope="col">${t('usage.portal')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${rows}
-      </tbody>
-      <tfoot>
-        <tr>
-          <th scope="row">${t('usage.total')}</th>
-          <td>${total.api}</td>
-          <td>${total.portal}</td>
-        </tr>
-      </tfoot>
-    </table>`;
+    ${dataTable({
+      className: 'usage-table',
+      caption: t('usage.table_caption'),
+      columns: [t('usage.day'), t('usage.api'), t('usage.portal')],
+      rows,
+      foot: html`<tr>
+        <th scope="row">${t('usage.total')}</th>
+        <td>${total.api}</td>
+        <td>${total.portal}</td>
+      </tr>`,
+      scroll: false,
+    })}`;
 }

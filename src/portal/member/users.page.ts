@@ -2,8 +2,9 @@
 import { html, type Html } from '../html.ts';
 import type { PortalContext } from '../portal-context.ts';
 import { REFUSED_INVITATIONS_PER_DAY, type MemberUserView } from '../../members/member-users.service.ts';
-import { copyButton, csrfInput, notice } from './page-parts.ts';
+import { copyButton, csrfField, dataTable, notice } from '../components.ts';
 import { memberText, type MemberTextKey } from './text.ts';
+import { paths } from '../paths.ts';
 
 /** What the page says after an action: a one-time link (shown once), a user disabled, a refusal. */
 export type UsersFlash =
@@ -40,15 +41,15 @@ export function usersBody(
             ${
               // A new link only for an invitation not yet accepted; a password reset is the operator's.
               u.status === 'invited'
-                ? html`<form method="post" action="/portal/users/${u.id}/link">
-                    ${csrfInput(ctx)}<button type="submit" class="secondary small" aria-label="${t('users.new_invitation_for', { name: u.name || u.email })}">
+                ? html`<form method="post" action="${paths.userLink.href(u.id)}">
+                    ${csrfField(ctx)}<button type="submit" class="secondary small" aria-label="${t('users.new_invitation_for', { name: u.name || u.email })}">
                       ${t('users.new_link')}
                     </button>
                   </form>`
                 : ''
             }
-            <form method="post" action="/portal/users/${u.id}/disable">
-              ${csrfInput(ctx)}<button type="submit" class="danger small" aria-label="${t('users.disable', { name: u.name || u.email })}">
+            <form method="post" action="${paths.userDisable.href(u.id)}">
+              ${csrfField(ctx)}<button type="submit" class="danger small" aria-label="${t('users.disable', { name: u.name || u.email })}">
                 ${t('users.disable_button')}
               </button>
             </form>
@@ -75,25 +76,11 @@ export function usersBody(
       : '';
   return html`${invited}${flash?.kind === 'disabled' ? notice('ok', t('users.disabled_done', { name: flash.name })) : ''}${flash?.kind === 'error' ? notice('error', flash.message) : ''}
     <p>${t('users.intro')}</p>
-    <div class="table-scroll">
-      <table class="data">
-        <caption class="visually-hidden">
-          ${t('users.title')}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">${t('users.name')}</th>
-            <th scope="col">${t('users.email')}</th>
-            <th scope="col">${t('users.role')}</th>
-            <th scope="col">${t('users.status')}</th>
-            <th scope="col">${t('users.actions')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${rows}
-        </tbody>
-      </table>
-    </div>
+    ${dataTable({
+      hiddenCaption: t('users.title'),
+      columns: [t('users.name'), t('users.email'), t('users.role'), t('users.status'), t('users.actions')],
+      rows,
+    })}
     <h2>${t('users.invite_title')}</h2>
     ${inviteSection(ctx, flash, room, form)}`;
 }
@@ -120,8 +107,8 @@ function inviteSection(ctx: PortalContext, flash: UsersFlash, room: UserRoom, fo
 
 function inviteForm(ctx: PortalContext, form: InviteForm): Html {
   const t = memberText(ctx.locale);
-  return html`<form method="post" action="/portal/users/invite" class="stack">
-      ${csrfInput(ctx)}
+  return html`<form method="post" action="${paths.usersInvite.href}" class="stack">
+      ${csrfField(ctx)}
       <div class="field">
         <label for="invite-email">${t('users.email')}</label
         ><input id="invite-email" name="email" type="email" required maxlength="254" autocomplete="off" value="${form.email}" />

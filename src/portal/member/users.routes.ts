@@ -21,9 +21,11 @@ import type { PortalDeps } from '../portal-deps.ts';
 import { notFoundError } from '../portal-errors.ts';
 import { problemText } from '../problem-text.ts';
 import type { Locale } from '../portal-context.ts';
-import { field, publicBaseOf } from './route-helpers.ts';
+import { formField } from '../forms.ts';
+import { publicBaseOf } from './route-helpers.ts';
 import { memberText } from './text.ts';
 import { usersBody, type UsersFlash } from './users.page.ts';
+import { paths } from '../paths.ts';
 
 /**
  * A service's refusal in the page's language. Only a member_admin's own refusals are worded as
@@ -57,16 +59,16 @@ export function registerUsersRoutes(app: App, deps: PortalDeps) {
     );
   };
   const admin = { preHandler: requireUser('member_admin') };
-  app.get('/users', admin, async (request, reply) => {
+  app.get(paths.users.route, admin, async (request, reply) => {
     const disabled = Number((request.query as { disabled?: string }).disabled);
     const users = Number.isInteger(disabled) && disabled > 0 ? await listMemberUsers(deps.db, memberOf(request).id) : [];
     // Only a user who is disabled: a link cannot make the page say so of an active one.
     const who = users.find((u) => u.id === disabled && u.status === 'disabled');
     return show(request, reply, who ? { kind: 'disabled', name: who.name || who.email } : null);
   });
-  app.post('/users/invite', admin, async (request, reply) => {
+  app.post(paths.usersInvite.route, admin, async (request, reply) => {
     const ctx = portalOf(request);
-    const form = { email: field(request, 'email'), role: field(request, 'role') === 'member_admin' ? 'member_admin' : 'member_user' };
+    const form = { email: formField(request.body, 'email'), role: formField(request.body, 'role') === 'member_admin' ? 'member_admin' : 'member_user' };
     try {
       const actor = { userId: ctx.user.id, memberId: memberOf(request).id, email: ctx.user.email };
       const issued = await inviteMemberUser(
@@ -89,7 +91,7 @@ export function registerUsersRoutes(app: App, deps: PortalDeps) {
       return show(request, reply, { kind: 'error', message: refusalOf(ctx.locale, error), ...(code ? { code } : {}) }, statusOf(error), form);
     }
   });
-  app.post('/users/:id/disable', admin, async (request, reply) => {
+  app.post(paths.userDisable.route, admin, async (request, reply) => {
     const ctx = portalOf(request);
     const id = Number((request.params as { id: string }).id);
     if (!Number.isSafeInteger(id) || id <= 0) throw notFoundError();
@@ -100,9 +102,9 @@ export function registerUsersRoutes(app: App, deps: PortalDeps) {
       if (!(error instanceof DomainError)) throw error;
       return show(request, reply, { kind: 'error', message: refusalOf(ctx.locale, error) }, statusOf(error));
     }
-    return redirectTo(reply, `/portal/users?disabled=${id}`);
+    return redirectTo(reply, `${paths.users.href}?disabled=${id}`);
   });
-  app.post('/users/:id/link', admin, async (request, reply) => {
+  app.post(paths.userLink.route, admin, async (request, reply) => {
     const ctx = portalOf(request);
     const id = Number((request.params as { id: string }).id);
     if (!Number.isSafeInteger(id) || id <= 0) throw notFoundError();

@@ -8,8 +8,9 @@
 import { html, type Html } from '../html.ts';
 import type { PortalContext } from '../portal-context.ts';
 import type { WatchEntry } from '../../watchlist/watchlist.service.ts';
-import { csrfInput, notice } from './page-parts.ts';
+import { csrfField, dataTable, notice } from '../components.ts';
 import { memberText } from './text.ts';
+import { paths } from '../paths.ts';
 
 export type WatchlistFlash = { kind: 'added' | 'already' | 'removed' | 'not_on'; country: string; taxId: string } | { kind: 'error'; message: string } | null;
 
@@ -29,8 +30,8 @@ export interface WatchlistModel {
 /** The POST form that adds one company; on a search result it shows the company's name to screen readers. */
 export function watchButton(ctx: PortalContext, country: string, taxId: string, name: string): Html {
   const t = memberText(ctx.locale);
-  return html`<form method="post" action="/portal/watchlist" class="watch-form">
-    ${csrfInput(ctx)}<input type="hidden" name="country" value="${country}" /><input type="hidden" name="tax_id" value="${taxId}" /><button
+  return html`<form method="post" action="${paths.watchlist.href}" class="watch-form">
+    ${csrfField(ctx)}<input type="hidden" name="country" value="${country}" /><input type="hidden" name="tax_id" value="${taxId}" /><button
       type="submit"
       class="secondary small"
       aria-label="${t('watchlist.watch_for', { name })}"
@@ -42,7 +43,7 @@ export function watchButton(ctx: PortalContext, country: string, taxId: string, 
 
 /** What the search page shows on a result already watched. */
 export function watchingMark(ctx: PortalContext): Html {
-  return html`<p class="watching"><span class="state state-ok">${memberText(ctx.locale)('watchlist.watching')}</span> · <a href="/portal/watchlist">${memberText(ctx.locale)('watchlist.nav')}</a></p>`;
+  return html`<p class="watching"><span class="state state-ok">${memberText(ctx.locale)('watchlist.watching')}</span> · <a href="${paths.watchlist.href}">${memberText(ctx.locale)('watchlist.nav')}</a></p>`;
 }
 
 function row(ctx: PortalContext, entry: WatchEntry): Html {
@@ -52,8 +53,8 @@ function row(ctx: PortalContext, entry: WatchEntry): Html {
     <td class="mono">${entry.tax_id}</td>
     <td class="nowrap">${entry.added_at.slice(0, 16)}</td>
     <td>
-      <form method="post" action="/portal/watchlist/remove">
-        ${csrfInput(ctx)}<input type="hidden" name="country" value="${entry.country}" /><input type="hidden" name="tax_id" value="${entry.tax_id}" /><button
+      <form method="post" action="${paths.watchlistRemove.href}">
+        ${csrfField(ctx)}<input type="hidden" name="country" value="${entry.country}" /><input type="hidden" name="tax_id" value="${entry.tax_id}" /><button
           type="submit"
           class="danger small"
           aria-label="${t('watchlist.remove_for', { country: entry.country, tax_id: entry.tax_id })}"
@@ -68,8 +69,8 @@ function row(ctx: PortalContext, entry: WatchEntry): Html {
 function addForm(ctx: PortalContext, model: WatchlistModel): Html {
   const t = memberText(ctx.locale);
   if (model.watchCount >= model.cap) return notice('info', t('watchlist.full', { cap: model.cap }));
-  return html`<form method="post" action="/portal/watchlist" class="search-form">
-    ${csrfInput(ctx)}
+  return html`<form method="post" action="${paths.watchlist.href}" class="search-form">
+    ${csrfField(ctx)}
     <div class="field">
       <label for="watch-country">${t('watchlist.country')}</label
       ><select id="watch-country" name="country">
@@ -97,8 +98,8 @@ function pager(ctx: PortalContext, model: WatchlistModel): Html | string {
   const t = memberText(ctx.locale);
   if (model.after === null && model.nextCursor === null) return '';
   return html`<nav class="pager" aria-label="${t('watchlist.title')}">
-    ${model.after !== null ? html`<a href="/portal/watchlist">${t('watchlist.first')}</a>` : ''}
-    ${model.nextCursor !== null ? html`<a href="/portal/watchlist?after=${encodeURIComponent(model.nextCursor)}" rel="next">${t('watchlist.next')}</a>` : ''}
+    ${model.after !== null ? html`<a href="${paths.watchlist.href}">${t('watchlist.first')}</a>` : ''}
+    ${model.nextCursor !== null ? html`<a href="${paths.watchlist.href}?after=${encodeURIComponent(model.nextCursor)}" rel="next">${t('watchlist.next')}</a>` : ''}
   </nav>`;
 }
 
@@ -110,24 +111,11 @@ export function watchlistBody(ctx: PortalContext, model: WatchlistModel): Html {
     ${
       model.entries.length === 0 && model.after === null
         ? html`<p>${t('watchlist.none')}</p>`
-        : html`<div class="table-scroll">
-            <table class="data">
-              <caption class="visually-hidden">
-                ${t('watchlist.title')}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">${t('watchlist.country')}</th>
-                  <th scope="col">${t('watchlist.tax_id')}</th>
-                  <th scope="col">${t('watchlist.since')}</th>
-                  <th scope="col">${t('watchlist.actions')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${model.entries.map((e) => row(ctx, e))}
-              </tbody>
-            </table>
-          </div>`
+        : dataTable({
+            hiddenCaption: t('watchlist.title'),
+            columns: [t('watchlist.country'), t('watchlist.tax_id'), t('watchlist.since'), t('watchlist.actions')],
+            rows: model.entries.map((e) => row(ctx, e)),
+          })
     }
     ${pager(ctx, model)}
     <h2>${t('watchlist.add_title')}</h2>

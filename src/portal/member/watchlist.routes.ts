@@ -19,6 +19,7 @@ import type { PortalDeps } from '../portal-deps.ts';
 import { appErrorText } from '../problem-text.ts';
 import { memberText } from './text.ts';
 import { watchlistBody, type WatchlistFlash } from './watchlist.page.ts';
+import { paths } from '../paths.ts';
 
 /** Companies a page shows. */
 export const WATCHLIST_PER_PAGE = 50;
@@ -66,7 +67,7 @@ export function registerWatchlistRoutes(app: App, deps: PortalDeps) {
     return sendPage(reply, renderPage(ctx, { title: memberText(ctx.locale)('watchlist.title'), body, active: 'watchlist' }), status);
   }
 
-  app.get('/watchlist', { ...MEMBERS, schema: { querystring: ListQuery } }, async (request, reply) => {
+  app.get(paths.watchlist.route, { ...MEMBERS, schema: { querystring: ListQuery } }, async (request, reply) => {
     return inactive(request, reply) ?? show(request, reply, { after: request.query.after ?? null, flash: null });
   });
 
@@ -89,6 +90,6 @@ export function registerWatchlistRoutes(app: App, deps: PortalDeps) {
       return show(request, reply, { after: null, flash: { kind: 'error', message: appErrorText(portalOf(request).locale, error) }, form }, status);
     }
   };
-  app.post('/watchlist', { ...MEMBERS, schema: { body: WatchBody } }, async (request, reply) => act('add', request, reply, request.body));
-  app.post('/watchlist/remove', { ...MEMBERS, schema: { body: WatchBody } }, async (request, reply) => act('remove', request, reply, request.body));
+  app.post(paths.watchlist.route, { ...MEMBERS, schema: { body: WatchBody } }, async (request, reply) => act('add', request, reply, request.body));
+  app.post(paths.watchlistRemove.route, { ...MEMBERS, schema: { body: WatchBody } }, async (request, reply) => act('remove', request, reply, request.body));
 }

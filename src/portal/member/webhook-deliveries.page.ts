@@ -7,10 +7,11 @@ import { html, type Html } from '../html.ts';
 import type { PortalContext } from '../portal-context.ts';
 import type { DeliveryView } from '../../webhooks/webhook-deliveries.service.ts';
 import type { EndpointView } from '../../webhooks/webhook-endpoints.service.ts';
-import { csrfInput, notice } from './page-parts.ts';
+import { csrfField, dataTable, notice } from '../components.ts';
 import { formatTurkeyDateTime } from '../../lib/turkey-time.ts';
 import { memberText, type MemberTextKey } from './text.ts';
 import { deliveryProblemText } from './webhook-words.ts';
+import { paths } from '../paths.ts';
 
 export type DeliveriesFlash = { kind: 'test_sent'; webhookId: string } | { kind: 'redelivered'; id: number } | { kind: 'error'; message: string } | null;
 
@@ -46,8 +47,8 @@ function deliveryRow(ctx: PortalContext, d: DeliveryView, endpointEnabled: boole
       : '';
   const redeliver =
     endpointEnabled && d.state !== 'delivering'
-      ? html`<form method="post" action="/portal/webhooks/deliveries/${d.id}/redeliver">
-          ${csrfInput(ctx)}<button type="submit" class="secondary small" aria-label="${t('webhooks.redeliver_for', { id: d.webhookId })}">
+      ? html`<form method="post" action="${paths.redeliver.href(d.id)}">
+          ${csrfField(ctx)}<button type="submit" class="secondary small" aria-label="${t('webhooks.redeliver_for', { id: d.webhookId })}">
             ${t('webhooks.redeliver')}
           </button>
         </form>`
@@ -74,7 +75,7 @@ function flashOf(ctx: PortalContext, flash: DeliveriesFlash): Html | string {
 
 function pager(ctx: PortalContext, model: DeliveriesModel): Html | string {
   const t = memberText(ctx.locale);
-  const base = `/portal/webhooks/${model.endpoint.id}/deliveries`;
+  const base = paths.webhookDeliveries.href(model.endpoint.id);
   const links = [
     model.before !== null ? html`<a href="${base}">${t('webhooks.deliveries.newest')}</a>` : '',
     model.olderBefore !== null ? html`<a href="${base}?before=${model.olderBefore}" rel="next">${t('webhooks.deliveries.older')}</a>` : '',
@@ -88,36 +89,29 @@ export function deliveriesBody(ctx: PortalContext, model: DeliveriesModel): Html
   const table =
     model.deliveries.length === 0
       ? html`<p>${t('webhooks.deliveries.none')}</p>`
-      : html`<div class="table-scroll">
-          <table class="data deliveries">
-            <caption class="visually-hidden">
-              ${t('webhooks.deliveries.title')}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">${t('webhooks.deliveries.created')}</th>
-                <th scope="col">${t('webhooks.deliveries.event')}</th>
-                <th scope="col">${t('webhooks.deliveries.state')}</th>
-                <th scope="col">${t('webhooks.deliveries.attempts')}</th>
-                <th scope="col">${t('webhooks.deliveries.answer')}</th>
-                <th scope="col">${t('webhooks.deliveries.last_attempt')}</th>
-                <th scope="col">${t('webhooks.deliveries.detail')}</th>
-                <th scope="col">${t('webhooks.deliveries.actions')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${model.deliveries.map((d) => deliveryRow(ctx, d, enabled))}
-            </tbody>
-          </table>
-        </div>`;
+      : dataTable({
+          className: 'deliveries',
+          hiddenCaption: t('webhooks.deliveries.title'),
+          columns: [
+            t('webhooks.deliveries.created'),
+            t('webhooks.deliveries.event'),
+            t('webhooks.deliveries.state'),
+            t('webhooks.deliveries.attempts'),
+            t('webhooks.deliveries.answer'),
+            t('webhooks.deliveries.last_attempt'),
+            t('webhooks.deliveries.detail'),
+            t('webhooks.deliveries.actions'),
+          ],
+          rows: model.deliveries.map((d) => deliveryRow(ctx, d, enabled)),
+        });
   return html`${flashOf(ctx, model.flash)}
-    <p><a href="/portal/webhooks">← ${t('webhooks.deliveries.back')}</a></p>
+    <p><a href="${paths.webhooks.href}">← ${t('webhooks.deliveries.back')}</a></p>
     <p>${t('webhooks.deliveries.intro', { url: model.endpoint.url })}</p>
     ${enabled ? '' : notice('info', t('webhooks.deliveries.disabled'))}
     ${
       enabled
-        ? html`<form method="post" action="/portal/webhooks/${model.endpoint.id}/test" class="stack">
-          ${csrfInput(ctx)}
+        ? html`<form method="post" action="${paths.webhookTest.href(model.endpoint.id)}" class="stack">
+          ${csrfField(ctx)}
           <p><button type="submit" class="secondary">${t('webhooks.test')}</button></p>
         </form>`
         : ''

@@ -7,9 +7,10 @@
 import { html, type Html } from '../html.ts';
 import type { PortalContext } from '../portal-context.ts';
 import type { EndpointView } from '../../webhooks/webhook-endpoints.service.ts';
-import { copyButton, csrfInput, notice, turkeyMinute } from './page-parts.ts';
+import { copyButton, csrfField, notice, turkeyMinute } from '../components.ts';
 import { memberText } from './text.ts';
 import { deliveryProblemText } from './webhook-words.ts';
+import { paths } from '../paths.ts';
 
 /** What the page says after an action: a secret (shown once), an endpoint enabled or deleted, refusals. */
 export type WebhooksFlash =
@@ -48,14 +49,13 @@ function secretPanel(ctx: PortalContext, flash: Extract<WebhooksFlash, { kind: '
 /** One small POST form with a button (CSRF field included); `label` names the endpoint for screen readers. */
 function actionForm(ctx: PortalContext, action: string, text: string, label: string, style: 'secondary' | 'danger'): Html {
   return html`<form method="post" action="${action}">
-    ${csrfInput(ctx)}<button type="submit" class="${style} small" aria-label="${label}">${text}</button>
+    ${csrfField(ctx)}<button type="submit" class="${style} small" aria-label="${label}">${text}</button>
   </form>`;
 }
 
 function endpointCard(ctx: PortalContext, endpoint: EndpointView): Html {
   const t = memberText(ctx.locale);
   const url = endpoint.url;
-  const base = `/portal/webhooks/${endpoint.id}`;
   const enabled = endpoint.status === 'enabled';
   const status = enabled
     ? html`<span class="state state-ok">${t('webhooks.status.enabled')}</span>`
@@ -86,15 +86,15 @@ function endpointCard(ctx: PortalContext, endpoint: EndpointView): Html {
           : ''
       }
     </dl>
-    <p><a href="${base}/deliveries">${t('webhooks.deliveries_link')}</a></p>
+    <p><a href="${paths.webhookDeliveries.href(endpoint.id)}">${t('webhooks.deliveries_link')}</a></p>
     <div class="row-actions">
       ${
         enabled
-          ? actionForm(ctx, `${base}/test`, t('webhooks.test'), t('webhooks.test_for', { url }), 'secondary')
-          : actionForm(ctx, `${base}/enable`, t('webhooks.enable'), t('webhooks.enable_for', { url }), 'secondary')
+          ? actionForm(ctx, paths.webhookTest.href(endpoint.id), t('webhooks.test'), t('webhooks.test_for', { url }), 'secondary')
+          : actionForm(ctx, paths.webhookEnable.href(endpoint.id), t('webhooks.enable'), t('webhooks.enable_for', { url }), 'secondary')
       }
-      ${actionForm(ctx, `${base}/rotate`, t('webhooks.rotate'), t('webhooks.rotate_for', { url }), 'secondary')}
-      ${actionForm(ctx, `${base}/delete`, t('webhooks.delete'), t('webhooks.delete_for', { url }), 'danger')}
+      ${actionForm(ctx, paths.webhookRotate.href(endpoint.id), t('webhooks.rotate'), t('webhooks.rotate_for', { url }), 'secondary')}
+      ${actionForm(ctx, paths.webhookDelete.href(endpoint.id), t('webhooks.delete'), t('webhooks.delete_for', { url }), 'danger')}
     </div>
     <p class="muted small">${t('webhooks.rotate_note')} ${t('webhooks.delete_note')}</p>
   </section>`;
@@ -103,8 +103,8 @@ function endpointCard(ctx: PortalContext, endpoint: EndpointView): Html {
 function registerSection(ctx: PortalContext, model: WebhooksModel): Html {
   const t = memberText(ctx.locale);
   if (model.endpoints.length >= model.max) return notice('info', t('webhooks.full', { max: model.max }));
-  return html`<form method="post" action="/portal/webhooks" class="stack">
-    ${csrfInput(ctx)}
+  return html`<form method="post" action="${paths.webhooks.href}" class="stack">
+    ${csrfField(ctx)}
     <div class="field">
       <label for="webhook-url">${t('webhooks.url')}</label>
       <p id="webhook-url-hint" class="muted small">${t('webhooks.url_hint')}</p>

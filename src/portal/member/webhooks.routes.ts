@@ -23,6 +23,7 @@ import { domainErrorTexts } from '../problem-text.ts';
 import { memberText } from './text.ts';
 import { deliveriesBody, type DeliveriesFlash } from './webhook-deliveries.page.ts';
 import { webhooksBody, type WebhooksFlash } from './webhooks.page.ts';
+import { paths } from '../paths.ts';
 
 /** Deliveries a page shows. */
 export const DELIVERIES_PER_PAGE = 25;
@@ -97,8 +98,8 @@ async function endpointOf(pages: WebhookPages, request: FastifyRequest, id: numb
 }
 
 function registerEndpointRoutes(app: App, pages: WebhookPages) {
-  app.get('/webhooks', ADMIN, async (request, reply) => showList(pages, request, reply, null));
-  app.post('/webhooks', { ...ADMIN, schema: { body: RegisterBody } }, async (request, reply) => {
+  app.get(paths.webhooks.route, ADMIN, async (request, reply) => showList(pages, request, reply, null));
+  app.post(paths.webhooks.route, { ...ADMIN, schema: { body: RegisterBody } }, async (request, reply) => {
     const form = { url: request.body.url ?? '', description: request.body.description ?? '' };
     return listAfter(
       pages,
@@ -114,20 +115,20 @@ function registerEndpointRoutes(app: App, pages: WebhookPages) {
 }
 
 function registerEndpointActions(app: App, pages: WebhookPages) {
-  app.post('/webhooks/:id/rotate', WITH_ID, async (request, reply) => {
+  app.post(paths.webhookRotate.route, WITH_ID, async (request, reply) => {
     const endpoint = await endpointOf(pages, request, Number(request.params.id));
     return listAfter(pages, request, reply, async () => {
       const rotated = await pages.endpoints.rotateSecret(actorOf(request), { endpointId: endpoint.id });
       return { kind: 'rotated', url: endpoint.url, secret: rotated.secret, previousValidUntil: rotated.previousSecretValidUntil };
     });
   });
-  app.post('/webhooks/:id/enable', WITH_ID, async (request, reply) =>
+  app.post(paths.webhookEnable.route, WITH_ID, async (request, reply) =>
     listAfter(pages, request, reply, async () => {
       const endpoint = await pages.endpoints.enableEndpoint(actorOf(request), { endpointId: Number(request.params.id) });
       return { kind: 'enabled', url: endpoint.url };
     }),
   );
-  app.post('/webhooks/:id/delete', WITH_ID, async (request, reply) => {
+  app.post(paths.webhookDelete.route, WITH_ID, async (request, reply) => {
     const endpoint = await endpointOf(pages, request, Number(request.params.id));
     return listAfter(pages, request, reply, async () => {
       await pages.endpoints.deleteEndpoint(actorOf(request), { endpointId: endpoint.id });
@@ -137,11 +138,11 @@ function registerEndpointActions(app: App, pages: WebhookPages) {
 }
 
 function registerDeliveryRoutes(app: App, pages: WebhookPages) {
-  app.post('/webhooks/:id/test', WITH_ID, async (request, reply) => {
+  app.post(paths.webhookTest.route, WITH_ID, async (request, reply) => {
     const id = Number(request.params.id);
     try {
       const sent = await pages.deliveries.sendTestEvent(actorOf(request), { endpointId: id });
-      return redirectTo(reply, `/portal/webhooks/${id}/deliveries?sent=${sent.deliveryId}`);
+      return redirectTo(reply, `${paths.webhookDeliveries.href(id)}?sent=${sent.deliveryId}`);
     } catch (error) {
       const refusal = refusalOf(request, error);
       return showDeliveries(
@@ -153,7 +154,7 @@ function registerDeliveryRoutes(app: App, pages: WebhookPages) {
       );
     }
   });
-  app.post('/webhooks/deliveries/:id/redeliver', WITH_ID, async (request, reply) => {
+  app.post(paths.redeliver.route, WITH_ID, async (request, reply) => {
     const id = Number(request.params.id);
     let delivery: DeliveryView;
     try {
@@ -164,9 +165,9 @@ function registerDeliveryRoutes(app: App, pages: WebhookPages) {
       if (endpointId === null) throw notFoundError();
       return showDeliveries(pages, request, reply, { endpointId, before: null, flash: { kind: 'error', message: refusal.messages.join(' ') } }, refusal.status);
     }
-    return redirectTo(reply, `/portal/webhooks/${delivery.endpointId}/deliveries?redelivered=${delivery.id}`);
+    return redirectTo(reply, `${paths.webhookDeliveries.href(delivery.endpointId)}?redelivered=${delivery.id}`);
   });
-  app.get('/webhooks/:id/deliveries', { ...ADMIN, schema: { params: IdParams, querystring: DeliveriesQuery } }, async (request, reply) => {
+  app.get(paths.webhookDeliveries.route, { ...ADMIN, schema: { params: IdParams, querystring: DeliveriesQuery } }, async (request, reply) => {
     const { before, sent, redelivered } = request.query;
     const endpointId = Number(request.params.id);
     let flash: DeliveriesFlash = null;

@@ -4,10 +4,11 @@
  * html tag. The route (after issue 29) renders it with `renderPage(ctx, { title, body })`.
  */
 import { html, type Html } from '../html.ts';
-import { notice } from '../member/page-parts.ts';
-import { t } from '../messages/index.ts';
+import { dataTable, notice } from '../components.ts';
+import { t, translator } from '../messages/index.ts';
+import { paths } from '../paths.ts';
 import type { DisclosureView } from '../../disclosure/disclosure-view.ts';
-import type { Locale } from '../portal-context.ts';
+import type { Locale, PortalContext } from '../portal-context.ts';
 import { wordDisclosure, type WordedFact, type WordedReport } from './disclosure-document.ts';
 
 function facts(list: readonly WordedFact[]): Html {
@@ -29,19 +30,11 @@ function reportSection(r: WordedReport): Html {
       html`<h3>${r.description.label}</h3>
       <p class="free-text">${r.description.value}</p>`
     }
-    <table class="data">
-      <caption>
-        ${history.heading}
-      </caption>
-      <thead>
-        <tr>
-          ${history.columns.map((c) => html`<th scope="col">${c}</th>`)}
-        </tr>
-      </thead>
-      <tbody>
-        ${history.rows.map((row) => html`<tr>${row.map((cell) => html`<td>${cell}</td>`)}</tr>`)}
-      </tbody>
-    </table>
+    ${dataTable({
+      caption: history.heading,
+      columns: history.columns,
+      rows: history.rows.map((row) => html`<tr>${row.map((cell) => html`<td>${cell}</td>`)}</tr>`),
+    })}
     ${r.disputes.map(
       (d) => html`<h3>${d.heading}</h3>
         ${facts(d.facts)}`,
@@ -66,22 +59,29 @@ export function disclosureBody(view: DisclosureView, locale: Locale, pdfHref: st
     <section aria-labelledby="held-lookups">
       <h2 id="held-lookups">${lookups.heading}</h2>
       <p>${lookups.note}</p>
-      <table class="data">
-        <thead>
-          <tr>
-            <th scope="col">${lookups.columns[0]}</th>
-            <th scope="col">${lookups.columns[1]}</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${lookups.rows.map(([month, count]) => html`<tr><th scope="row">${month}</th><td>${count}</td></tr>`)}
-        </tbody>
-        <tfoot>
-          <tr>
-            <th scope="row">${lookups.total[0]}</th>
-            <td>${lookups.total[1]}</td>
-          </tr>
-        </tfoot>
-      </table>
+      ${dataTable({
+        columns: lookups.columns,
+        rows: lookups.rows.map(([month, count]) => html`<tr><th scope="row">${month}</th><td>${count}</td></tr>`),
+        foot: html`<tr>
+          <th scope="row">${lookups.total[0]}</th>
+          <td>${lookups.total[1]}</td>
+        </tr>`,
+      })}
     </section>`;
+}
+
+/** The form that asks for the company (GET, so that the page can be linked to). */
+export function disclosureForm(ctx: PortalContext, value = { country: 'TR', taxId: '' }): Html {
+  const tr = translator(ctx.locale);
+  return html`<form method="get" action="${paths.operatorDisclosure.href}" class="inline">
+    <label>${tr('reports.field.country')} <input name="country" value="${value.country}" maxlength="2" size="3" /></label>
+    <label>${tr('reports.field.taxId')} <input name="tax_id" value="${value.taxId}" required maxlength="40" /></label
+    ><button type="submit">${tr('disclosure.form.open')}</button>
+  </form>`;
+}
+
+/** The page without a company: what it is for, and the form. */
+export function disclosureAskBody(ctx: PortalContext): Html {
+  return html`<p>${translator(ctx.locale)('disclosure.form.intro')}</p>
+    ${disclosureForm(ctx)}`;
 }

@@ -5,15 +5,14 @@
  * Routes: ../operator-disputes.routes.ts.
  */
 import { html, type Html } from '../html.ts';
-import { csrfInput, notice } from '../member/page-parts.ts';
-import { MESSAGES, translator, type MessageKey } from '../messages/index.ts';
+import { csrfField, dataTable, notice, problemsNotice, reportStatusLabel, reportTypeLabel, type Tr } from '../components.ts';
+import { translator, type MessageKey } from '../messages/index.ts';
 import type { PortalContext } from '../portal-context.ts';
 import type { Deadline } from '../../disputes/dispute-deadlines.ts';
 import { DISPUTE_OUTCOMES, IDENTIFICATION_METHODS, LIMITS } from '../../disputes/dispute-input.ts';
 import type { DecidedEntry, DisputeView, QueueEntry } from '../../disputes/dispute-queries.ts';
 import type { ReportStatus } from '../../reports/lifecycle.ts';
-
-type Tr = ReturnType<typeof translator>;
+import { paths } from '../paths.ts';
 
 /** A deadline in words: the day, and how many days are left (or how late). */
 export function deadlineText(tr: Tr, d: Deadline | null): string {
@@ -23,21 +22,16 @@ export function deadlineText(tr: Tr, d: Deadline | null): string {
   return tr('disputes.days.late', { date: d.dueOn, days: -d.daysLeft });
 }
 
-export function problemsNotice(tr: Tr, problems: readonly string[]): Html {
-  if (problems.length === 0) return html``;
-  return html`<div class="notice error" role="alert">
-    <p>${tr('disputes.refused')}</p>
-    <ul>
-      ${problems.map((p) => html`<li>${p}</li>`)}
-    </ul>
-  </div>`;
+/** The refusals of a dispute form (the members' answer, the decision, the statement). */
+export function disputeProblems(tr: Tr, problems: readonly string[]): Html {
+  return problemsNotice(tr('disputes.refused'), problems);
 }
 
 export function disputeQueueBody(ctx: PortalContext, queue: readonly QueueEntry[], decided: readonly DecidedEntry[] = []): Html {
   const tr = translator(ctx.locale);
   const rows = queue.map(
     (d) => html`<tr${d.deadlines.decision !== null && d.deadlines.decision.daysLeft < 0 ? html` class="late"` : ''}>
-      <td><a href="/portal/operator/disputes/${d.id}">${d.id}</a></td>
+      <td><a href="${paths.operatorDispute.href(d.id)}">${d.id}</a></td>
       <td>${d.company.name}<br /><small>${d.company.country} ${d.company.taxId}</small></td>
       <td>${tr(`disputes.state.${d.state}` as MessageKey)}</td>
       <td class="nowrap">${d.receivedOn}</td>
@@ -46,42 +40,30 @@ export function disputeQueueBody(ctx: PortalContext, queue: readonly QueueEntry[
     </tr>`,
   );
   return html`<p>${tr('disputes.queue.intro')}</p>
-    <p><a href="/portal/operator/disputes/new">${tr('disputes.queue.record')}</a></p>
+    <p><a href="${paths.operatorDisputesNew.href}">${tr('disputes.queue.record')}</a></p>
     ${
       queue.length === 0
         ? html`<p>${tr('disputes.queue.empty')}</p>`
-        : html`<table>
-            <thead>
-              <tr>
-                <th>${tr('disputes.col.id')}</th>
-                <th>${tr('disputes.col.company')}</th>
-                <th>${tr('disputes.col.state')}</th>
-                <th>${tr('disputes.col.received')}</th>
-                <th>${tr('disputes.col.decisionDue')}</th>
-                <th>${tr('disputes.col.memberDue')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${rows}
-            </tbody>
-          </table>`
+        : dataTable({
+            columns: [
+              tr('disputes.col.id'),
+              tr('disputes.col.company'),
+              tr('disputes.col.state'),
+              tr('disputes.col.received'),
+              tr('disputes.col.decisionDue'),
+              tr('disputes.col.memberDue'),
+            ],
+            rows,
+          })
     }
     ${
       decided.length > 0
         ? html`<h2>${tr('disputes.queue.decided')}</h2>
-            <table>
-              <thead>
-                <tr>
-                  <th>${tr('disputes.col.id')}</th>
-                  <th>${tr('disputes.col.company')}</th>
-                  <th>${tr('disputes.decide.outcome')}</th>
-                  <th>${tr('disputes.col.decided')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${decided.map(
-                  (d) => html`<tr>
-                    <td><a href="/portal/operator/disputes/${d.id}">${d.id}</a></td>
+            ${dataTable({
+              columns: [tr('disputes.col.id'), tr('disputes.col.company'), tr('disputes.decide.outcome'), tr('disputes.col.decided')],
+              rows: decided.map(
+                (d) => html`<tr>
+                    <td><a href="${paths.operatorDispute.href(d.id)}">${d.id}</a></td>
                     <td>${d.company.name}<br /><small>${d.company.country} ${d.company.taxId}</small></td>
                     <td>
                       ${tr(`disputes.outcome.${d.outcome}` as MessageKey)}${
@@ -90,9 +72,8 @@ export function disputeQueueBody(ctx: PortalContext, queue: readonly QueueEntry[
                     </td>
                     <td class="nowrap">${d.decidedAt}</td>
                   </tr>`,
-                )}
-              </tbody>
-            </table>`
+              ),
+            })}`
         : ''
     }`;
 }
@@ -121,14 +102,14 @@ export interface NewDisputeForm {
 export function newDisputeBody(ctx: PortalContext, form: NewDisputeForm): Html {
   const tr = translator(ctx.locale);
   const v = (name: string) => form.values[name] ?? '';
-  const finder = html`<form method="get" action="/portal/operator/disputes/new" class="inline">
+  const finder = html`<form method="get" action="${paths.operatorDisputesNew.href}" class="inline">
     <label>${tr('reports.field.country')} <input name="country" value="${form.company?.country ?? (v('country') || 'TR')}" maxlength="2" size="3" /></label>
     <label>${tr('reports.field.taxId')} <input name="tax_id" value="${form.company?.taxId ?? v('tax_id')}" required maxlength="40" /></label
     ><button type="submit">${tr('disputes.new.open')}</button>
   </form>`;
   if (form.company === null) {
     return html`<p>${tr('disputes.new.intro')}</p>
-      ${problemsNotice(tr, form.problems)}
+      ${disputeProblems(tr, form.problems)}
       <h2>${tr('disputes.new.find')}</h2>
       ${finder}`;
   }
@@ -146,13 +127,13 @@ export function newDisputeBody(ctx: PortalContext, form: NewDisputeForm): Html {
   );
   const method = v('identification_method');
   return html`<p>${tr('disputes.new.intro')}</p>
-    ${problemsNotice(tr, form.problems)} ${finder}
+    ${disputeProblems(tr, form.problems)} ${finder}
     <h2>${form.company.name} <small>${form.company.country} ${form.company.taxId}</small></h2>
     ${
       open.length === 0
         ? html`<p>${tr('disputes.new.noReports')}</p>`
-        : html`<form method="post" action="/portal/operator/disputes" enctype="multipart/form-data" class="stack">
-            ${csrfInput(ctx)}<input type="hidden" name="company_id" value="${form.company.id}" />
+        : html`<form method="post" action="${paths.operatorDisputes.href}" enctype="multipart/form-data" class="stack">
+            ${csrfField(ctx)}<input type="hidden" name="company_id" value="${form.company.id}" />
             <fieldset>
               <legend>${tr('disputes.field.reports')}</legend>
               ${reportBoxes}
@@ -184,40 +165,29 @@ export function stepLine(tr: Tr, s: DisputeView['steps'][number]): Html {
   </li>`;
 }
 
-/** A report type in the reader's words where the catalogue has them, else its API name. */
-function typeWords(tr: Tr, type: string): string {
-  const key = `search.type.${type}`;
-  return key in MESSAGES ? tr(key as MessageKey) : type;
-}
-
 export function reportsTable(tr: Tr, view: DisputeView, actions?: (r: DisputeView['reports'][number]) => Html): Html {
-  return html`<table>
-    <thead>
-      <tr>
-        <th>${tr('disputes.col.report')}</th>
-        <th>${tr('reports.col.type')}</th>
-        <th>${tr('reports.col.status')}</th>
-        <th>${tr('disputes.col.response')}</th>
-        ${actions ? html`<th>${tr('reports.col.actions')}</th>` : ''}
-      </tr>
-    </thead>
-    <tbody>
-      ${view.reports.map(
-        (r) => html`<tr>
-          <td>${r.reportId}</td>
-          <td>
-            ${typeWords(tr, r.type)} <small class="mono">${r.type}</small>${r.amountMinor !== null && r.currency ? html`<br /><small>${(r.amountMinor / 100).toFixed(2)} ${r.currency}</small>` : ''}${
-              r.eventDate ? html`<br /><small>${r.eventDate}</small>` : ''
-            }
-            <p class="free-text">${r.description}</p>
-          </td>
-          <td>${tr(`reports.status.${r.status}` as MessageKey)}</td>
-          <td>${tr(`disputes.response.${r.response}` as MessageKey)}${r.responseText ? html`<br /><span class="free-text">“${r.responseText}”</span>` : ''}</td>
-          ${actions ? html`<td>${actions(r)}</td>` : ''}
-        </tr>`,
-      )}
-    </tbody>
-  </table>`;
+  const columns = [
+    tr('disputes.col.report'),
+    tr('reports.col.type'),
+    tr('reports.col.status'),
+    tr('disputes.col.response'),
+    ...(actions ? [tr('reports.col.actions')] : []),
+  ];
+  const rows = view.reports.map(
+    (r) => html`<tr>
+      <td>${r.reportId}</td>
+      <td>
+        ${reportTypeLabel(tr, r.type)} <small class="mono">${r.type}</small>${r.amountMinor !== null && r.currency ? html`<br /><small>${(r.amountMinor / 100).toFixed(2)} ${r.currency}</small>` : ''}${
+          r.eventDate ? html`<br /><small>${r.eventDate}</small>` : ''
+        }
+        <p class="free-text">${r.description}</p>
+      </td>
+      <td>${reportStatusLabel(tr, r.status)}</td>
+      <td>${tr(`disputes.response.${r.response}` as MessageKey)}${r.responseText ? html`<br /><span class="free-text">“${r.responseText}”</span>` : ''}</td>
+      ${actions ? html`<td>${actions(r)}</td>` : ''}
+    </tr>`,
+  );
+  return dataTable({ columns, rows });
 }
 
 function correctionFields(tr: Tr, reportId: number): Html {
@@ -238,7 +208,7 @@ export function disputeBody(ctx: PortalContext, view: DisputeView, flash: { done
   const documents = view.attachments.map(
     (a) =>
       html`<li>
-        <a href="/portal/operator/disputes/attachments/${a.id}">${a.fileName}</a> <small>(${Math.ceil(a.sizeBytes / 1024)} KB ·
+        <a href="${paths.operatorDisputeAttachment.href(a.id)}">${a.fileName}</a> <small>(${Math.ceil(a.sizeBytes / 1024)} KB ·
         ${a.reportId === null ? tr('disputes.view.companyDocument') : tr('disputes.view.memberDocument', { report: a.reportId })})</small>
       </li>`,
   );
@@ -246,8 +216,8 @@ export function disputeBody(ctx: PortalContext, view: DisputeView, flash: { done
     ? html``
     : html`<h2>${tr('disputes.decide.title')}</h2>
         ${view.state === 'awaiting_member' ? notice('info', tr('disputes.decide.early')) : ''}
-        <form method="post" action="/portal/operator/disputes/${view.id}/decide" class="stack">
-          ${csrfInput(ctx)}
+        <form method="post" action="${paths.operatorDisputeDecide.href(view.id)}" class="stack">
+          ${csrfField(ctx)}
           <fieldset>
             <legend>${tr('disputes.decide.outcome')}</legend>
             ${DISPUTE_OUTCOMES.map(
@@ -263,16 +233,16 @@ export function disputeBody(ctx: PortalContext, view: DisputeView, flash: { done
         </form>`;
   const statementForm =
     decided && view.outcome === 'upheld'
-      ? html`<form method="post" action="/portal/operator/disputes/${view.id}/statement" class="stack">
-          ${csrfInput(ctx)}<label for="d-statement">${tr('disputes.statement.label')}</label
+      ? html`<form method="post" action="${paths.operatorDisputeStatement.href(view.id)}" class="stack">
+          ${csrfField(ctx)}<label for="d-statement">${tr('disputes.statement.label')}</label
           ><textarea id="d-statement" name="statement" rows="3" maxlength="${LIMITS.statement}" required>${view.statement ?? ''}</textarea>
           <button type="submit">${tr('disputes.statement.submit')}</button>
         </form>`
       : html``;
-  return html`${flash.done ? notice('ok', flash.done) : ''}${problemsNotice(tr, flash.problems)}
+  return html`${flash.done ? notice('ok', flash.done) : ''}${disputeProblems(tr, flash.problems)}
     <p>
       ${tr(`disputes.state.${view.state}` as MessageKey)} · ${tr('disputes.view.recorded', { at: view.recordedAt, date: view.receivedOn })} ·
-      <a href="/portal/operator/companies/${view.company.id}">${tr('disputes.view.company')}</a>
+      <a href="${paths.operatorCompany.href(view.company.id)}">${tr('disputes.view.company')}</a>
     </p>
     <dl class="facts">
       <dt>${tr('disputes.col.decisionDue')}</dt>
