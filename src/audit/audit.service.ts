@@ -1,4 +1,4 @@
-/** The audit record of every search request (D21). Never the key, never its digest. */
+/** The audit record of every search request (D21). Never the key, never its digest. Resolves once it is committed. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../lib/clock.ts';
 import { redactSecrets } from '../lib/redact.ts';
@@ -9,11 +9,11 @@ function text(value: unknown, max: number): string | null {
   return redactSecrets(value).slice(0, max);
 }
 
-export function recordSearch(deps: { audit: AuditWriter; clock: Clock; auditQueryChars: number }, request: FastifyRequest, reply: FastifyReply): void {
+export function recordSearch(deps: { audit: AuditWriter; clock: Clock; auditQueryChars: number }, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   // Shed before authentication (D26): not a search request that reached it (D21).
-  if (request.shed) return;
+  if (request.shed) return Promise.resolve();
   const query = (request.query ?? {}) as Record<string, unknown>;
-  deps.audit.write(
+  return deps.audit.write(
     {
       at: deps.clock.now(),
       key_id: request.keyHolder?.keyId ?? null,

@@ -156,7 +156,8 @@ export async function searchAsPortalUser(deps: PortalSearchDeps, searcher: Porta
       allowances,
     };
   }
-  deps.audit.write(
+  // Committed before the page is made (issue 28: an answered search is never unrecorded after a crash).
+  await deps.audit.write(
     {
       at: deps.clock.now(),
       key_id: null,

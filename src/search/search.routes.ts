@@ -2,7 +2,7 @@
  * GET /api/v1/search(.php) (spec 4.1): adapts HTTP to the search use case (answer-search.ts).
  * In order: admission (D26, http/admission.hooks.ts, before anything else) → key in URL (D7) → key
  * (D17) → parameters (D7 then the schema) → the use case (plan, allowance, search, charge) →
- * audit (D21, once the answer is sent, whatever it was).
+ * audit (D21, committed before the answer is sent, whatever it was).
  */
 import { performance } from 'node:perf_hooks';
 import type { App } from '../http/app-type.ts';
@@ -95,7 +95,14 @@ export function registerSearchRoutes(app: App, deps: SearchRouteDeps, paths: rea
         // The type stays absent when it was not asked (D21's audit records what the request said).
         (request as { query: unknown }).query = { q, ...(asked.type === undefined ? {} : { type }), ...(country === null ? {} : { country }) };
       },
-      onResponse: async (request, reply) => recordSearch(deps, request, reply),
+      // Before the answer leaves, not after (issue 28): its record is committed with those of the
+      // same event-loop turn (audit-writer.ts), so a process killed right after answering has it.
+      // Once per request: a failed write turns the answer into an error, whose own send comes here again.
+      onSend: async (request, reply) => {
+        if (request.audited) return;
+        request.audited = true;
+        await recordSearch(deps, request, reply);
+      },
       handler: async (request, reply) => {
         const query = request.query;
         const input: SearchInput = { q: query.q, type: query.type ?? 'name', country: query.country ?? null };
