@@ -18,7 +18,7 @@ import { identifyKeyHolder } from '../keys/auth.service.ts';
 import { markKeyUsed } from '../keys/keys.repository.ts';
 import { checkKeyHolder } from '../keys/auth-rules.ts';
 import { quotaDayOf } from '../lib/turkey-time.ts';
-import { recordSearch } from '../audit/audit.service.ts';
+import { recordSearch, searchRecord } from '../audit/audit.service.ts';
 import type { AuditWriter } from '../audit/audit-writer.ts';
 import { checkSearchInput, normaliseSearchQuery, rejectSecretsInUrl } from './search-params.ts';
 import { answerSearch, type SearchUseCaseDeps } from './answer-search.ts';
@@ -95,9 +95,10 @@ export function registerSearchRoutes(app: App, deps: SearchRouteDeps, paths: rea
         // The type stays absent when it was not asked (D21's audit records what the request said).
         (request as { query: unknown }).query = { q, ...(asked.type === undefined ? {} : { type }), ...(country === null ? {} : { country }) };
       },
-      // Before the answer leaves, not after (issue 28): its record is committed with those of the
-      // same event-loop turn (audit-writer.ts), so a process killed right after answering has it.
-      // Once per request: a failed write turns the answer into an error, whose own send comes here again.
+      // Before the answer leaves, not after (issue 28): an answer of 200 was recorded with its unit
+      // (the handler); any other is committed here with the others of its event-loop turn
+      // (audit-writer.ts), so a process killed right after answering has the record. Once per
+      // request: a failed write turns the answer into an error, whose own send comes here again.
       onSend: async (request, reply) => {
         if (request.audited) return;
         request.audited = true;
@@ -115,8 +116,11 @@ export function registerSearchRoutes(app: App, deps: SearchRouteDeps, paths: rea
           memberRef: holder.memberRef,
           dailyLimit: holder.dailyLimit,
           usage: holder.usage,
+          // D21: the answer's record commits with its unit (charge-batch.ts), before the answer leaves.
+          record: (a: { resultCount: number; responseMs: number }) => searchRecord(deps, request, { status: 200, ...a }),
         } as const;
         const answer = await answerSearch(deps.searchUseCase, input, searcher, startedAt);
+        request.audited = true;
         // The key's own "last used" (the portal's API page): written once a day per key and
         // process, not awaited: the answer is charged and ready, and a failure here must not turn
         // it into an error (D18: an error takes nothing).
