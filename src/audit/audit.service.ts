@@ -11,9 +11,14 @@ export interface SearchAuditDeps {
   auditQueryChars: number;
 }
 
-function text(value: unknown, max: number): string | null {
+/**
+ * As asked, secrets redacted, cut to `max`; a NUL becomes U+FFFD: PostgreSQL's text cannot hold
+ * one, and the failed INSERT would take the other records of its batch along (a 400 for control
+ * characters is still recorded with what it asked).
+ */
+export function auditText(value: unknown, max: number): string | null {
   if (typeof value !== 'string' || value === '') return null;
-  return redactSecrets(value).slice(0, max);
+  return redactSecrets(value.replaceAll('\0', '\uFFFD')).slice(0, max);
 }
 
 /** The record of an API search request as it was asked and answered. */
@@ -27,9 +32,9 @@ export function searchRecord(
     at: deps.clock.now(),
     key_id: request.keyHolder?.keyId ?? null,
     member_id: request.keyHolder?.memberId ?? null,
-    q: text(query.q, deps.auditQueryChars),
-    type: text(query.type, 20),
-    country: text(query.country, 10),
+    q: auditText(query.q, deps.auditQueryChars),
+    type: auditText(query.type, 20),
+    country: auditText(query.country, 10),
     status: answer.status,
     result_count: answer.resultCount,
     response_ms: Math.round(answer.responseMs),
@@ -41,14 +46,18 @@ export function searchRecord(
 }
 
 /**
- * Hands the request's record to the audit writer; resolves once it is committed. An answered
- * search (200) was recorded with its unit instead (charge-batch.ts, search.routes.ts).
+ * Hands the request's record to the audit writer; resolves once it is committed, or once the
+ * writer has reported that it could not be (the answer, an error that took nothing, still goes:
+ * the writer logs the loss). An answered search (200) was recorded with its unit instead
+ * (charge-batch.ts, search.routes.ts), where a failure fails the answer.
  */
-export function recordSearch(deps: SearchAuditDeps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+export async function recordSearch(deps: SearchAuditDeps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   // Shed before authentication (D26): not a search request that reached it (D21).
-  if (request.shed) return Promise.resolve();
-  return deps.audit.write(
-    searchRecord(deps, request, { status: reply.statusCode, resultCount: request.resultCount, responseMs: reply.elapsedTime }),
-    request.foundCompanyIds ?? undefined,
-  );
+  if (request.shed) return;
+  await deps.audit
+    .write(
+      searchRecord(deps, request, { status: reply.statusCode, resultCount: request.resultCount, responseMs: reply.elapsedTime }),
+      request.foundCompanyIds ?? undefined,
+    )
+    .catch(() => undefined);
 }
