@@ -13,6 +13,7 @@ import { AppError } from '../lib/errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { ParsedQuery } from '../http/query-string.ts';
 import { chargeAnonymous } from '../http/rate-limit.hooks.ts';
+import { leaveTurn } from '../http/admission.hooks.ts';
 import { errorResponses, okResponse, SearchQuerySchema } from '../http/schemas.ts';
 import { identifyKeyHolder } from '../keys/auth.service.ts';
 import { markKeyUsed } from '../keys/keys.repository.ts';
@@ -102,6 +103,8 @@ export function registerSearchRoutes(app: App, deps: SearchRouteDeps, paths: rea
       onSend: async (request, reply) => {
         if (request.audited) return;
         request.audited = true;
+        // The answer is made: the commit it waits for is shared work, not this request's.
+        leaveTurn(request);
         await recordSearch(deps, request, reply);
       },
       handler: async (request, reply) => {
