@@ -65,6 +65,42 @@ for (const engine of ENGINES) {
       assert.equal(Number(rows[0]!.n), 0);
     });
 
+    test('a fresh load whose bad line comes after batches were written writes nothing and lists the line', async () => {
+      const schema = await schemaOf(database.engine.db, engine.name);
+      const lines = Array.from({ length: 1_300 }, (_, i) => companyLine({ company_name: `Geç Hata ${i} Ticaret A.Ş.` }));
+      // Line 1,250: two batches of 500 are written before it is read.
+      lines[1_249] = companyLine({ company_name: 'Sonradan Bozuk A.Ş.', reports: [makeReport({ type: 'rumour' })] });
+      const failure = await importLines(database.engine, lines, 'test', { countries, clock }).then(
+        () => assert.fail('the import should have failed'),
+        (e: unknown) => e,
+      );
+      assert.ok(failure instanceof ImportFailed);
+      assert.equal(failure.problems.length, 1);
+      assert.match(failure.problems[0]!, /^line 1250: reports\[0\]\.type must be one of /);
+      assert.deepEqual(await schemaOf(database.engine.db, engine.name), schema);
+      const { rows } = await sql<{
+        n: number;
+      }>`SELECT (SELECT count(*) FROM companies) + (SELECT count(*) FROM reports) + (SELECT count(*) FROM company_name_words) AS n`.execute(database.engine.db);
+      assert.equal(Number(rows[0]!.n), 0);
+    });
+
+    test('input that breaks off while a batch is being written: the import fails with its error, writes nothing, and the next one works', async () => {
+      const schema = await schemaOf(database.engine.db, engine.name);
+      function* brokenOff() {
+        for (let i = 0; i < 1_001; i++) yield companyLine({ company_name: `Yarım Kalan ${i} Yapı A.Ş.` });
+        throw new Error('the input broke off');
+      }
+      await assert.rejects(importLines(database.engine, brokenOff(), 'test', { countries, clock }), /the input broke off/);
+      assert.deepEqual(await schemaOf(database.engine.db, engine.name), schema);
+      const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM companies`.execute(database.engine.db);
+      assert.equal(Number(rows[0]!.n), 0);
+      const summary = await importLines(database.engine, [companyLine({ company_name: 'Sonraki Deneme A.Ş.' })], 'test', { countries, clock });
+      assert.equal(summary.companiesAdded, 1);
+      await sql`DELETE FROM report_status_changes`.execute(database.engine.db);
+      await sql`DELETE FROM reports`.execute(database.engine.db);
+      await sql`DELETE FROM companies`.execute(database.engine.db);
+    });
+
     test('a company and a ref repeated batches apart apply in order; names are found by their words; the schema is unchanged', async () => {
       const schema = await schemaOf(database.engine.db, engine.name);
       const taxId = nextVkn();
@@ -101,6 +137,32 @@ for (const engine of ENGINES) {
       const words = await db.selectFrom('company_name_words').select('word').where('word', 'in', ['uzakbitiren', 'dolgu', 'tekstil', '1199']).execute();
       assert.deepEqual(words.map((w) => w.word).sort(), ['1199', 'dolgu', 'tekstil', 'uzakbitiren']);
       assert.deepEqual(await schemaOf(db, engine.name), schema);
+    });
+
+    test('into a database that has companies, a bad line after batches were written leaves every row as it was', async () => {
+      const db = database.engine.db;
+      const count = async () => {
+        const { rows } = await sql<{ c: number; r: number; h: number }>`SELECT (SELECT count(*) FROM companies) AS c,
+          (SELECT count(*) FROM reports) AS r, (SELECT count(*) FROM report_status_changes) AS h`.execute(db);
+        return rows.map((x) => [Number(x.c), Number(x.r), Number(x.h)])[0];
+      };
+      const before = await count();
+      const existing = await db
+        .selectFrom('companies')
+        .select(['tax_id', 'company_name'])
+        .where('company_name', '=', 'Uzakbitiren Gıda A.Ş.')
+        .executeTakeFirstOrThrow();
+      const lines = [
+        companyLine({ company_name: 'Yeniden Adlanan Gıda A.Ş.', tax_id: existing.tax_id }),
+        ...Array.from({ length: 1_200 }, (_, i) => companyLine({ company_name: `Eklenecek ${i} Tekstil A.Ş.` })),
+        '{"company_name": "Yarım',
+      ];
+      await assert.rejects(importLines(database.engine, lines, 'test', { countries, clock }), (e: ImportFailed) =>
+        /^line 1202: not valid JSON/.test(e.problems[0]!),
+      );
+      assert.deepEqual(await count(), before);
+      const after = await db.selectFrom('companies').select('company_name').where('tax_id', '=', existing.tax_id).executeTakeFirstOrThrow();
+      assert.equal(after.company_name, 'Uzakbitiren Gıda A.Ş.');
     });
   });
 }

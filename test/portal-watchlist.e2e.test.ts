@@ -18,7 +18,7 @@ import { Webhook } from 'standardwebhooks';
 import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { makeTestApp, type TestApp } from './helpers/app.ts';
 import { launchChromium } from './helpers/browser.ts';
-import { countries, makeMember, nextVkn } from './helpers/factories.ts';
+import { countries, makeCompanies, makeMember, makeReport, nextVkn } from './helpers/factories.ts';
 import { claimInput } from './helpers/filing.ts';
 import { makePortalUser, type PortalUser } from './helpers/portal.ts';
 import { makeUser, memberIdOf } from './helpers/users.ts';
@@ -198,6 +198,52 @@ for (const engine of ENGINES) {
       await page.goto(`${base}/portal/watchlist`);
       assert.match(await main(), /500 şirketten 1 tanesi izleniyor\./);
       await shot(page, 'watch-7-watchlist-tr');
+      await context.close();
+      assert.deepEqual(problems, []);
+    });
+
+    test("a near match watched from its line; the operator sets the member's watchlist cap in the console (confirmed); the member sees it", async () => {
+      const [near] = await makeCompanies(database.engine, t.clock, [{ company_name: 'Ege Zeytin Tarım A.Ş.', city: 'İzmir', reports: [makeReport()] }]);
+      const { context, page } = await signedIn(admin);
+      const main = () => page.locator('main').innerText();
+      await page.goto(`${base}/portal/search`);
+      await page.locator('#q').fill('Ege Zeytn Tarım');
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await page.waitForURL(/\/portal\/search\?/);
+      const line = page.locator('section.near li', { hasText: `TR ${near}` });
+      await line.getByRole('button', { name: 'Watch Ege Zeytin Tarım A.Ş.' }).click();
+      await page.waitForURL(/\/portal\/watchlist$/);
+      assert.match(await main(), new RegExp(`TR ${near} is now on the watchlist\\.`));
+      assert.match(await main(), /2 of 500 companies watched\./);
+
+      // The operator lowers the cap to 2 in the member list; the console asks for the password and a new code.
+      const opContext = await browser.newContext({ locale: 'en-GB', viewport: { width: 1280, height: 800 } });
+      const op = await opContext.newPage();
+      op.on('pageerror', (e) => problems.push(e.message));
+      await op.goto(`${base}/portal/sign-in`);
+      t.clock.advance(30_000);
+      await op.locator('#email').fill(operator.email);
+      await op.locator('#password').fill(operator.password);
+      await op.locator('#code').fill(totpCodeAt(operator.totpSecret!, t.clock.now()));
+      await op.locator('main form button[type=submit]').click();
+      await op.waitForURL(/\/portal\/operator\/$/);
+      await op.goto(`${base}/portal/operator/members`);
+      const capForm = op.locator('form[action="/portal/operator/members/M-3001/watchlist-cap"]');
+      await capForm.locator('input[name=watchlist_cap]').fill('2');
+      await capForm.getByRole('button', { name: 'Save' }).click();
+      assert.match(await op.locator('main').innerText(), /change the member's watchlist cap/);
+      t.clock.advance(30_000);
+      await op.locator('#confirm_password').fill(operator.password);
+      await op.locator('#confirm_code').fill(totpCodeAt(operator.totpSecret!, t.clock.now()));
+      await op.locator('main form button[type=submit]').click();
+      await op.waitForURL(/done=member\.watchlist-cap&target=M-3001/);
+      assert.match(await op.locator('main').innerText(), /Done: watchlist cap changed, M-3001\./);
+      assert.equal(await op.locator('form[action="/portal/operator/members/M-3001/watchlist-cap"] input[name=watchlist_cap]').inputValue(), '2');
+      await shot(op, 'watch-8-console-cap');
+      await opContext.close();
+
+      await page.reload();
+      assert.match(await main(), /2 of 2 companies watched\./);
       await context.close();
       assert.deepEqual(problems, []);
     });

@@ -90,6 +90,32 @@ for (const engine of ENGINES) {
       assert.equal((await watchesOf(memberA)).length, 1);
     });
 
+    test('a near match has a Watch button too, carrying only the country and tax ID its line shows; then it says Watching', async () => {
+      const search = await userA.get('/portal/search?q=Karadenix+Nakliyat');
+      assert.equal(search.statusCode, 200);
+      const near = /<section class="near"[\s\S]*?<\/section>/.exec(search.body)?.[0];
+      assert.ok(near, 'the misspelt name has near matches');
+      assert.match(text(near), new RegExp(`Karadeniz Nakliyat Ltd\\. Şti\\. — Samsun, TR ${reported}`));
+      const form = /<form method="post" action="\/portal\/watchlist" class="watch-form">[\s\S]*?<\/form>/.exec(near)?.[0];
+      assert.ok(form, 'a Watch form in the near match');
+      const fields = [...form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], m[2]]);
+      assert.deepEqual(
+        fields.filter(([name]) => name !== '_csrf'),
+        [
+          ['country', 'TR'],
+          ['tax_id', reported],
+        ],
+        'nothing but what the line shows',
+      );
+      const added = await userA.post('/portal/watchlist', { country: 'TR', tax_id: reported });
+      assert.equal(added.statusCode, 200);
+      assert.deepEqual(await watchesOf(memberA), [{ country: 'TR', tax_id_norm: reported }]);
+      const again = await userA.get('/portal/search?q=Karadenix+Nakliyat');
+      const nearAgain = /<section class="near"[\s\S]*?<\/section>/.exec(again.body)?.[0] ?? '';
+      assert.match(text(nearAgain), /Watching/);
+      assert.ok(!nearAgain.includes('class="watch-form"'), 'no second Watch button');
+    });
+
     test('nothing on the page tells a company with reports from one without', async () => {
       await adminA.post('/portal/watchlist', { country: 'TR', tax_id: reported });
       const page = await adminA.post('/portal/watchlist', { country: 'TR', tax_id: unreported });

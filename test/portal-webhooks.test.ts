@@ -83,6 +83,7 @@ for (const engine of ENGINES) {
       await db.deleteFrom('webhook_deliveries').execute();
       await db.deleteFrom('webhook_endpoints').execute();
       await db.deleteFrom('usage_counters').where('subject', 'like', 'webhook_manual:%').execute();
+      await db.deleteFrom('usage_counters').where('subject', 'like', 'webhook_refused:%').execute();
     });
     after(async () => {
       await t?.close();
@@ -203,29 +204,30 @@ for (const engine of ENGINES) {
       assert.ok(!t.logs.join('').includes(secret.slice(6)), 'never logged');
     });
 
-    test('refusals worded: not https, not an address, a private, loopback or metadata address (which and why), in English and Turkish', async () => {
-      const cases: Array<[string, RegExp]> = [
-        ['http://hooks.example.com/x', /The address must start with https:\/\/: deliveries are sent over HTTPS only/],
-        ['not a url', /“not a url” is not a web address such as https:\/\/hooks\.example\.com\/risklookup/],
-        [
-          'https://127.0.0.1/x',
-          /This address is not allowed: 127\.0\.0\.1 leads to 127\.0\.0\.1, a loopback address \(the server itself\)\. Webhooks go to public internet addresses only/,
-        ],
-        ['https://localhost:8443/x', /This address is not allowed: localhost leads to 127\.0\.0\.1, a loopback address/],
-        [
-          'https://169.254.169.254/latest/meta-data',
-          /169\.254\.169\.254 leads to 169\.254\.169\.254, a link-local address, where cloud metadata services answer/,
-        ],
-        ['https://10.0.0.5/x', /10\.0\.0\.5, a private network address/],
-        ['https://[::1]/x', /::1, a loopback address/],
-        ['https://[::ffff:192.168.1.1]/x', /a private network address/],
-        ['https://hooks.nonexistent.invalid/x', /hooks\.nonexistent\.invalid could not be found: check the address/],
-        ['https://user:pw@8.8.8.8/x', /may not hold a user name or password/],
+    test('refusals worded: not https, not an address; a private, loopback or metadata address and one that does not resolve all get one answer naming no address, in English and Turkish', async () => {
+      const refusedWords = (host: string) =>
+        new RegExp(
+          `${host.replace(/[.[\]]/g, '\\$&')} does not resolve to a public address \\(it resolves to a private or reserved address, or to none\\)\\. Webhooks only go to public addresses: give a host name that resolves to a public internet address\\.`,
+        );
+      const cases: Array<[string, RegExp, string | null]> = [
+        ['http://hooks.example.com/x', /The address must start with https:\/\/: deliveries are sent over HTTPS only/, null],
+        ['not a url', /“not a url” is not a web address such as https:\/\/hooks\.example\.com\/risklookup/, null],
+        ['https://127.0.0.1/x', refusedWords('127.0.0.1'), null],
+        ['https://localhost:8443/x', refusedWords('localhost'), '127.0.0.1'],
+        ['https://169.254.169.254/latest/meta-data', refusedWords('169.254.169.254'), null],
+        ['https://10.0.0.5/x', refusedWords('10.0.0.5'), null],
+        ['https://[::1]/x', refusedWords('[::1]'.slice(1, -1)), null],
+        ['https://[::ffff:192.168.1.1]/x', /does not resolve to a public address/, '192.168'],
+        // The same answer for a name that does not resolve as for a private one: no oracle.
+        ['https://hooks.nonexistent.invalid/x', refusedWords('hooks.nonexistent.invalid'), null],
+        ['https://user:pw@8.8.8.8/x', /may not hold a user name or password/, null],
       ];
-      for (const [url, words] of cases) {
+      for (const [url, words, hidden] of cases) {
         const res = await adminA.post('/portal/webhooks', { url, description: 'mine' });
         assert.equal(res.statusCode, 400, url);
         assert.match(text(res.body), words, url);
+        if (hidden) assert.ok(!text(res.body).includes(hidden), `${url}: the address it resolved to is not shown`);
+        assert.doesNotMatch(text(res.body), /leads to|a loopback address|a link-local address|private network address|could not be found/, url);
         assert.equal(secretOf(res.body), undefined);
         // The form keeps what was typed (escaped).
         assert.match(res.body, /id="webhook-url"[^>]*value="[^"]+"/);
@@ -235,12 +237,33 @@ for (const engine of ENGINES) {
         const tr = await adminA.post('/portal/webhooks', { url: 'https://169.254.169.254/' });
         assert.match(
           text(tr.body),
-          /Bu adrese izin verilmiyor: 169\.254\.169\.254, 169\.254\.169\.254 adresine çıkıyor; bu bir link-local adres; bulut meta veri servisleri burada yanıt verir/,
+          /169\.254\.169\.254 internete açık bir adrese çözümlenmiyor \(özel ya da ayrılmış bir adrese çözümleniyor ya da hiç çözümlenmiyor\)\. Bildirimler yalnızca internete açık adreslere gönderilir/,
         );
       } finally {
         await adminA.post('/portal/locale', { locale: 'en', return_to: '/portal/' });
       }
       assert.equal((await endpointsOf(memberA)).length, 0);
+    });
+
+    test('refused addresses are capped: the 21st registration of the quota day is a 429 page saying when registering opens again, in English and Turkish; another member is not affected', async () => {
+      for (let i = 0; i < 20; i++) assert.equal((await adminA.post('/portal/webhooks', { url: `https://10.9.9.${i}/x` })).statusCode, 400);
+      const capped = await adminA.post('/portal/webhooks', { url: 'https://1.1.1.1/after-cap' });
+      assert.equal(capped.statusCode, 429);
+      assert.match(
+        text(capped.body),
+        /No more endpoints today: 20 addresses of your member were refused today \(not a public address\)\. Registering opens again at 2026-11-22 00:00:00 Turkey time\./,
+      );
+      assert.equal(secretOf(capped.body), undefined);
+      await adminA.post('/portal/locale', { locale: 'tr', return_to: '/portal/' });
+      try {
+        const tr = await adminA.post('/portal/webhooks', { url: 'https://1.1.1.1/after-cap' });
+        assert.equal(tr.statusCode, 429);
+        assert.match(text(tr.body), /Kayıt Türkiye saatiyle 2026-11-22 00:00:00 itibarıyla yeniden açılır/);
+      } finally {
+        await adminA.post('/portal/locale', { locale: 'en', return_to: '/portal/' });
+      }
+      assert.equal((await endpointsOf(memberA)).length, 0);
+      await register(adminB, 'https://1.1.1.1/b-not-capped');
     });
 
     test('at most 3: five registrations at once make 3; the page then shows no form and says why; a 4th is refused', async () => {
@@ -311,7 +334,7 @@ for (const engine of ENGINES) {
       await db.updateTable('webhook_endpoints').set({ url: 'https://192.168.0.10/x' }).where('id', '=', row!.id).execute();
       const stillPrivate = await adminA.post(`/portal/webhooks/${row!.id}/enable`);
       assert.equal(stillPrivate.statusCode, 400);
-      assert.match(text(stillPrivate.body), /192\.168\.0\.10, a private network address/);
+      assert.match(text(stillPrivate.body), /192\.168\.0\.10 does not resolve to a public address/);
       await db.updateTable('webhook_endpoints').set({ url: 'https://1.1.1.1/disabled' }).where('id', '=', row!.id).execute();
       const enabled = await adminA.post(`/portal/webhooks/${row!.id}/enable`);
       assert.equal(enabled.statusCode, 200);

@@ -1,6 +1,6 @@
 /**
  * Issue 27, finding 4: a stolen operator session cannot mint operators or lift limits. Inviting or
- * resetting an operator, resetting any user, and changing a member's status, daily limit or daily portal limit each
+ * resetting an operator, resetting any user, and changing a member's status, daily limit, daily portal limit or watchlist cap each
  * need the operator's password and a TOTP code not used before, sent with the action. Without
  * them the console asks for them and changes nothing; a wrong password or code is refused with a
  * worded page (en, tr), counts as a failed sign-in, and is in the operator log. Through the real
@@ -51,7 +51,7 @@ for (const engine of ENGINES) {
     const state = async () => ({
       users: (await db().selectFrom('users').select(['email', 'status']).orderBy('email').execute()).map((u) => `${u.email}:${u.status}`),
       links: (await db().selectFrom('user_tokens').select('id').where('used_at', 'is', null).execute()).length,
-      members: await db().selectFrom('members').select(['ref', 'status', 'key_daily_limit', 'portal_daily_limit']).orderBy('ref').execute(),
+      members: await db().selectFrom('members').select(['ref', 'status', 'key_daily_limit', 'portal_daily_limit', 'watchlist_cap']).orderBy('ref').execute(),
     });
 
     const refusedLogLines = async () =>
@@ -86,6 +86,12 @@ for (const engine of ENGINES) {
         name: "changing a member's daily portal limit",
         url: '/portal/operator/members/C-KEY/portal-limit',
         fields: { portal_daily_limit: '100000' },
+        accepted: 303,
+      },
+      {
+        name: "changing a member's watchlist cap",
+        url: '/portal/operator/members/C-KEY/watchlist-cap',
+        fields: { watchlist_cap: '100000' },
         accepted: 303,
       },
       // Attack round: a stolen session must not shut the other operators out of the console.

@@ -156,7 +156,11 @@ for (const engine of ENGINES) {
       assert.equal(at('/rebind').length, 0, 'no request reached the loopback receiver');
       const row = await deliveryOf(event.id);
       assert.deepEqual([row.state, row.attempts, row.last_status], ['pending', 1, null]);
-      assert.equal(row.last_error, 'refused: rebind.example.com resolves to 127.0.0.1, a loopback address: webhooks go to public addresses only');
+      assert.equal(
+        row.last_error,
+        'refused: rebind.example.com does not resolve to a public address (it resolves to a private or reserved address, or to none): webhooks only go to public addresses; give a host name that resolves to a public internet address',
+        'the address it resolved to is not shown (issue 30)',
+      );
       await strict.drainAll();
       await strict.endpoints.deleteEndpoint(admin, { endpointId: endpoint.id });
     });

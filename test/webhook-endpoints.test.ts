@@ -17,6 +17,10 @@ import { signatureHeader } from '../src/webhooks/signature.ts';
 
 const NOW = Date.UTC(2026, 10, 21, 9, 0, 0);
 
+/** The one refusal of a host that is not a public address, whatever it resolves to (issue 30). */
+const expectedRefusal = (host: string) =>
+  `${host} does not resolve to a public address (it resolves to a private or reserved address, or to none): webhooks only go to public addresses; give a host name that resolves to a public internet address`;
+
 /** The DomainError's kind and problem codes, for assertions. */
 async function refusal(promise: Promise<unknown>): Promise<{ kind: string; codes: string[]; message: string }> {
   try {
@@ -85,11 +89,48 @@ for (const engine of ENGINES) {
       for (const [url, address] of refused) {
         const result = await refusal(world.endpoints.registerEndpoint(admin, { url }));
         assert.deepEqual([result.kind, result.codes], ['invalid', ['webhook.address_refused']], url);
-        assert.ok(result.message.includes(`resolves to ${address}`), `${url}: ${result.message}`);
+        const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+        // Issue 30: the answer names the range, never the address it resolved to (no map of internal DNS)...
+        assert.equal(result.message, expectedRefusal(host), url);
+        if (host !== address) assert.ok(!result.message.includes(address), `${url}: ${result.message}`);
       }
+      // ...and a name that does not resolve gets the same answer as a private one: no oracle.
       const unknown = await refusal(world.endpoints.registerEndpoint(admin, { url: 'https://nowhere.example.com/in' }));
-      assert.deepEqual(unknown.codes, ['webhook.host_unresolved']);
+      const internal = await refusal(world.endpoints.registerEndpoint(admin, { url: 'https://internal.example.com/in' }));
+      assert.deepEqual([unknown.kind, unknown.codes], [internal.kind, internal.codes]);
+      assert.equal(unknown.message.replace('nowhere.example.com', 'HOST'), internal.message.replace('internal.example.com', 'HOST'));
       assert.equal((await world.endpoints.listEndpoints(admin, { memberId: (admin as { memberId: number }).memberId })).length, 0);
+    });
+
+    test('refused addresses: 20 a member a quota day, counted exactly under concurrency; then every registration is a 429 until midnight Turkey time', async () => {
+      const { admin, memberId } = await world.member('WH-PROBE');
+      const other = await world.member('WH-PROBE-2');
+      world.dns.set('probe.example.com', ['192.168.7.7']);
+      // Refusals for the form (not https) and a registration that succeeds take none.
+      await refusal(world.endpoints.registerEndpoint(admin, { url: 'http://probe.example.com/in' }));
+      const ok = await world.endpoints.registerEndpoint(admin, { url: 'https://hooks.example.com/probe-ok' });
+      const urls = Array.from({ length: 26 }, (_, i) => (i % 2 === 0 ? `https://probe.example.com/${i}` : `https://gone-${i}.example.com/in`));
+      const results = await Promise.all(urls.map((url) => refusal(world.endpoints.registerEndpoint(admin, { url }))));
+      const kinds = results.map((r) => `${r.kind}:${r.codes.join(',')}`);
+      assert.equal(kinds.filter((k) => k === 'invalid:webhook.address_refused').length, 20, kinds.join(' '));
+      assert.equal(kinds.filter((k) => k === 'rate_limited:webhook.address_refusals_used_up').length, 6, kinds.join(' '));
+      // Used up: a public address is refused too, before any look-up (the answer cannot depend on the address).
+      const lookupsBefore = world.dns.lookups.length;
+      const capped = await refusal(world.endpoints.registerEndpoint(admin, { url: 'https://hooks.example.com/after-cap' }));
+      assert.deepEqual([capped.kind, capped.codes], ['rate_limited', ['webhook.address_refusals_used_up']]);
+      assert.equal(world.dns.lookups.length, lookupsBefore, 'no name looked up once the refusals are used up');
+      assert.match(capped.message, /20 addresses of your member were refused today.*opens again at 2026-11-22 00:00:00 Turkey time/);
+      // Another member's count is its own.
+      assert.ok((await world.endpoints.registerEndpoint(other.admin, { url: 'https://hooks.example.com/other' })).secret);
+      // The next quota day (midnight Turkey time, 21:00 UTC) opens registering again.
+      clock.set(Date.UTC(2026, 10, 21, 21, 0, 0));
+      try {
+        assert.ok((await world.endpoints.registerEndpoint(admin, { url: 'https://hooks.example.com/next-day' })).secret);
+      } finally {
+        clock.set(NOW);
+      }
+      for (const e of await world.endpoints.listEndpoints(admin, { memberId })) await world.endpoints.deleteEndpoint(admin, { endpointId: e.id });
+      void ok;
     });
 
     /** The endpoint's signing secrets as the delivery worker opens them: current and previous, bound to its row. */

@@ -105,9 +105,11 @@ export interface DialectSeam {
   /** After rows were inserted with explicit ids: the next generated id follows the largest. */
   resetIdSequences(db: Db, tables: readonly string[]): Promise<void>;
   /**
-   * The per-row triggers on `tables`, each with its table and the statement that creates it
-   * again exactly (a fresh load drops them; db/write-session.ts). PostgreSQL's run once per
-   * statement: only the name words' one, which rebuildNameIndex stands in for.
+   * The triggers on `tables` a fresh load drops (db/write-session.ts), each with its table and
+   * the statement that creates it again exactly: SQLite's per-row ones but the name words' on
+   * a rename (it only adds words, and a fresh load's rename must add them too). PostgreSQL's run
+   * once per statement: the name words' on insert, which rebuildNameIndex stands in for, and
+   * the data version's, which the session's close bumps once.
    */
   perRowTriggers(db: Db, tables: readonly string[]): Promise<Array<{ name: string; table: string; sql: string }>>;
   /**
@@ -119,8 +121,10 @@ export interface DialectSeam {
    * Builds the name-search index again from `companies` (SQLite's FTS table; PostgreSQL's is an
    * ordinary index), and adds the names' words to company_name_words. Only after a fresh load
    * (PostgreSQL's ordinary index needs no rebuild, and its words' trigger was dropped for it).
+   * `words`: every word of the names the load inserted, when the bulk writer kept them (SQLite:
+   * then they are not split out of every name again).
    */
-  rebuildNameIndex(db: Db): Promise<void>;
+  rebuildNameIndex(db: Db, words: readonly string[] | null): Promise<void>;
   /** Throws when the name-search index does not match `companies` (after a copy; PostgreSQL's cannot drift). */
   checkNameIndex(db: Db): Promise<void>;
   /**
@@ -198,6 +202,9 @@ export const sqliteAddNameWords = (where: string) =>
   `INSERT OR IGNORE INTO company_name_words (word) SELECT DISTINCT j.value FROM companies c,
     json_each('["' || replace(c.name_core, ' ', '","') || '"]') j WHERE j.value <> '' AND ${where}`;
 
+/** Name words a statement when a fresh load's words are added from a list (SQLite). */
+const WORDS_PER_STATEMENT = 10_000;
+
 const sqliteSeam: DialectSeam = {
   kind: 'sqlite',
   indexTermOverSelects: true,
@@ -255,16 +262,25 @@ const sqliteSeam: DialectSeam = {
   resetIdSequences: async () => {},
   async perRowTriggers(db, tables) {
     const { rows } = await sql<{ name: string; table: string; sql: string }>`SELECT name, tbl_name AS "table", sql FROM sqlite_master
-      WHERE type = 'trigger' AND tbl_name IN (${sql.join(tables)}) ORDER BY name`.execute(db);
+      WHERE type = 'trigger' AND tbl_name IN (${sql.join(tables)}) AND name <> 'companies_update_name_words' ORDER BY name`.execute(db);
     return rows;
   },
   async markBulkLoad(db, active) {
     await (active ? sql`INSERT INTO fts_bulk_load (active) VALUES (1)` : sql`DELETE FROM fts_bulk_load`).execute(db);
   },
-  async rebuildNameIndex(db) {
+  async rebuildNameIndex(db, words) {
     await sql`INSERT INTO company_name_fts (company_name_fts) VALUES ('rebuild')`.execute(db);
     await sql`INSERT INTO company_word_fts (company_word_fts) VALUES ('rebuild')`.execute(db);
-    await sql.raw(sqliteAddNameWords('1')).execute(db);
+    if (words === null) {
+      await sql.raw(sqliteAddNameWords('1')).execute(db);
+      return;
+    }
+    // Sorted, a chunk per statement: 0.8 s of CPU at 10^5 names split in SQL (json_each, then
+    // a sort for DISTINCT) against ~0.1 s (docs/benchmarks.md).
+    for (let i = 0; i < words.length; i += WORDS_PER_STATEMENT) {
+      const chunk = words.slice(i, i + WORDS_PER_STATEMENT);
+      await sql`INSERT OR IGNORE INTO company_name_words (word) SELECT value FROM json_each(${JSON.stringify(chunk)})`.execute(db);
+    }
   },
   async checkNameIndex(db) {
     await sql`INSERT INTO company_name_fts(company_name_fts) VALUES ('integrity-check')`.execute(db);
@@ -358,15 +374,18 @@ const postgresSeam: DialectSeam = {
   },
   // Its triggers run once per statement, but the name words' one, once per COPY of 500 rows,
   // inserted each chunk's words into the words' b-tree (a fifth of the companies' COPY at
-  // 2×10^5): a fresh load adds them all at its end instead (rebuildNameIndex).
+  // 2×10^5): a fresh load adds them all at its end instead (rebuildNameIndex). The data
+  // version's updated its one row once per COPY: in one transaction each update walks every
+  // earlier version of that row (6,000 updates: 1.5 s); the session's close bumps it once.
   async perRowTriggers(db, tables) {
     if (!tables.includes('companies')) return [];
     const { rows } = await sql<{
       name: string;
       table: string;
       sql: string;
-    }>`SELECT tgname AS name, 'companies' AS "table", pg_get_triggerdef(oid) AS sql FROM pg_trigger
-      WHERE tgrelid = 'companies'::regclass AND tgname = 'companies_insert_name_words'`.execute(db);
+    }>`SELECT tgname AS name, tgrelid::regclass::text AS "table", pg_get_triggerdef(oid) AS sql FROM pg_trigger
+      WHERE tgrelid::regclass::text IN (${sql.join(tables)})
+        AND tgname IN ('companies_insert_name_words', 'companies_data_version', 'reports_data_version') ORDER BY tgname`.execute(db);
     return rows;
   },
   markBulkLoad: () => Promise.resolve(),

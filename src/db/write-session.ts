@@ -52,12 +52,12 @@ export interface WriteEngine {
 /**
  * The companies' name-search indexes: rows arrive in random name order, so keeping them up to
  * date costs a random b-tree insert per row, and the import itself never reads them. Of the
- * reports' indexes, the two the import never reads (by status and by reporting member; built
- * once at the end, sorted, instead of a b-tree insert per report); the one by company grows in
+ * reports' indexes, the four the import never reads (by status, by reporting member, and the
+ * retention job's two; built once at the end, sorted, instead of a b-tree insert per report); the one by company grows in
  * id order and counts a repeated company's reports, the unique ones check the rows.
  */
 const DEFERRED_INDEX_TABLES = ['companies'];
-const DEFERRED_REPORT_INDEXES = new Set(['reports_status_created', 'reports_reported_by']);
+const DEFERRED_REPORT_INDEXES = new Set(['reports_status_created', 'reports_reported_by', 'reports_retention', 'reports_expired_at']);
 
 /**
  * PostgreSQL's memory for one index build, for the builds at a fresh load's end (the default is
@@ -104,7 +104,7 @@ export async function isEmptyDatabase(db: Db): Promise<boolean> {
  * that creates them again, exactly as they were, and rebuilds the name index. Inside the
  * transaction, so a failed load leaves the schema as it was and readers never see it without.
  */
-async function suspendForFreshLoad(seam: DialectSeam, trx: Db): Promise<() => Promise<void>> {
+async function suspendForFreshLoad(seam: DialectSeam, trx: Db): Promise<(words: readonly string[] | null) => Promise<void>> {
   const reportIndexes = await seam.secondaryIndexes(trx, ['reports']);
   const indexes = [...(await seam.secondaryIndexes(trx, DEFERRED_INDEX_TABLES)), ...reportIndexes.filter((i) => DEFERRED_REPORT_INDEXES.has(i.name))];
   for (const index of indexes) await sql`DROP INDEX ${sql.ref(index.name)}`.execute(trx);
@@ -115,11 +115,11 @@ async function suspendForFreshLoad(seam: DialectSeam, trx: Db): Promise<() => Pr
     await sql`DROP TRIGGER ${sql.ref(trigger.name)}${on}`.execute(trx);
   }
   const restoreForeignKeys = seam.kind === 'postgres' ? await suspendForeignKeys(trx, FOREIGN_KEYS_CHECKED_AT_END) : null;
-  return async () => {
+  return async (words) => {
     if (seam.kind === 'postgres') await sql`SET LOCAL maintenance_work_mem = ${sql.lit(INDEX_BUILD_MEMORY)}`.execute(trx);
     for (const index of indexes) await sql.raw(index.sql).execute(trx);
     for (const trigger of triggers) await sql.raw(trigger.sql).execute(trx);
-    await seam.rebuildNameIndex(trx);
+    await seam.rebuildNameIndex(trx, words);
     await restoreForeignKeys?.();
   };
 }
@@ -143,7 +143,7 @@ export async function runWriteSession<T>(engine: WriteEngine, work: (session: Wr
     };
     try {
       const result = await work(session);
-      await finishFreshLoad?.();
+      await finishFreshLoad?.(engine.bulk.freshLoadWords(ticket));
       await engine.seam.markBulkLoad(trx, false);
       // The per-row triggers were quiet: one bump for the whole session, before the commit.
       await bumpDataVersion(trx);

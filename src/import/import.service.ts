@@ -105,11 +105,18 @@ class ImportWatchers {
   }
 }
 
-/** Collects lines into batches; a line that repeats a company or report ref of the batch starts a new one, so lines apply in order. */
+/**
+ * Collects lines into batches; a line that repeats a company or report ref of the batch starts a new one, so lines apply in order.
+ * One batch is written while the next is collected: on PostgreSQL the server works through a
+ * batch's statements while this thread takes in and checks the next lines, instead of each
+ * waiting for the other. A batch starts only when the one before it has finished (its reads see
+ * that one's rows), and a failed write fails the next flush or `finish`.
+ */
 class Batcher {
   private lines: BatchLine[] = [];
   private keys = new Set<string>();
   private refs = new Set<string>();
+  private writing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly ctx: BatchContext,
@@ -126,12 +133,31 @@ class Batcher {
   }
 
   async flush(): Promise<void> {
-    await writeBatch(this.ctx, this.lines);
-    // The batch's companies that someone watches (D31): told once, at the end (watchers.tell).
-    await this.watchers.note(this.lines.map((l) => ({ country: l.company.country, taxIdNorm: l.company.taxIdNorm })));
+    const lines = this.lines;
     this.lines = [];
     this.keys.clear();
     this.refs.clear();
+    await this.writing;
+    this.writing = this.write(lines);
+    // Awaited by the next flush or by finish; until then a failure must not count as unhandled.
+    this.writing.catch(() => {});
+  }
+
+  /** Writes what is left and waits for every write. */
+  async finish(): Promise<void> {
+    await this.flush();
+    await this.writing;
+  }
+
+  /** Waits until no write is under way, whatever its outcome (before the transaction ends). */
+  async idle(): Promise<void> {
+    await this.writing.catch(() => {});
+  }
+
+  private async write(lines: readonly BatchLine[]): Promise<void> {
+    await writeBatch(this.ctx, lines);
+    // The batch's companies that someone watches (D31): told once, at the end (watchers.tell).
+    await this.watchers.note(lines.map((l) => ({ country: l.company.country, taxIdNorm: l.company.taxIdNorm })));
   }
 }
 
@@ -153,15 +179,20 @@ export async function importLines(
       const batcher = new Batcher({ session, clock: options.clock, changedBy, memberIds: new Map(), summary, problems, written }, watchers);
       const checked = options.checkInWorker ? checkLinesInWorker(lines, options.countries) : checkLinesInline(lines, options.countries);
       let lineNo = 0;
-      for await (const line of checked) {
-        lineNo = line.lineNo;
-        if (lineNo % 1000 === 0) options.onProgress?.(lineNo, 0);
-        if (line.blank) continue;
-        summary.lines++;
-        if (line.company) await batcher.add({ lineNo, company: line.company });
-        for (const p of line.problems) problems.push(`line ${lineNo}: ${p}`);
+      try {
+        for await (const line of checked) {
+          lineNo = line.lineNo;
+          if (lineNo % 1000 === 0) options.onProgress?.(lineNo, 0);
+          if (line.blank) continue;
+          summary.lines++;
+          if (line.company) await batcher.add({ lineNo, company: line.company });
+          for (const p of line.problems) problems.push(`line ${lineNo}: ${p}`);
+        }
+        await batcher.finish();
+      } finally {
+        // No statement of a batch may run after the transaction has ended.
+        await batcher.idle();
       }
-      await batcher.flush();
       options.onProgress?.(lineNo, 0);
       if (problems.length > 0) throw new Rollback();
       await watchers.tell();

@@ -97,9 +97,10 @@ export class DomainError extends Error {
   constructor(
     /**
      * invalid: bad input; not_found: nothing by that name (or nothing this caller may know of);
-     * conflict: the data's state refuses it; forbidden: this caller's role may not take the step.
+     * conflict: the data's state refuses it; forbidden: this caller's role may not take the step;
+     * rate_limited: a daily allowance of the step is used up (the message says when it resets).
      */
-    readonly kind: 'invalid' | 'not_found' | 'conflict' | 'forbidden',
+    readonly kind: 'invalid' | 'not_found' | 'conflict' | 'forbidden' | 'rate_limited',
     message: string,
     problems: Problem | readonly StatedProblem[],
   ) {
@@ -117,6 +118,7 @@ export const DOMAIN_ERROR_STATUS = {
   conflict: 409,
   /** The caller's role may not take the step: the HTTP meaning of 403. */
   forbidden: 403,
+  rate_limited: 429,
 } as const satisfies Record<DomainError['kind'], number>;
 
 export function statusOf(error: DomainError): (typeof DOMAIN_ERROR_STATUS)[DomainError['kind']] {

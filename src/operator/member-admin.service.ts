@@ -38,6 +38,8 @@ export interface MemberState {
   key_daily_limit: number | null;
   /** The member's daily portal searches, all its users together (D28 amended); null = the server's default. */
   portal_daily_limit: number | null;
+  /** Companies the member may watch (D31); null = the server's default. */
+  watchlist_cap: number | null;
   active_key: { prefix: string; daily_limit: number } | null;
 }
 
@@ -51,6 +53,7 @@ async function stateOf(db: Kysely<Database>, member: MemberRow): Promise<MemberS
     agreement_signed_on: member.agreement_signed_on,
     key_daily_limit: member.key_daily_limit === null ? null : Number(member.key_daily_limit),
     portal_daily_limit: member.portal_daily_limit === null ? null : Number(member.portal_daily_limit),
+    watchlist_cap: member.watchlist_cap === null ? null : Number(member.watchlist_cap),
     active_key: key ? { prefix: key.prefix, daily_limit: Number(key.daily_limit) } : null,
   };
 }

@@ -16,6 +16,7 @@ import { normaliseEmail } from '../users/users.service.ts';
  * withStepUp around its route). `user.invite` is inviting a member's user or administrator (attack
  * round): an account minted from a stolen session outlives it (a key, searches every day).
  * `user.disable_operator`: a stolen session must not shut the other operators out of the console.
+ * `member.watchlist_cap` (D31) is wired as the other limits: more companies followed for free.
  */
 export const STEP_UP_ACTIONS = [
   'user.invite_operator',
@@ -25,6 +26,7 @@ export const STEP_UP_ACTIONS = [
   'member.status',
   'member.key_daily_limit',
   'member.portal_daily_limit',
+  'member.watchlist_cap',
 ] as const;
 export type StepUpAction = (typeof STEP_UP_ACTIONS)[number];
 

@@ -22,6 +22,8 @@ a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,te
 .tools{display:flex;flex-wrap:wrap;gap:1rem;align-items:center}
 .account{display:flex;gap:.5rem;align-items:center}
 form.inline{display:inline-flex;gap:.5rem;align-items:center;margin:0}
+table.console-members form.inline{flex-direction:column;align-items:flex-start;gap:.25rem}
+table.console-members input:not([type]),table.console-members select{width:7rem}
 main{max-width:60rem;margin:0 auto;padding:1.25rem}
 .foot{max-width:60rem;margin:2rem auto;padding:0 1.25rem;color:var(--muted)}
 h1{font-size:1.6rem;margin-top:.5rem}

@@ -1,6 +1,6 @@
 /**
  * The operator console's administration pages (D30): members (add, status, tier, agreement,
- * key daily limit, revoke key) and users (invite, reset link, disable); the search audit and the
+ * key daily limit, portal daily limit, watchlist cap, revoke key) and users (invite, reset link, disable); the search audit and the
  * operator log are in operator-records.routes.ts. Every action goes through a service that writes the operator
  * log in its own transaction. Operators only.
  */
@@ -8,6 +8,7 @@ import type { FastifyRequest } from 'fastify';
 import type { App } from '../http/app-type.ts';
 import { MEMBER_STATUSES, TIERS, type MemberStatus, type Tier } from '../members/members.service.ts';
 import { listMemberStates } from '../operator/member-admin.service.ts';
+import { countWatchesByMember, readWatchlistCap, setWatchlistCap, watchlistCapProblem } from '../watchlist/watchlist.service.ts';
 import type { Actor } from '../actors/actor.ts';
 import { stepUpTarget, type StepUpAction } from '../operator/step-up.ts';
 import { withStepUp, type StepUpNeed } from './step-up.ts';
@@ -40,7 +41,16 @@ function select(name: string, options: readonly string[], current: string): Html
 }
 
 /** The console's actions that redirect with a notice (`?done=ACTION&target=…`). */
-const MEMBER_ACTIONS = ['member.add', 'member.status', 'member.tier', 'member.agreement', 'member.limit', 'member.portal-limit', 'member.revoke-key'] as const;
+const MEMBER_ACTIONS = [
+  'member.add',
+  'member.status',
+  'member.tier',
+  'member.agreement',
+  'member.limit',
+  'member.portal-limit',
+  'member.watchlist-cap',
+  'member.revoke-key',
+] as const;
 const USER_ACTIONS = ['user.disable'] as const;
 
 /**
@@ -72,6 +82,7 @@ export function registerOperatorAdminRoutes(
     const ctx = portalOf(request);
     const tr = translator(ctx.locale);
     const members = await listMemberStates(deps.db);
+    const watching = await countWatchesByMember(deps.db);
     const rows = members.map((m) => {
       const base = `/portal/operator/members/${encodeURIComponent(m.ref)}`;
       return html`<tr>
@@ -88,6 +99,12 @@ export function registerOperatorAdminRoutes(
         </td>
         <td>
           ${form(ctx, `${base}/portal-limit`, html`<input name="portal_daily_limit" inputmode="numeric" size="6" value="${m.portal_daily_limit ?? deps.config.portalMemberDailyLimit}" aria-label="portal_daily_limit" />`, tr('console.save'))}
+        </td>
+        <td>
+          ${form(ctx, `${base}/watchlist-cap`, html`<input name="watchlist_cap" size="7" value="${m.watchlist_cap ?? 'default'}" aria-label="watchlist_cap" />`, tr('console.save'))}
+          <span class="muted small"
+            >${m.watchlist_cap === null ? `${tr('console.default_is', { value: deps.config.watchlistCap })} · ` : ''}${tr('console.watching', { count: watching.get(m.ref) ?? 0 })}</span
+          >
         </td>
         <td>${m.active_key ? html`${m.active_key.prefix}… ${form(ctx, `${base}/revoke-key`, html``, tr('console.revoke'))}` : '—'}</td>
       </tr>`;
@@ -106,7 +123,7 @@ export function registerOperatorAdminRoutes(
       members.map((m) => m.ref),
     )}
       <p>${add}</p>
-      <table>
+      <table class="console-members">
         <thead>
           <tr>
             <th>${tr('console.ref')}</th>
@@ -116,6 +133,7 @@ export function registerOperatorAdminRoutes(
             <th>${tr('console.agreement')}</th>
             <th>${tr('console.limit')}</th>
             <th>${tr('console.portal_limit')}</th>
+            <th>${tr('console.watchlist_cap')}</th>
             <th>${tr('console.key')}</th>
           </tr>
         </thead>
@@ -162,6 +180,13 @@ export function registerOperatorAdminRoutes(
       case 'portal-limit': {
         const limit = /^[0-9]{1,7}$/.test(field('portal_daily_limit')) ? Number(field('portal_daily_limit')) : NaN;
         return act(need('member.portal_daily_limit', field('portal_daily_limit')), (op) => admin.setPortalDailyLimit(op, { ref, dailyLimit: limit }));
+      }
+      case 'watchlist-cap': {
+        // The CLI's rule and words (readWatchlistCap); a mistyped cap is refused before the password and a code are asked for.
+        const raw = field('watchlist_cap');
+        const read = readWatchlistCap('the watchlist cap', raw);
+        if ('problem' in read) throw watchlistCapProblem(raw, read.problem);
+        return act(need('member.watchlist_cap', raw.trim()), (op) => setWatchlistCap(deps, op, ref, read.value));
       }
       case 'revoke-key':
         return act(null, (op) => admin.revokeKey(op, { ref }));

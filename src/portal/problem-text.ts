@@ -41,8 +41,6 @@ const WORDED: Readonly<Record<string, (locale: Locale, value: string) => string>
   memberStatus: (locale, value) => wordOr(locale, `word.member_status.${value}`, value),
   step: (locale, value) => wordOr(locale, `word.step.${value}`, value),
   caseFields: (locale, value) => each(value, (v) => wordOr(locale, `case.${v}`, v)),
-  // A refused webhook address's range (src/webhooks/address-policy.ts, nonPublicRange).
-  range: (locale, value) => wordOr(locale, `webhooks.range.${value}`, value),
 };
 
 let countries: CountryCatalogue | null = null;

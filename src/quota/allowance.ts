@@ -66,6 +66,11 @@ export function webhookManualSendsSubject(memberId: number): string {
   return `webhook_manual:member:${memberId}`;
 }
 
+/** A member's webhook registrations refused for their address today (webhook-endpoints.service.ts). */
+export function webhookRefusedAddressesSubject(memberId: number): string {
+  return `webhook_refused:member:${memberId}`;
+}
+
 export function remainingOf(a: Allowance): number {
   return Math.max(0, a.limit - a.used);
 }

@@ -13,6 +13,7 @@ import type { Clock } from '../lib/clock.ts';
 import { AppError, DomainError } from '../lib/errors.ts';
 import { requireMember } from '../members/members.service.ts';
 import { appendOperatorLog, operatorIdentity } from '../operator/operator-log.ts';
+import { requireStepUp, stepUpTarget } from '../operator/step-up.ts';
 import type { Actor } from '../actors/actor.ts';
 import { formatTurkeyDateTime } from '../lib/turkey-time.ts';
 import { companyStandings, NO_STANDING, standingKey } from '../search/search.service.ts';
@@ -63,6 +64,17 @@ export function checkWatchTarget(countries: Pick<CountryCatalogue, 'get'>, count
 export async function capOf(db: Db, memberId: number, defaultCap: number): Promise<number> {
   const row = await db.selectFrom('members').select('watchlist_cap').where('id', '=', memberId).executeTakeFirst();
   return row?.watchlist_cap == null ? defaultCap : Number(row.watchlist_cap);
+}
+
+/** How many companies each member watches, by member ref (the console's member list); a member watching none is absent. */
+export async function countWatchesByMember(db: Db): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('watchlist')
+    .innerJoin('members', 'members.id', 'watchlist.member_id')
+    .select((eb) => ['members.ref', eb.fn.countAll().as('n')])
+    .groupBy('members.ref')
+    .execute();
+  return new Map(rows.map((r) => [r.ref, Number(r.n)]));
 }
 
 async function countWatches(db: Db, memberId: number): Promise<number> {
@@ -202,10 +214,33 @@ function decodeWatchCursor(cursor: string): WatchTarget {
   return { country: m[1]!, taxIdNorm: m[2]! };
 }
 
+/** The highest watchlist cap an operator may set (D31). */
+export const WATCHLIST_CAP_MAX = 1_000_000;
+
+/**
+ * The one reading of a watchlist cap as an operator types it (CLI `--watchlist-cap`, the console's
+ * field): a whole number from 0 to WATCHLIST_CAP_MAX, or `default` (null: the server's). The
+ * problem names the setting as the caller calls it and repeats the value given.
+ */
+export function readWatchlistCap(name: string, raw: string): { value: number | null } | { problem: string } {
+  const text = raw.trim();
+  if (text.toLowerCase() === 'default') return { value: null };
+  if (!/^[0-9]{1,7}$/.test(text) || Number(text) > WATCHLIST_CAP_MAX) {
+    return { problem: `${name} must be a whole number from 0 to ${WATCHLIST_CAP_MAX}, or default; got '${raw}'` };
+  }
+  return { value: Number(text) };
+}
+
+/** readWatchlistCap's refusal as the console and the service answer it (400, worded in the reader's language). */
+export function watchlistCapProblem(raw: string, problem: string): DomainError {
+  return new DomainError('invalid', problem, { code: 'member.watchlist_cap_range', params: { max: WATCHLIST_CAP_MAX, value: raw.slice(0, 40) } });
+}
+
 /**
  * An operator sets a member's watchlist cap (D31), or gives it back the server's default (null):
  * the operator log keeps the cap before and after. A lower cap removes nothing; the member adds
- * no more until under it.
+ * no more until under it. A portal operator needs the step-up confirmation, as for the member's
+ * other limits (operator/step-up.ts): a raised cap is more companies followed for free.
  */
 export async function setWatchlistCap(
   deps: Pick<WatchlistDeps, 'db' | 'clock'>,
@@ -213,12 +248,11 @@ export async function setWatchlistCap(
   ref: string,
   cap: number | null,
 ): Promise<{ ref: string; watchlist_cap: number | null }> {
-  if (cap !== null && (!Number.isInteger(cap) || cap < 0 || cap > 1_000_000)) {
-    throw new DomainError('invalid', 'the watchlist cap must be a whole number from 0 to 1000000, or default', {
-      code: 'member.daily_limit_range',
-      params: { min: 0, max: 1_000_000 },
-    });
+  if (cap !== null) {
+    const read = readWatchlistCap('the watchlist cap', String(cap));
+    if ('problem' in read) throw watchlistCapProblem(String(cap), read.problem);
   }
+  requireStepUp(operator, 'member.watchlist_cap', stepUpTarget.member(ref));
   return deps.db.transaction().execute(async (trx) => {
     const who = await operatorIdentity(trx, operator);
     const member = await requireMember(trx, ref);

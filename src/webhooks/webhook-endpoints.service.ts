@@ -26,6 +26,9 @@ import {
 } from './endpoints.repository.ts';
 import { AddressRefusedError, allowedAddresses, type AddressRule } from './safe-lookup.ts';
 import { newSigningSecret } from './signature.ts';
+import { webhookRefusedAddressesSubject } from '../quota/allowance.ts';
+import { consumeUsage, releaseUsage } from '../quota/usage.repository.ts';
+import { formatTurkeyDateTime, nextQuotaResetSeconds, quotaDayOf } from '../lib/turkey-time.ts';
 import {
   checkDescription,
   checkEndpointAccess,
@@ -34,6 +37,7 @@ import {
   managedMemberOf,
   MAX_ENDPOINTS_PER_MEMBER,
   PREVIOUS_SECRET_VALID_MS,
+  REFUSED_ADDRESSES_PER_DAY,
   type WebhookActor,
 } from './webhook-rules.ts';
 
@@ -75,16 +79,46 @@ function viewOf(row: EndpointRow, now: number): EndpointView {
   };
 }
 
-/** D32's address rule, at registration and on enabling: every address of the host must be public. */
+/**
+ * D32's address rule, at registration and on enabling: every address of the host must be public.
+ * One answer for a private address and for none (addressRefusedMessage): no address, no range.
+ */
 async function checkAddresses(url: URL, rule: AddressRule): Promise<void> {
   try {
     await allowedAddresses(url.hostname, rule);
   } catch (error) {
     if (!(error instanceof AddressRefusedError)) throw error;
-    const { host, address, range } = error;
-    if (address !== null)
-      throw new DomainError('invalid', error.message, { code: 'webhook.address_refused', params: { host, address, range: range ?? 'reserved' } });
-    throw new DomainError('invalid', `${host} could not be found: check the address`, { code: 'webhook.host_unresolved', params: { host } });
+    throw new DomainError('invalid', error.message, { code: 'webhook.address_refused', params: { host: error.host } });
+  }
+}
+
+/**
+ * Runs `check` (the address rule) with one of the member's refusals of the day reserved: taken
+ * atomically before the look-up (D18's conditional increment, as webhook_manual's), kept when the
+ * address is refused, given back otherwise. Parallel registrations look up at most as many names
+ * as there are refusals left; once they are used up every registration is refused before any
+ * look-up, whatever its address (429, with when it resets).
+ */
+async function withAddressRefusal(db: Kysely<Database>, clock: Clock, memberId: number, check: () => Promise<void>): Promise<void> {
+  const now = clock.now();
+  const day = quotaDayOf(now);
+  const subject = webhookRefusedAddressesSubject(memberId);
+  if ((await consumeUsage(db, subject, day, REFUSED_ADDRESSES_PER_DAY)) === null) {
+    const resets = `${formatTurkeyDateTime(nextQuotaResetSeconds(now) * 1000)} Turkey time`;
+    throw new DomainError(
+      'rate_limited',
+      `no more endpoints today: ${REFUSED_ADDRESSES_PER_DAY} addresses of your member were refused today (not a public address); registering opens again at ${resets}`,
+      { code: 'webhook.address_refusals_used_up', params: { max: REFUSED_ADDRESSES_PER_DAY, resets: formatTurkeyDateTime(nextQuotaResetSeconds(now) * 1000) } },
+    );
+  }
+  let refused = false;
+  try {
+    await check();
+  } catch (error) {
+    refused = error instanceof DomainError && error.problems.some((p) => p.code === 'webhook.address_refused');
+    throw error;
+  } finally {
+    if (!refused) await releaseUsage(db, subject, day);
   }
 }
 
@@ -110,7 +144,7 @@ export function createWebhookEndpoints(deps: EndpointsDeps) {
       const problems = [...('problems' in checked ? checked.problems : []), ...checkDescription(description)];
       if (problems.length > 0 || !('url' in checked)) refuse(problems);
       // Resolved before the transaction: a slow DNS answer holds no lock.
-      await checkAddresses(checked.url, deps.addresses);
+      await withAddressRefusal(deps.db, deps.clock, memberId, () => checkAddresses(checked.url, deps.addresses));
       const secret = newSigningSecret();
       const row = await deps.db.transaction().execute(async (trx) => {
         if (!(await lockMemberRow(trx, memberId)))

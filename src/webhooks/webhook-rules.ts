@@ -9,6 +9,11 @@ import type { Actor } from '../actors/actor.ts';
 
 /** At most this many endpoints per member (D32). */
 export const MAX_ENDPOINTS_PER_MEMBER = 3;
+/**
+ * Registrations refused for their address, per member and quota day (D19): each refusal tells
+ * that a name is not a public address, so a member_admin gets only so many a day (issue 30).
+ */
+export const REFUSED_ADDRESSES_PER_DAY = 20;
 export const MAX_URL_CHARS = 2000;
 export const MAX_DESCRIPTION_CHARS = 200;
 /** Deliveries are kept, and listed, this long. */

@@ -25,7 +25,7 @@ export interface WebhookWorld {
   /** The ring the endpoints seal with (TEST_KEY_RING unless given). */
   readonly ring: KeyRing;
   /** Host name → addresses; a name not here is "not found". */
-  readonly dns: Map<string, string[]>;
+  readonly dns: Map<string, string[]> & { readonly lookups: readonly string[] };
   readonly addresses: AddressRule & { allowPrivate: boolean };
   readonly endpoints: ReturnType<typeof createWebhookEndpoints>;
   readonly deliveries: ReturnType<typeof createWebhookDeliveries>;
@@ -48,8 +48,10 @@ export function webhookWorld(
   options: { allowPrivate?: boolean; ring?: KeyRing } = {},
 ): WebhookWorld {
   const ring = options.ring ?? TEST_KEY_RING;
-  const dns = new Map<string, string[]>();
+  const lookups: string[] = [];
+  const dns = Object.assign(new Map<string, string[]>(), { lookups });
   const resolve: Resolver = (hostname) => {
+    lookups.push(hostname);
     const found = dns.get(hostname);
     return found ? Promise.resolve(found) : Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }));
   };

@@ -5,7 +5,7 @@ import { readWholeNumber } from '../../lib/whole-number.ts';
 import { cliActor } from '../../actors/actor.ts';
 import { createServices } from '../../services.ts';
 import { cliUser, withContext } from '../context.ts';
-import { setWatchlistCap } from '../../watchlist/watchlist.service.ts';
+import { readWatchlistCap, setWatchlistCap } from '../../watchlist/watchlist.service.ts';
 
 const describe = (m: MemberView) =>
   `${m.ref}  ${m.name}  tier=${m.tier}  status=${m.status}  agreement=${m.agreement_signed_on ?? 'unsigned'}` +
@@ -68,10 +68,9 @@ export function memberCommand(): Command {
             'nothing to change: give --status, --tier, --agreement-signed, --agreement-unsigned, --daily-limit, --portal-daily-limit or --watchlist-cap',
           );
         }
-        const cap = opts.watchlistCap === undefined ? undefined : opts.watchlistCap.trim().toLowerCase() === 'default' ? null : Number(opts.watchlistCap);
-        if (cap !== undefined && cap !== null && (!/^[0-9]{1,7}$/.test(opts.watchlistCap!.trim()) || cap > 1_000_000)) {
-          throw new UsageError(`--watchlist-cap must be a whole number from 0 to 1000000, or default; got '${opts.watchlistCap}'`);
-        }
+        const readCap = opts.watchlistCap === undefined ? undefined : readWatchlistCap('--watchlist-cap', opts.watchlistCap);
+        if (readCap !== undefined && 'problem' in readCap) throw new UsageError(readCap.problem);
+        const cap = readCap?.value;
         const dailyLimit = opts.dailyLimit === undefined ? undefined : limitOf('--daily-limit', opts.dailyLimit);
         const portalDailyLimit = opts.portalDailyLimit === undefined ? undefined : limitOf('--portal-daily-limit', opts.portalDailyLimit);
         return withContext(cmd, async ({ engine, clock, out }) => {

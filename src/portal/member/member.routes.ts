@@ -199,7 +199,10 @@ function registerSearchRoute(app: App, deps: PortalDeps) {
       outcome,
       blocked: refusal ? refusalText(t, refusal, allowance.limit) : null,
       canonical: canonicalOf,
-      watched: outcome?.kind === 'answered' ? await watchedOf(member.id, [...outcome.response.results, ...typedTaxId(outcome.response)]) : new Set<string>(),
+      watched:
+        outcome?.kind === 'answered'
+          ? await watchedOf(member.id, [...outcome.response.results, ...(outcome.response.near_matches ?? []), ...typedTaxId(outcome.response)])
+          : new Set<string>(),
     };
     const status = refusal ? 403 : outcome?.kind === 'refused' ? outcome.status : 200;
     return sendPage(reply, renderPage(ctx, { title: t('search.title'), body: searchBody(ctx, model), active: 'search' }), status);

@@ -159,7 +159,12 @@ function confirmLink(match: NearMatch): string {
   return `/portal/search?${new URLSearchParams({ q: match.tax_id, type: 'tax_id', country: match.country }).toString()}`;
 }
 
-function nearMatches(t: MemberText, response: SearchResponse, matches: readonly NearMatch[]): Html {
+/**
+ * Near matches (D25) with a Watch button each, as exact results have: it carries the country and
+ * tax ID the line already shows, so watching one tells nothing the line did not.
+ */
+function nearMatches(ctx: PortalContext, model: SearchPageModel, response: SearchResponse, matches: readonly NearMatch[]): Html {
+  const t = memberText(ctx.locale);
   return html`<section class="near" aria-labelledby="near-title">
     <h2 id="near-title">${t('search.near_title', { q: response.query })}</h2>
     <p>${t('search.near_hint')}</p>
@@ -170,6 +175,7 @@ function nearMatches(t: MemberText, response: SearchResponse, matches: readonly 
             <strong>${m.company_name}</strong> — ${m.city}, <span class="mono">${m.country} ${m.tax_id}</span> · ${t('search.threat')}:
             ${m.threat_level === 'high' ? t('search.threat_high') : t('search.threat_normal')} · ${t('search.reports')}: ${m.report_count} ·
             ${t('search.similarity', { value: m.similarity.toFixed(2) })} · <a href="${confirmLink(m)}">${t('search.confirm')}</a>
+            ${isWatched(model, m) ? watchingMark(ctx) : watchButton(ctx, m.country, m.tax_id, m.company_name)}
           </li>`,
       )}
     </ul>
@@ -190,7 +196,7 @@ function answer(ctx: PortalContext, model: SearchPageModel, response: SearchResp
           ${response.result_count === 1 ? t('search.result_one', { q }) : t('search.result_count', { q, count: response.result_count })}
         </p>`;
   return html`<section class="results" aria-live="polite">
-    ${summary}${response.meta.truncated ? notice('info', t('search.truncated')) : ''} ${near.length > 0 ? nearMatches(t, response, near) : ''}
+    ${summary}${response.meta.truncated ? notice('info', t('search.truncated')) : ''} ${near.length > 0 ? nearMatches(ctx, model, response, near) : ''}
     ${response.results.map((c) => companyCard(ctx, isWatched(model, c), c))}
   </section>`;
 }
@@ -207,7 +213,7 @@ function typedWatch(ctx: PortalContext, model: SearchPageModel, response: Search
   return watchButton(ctx, response.country, response.query, `${response.country} ${response.query}`);
 }
 
-function isWatched(model: SearchPageModel, company: CompanyResult): boolean {
+function isWatched(model: SearchPageModel, company: { country: string; tax_id: string }): boolean {
   const canonical = model.canonical?.(company.country, company.tax_id) ?? company.tax_id;
   return model.watched.has(`${company.country}:${canonical}`);
 }

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decideAfterAttempt, describeFailure, MAX_ATTEMPTS } from '../../webhooks/delivery-rules.ts';
 import { UNREADABLE_SECRET_ERROR } from '../../webhooks/delivery-worker.ts';
+import { AddressRefusedError } from '../../webhooks/safe-lookup.ts';
 import { failureWords } from '../../webhooks/webhook-sender.ts';
 import { deliveryProblemText } from './webhook-words.ts';
 
@@ -26,8 +27,8 @@ test("every failure the worker words is put in Turkish; English readers get the 
       'hooks.example.com ile TLS bağlantısı kurulamadı: certificate has expired',
     ],
     [
-      failureWords(errno('EADDRREFUSED', 'evil.example resolves to 127.0.0.1, a loopback address'), 'evil.example'),
-      'izin verilmeyen adres, gönderilmedi: evil.example resolves to 127.0.0.1, a loopback address',
+      failureWords(new AddressRefusedError('evil.example', '127.0.0.1', 'loopback'), 'evil.example'),
+      'izin verilmeyen adres, gönderilmedi: evil.example internete açık bir adrese çözümlenmiyor (özel ya da ayrılmış bir adrese çözümleniyor ya da hiç çözümlenmiyor): bildirimler yalnızca internete açık adreslere gönderilir; internete açık bir adrese çözümlenen bir alan adı girin',
     ],
   ];
   for (const [english, turkish] of cases) {

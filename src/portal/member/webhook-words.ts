@@ -31,7 +31,12 @@ const TURKISH: readonly Rule[] = [
   [/^(\S+) could not be resolved$/, (m) => `${m[1]!} çözümlenemedi`],
   [/^(\S+) could not be reached$/, (m) => `${m[1]!} adresine ulaşılamadı`],
   [/^the TLS connection to (\S+) failed: (.*)$/s, (m) => `${m[1]!} ile TLS bağlantısı kurulamadı: ${m[2]!}`],
-  [/^refused: (.*)$/s, (m) => `izin verilmeyen adres, gönderilmedi: ${m[1]!}`],
+  [/^refused: (.*)$/s, (m, again) => `izin verilmeyen adres, gönderilmedi: ${again(m[1]!)}`],
+  [
+    /^(\S+) does not resolve to a public address \(it resolves to a private or reserved address, or to none\): webhooks only go to public addresses; give a host name that resolves to a public internet address$/,
+    (m) =>
+      `${m[1]!} internete açık bir adrese çözümlenmiyor (özel ya da ayrılmış bir adrese çözümleniyor ya da hiç çözümlenmiyor): bildirimler yalnızca internete açık adreslere gönderilir; internete açık bir adrese çözümlenen bir alan adı girin`,
+  ],
   [
     /^not sent: the server could not read this endpoint's signing secret; .*$/s,
     () => 'gönderilmedi: sunucu bu adresin imzalama anahtarını okuyamadı; bir dakika sonra yeniden dener (işletmecisi sunucu günlüğünden haberdar edilir)',

@@ -14,6 +14,9 @@ export const consoleMessages = defineMessages({
   'console.key': { en: 'Active key', tr: 'Etkin anahtar' },
   'console.limit': { en: 'Daily limit', tr: 'Günlük sınır' },
   'console.portal_limit': { en: 'Portal searches a day (all users)', tr: 'Günlük portal sorgusu (tüm kullanıcılar)' },
+  'console.watchlist_cap': { en: 'Watchlist cap (companies)', tr: 'İzleme listesi sınırı (şirket)' },
+  'console.watching': { en: '{count} watched now', tr: 'şu an {count} izleniyor' },
+  'console.default_is': { en: 'default = {value}', tr: 'varsayılan = {value}' },
   'console.save': { en: 'Save', tr: 'Kaydet' },
   'console.sign': { en: 'Mark signed', tr: 'İmzalandı say' },
   'console.unsign': { en: 'Mark unsigned', tr: 'İmzasız say' },
@@ -36,6 +39,7 @@ export const consoleMessages = defineMessages({
   'console.action.member.agreement': { en: 'agreement changed', tr: 'sözleşme durumu değiştirildi' },
   'console.action.member.limit': { en: 'daily limit changed', tr: 'günlük limit değiştirildi' },
   'console.action.member.portal-limit': { en: 'portal daily limit changed', tr: 'günlük portal sınırı değiştirildi' },
+  'console.action.member.watchlist-cap': { en: 'watchlist cap changed', tr: 'izleme listesi sınırı değiştirildi' },
   'console.action.member.revoke-key': { en: 'key revoked', tr: 'anahtar iptal edildi' },
   'console.action.user.disable': { en: 'user disabled', tr: 'kullanıcı devre dışı bırakıldı' },
   'console.day': { en: 'Day', tr: 'Gün' },
@@ -74,4 +78,5 @@ export const consoleMessages = defineMessages({
   'console.stepUp.member.status': { en: "change the member's status", tr: 'üyenin durumunu değiştirme' },
   'console.stepUp.member.key_daily_limit': { en: "change the member's daily limit", tr: 'üyenin günlük sınırını değiştirme' },
   'console.stepUp.member.portal_daily_limit': { en: "change the member's daily portal limit", tr: 'üyenin günlük portal sınırını değiştirme' },
+  'console.stepUp.member.watchlist_cap': { en: "change the member's watchlist cap", tr: 'üyenin izleme listesi sınırını değiştirme' },
 });

@@ -102,6 +102,10 @@ export const accountProblemMessages = defineMessages({
     en: 'The daily limit must be a whole number from {min} to {max}.',
     tr: 'Günlük sınır {min} ile {max} arasında bir tam sayı olmalı.',
   },
+  'problem.member.watchlist_cap_range': {
+    en: 'The watchlist cap must be a whole number from 0 to {max}, or default; got “{value}”.',
+    tr: 'İzleme listesi sınırı 0 ile {max} arasında bir tam sayı ya da default olmalı; girilen: “{value}”.',
+  },
   'problem.key.daily_limit_invalid': {
     en: 'The daily limit must be a whole number of at least {min}.',
     tr: 'Günlük sınır en az {min} olan bir tam sayı olmalı.',

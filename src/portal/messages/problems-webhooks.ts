@@ -20,12 +20,12 @@ export const webhookProblemMessages = defineMessages({
   },
   'problem.webhook.url_too_long': { en: 'The address is longer than {max} characters.', tr: 'Adres en çok {max} karakter olabilir.' },
   'problem.webhook.address_refused': {
-    en: 'This address is not allowed: {host} leads to {address}, {range}. Webhooks go to public internet addresses only; give an address reachable from the internet.',
-    tr: 'Bu adrese izin verilmiyor: {host}, {address} adresine çıkıyor; bu {range}. Bildirimler yalnızca internete açık adreslere gönderilir; internetten erişilebilen bir adres girin.',
+    en: '{host} does not resolve to a public address (it resolves to a private or reserved address, or to none). Webhooks only go to public addresses: give a host name that resolves to a public internet address.',
+    tr: '{host} internete açık bir adrese çözümlenmiyor (özel ya da ayrılmış bir adrese çözümleniyor ya da hiç çözümlenmiyor). Bildirimler yalnızca internete açık adreslere gönderilir: internete açık bir adrese çözümlenen bir alan adı girin.',
   },
-  'problem.webhook.host_unresolved': {
-    en: '{host} could not be found: check the address.',
-    tr: '{host} bulunamadı: adresi denetleyin.',
+  'problem.webhook.address_refusals_used_up': {
+    en: 'No more endpoints today: {max} addresses of your member were refused today (not a public address). Registering opens again at {resets} Turkey time.',
+    tr: 'Bugün başka adres eklenemez: üyenizin {max} adresi bugün reddedildi (internete açık bir adres değil). Kayıt Türkiye saatiyle {resets} itibarıyla yeniden açılır.',
   },
   'problem.webhook.endpoint_cap': {
     en: 'A member has at most {max} endpoints: delete one before adding another.',

@@ -105,19 +105,5 @@ export const webhooksMessages = defineMessages({
     en: 'Delivery {id} is queued again: the same webhook-id and body, with a fresh retry schedule.',
     tr: '{id} numaralı gönderim yeniden sıraya alındı: aynı webhook-id ve gövde, baştan başlayan bir deneme takvimiyle.',
   },
-  // The range of a refused address (src/webhooks/address-policy.ts, nonPublicRange), in a refusal.
-  'webhooks.range.loopback': { en: 'a loopback address (the server itself)', tr: 'bir geri döngü (loopback) adresi, yani sunucunun kendisi' },
-  'webhooks.range.private': { en: 'a private network address', tr: 'bir özel ağ adresi' },
-  'webhooks.range.uniqueLocal': { en: 'a private (unique-local) network address', tr: 'bir özel (unique-local) ağ adresi' },
-  'webhooks.range.linkLocal': {
-    en: 'a link-local address, where cloud metadata services answer',
-    tr: 'bir link-local adres; bulut meta veri servisleri burada yanıt verir',
-  },
-  'webhooks.range.carrierGradeNat': { en: 'a carrier-grade NAT address', tr: 'bir operatör NAT (CGNAT) adresi' },
-  'webhooks.range.unspecified': { en: 'an unspecified address', tr: 'belirsiz (unspecified) bir adres' },
-  'webhooks.range.multicast': { en: 'a multicast address', tr: 'bir çoklu yayın (multicast) adresi' },
-  'webhooks.range.broadcast': { en: 'the broadcast address', tr: 'genel yayın (broadcast) adresi' },
-  'webhooks.range.reserved': { en: 'a reserved address', tr: 'ayrılmış (reserved) bir adres' },
-  'webhooks.range.invalid': { en: 'not an IP address', tr: 'bir IP adresi değil' },
   'word.field.url': { en: 'HTTPS address', tr: 'HTTPS adresi' },
 });
