@@ -33,10 +33,12 @@ for (const engine of ENGINES) {
       const request = (q: string, ip: string | undefined, clientAddress: string | null) =>
         ({ shed: false, query: { q }, keyHolder: null, resultCount: 0, ip, clientAddress }) as unknown as FastifyRequest;
       const reply = { statusCode: 200, elapsedTime: 3 } as FastifyReply;
-      recordSearch(deps, request('kalan', '127.0.0.1', '127.0.0.1'), reply);
-      // The socket closed before the answer: Fastify's `ip` reads it and finds nothing.
-      recordSearch(deps, request('ayrilan', undefined, '10.1.2.3'), reply);
-      recordSearch(deps, request('hic', undefined, null), reply);
+      await Promise.all([
+        recordSearch(deps, request('kalan', '127.0.0.1', '127.0.0.1'), reply),
+        // The socket closed before the answer: Fastify's `ip` reads it and finds nothing.
+        recordSearch(deps, request('ayrilan', undefined, '10.1.2.3'), reply),
+        recordSearch(deps, request('hic', undefined, null), reply),
+      ]);
       await audit.close();
       assert.deepEqual(failures, []);
       const rows = await database.engine.db.selectFrom('audit_log').select(['q', 'client_address']).orderBy('id').execute();
