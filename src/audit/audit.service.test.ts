@@ -4,12 +4,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuditWriter } from './audit-writer.ts';
 import { recordSearch } from './audit.service.ts';
 
-test('D21: a search whose client left before its address was read is still recorded, as "unknown"', () => {
+test('D21: a search whose client left before its address was read is still recorded, as "unknown"', async () => {
   const written: Array<Record<string, unknown>> = [];
-  const audit = { write: (row: Record<string, unknown>) => written.push(row) } as unknown as AuditWriter;
+  const audit = { write: (row: Record<string, unknown>) => Promise.resolve(void written.push(row)) } as unknown as AuditWriter;
   const request = { query: { q: 'x' }, ip: undefined, resultCount: 0 } as unknown as FastifyRequest;
   const reply = { statusCode: 200, elapsedTime: 1 } as unknown as FastifyReply;
-  recordSearch({ audit, clock: { now: () => 0 }, auditQueryChars: 100 }, request, reply);
+  await recordSearch({ audit, clock: { now: () => 0 }, auditQueryChars: 100 }, request, reply);
   assert.equal(written.length, 1);
   assert.equal(written[0]!.client_address, 'unknown');
 });

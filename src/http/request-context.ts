@@ -20,6 +20,8 @@ declare module 'fastify' {
      * has closed its connection, `request.ip` is undefined (the socket is gone).
      */
     clientAddress: string | null;
+    /** Its audit record (D21) was handed to the writer (search.routes.ts): once per request. */
+    audited: boolean;
   }
 }
 
@@ -30,4 +32,5 @@ export function decorateRequests(app: App) {
   app.decorateRequest('foundCompanyIds', null);
   app.decorateRequest('shed', false);
   app.decorateRequest('clientAddress', null);
+  app.decorateRequest('audited', false);
 }

@@ -8,6 +8,7 @@ import type { Clock } from '../lib/clock.ts';
 import { AppError } from '../lib/errors.ts';
 import { nextQuotaResetSeconds, quotaDayOf } from '../lib/turkey-time.ts';
 import { consumeUsage, readUsage } from './usage.repository.ts';
+import { createChargeBatch, type ChargedRecord } from './charge-batch.ts';
 
 export interface Allowance {
   limit: number;
@@ -185,17 +186,31 @@ export async function takeUnits(db: Db, meters: readonly Meter[], now: number): 
 export interface Quota {
   /** Checks every allowance by reads alone; throws the first one's 429 that is used up. */
   ensureLeft(meters: readonly Meter[], now: number): Promise<Allowance[]>;
-  /** Takes one unit of every allowance, all or none (takeUnits). */
-  take(meters: readonly Meter[], now: number): Promise<Allowance[]>;
+  /**
+   * Takes one unit of every allowance, all or none (takeUnits). One allowance (an API key's): by
+   * group commit (charge-batch.ts), with `record`, the answer's audit record, in the same
+   * transaction; resolved once committed.
+   */
+  take(meters: readonly Meter[], now: number, record?: ChargedRecord): Promise<Allowance[]>;
 }
 
 export function quotaOn(db: Db): Quota {
+  const batch = createChargeBatch(db);
   return {
     ensureLeft: async (meters, now) => {
       const left: Allowance[] = [];
       for (const meter of meters) left.push(await ensureAllowanceLeft(db, meter, now));
       return left;
     },
-    take: (meters, now) => takeUnits(db, meters, now),
+    take: async (meters, now, record) => {
+      if (meters.length !== 1) {
+        if (record) throw new Error('an audit record is stored with a single allowance only');
+        return takeUnits(db, meters, now);
+      }
+      const meter = meters[0]!;
+      const used = await batch.take(meter.subject, quotaDayOf(now), meter.limit, record);
+      if (used === null) throw usedUp(meter.limit, now, meter.whatRanOut);
+      return [{ limit: meter.limit, used, resetAt: nextQuotaResetSeconds(now) }];
+    },
   };
 }

@@ -13,6 +13,8 @@ import type { CountryCatalogue } from '../countries/catalogue.ts';
 import type { Clock } from '../lib/clock.ts';
 import { memberSubject, portalMemberSubject, remainingOf, userSubject, type Allowance, type Meter, type Quota } from '../quota/allowance.ts';
 import type { CompanySearch } from './company-search.ts';
+import type { AuditEntry } from '../audit/audit.repository.ts';
+import type { ChargedRecord } from '../quota/charge-batch.ts';
 import { planSearch, type CompanyResult, type NearMatch, type SearchInput, type SearchOutcome, type SearchPlan } from './search.service.ts';
 
 /**
@@ -21,7 +23,15 @@ import { planSearch, type CompanyResult, type NearMatch, type SearchInput, type 
  * - A portal user: its own day and its member's portal day together (D28 amended).
  */
 export type Searcher =
-  | { kind: 'api_key'; memberId: number; memberRef: string; dailyLimit: number; usage?: { day: string; used: number } }
+  | {
+      kind: 'api_key';
+      memberId: number;
+      memberRef: string;
+      dailyLimit: number;
+      usage?: { day: string; used: number };
+      /** The answer's audit record (D21), stored in the transaction of its unit (charge-batch.ts). */
+      record?: (answer: { resultCount: number; responseMs: number }) => AuditEntry;
+    }
   | { kind: 'portal_user'; userId: number; dailyLimit: number; memberId: number; memberDailyLimit: number }
   | { kind: 'operator' };
 
@@ -120,13 +130,18 @@ export async function answerSearch(deps: SearchUseCaseDeps, input: SearchInput, 
   const meters = metersOf(searcher);
   if (meters.length > 0) await deps.quota.ensureLeft(meters, now);
   const outcome = await deps.search.find(plan);
-  const allowances = meters.length > 0 ? await deps.quota.take(meters, now) : [];
+  const found = outcome.foundCompanyIds ?? [];
+  const record: ChargedRecord | undefined =
+    searcher.kind === 'api_key' && searcher.record
+      ? { entry: searcher.record({ resultCount: outcome.results.length, responseMs: performance.now() - startedAt }), foundCompanyIds: found }
+      : undefined;
+  const allowances = meters.length > 0 ? await deps.quota.take(meters, now, record) : [];
   const allowance = allowances[0] ?? null;
   return {
     allowance,
     allowances,
     response: toSearchResponse(input, plan, outcome, metaOf(allowance, outcome, performance.now() - startedAt)),
-    foundCompanyIds: outcome.foundCompanyIds ?? [],
+    foundCompanyIds: found,
   };
 }
 

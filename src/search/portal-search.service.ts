@@ -9,7 +9,7 @@ import type { AuditWriter } from '../audit/audit-writer.ts';
 import type { Clock } from '../lib/clock.ts';
 import { AppError, type ErrorReason } from '../lib/errors.ts';
 import type { Problem } from '../lib/problems.ts';
-import { redactSecrets } from '../lib/redact.ts';
+import { auditText } from '../audit/audit.service.ts';
 import type { Db } from '../db/types.ts';
 import { peekAllowance, portalMemberSubject, userSubject, type Allowance } from '../quota/allowance.ts';
 import { answerSearch, type SearchResponse, type SearchUseCaseDeps } from './answer-search.ts';
@@ -156,26 +156,28 @@ export async function searchAsPortalUser(deps: PortalSearchDeps, searcher: Porta
       allowances,
     };
   }
-  deps.audit.write(
-    {
-      at: deps.clock.now(),
-      key_id: null,
-      member_id: searcher.memberId,
-      user_id: searcher.userId,
-      channel: 'portal',
-      q: auditText(input?.q ?? text(form.q), deps.auditQueryChars),
-      type: auditText(input?.type ?? text(form.type), 20),
-      country: auditText(input?.country ?? text(form.country), 10),
-      status: outcome.kind === 'answered' ? 200 : outcome.status,
-      result_count: outcome.kind === 'answered' ? outcome.response.result_count : null,
-      response_ms: Math.round(performance.now() - startedAt),
-      client_address: searcher.clientAddress,
-    },
-    found,
-  );
+  // Committed before the page is made (issue 28: an answered search is never unrecorded after a
+  // crash). A refusal's page still goes when the record cannot be stored (the writer logs the loss).
+  await deps.audit
+    .write(
+      {
+        at: deps.clock.now(),
+        key_id: null,
+        member_id: searcher.memberId,
+        user_id: searcher.userId,
+        channel: 'portal',
+        q: auditText(input?.q ?? text(form.q), deps.auditQueryChars),
+        type: auditText(input?.type ?? text(form.type), 20),
+        country: auditText(input?.country ?? text(form.country), 10),
+        status: outcome.kind === 'answered' ? 200 : outcome.status,
+        result_count: outcome.kind === 'answered' ? outcome.response.result_count : null,
+        response_ms: Math.round(performance.now() - startedAt),
+        client_address: searcher.clientAddress,
+      },
+      found,
+    )
+    .catch((error: unknown) => {
+      if (outcome.kind === 'answered') throw error;
+    });
   return outcome;
-}
-
-function auditText(value: string | null, max: number): string | null {
-  return value ? redactSecrets(value).slice(0, max) : null;
 }

@@ -2,7 +2,7 @@
  * GET /api/v1/search(.php) (spec 4.1): adapts HTTP to the search use case (answer-search.ts).
  * In order: admission (D26, http/admission.hooks.ts, before anything else) → key in URL (D7) → key
  * (D17) → parameters (D7 then the schema) → the use case (plan, allowance, search, charge) →
- * audit (D21, once the answer is sent, whatever it was).
+ * audit (D21, committed before the answer is sent, whatever it was).
  */
 import { performance } from 'node:perf_hooks';
 import type { App } from '../http/app-type.ts';
@@ -11,12 +11,13 @@ import { AppError } from '../lib/errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { ParsedQuery } from '../http/query-string.ts';
 import { chargeAnonymous } from '../http/rate-limit.hooks.ts';
+import { leaveTurn } from '../http/admission.hooks.ts';
 import { errorResponses, okResponse, SearchQuerySchema } from '../http/schemas.ts';
 import { identifyKeyHolder } from '../keys/auth.service.ts';
 import { markKeyUsed } from '../keys/keys.repository.ts';
 import { checkKeyHolder } from '../keys/auth-rules.ts';
 import { quotaDayOf } from '../lib/turkey-time.ts';
-import { recordSearch } from '../audit/audit.service.ts';
+import { recordSearch, searchRecord } from '../audit/audit.service.ts';
 import type { AuditWriter } from '../audit/audit-writer.ts';
 import { checkSearchInput, normaliseSearchQuery, rejectSecretsInUrl } from './search-params.ts';
 import type { SearchService } from './answer-search.ts';
@@ -95,7 +96,17 @@ export function registerSearchRoutes(app: App, deps: SearchRouteDeps, paths: rea
         // The type stays absent when it was not asked (D21's audit records what the request said).
         (request as { query: unknown }).query = { q, ...(asked.type === undefined ? {} : { type }), ...(country === null ? {} : { country }) };
       },
-      onResponse: async (request, reply) => recordSearch(deps, request, reply),
+      // Before the answer leaves, not after (issue 28): an answer of 200 was recorded with its unit
+      // (the handler); any other is committed here with the others of its event-loop turn
+      // (audit-writer.ts), so a process killed right after answering has the record. Once per
+      // request: a failed write turns the answer into an error, whose own send comes here again.
+      onSend: async (request, reply) => {
+        if (request.audited) return;
+        request.audited = true;
+        // The answer is made: the commit it waits for is shared work, not this request's.
+        leaveTurn(request);
+        await recordSearch(deps, request, reply);
+      },
       handler: async (request, reply) => {
         const query = request.query;
         const input: SearchInput = { q: query.q, type: query.type ?? 'name', country: query.country ?? null };
@@ -108,8 +119,11 @@ export function registerSearchRoutes(app: App, deps: SearchRouteDeps, paths: rea
           memberRef: holder.memberRef,
           dailyLimit: holder.dailyLimit,
           usage: holder.usage,
+          // D21: the answer's record commits with its unit (charge-batch.ts), before the answer leaves.
+          record: (a: { resultCount: number; responseMs: number }) => searchRecord(deps, request, { status: 200, ...a }),
         } as const;
         const answer = await deps.search.answer(searcher, input, startedAt);
+        request.audited = true;
         // The key's own "last used" (the portal's API page): written once a day per key and
         // process, not awaited: the answer is charged and ready, and a failure here must not turn
         // it into an error (D18: an error takes nothing).

@@ -1,0 +1,107 @@
+/**
+ * Group commit of answered searches (issue 28): every unit taken in one turn of the event loop
+ * (D18) and the audit records of the answers they pay for (D21, with their lookups, D34) are
+ * written in one transaction, and each caller learns its outcome only once it has committed. The
+ * answer leaves after that, so a process killed right after answering has counted and recorded it
+ * (as durable as a commit: see audit-writer.ts).
+ *
+ * D18 stays exact: each unit is still its own conditional increment (usage.repository.ts), run one
+ * after the other inside the transaction on the row the database locks (PostgreSQL) or under the
+ * write lock (SQLite), so with R units left N requests get exactly min(N, R), within one process
+ * and across several. The statements run in the order of their subjects, so two processes' batches
+ * lock rows in the same order and never wait on each other crosswise; the lookups follow, in their
+ * own fixed order (lookup-counts.repository.ts). A refused unit (429) stores nothing of its request;
+ * a failed transaction fails every request of the batch, and none of them has taken anything.
+ */
+import type { Db } from '../db/types.ts';
+import { addLookups, type Lookup } from '../disclosure/lookup-counts.repository.ts';
+import type { AuditEntry } from '../audit/audit.repository.ts';
+import { consumeUsage } from './usage.repository.ts';
+
+/** The audit record of an answer, stored with its unit. */
+export interface ChargedRecord {
+  entry: AuditEntry;
+  /** The companies the answer held, counted as lookups (D34). */
+  foundCompanyIds: readonly number[];
+}
+
+interface Charge {
+  subject: string;
+  day: string;
+  limit: number;
+  record: ChargedRecord | undefined;
+  used: number | null;
+  resolve: (used: number | null) => void;
+  reject: (error: unknown) => void;
+}
+
+export interface ChargeBatch {
+  /** The new count, or null when the allowance is used up (then the record was not stored). */
+  take(subject: string, day: string, limit: number, record?: ChargedRecord): Promise<number | null>;
+}
+
+/** At most this many units a transaction; more wait for the next. */
+const MAX_BATCH = 200;
+
+export function createChargeBatch(db: Db): ChargeBatch {
+  let queue: Charge[] = [];
+  let scheduled = false;
+  let inFlight = false;
+
+  const store = async (batch: Charge[]): Promise<void> => {
+    const ordered = [...batch].sort((a, b) => (a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : 0));
+    await db.transaction().execute(async (trx) => {
+      for (const charge of ordered) charge.used = await consumeUsage(trx, charge.subject, charge.day, charge.limit);
+      const stored = batch.filter((c) => c.used !== null && c.record);
+      if (stored.length === 0) return;
+      // Every row names every column (audit-writer.ts: one multi-row INSERT).
+      await trx
+        .insertInto('audit_log')
+        .values(stored.map((c) => ({ channel: 'api', user_id: null, actor: null, ...c.record!.entry })))
+        .execute();
+      const lookups: Lookup[] = stored
+        .filter((c) => c.record!.foundCompanyIds.length > 0)
+        .map((c) => ({ at: Number(c.record!.entry.at), companyIds: c.record!.foundCompanyIds }));
+      if (lookups.length > 0) await addLookups(trx, lookups);
+    });
+  };
+
+  const run = (): void => {
+    scheduled = false;
+    if (inFlight || queue.length === 0) return;
+    const batch = queue.slice(0, MAX_BATCH);
+    queue = queue.slice(batch.length);
+    inFlight = true;
+    store(batch)
+      .then(
+        () => {
+          for (const c of batch) c.resolve(c.used);
+        },
+        (error: unknown) => {
+          for (const c of batch) c.reject(error);
+        },
+      )
+      .finally(() => {
+        inFlight = false;
+        schedule();
+      });
+  };
+
+  // setImmediate: after this turn's I/O callbacks, so the answers made ready in it share the commit.
+  // While a batch is being stored, the next one gathers.
+  const schedule = (): void => {
+    if (scheduled || inFlight || queue.length === 0) return;
+    scheduled = true;
+    setImmediate(run);
+  };
+
+  return {
+    take(subject, day, limit, record) {
+      if (limit <= 0) return Promise.resolve(null);
+      return new Promise((resolve, reject) => {
+        queue.push({ subject, day, limit, record, used: null, resolve, reject });
+        schedule();
+      });
+    },
+  };
+}
