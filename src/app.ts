@@ -53,7 +53,7 @@ const API_DESCRIPTION = [
   '- **Times** are Turkey time (UTC+3); dates `YYYY-MM-DD`.',
 ].join('\n');
 
-function admissionLimitsOf(config: Config) {
+export function admissionLimitsOf(config: Config) {
   const { maxActive, maxActivePerKey, maxQueued, maxQueuedPerKey, maxWaitMs } = config;
   return { maxActive, maxActivePerKey, maxQueued, maxQueuedPerKey, maxWaitMs };
 }
@@ -107,6 +107,8 @@ export interface AppDeps {
   lifecycle?: Lifecycle;
   /** D35: the key ring every process of the installation shares; no default (serve refuses to start without one). */
   keyRing: KeyRing;
+  /** D26's gate; serve makes it, so that the background work sees the requests waiting (webhooks/delivery-pace.ts). */
+  gate?: AdmissionGate;
 }
 
 export async function buildApp({
@@ -118,6 +120,7 @@ export async function buildApp({
   metrics = createMetrics(),
   lifecycle = { draining: false },
   keyRing,
+  gate = new AdmissionGate(admissionLimitsOf(config)),
 }: AppDeps): Promise<App> {
   // Typed as Fastify's base logger, which App is declared with (not pino's own Logger type).
   const baseLogger: FastifyBaseLogger | undefined = logger;
@@ -170,7 +173,6 @@ export async function buildApp({
   });
 
   // D26 first: a shed request costs no authentication, quota or database work.
-  const gate = new AdmissionGate(admissionLimitsOf(config));
   registerAdmission(app, gate, {
     knownKeys: new KnownKeys(),
     bodyTimeoutMs: config.bodyTimeoutMs,

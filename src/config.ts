@@ -86,6 +86,8 @@ export interface Config {
   /** Webhook deliveries in flight at once per process, and of those to one endpoint (src/webhooks/delivery-worker.ts). */
   readonly webhookConcurrency: number;
   readonly webhookConcurrencyPerEndpoint: number;
+  /** Deliveries started a second while requests are in work or waiting (src/webhooks/delivery-pace.ts); 0: no limit. */
+  readonly webhookRateWhileServing: number;
   /** D31: companies a member may watch unless an operator set its own cap. */
   readonly watchlistCap: number;
   /** D31: watchlist calls (PUT, DELETE, GET) per member and quota day, apart from the search quota. */
@@ -121,6 +123,7 @@ export interface ConfigInput {
   webhookAllowPrivateAddresses?: string | boolean;
   webhookConcurrency?: string | number;
   webhookConcurrencyPerEndpoint?: string | number;
+  webhookRateWhileServing?: string | number;
   watchlistCap?: string | number;
   watchlistDailyLimit?: string | number;
   eventsDailyLimit?: string | number;
@@ -366,6 +369,14 @@ export function parseConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pr
       4,
       1,
       100,
+      problems,
+    ),
+    webhookRateWhileServing: integer(
+      'webhook deliveries started a second while requests are served (RISKLOOKUP_WEBHOOK_RATE_WHILE_SERVING)',
+      input.webhookRateWhileServing ?? env.RISKLOOKUP_WEBHOOK_RATE_WHILE_SERVING,
+      250,
+      0,
+      100_000,
       problems,
     ),
     watchlistCap: integer(

@@ -70,6 +70,27 @@ for (const engine of ENGINES) {
       else assert.ok(sent[0]! > 0 && sent[1]! > 0, `on PostgreSQL both processes deliver at once: ${sent.join(', ')}`);
     });
 
+    test('while searches wait at the gate, paced deliveries still all arrive, each once', async () => {
+      const { admin, memberId } = await world.member('Q-PACED');
+      await world.endpoints.registerEndpoint(admin, { url: receiver.url('/paced/one') });
+      await world.endpoints.registerEndpoint(admin, { url: receiver.url('/paced/two') });
+      await enqueue(
+        db(),
+        world,
+        memberId,
+        Array.from({ length: 30 }, () => makeEvent(clock)),
+      );
+      const gate = { active: 4, queued: 2 };
+      // Searches in work and waiting the whole time: 200 a second, 2 at once.
+      const { runner } = world.worker('paced', { ca: receiver.ca, settings: { pace: { ratePerSecond: 200, burst: 2 } }, requestLoad: () => gate });
+      const before = receiver.received.length;
+      await runner.start();
+      await receiver.waitFor(before + 60);
+      const got = receiver.received.filter((r) => r.path.startsWith('/paced/')).map((r) => `${r.path} ${String(r.headers['webhook-id'])}`);
+      assert.equal(got.length, 60);
+      assert.equal(new Set(got).size, 60, 'no delivery sent twice');
+    });
+
     test('concurrency is bounded in all and per endpoint', async () => {
       const { admin, memberId } = await world.member('Q-BOUND');
       await world.endpoints.registerEndpoint(admin, { url: receiver.url('/bound/one') });

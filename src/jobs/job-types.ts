@@ -39,6 +39,12 @@ export interface QueueJob<Item> {
    * one transaction for several items); 1 when absent. With nothing running it claims at once.
    */
   readonly claimBatch?: number;
+  /**
+   * How many of `wanted` free slots may be claimed now (fewer, or none for `retryInMs`): a job
+   * that yields to the process's requests (the delivery worker, webhooks/delivery-pace.ts).
+   * All of them when absent.
+   */
+  pace?(wanted: number): { limit: number; retryInMs: number };
   /** Claims up to `limit` due items for this process. */
   claim(limit: number): Promise<Item[]>;
   /**

@@ -24,6 +24,11 @@ export function createQueuePump<Item>(job: QueueJob<Item>, deps: QueuePumpDeps):
   const running = new Set<Promise<void>>();
   let claiming: Promise<void> | null = null;
   let pumpAgain = false;
+  /** Set while the job's pace lets nothing start: the pump tries again when it fires. */
+  let paced: NodeJS.Timeout | null = null;
+  deps.stopping.addEventListener('abort', () => {
+    if (paced) clearTimeout(paced);
+  });
 
   const start = (item: Item) => {
     const run: Promise<void> = job
@@ -66,13 +71,27 @@ export function createQueuePump<Item>(job: QueueJob<Item>, deps: QueuePumpDeps):
       pumpAgain = true;
       return;
     }
-    const room = job.concurrency - running.size;
+    let room = job.concurrency - running.size;
     if (room <= 0 || (running.size > 0 && room < Math.min(job.claimBatch ?? 1, job.concurrency))) return;
+    if (job.pace) {
+      if (paced) return;
+      const { limit, retryInMs } = job.pace(room);
+      if (limit <= 0) {
+        paced = setTimeout(() => {
+          paced = null;
+          pump();
+        }, retryInMs);
+        return;
+      }
+      room = Math.min(room, limit);
+    }
     pumpAgain = false;
     claiming = claimSome(room).then((claimed) => {
       claiming = null;
-      // A full claim may leave more due items; room freed while claiming is used at once.
-      if (claimed === room || (pumpAgain && claimed > 0)) setImmediate(pump);
+      // A full claim may leave more due items; room freed while claiming is used at once, also
+      // after a claim that found nothing it could take (an endpoint's next delivery waits for the
+      // one in flight, which may have finished meanwhile).
+      if (claimed === room || pumpAgain) setImmediate(pump);
     });
   }
 

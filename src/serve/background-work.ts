@@ -14,6 +14,7 @@ import { retentionJob } from '../retention/retention.job.ts';
 import { createServices } from '../services.ts';
 import type { KeyRing } from '../secrets/key-ring.ts';
 import { createDeliveryQueue, deliveryRetentionJob, type DeliveryQueue } from '../webhooks/delivery-worker.ts';
+import { DEFAULT_PACE, type RequestLoad } from '../webhooks/delivery-pace.ts';
 import { systemResolver } from '../webhooks/safe-lookup.ts';
 import { eventRetentionJob } from '../events/event-feed.service.ts';
 import { readEventsWritten } from '../events/events.repository.ts';
@@ -25,6 +26,8 @@ export interface BackgroundWorkDeps {
   readonly log: Logger;
   /** D35: the ring the whole installation shares; it opens the webhook signing secrets. */
   readonly keyRing: Pick<KeyRing, 'open'>;
+  /** The requests at this process's admission gate (D26): deliveries yield to them (webhooks/delivery-pace.ts). */
+  readonly requestLoad?: () => RequestLoad;
 }
 
 export interface BackgroundWork extends JobRunner {
@@ -52,7 +55,12 @@ export function buildBackgroundWork(deps: BackgroundWorkDeps): BackgroundWork {
     keyRing: deps.keyRing,
     addresses: { resolve: systemResolver, allowPrivate: config.webhookAllowPrivateAddresses },
     holder: `${hostname()}:${process.pid}`,
-    settings: { concurrency: config.webhookConcurrency, perEndpoint: config.webhookConcurrencyPerEndpoint },
+    settings: {
+      concurrency: config.webhookConcurrency,
+      perEndpoint: config.webhookConcurrencyPerEndpoint,
+      pace: { ...DEFAULT_PACE, ratePerSecond: config.webhookRateWhileServing },
+    },
+    ...(deps.requestLoad ? { requestLoad: deps.requestLoad } : {}),
   });
   runner.addQueue(queue);
   return {

@@ -3,7 +3,8 @@
  * (node:cluster). The primary migrates and prepares the demo once, before any worker starts.
  */
 import cluster from 'node:cluster';
-import { buildApp } from '../app.ts';
+import { admissionLimitsOf, buildApp } from '../app.ts';
+import { AdmissionGate } from '../http/admission-gate.ts';
 import type { Config } from '../config.ts';
 import { buildCountryCatalogue } from '../countries/catalogue.ts';
 import { openEngine } from '../db/connect.ts';
@@ -80,11 +81,19 @@ async function serveHere(options: ServeOptions, onListening: (url: string, datab
   let server;
   let app;
   let metricsServer: MetricsServer | null = null;
-  const background = buildBackgroundWork({ engine, clock: systemClock, config: options.config, log: logger, keyRing: options.keyRing });
+  const gate = new AdmissionGate(admissionLimitsOf(options.config));
+  const background = buildBackgroundWork({
+    engine,
+    clock: systemClock,
+    config: options.config,
+    log: logger,
+    keyRing: options.keyRing,
+    requestLoad: () => gate.stats(),
+  });
   // The background work's figures beside the app's, in this process's one registry (D36).
   registerBackgroundMetrics(metrics, background, logger);
   try {
-    app = await buildApp({ config: options.config, engine, logger, transport: options.transport, metrics, lifecycle, keyRing: options.keyRing });
+    app = await buildApp({ config: options.config, engine, logger, transport: options.transport, metrics, lifecycle, keyRing: options.keyRing, gate });
     await engine.openPool();
     const scheme = options.transport.kind === 'tls' ? 'https' : 'http';
     server = await startServer(

@@ -27,6 +27,7 @@ import {
   releaseDeliveries,
   type ClaimedDelivery,
 } from './deliveries.repository.ts';
+import { createDeliveryPacer, DEFAULT_PACE, type PaceSettings, type RequestLoad } from './delivery-pace.ts';
 import { decideAfterAttempt, type AttemptDecision } from './delivery-rules.ts';
 import { disableEndpoint, forgetExpiredPreviousSecrets } from './endpoints.repository.ts';
 import { guardedLookup, type AddressRule } from './safe-lookup.ts';
@@ -50,6 +51,8 @@ export interface DeliverySettings {
    * delivery while this one waits for its answer; a process killed with -9 leaves it this long.
    */
   readonly claimMs: number;
+  /** While the process's requests are in work or waiting, deliveries start at this pace (delivery-pace.ts). */
+  readonly pace: PaceSettings;
 }
 
 export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = {
@@ -57,6 +60,7 @@ export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = {
   perEndpoint: 4,
   timeoutMs: DELIVERY_TIMEOUT_MS,
   claimMs: DELIVERY_TIMEOUT_MS + 20_000,
+  pace: DEFAULT_PACE,
 };
 
 export interface DeliveryWorkerDeps {
@@ -72,6 +76,13 @@ export interface DeliveryWorkerDeps {
   readonly settings?: Partial<DeliverySettings>;
   /** Certificates to trust besides the system's (tests' local receivers only). */
   readonly trustedCa?: string | Buffer;
+  /**
+   * The serving process's requests at its admission gate (D26): deliveries yield to them
+   * (delivery-pace.ts). Absent (tests' workers, no server): deliveries are not paced.
+   */
+  readonly requestLoad?: () => RequestLoad;
+  /** For the pace only: a monotonic clock in ms (performance.now by default). */
+  readonly monotonicNow?: () => number;
   /** [0, 1); Math.random by default. */
   readonly jitter?: () => number;
 }
@@ -181,6 +192,7 @@ export function createDeliveryQueue(deps: DeliveryWorkerDeps): DeliveryQueue {
   const inFlight = new Map<number, number>();
   const outcomes: Record<DeliveryOutcome, number> = { succeeded: 0, retrying: 0, failed: 0, lost_claim: 0, secret_unreadable: 0 };
   const jitter = deps.jitter ?? Math.random;
+  const pacer = deps.requestLoad ? createDeliveryPacer(settings.pace, deps.requestLoad, deps.monotonicNow ?? (() => performance.now())) : null;
 
   // One statement records the batch (recordAttempts); an endpoint to disable joins it in one
   // transaction (the outcome and the disabling commit together), which is rare.
@@ -235,6 +247,7 @@ export function createDeliveryQueue(deps: DeliveryWorkerDeps): DeliveryQueue {
     // short transaction of five statements, whatever its size (issue 30: at 10,000 deliveries,
     // the claims and records' round trips were most of what delivering cost the process).
     claimBatch: Math.max(1, Math.floor(settings.concurrency / 2)),
+    ...(pacer ? { pace: pacer } : {}),
     async claim(limit) {
       const now = deps.clock.now();
       const claimed = await claimDueDeliveries(deps.db, deps.seam, {

@@ -3,6 +3,7 @@
  * one), a resolver the test controls, members with an administrator, and delivery workers (one
  * per "process", each with the ring it is given).
  */
+import type { RequestLoad } from '../../src/webhooks/delivery-pace.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/db/schema.ts';
 import type { EngineKind } from '../../src/db/dialect-seam.ts';
@@ -35,7 +36,7 @@ export interface WebhookWorld {
   /** A runner with the delivery queue, on `db` (another "process"'s pool, or this one's). */
   worker(
     holder: string,
-    options?: { db?: Kysely<Database>; settings?: Partial<DeliverySettings>; ca?: Buffer; ring?: KeyRing },
+    options?: { db?: Kysely<Database>; settings?: Partial<DeliverySettings>; ca?: Buffer; ring?: KeyRing; requestLoad?: () => RequestLoad },
   ): { runner: JobRunner; queue: DeliveryQueue; log: CapturedLog };
   /** Drains every worker made here (afterEach: a failed test leaves no lease or claim behind). */
   drainAll(): Promise<void>;
@@ -89,6 +90,7 @@ export function webhookWorld(
         holder,
         settings: { timeoutMs: 2000, claimMs: 30_000, ...workerOptions.settings },
         ...(workerOptions.ca ? { trustedCa: workerOptions.ca } : {}),
+        ...(workerOptions.requestLoad ? { requestLoad: workerOptions.requestLoad } : {}),
         jitter: () => 0,
       });
       runner.addQueue(queue);

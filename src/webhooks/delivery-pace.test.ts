@@ -1,0 +1,66 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createDeliveryPacer, type RequestLoad } from './delivery-pace.ts';
+
+/** A pacer on a fake clock and a fake admission gate. */
+function paced(ratePerSecond: number, burst: number) {
+  let now = 0;
+  let load: RequestLoad = { active: 0, queued: 0 };
+  const pace = createDeliveryPacer(
+    { ratePerSecond, burst },
+    () => load,
+    () => now,
+  );
+  return {
+    pace,
+    advance: (ms: number) => (now += ms),
+    set: (next: RequestLoad) => (load = next),
+  };
+}
+
+test('no request in work or waiting: as many deliveries as there are slots', () => {
+  const p = paced(100, 4);
+  assert.deepEqual(p.pace(16), { limit: 16, retryInMs: 0 });
+  assert.deepEqual(p.pace(16), { limit: 16, retryInMs: 0 });
+});
+
+test('searches queued at the gate: the worker backs off to its pace, then waits for the next token', () => {
+  const p = paced(100, 4);
+  p.set({ active: 0, queued: 3 });
+  assert.deepEqual(p.pace(16), { limit: 4, retryInMs: 0 }, 'one burst');
+  assert.deepEqual(p.pace(16), { limit: 0, retryInMs: 10 }, 'then nothing until a token is back (100 a second: 10 ms)');
+  p.advance(5);
+  assert.deepEqual(p.pace(16), { limit: 0, retryInMs: 5 });
+  p.advance(25);
+  assert.deepEqual(p.pace(16), { limit: 3, retryInMs: 0 }, '30 ms at 100 a second: 3');
+});
+
+test('searches in work: the same pace; the tokens never pile up beyond one burst', () => {
+  const p = paced(250, 4);
+  p.set({ active: 2, queued: 0 });
+  assert.equal(p.pace(8).limit, 4);
+  p.advance(60_000);
+  assert.equal(p.pace(8).limit, 4, 'a minute idle still gives one burst only');
+  assert.equal(p.pace(8).limit, 0);
+  let started = 0;
+  for (let ms = 0; ms < 1000; ms++) {
+    p.advance(1);
+    started += p.pace(8).limit;
+  }
+  assert.equal(started, 250, '250 a second while searches run');
+});
+
+test('the searches gone: full speed again at once', () => {
+  const p = paced(100, 2);
+  p.set({ active: 1, queued: 1 });
+  assert.equal(p.pace(16).limit, 2);
+  assert.equal(p.pace(16).limit, 0);
+  p.set({ active: 0, queued: 0 });
+  assert.equal(p.pace(16).limit, 16);
+});
+
+test('a rate of 0 turns the pace off', () => {
+  const p = paced(0, 4);
+  p.set({ active: 10, queued: 10 });
+  assert.deepEqual(p.pace(16), { limit: 16, retryInMs: 0 });
+});

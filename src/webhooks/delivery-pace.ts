@@ -1,0 +1,61 @@
+/**
+ * How fast the delivery worker starts deliveries while this process serves requests (issue 30:
+ * searches' p99 unchanged while 10,000 deliveries go out). The one place for the rule.
+ *
+ * A delivery costs the serving process CPU (its claim, signing, TLS, its record: ~0.6 ms), and on
+ * SQLite its statements take the one connection's turns between the searches' statements.
+ * Unpaced, the worker delivers as fast as the process allows (~1,000 a second to a local
+ * receiver) and the searches' steps wait behind the deliveries' in the event loop.
+ *
+ * The rule: while the admission gate (D26) has any request in work or waiting for a turn, the
+ * worker starts at most `ratePerSecond` deliveries a second, at most `burst` at once (a token
+ * bucket); with no request in work or waiting it starts as many as it has slots for. Deliveries
+ * in flight are not counted: a receiver that answers slowly holds a slot and a socket, not the CPU,
+ * so it does not take the searches' share. A rate of 0 turns the rule off.
+ *
+ * Pure: the caller gives the time and the load.
+ */
+
+/** Requests of this process at the admission gate (AdmissionGate.stats()). */
+export interface RequestLoad {
+  readonly active: number;
+  readonly queued: number;
+}
+
+export interface PaceSettings {
+  /** Deliveries started a second while requests are in work or waiting; 0: no limit. */
+  readonly ratePerSecond: number;
+  /** At most this many started at once (one claim) while requests are in work or waiting. */
+  readonly burst: number;
+}
+
+export const DEFAULT_PACE: PaceSettings = { ratePerSecond: 250, burst: 4 };
+
+/** How many deliveries may start now; when none, try again in `retryInMs`. */
+export interface PaceAnswer {
+  readonly limit: number;
+  readonly retryInMs: number;
+}
+
+export type DeliveryPacer = (wanted: number) => PaceAnswer;
+
+export function createDeliveryPacer(settings: PaceSettings, load: () => RequestLoad, now: () => number): DeliveryPacer {
+  const burst = Math.max(1, settings.burst);
+  let tokens = burst;
+  let at = now();
+  return (wanted) => {
+    if (settings.ratePerSecond <= 0) return { limit: wanted, retryInMs: 0 };
+    const t = now();
+    tokens = Math.min(burst, tokens + ((t - at) * settings.ratePerSecond) / 1000);
+    at = t;
+    const { active, queued } = load();
+    if (active === 0 && queued === 0) {
+      tokens = burst;
+      return { limit: wanted, retryInMs: 0 };
+    }
+    const limit = Math.min(wanted, Math.floor(tokens));
+    tokens -= limit;
+    if (limit > 0) return { limit, retryInMs: 0 };
+    return { limit: 0, retryInMs: Math.max(1, Math.ceil(((1 - tokens) * 1000) / settings.ratePerSecond)) };
+  };
+}
