@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createQueuePump } from './queue-pump.ts';
 import type { QueueJob } from './job-types.ts';
 
-const quietLog = { info() {}, warn() {}, error() {} };
+const quietLog = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** A queue of `items` numbers whose pace is what the test says; the claims' limits are kept. */
 function pacedQueue(items: number, pace: (wanted: number) => { limit: number; retryInMs: number }) {
@@ -24,6 +24,7 @@ function pacedQueue(items: number, pace: (wanted: number) => { limit: number; re
       return Promise.resolve();
     },
     release: () => Promise.resolve(),
+    backlog: () => Promise.resolve({ due: items - next, oldestDueAt: null }),
     pace,
   };
   return { job, limits, ran };
