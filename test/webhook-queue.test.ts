@@ -80,7 +80,7 @@ for (const engine of ENGINES) {
         memberId,
         Array.from({ length: 30 }, () => makeEvent(clock)),
       );
-      const gate = { active: 4, queued: 2 };
+      const gate = { active: 4, queued: 2, admitted: 6 };
       // Searches in work and waiting the whole time: 200 a second, 2 at once.
       const { runner } = world.worker('paced', { ca: receiver.ca, settings: { pace: { ratePerSecond: 200, burst: 2 } }, requestLoad: () => gate });
       const before = receiver.received.length;

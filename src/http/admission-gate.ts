@@ -63,6 +63,13 @@ export class AdmissionGate {
     return { active: this.active, queued: this.queued, lanes: this.lanes.size };
   }
 
+  private admittedSoFar = 0;
+
+  /** Requests given a turn since the process started (the delivery pace's sign of traffic). */
+  get admitted(): number {
+    return this.admittedSoFar;
+  }
+
   enter(laneKey: string): Ticket {
     const lane = this.lanes.get(laneKey) ?? { active: 0, waiting: [] };
     const mayStart = lane.waiting.length === 0 && lane.active < this.limits.maxActivePerKey && this.active < this.limits.maxActive;
@@ -78,6 +85,7 @@ export class AdmissionGate {
   private start(laneKey: string, lane: Lane): Ticket {
     lane.active++;
     this.active++;
+    this.admittedSoFar++;
     let done = false;
     return {
       admitted: true,

@@ -88,7 +88,7 @@ async function serveHere(options: ServeOptions, onListening: (url: string, datab
     config: options.config,
     log: logger,
     keyRing: options.keyRing,
-    requestLoad: () => gate.stats(),
+    requestLoad: () => ({ ...gate.stats(), admitted: gate.admitted }),
   });
   // The background work's figures beside the app's, in this process's one registry (D36).
   registerBackgroundMetrics(metrics, background, logger);

@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createDeliveryPacer, type RequestLoad } from './delivery-pace.ts';
+import { createDeliveryPacer, SERVING_QUIET_MS, type RequestLoad } from './delivery-pace.ts';
 
 /** A pacer on a fake clock and a fake admission gate. */
 function paced(ratePerSecond: number, burst: number) {
   let now = 0;
-  let load: RequestLoad = { active: 0, queued: 0 };
+  let load: RequestLoad = { active: 0, queued: 0, admitted: 0 };
   const pace = createDeliveryPacer(
     { ratePerSecond, burst },
     () => load,
@@ -14,7 +14,7 @@ function paced(ratePerSecond: number, burst: number) {
   return {
     pace,
     advance: (ms: number) => (now += ms),
-    set: (next: RequestLoad) => (load = next),
+    set: (next: Partial<RequestLoad>) => (load = { ...load, ...next }),
   };
 }
 
@@ -50,17 +50,28 @@ test('searches in work: the same pace; the tokens never pile up beyond one burst
   assert.equal(started, 250, '250 a second while searches run');
 });
 
-test('the searches gone: full speed again at once', () => {
+test('the searches gone: paced for one more second, then full speed', () => {
   const p = paced(100, 2);
   p.set({ active: 1, queued: 1 });
   assert.equal(p.pace(16).limit, 2);
   assert.equal(p.pace(16).limit, 0);
   p.set({ active: 0, queued: 0 });
+  assert.equal(p.pace(16).limit, 0, 'the gate empty for a moment is still serving');
+  p.advance(SERVING_QUIET_MS - 1);
+  assert.equal(p.pace(16).limit, 2);
+  p.advance(1);
   assert.equal(p.pace(16).limit, 16);
+});
+
+test('requests that came and went between two looks count as serving', () => {
+  const p = paced(100, 2);
+  assert.equal(p.pace(16).limit, 16);
+  p.set({ admitted: 5 });
+  assert.equal(p.pace(16).limit, 2, 'the gate is empty now, but five were admitted since');
 });
 
 test('a rate of 0 turns the pace off', () => {
   const p = paced(0, 4);
-  p.set({ active: 10, queued: 10 });
+  p.set({ active: 10, queued: 10, admitted: 10 });
   assert.deepEqual(p.pace(16), { limit: 16, retryInMs: 0 });
 });

@@ -7,9 +7,9 @@
  * Unpaced, the worker delivers as fast as the process allows (~1,000 a second to a local
  * receiver) and the searches' steps wait behind the deliveries' in the event loop.
  *
- * The rule: while the admission gate (D26) has any request in work or waiting for a turn, the
- * worker starts at most `ratePerSecond` deliveries a second, at most `burst` at once (a token
- * bucket); with no request in work or waiting it starts as many as it has slots for. Deliveries
+ * The rule: while the admission gate (D26) has any request in work or waiting for a turn, or
+ * gave one a turn within the last second (SERVING_QUIET_MS), the worker starts at most `ratePerSecond` deliveries a second, at most `burst` at once (a token
+ * bucket); with no request for a second it starts as many as it has slots for. Deliveries
  * in flight are not counted: a receiver that answers slowly holds a slot and a socket, not the CPU,
  * so it does not take the searches' share. A rate of 0 turns the rule off.
  *
@@ -20,6 +20,8 @@
 export interface RequestLoad {
   readonly active: number;
   readonly queued: number;
+  /** Requests given a turn since the process started. */
+  readonly admitted: number;
 }
 
 export interface PaceSettings {
@@ -30,6 +32,13 @@ export interface PaceSettings {
 }
 
 export const DEFAULT_PACE: PaceSettings = { ratePerSecond: 250, burst: 4 };
+
+/**
+ * The process counts as serving for this long after it last saw a request: between two searches
+ * the gate is often empty for a moment, and a worker that took that moment for full speed would
+ * not yield at all.
+ */
+export const SERVING_QUIET_MS = 1000;
 
 /** How many deliveries may start now; when none, try again in `retryInMs`. */
 export interface PaceAnswer {
@@ -43,13 +52,17 @@ export function createDeliveryPacer(settings: PaceSettings, load: () => RequestL
   const burst = Math.max(1, settings.burst);
   let tokens = burst;
   let at = now();
+  let lastAdmitted = load().admitted;
+  let servingUntil = -Infinity;
   return (wanted) => {
     if (settings.ratePerSecond <= 0) return { limit: wanted, retryInMs: 0 };
     const t = now();
     tokens = Math.min(burst, tokens + ((t - at) * settings.ratePerSecond) / 1000);
     at = t;
-    const { active, queued } = load();
-    if (active === 0 && queued === 0) {
+    const { active, queued, admitted } = load();
+    if (active > 0 || queued > 0 || admitted !== lastAdmitted) servingUntil = t + SERVING_QUIET_MS;
+    lastAdmitted = admitted;
+    if (t >= servingUntil) {
       tokens = burst;
       return { limit: wanted, retryInMs: 0 };
     }
