@@ -23,6 +23,7 @@ import { createMemberAdmin } from './operator/member-admin.service.ts';
 import { createUserAdmin } from './operator/user-admin.service.ts';
 import { quotaOn } from './quota/allowance.ts';
 import { createFiling } from './reports/filing.service.ts';
+import { createReportQueries } from './reports/report-queries.service.ts';
 import { createReportModeration } from './reports/moderation.service.ts';
 import { createRetention } from './retention/retention.service.ts';
 import { createSearch } from './search/answer-search.ts';
@@ -91,6 +92,8 @@ export function createServices({ db, seam, clock, config, log, audit, countries 
     memberUsers: createMemberUsers({ db, clock, maxUsers: config.maxUsersPerMember, ...(log ? { log } : {}) }),
     userAdmin: createUserAdmin({ db, clock, ...(keyRing ? { keyRing } : {}) }),
     moderation: createReportModeration({ db, clock }),
+    /** The reports' reads: a member's own reports, the operator's queue and company files, attachments. */
+    reports: createReportQueries({ db, clock, countries }),
     filing: createFiling({ db, clock, countries, filingsPerDay: config.filingsPerMemberPerDay }),
     disputes: createDisputes({ db, clock }),
     retention: createRetention({ db, clock, settings: config.retention, recordCompanyChanges }),
