@@ -14,7 +14,6 @@ import { DomainError, statusOf } from '../lib/errors.ts';
 import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS } from '../reports/attachments.ts';
 import { findCompanyIdByTaxId, getCompanyFile } from '../reports/report-queries.service.ts';
 import type { ReportCorrection } from '../disputes/dispute-input.ts';
-import { fetchDisputeAttachment, getDisputeForOperator, listDecidedDisputes, listDisputeQueue } from '../disputes/dispute-queries.ts';
 import { findReportsForDispute } from '../disputes/disputes.repository.ts';
 import { formField } from './forms.ts';
 import { actorOf, portalOf, requireUser } from './guards.ts';
@@ -61,7 +60,7 @@ async function showDispute(request: FastifyRequest, reply: FastifyReply, deps: D
   const tr = translator(ctx.locale);
   let view;
   try {
-    view = await getDisputeForOperator(deps.db, id, deps.clock.now());
+    view = await deps.services.disputes.forOperator(actorOf(request), { disputeId: id });
   } catch (error) {
     if (error instanceof DomainError && error.kind === 'not_found') throw notFoundError();
     throw error;
@@ -93,8 +92,8 @@ export function registerOperatorDisputeRoutes(scope: App, deps: Deps) {
 
   scope.get(paths.operatorDisputes.route, guard, async (request, reply) => {
     const ctx = portalOf(request);
-    const queue = await listDisputeQueue(deps.db, deps.clock.now());
-    const decided = await listDecidedDisputes(deps.db);
+    const queue = await deps.services.disputes.queue(actorOf(request));
+    const decided = await deps.services.disputes.decided(actorOf(request));
     const body = disputeQueueBody(ctx, queue, decided);
     return sendPage(reply, renderPage(ctx, { title: translator(ctx.locale)('disputes.queue.title'), body, active: 'operator' }));
   });
@@ -151,7 +150,7 @@ export function registerOperatorDisputeRoutes(scope: App, deps: Deps) {
   });
 
   scope.get(paths.operatorDisputeAttachment.route, withId, async (request, reply) =>
-    sendDownload(reply, () => fetchDisputeAttachment(deps.db, { kind: 'operator' }, idOf(request.params.id))),
+    sendDownload(reply, () => deps.services.disputes.attachment(actorOf(request), { attachmentId: idOf(request.params.id) })),
   );
 
   // Recording carries the company's documents: multipart, in its own scope (as filing does).
