@@ -567,6 +567,8 @@ export function createDisputes(deps: DisputeDeps) {
     queue: (actor: Actor) => (operatorOf(actor), listDisputeQueue(deps.db, deps.clock.now())),
     /** The disputes decided lately (operators). */
     decided: (actor: Actor) => (operatorOf(actor), listDecidedDisputes(deps.db)),
+    /** Which of these reports can be disputed and which are in an undecided dispute (operators: the new-dispute form). */
+    reportsForDispute: (actor: Actor, input: { reportIds: readonly number[] }) => (operatorOf(actor), findReportsForDispute(deps.db, input.reportIds)),
     /** One dispute with its history and documents (operators). */
     forOperator: (actor: Actor, input: { disputeId: number }) => (operatorOf(actor), getDisputeForOperator(deps.db, input.disputeId, deps.clock.now())),
     /** A dispute's document: an operator's, or a user's of the member whose report it is; anyone else's is not_found. */
