@@ -203,7 +203,7 @@ export async function buildApp({
   // After the last request is answered (Fastify closes the server first), store what is buffered.
   app.addHook('onClose', async () => audit.close());
   // The composition root: every use case built once, each route handed the ones it calls.
-  const services = createServices({ db: engine.db, seam: engine.seam, clock, config, log: app.log, countries, keyRing });
+  const services = createServices({ db: engine.db, seam: engine.seam, clock, config, log: app.log, audit, countries, keyRing });
   // Before the first request rather than during it; a failure only leaves the first search to do it.
   app.addHook('onReady', async () => {
     await services.companySearch.warmUp().catch((error: unknown) => app.log.warn({ err: error }, 'could not sample company names'));

@@ -7,6 +7,7 @@
  * (parse, call, render). Every use case takes `(actor, input)` (src/actors/actor.ts). A new
  * feature adds its factory here.
  */
+import type { AuditWriter } from './audit/audit-writer.ts';
 import type { Config } from './config.ts';
 import type { CountryCatalogue } from './countries/catalogue.ts';
 import type { DialectSeam } from './db/dialect-seam.ts';
@@ -17,14 +18,17 @@ import { recordCompanyChanges } from './events/company-changes.ts';
 import type { JobLog } from './jobs/job-types.ts';
 import { createMemberKeys } from './keys/member-key.service.ts';
 import type { Clock } from './lib/clock.ts';
+import { createMemberUsers } from './members/member-users.service.ts';
 import { createMemberAdmin } from './operator/member-admin.service.ts';
 import { createUserAdmin } from './operator/user-admin.service.ts';
 import { quotaOn } from './quota/allowance.ts';
 import { createFiling } from './reports/filing.service.ts';
+import { createReportQueries } from './reports/report-queries.service.ts';
 import { createReportModeration } from './reports/moderation.service.ts';
 import { createRetention } from './retention/retention.service.ts';
 import { createSearch } from './search/answer-search.ts';
 import { createCompanySearch } from './search/company-search.ts';
+import { createPortalSearch } from './search/portal-search.service.ts';
 import type { KeyRing } from './secrets/key-ring.ts';
 import { createWatchlist } from './watchlist/watchlist.service.ts';
 import { createWebhookDeliveries } from './webhooks/webhook-deliveries.service.ts';
@@ -44,6 +48,8 @@ export interface ServicesDeps {
    * the tax-ID validators, which a command that checks no tax ID does not load (cli/context.ts).
    */
   countries?: CountryCatalogue;
+  /** The search audit's writer (D21), for the portal's search; a command that searches nothing leaves it out. */
+  audit?: AuditWriter;
   /** D35: seals operators' TOTP seeds and webhooks' signing secrets; a command that seals nothing leaves it out. */
   keyRing?: KeyRing;
 }
@@ -57,7 +63,7 @@ function missing<T extends object>(what: string): T {
   });
 }
 
-export function createServices({ db, seam, clock, config, countries = missing<CountryCatalogue>('country catalogue'), keyRing }: ServicesDeps) {
+export function createServices({ db, seam, clock, config, log, audit, countries = missing<CountryCatalogue>('country catalogue'), keyRing }: ServicesDeps) {
   const companySearch = createCompanySearch({
     db,
     seam: seam ?? missing<DialectSeam>('seam'),
@@ -65,14 +71,29 @@ export function createServices({ db, seam, clock, config, countries = missing<Co
     cacheEntries: config.searchCacheEntries,
     nearMatchThreshold: config.nearMatchThreshold,
   });
+  const search = createSearch({ countries, search: companySearch, quota: quotaOn(db), clock });
   return {
     countries,
     /** The name and tax-ID search (D7–D10, D25) with its cache; `warmUp` samples the names. */
     companySearch,
-    search: createSearch({ countries, search: companySearch, quota: quotaOn(db), clock }),
+    search,
+    /** The portal's search (D28): the API's answer, charged to the user's and its member's allowances. */
+    portalSearch: createPortalSearch({
+      db,
+      clock,
+      searchUseCase: search,
+      audit: audit ?? missing<AuditWriter>('audit writer'),
+      countryCodes: () => countries.list().map((c) => c.code),
+      dailyLimit: config.portalDailyLimit,
+      memberDailyLimit: config.portalMemberDailyLimit,
+      auditQueryChars: config.auditQueryChars,
+    }),
     memberAdmin: createMemberAdmin({ db, clock }),
+    memberUsers: createMemberUsers({ db, clock, maxUsers: config.maxUsersPerMember, ...(log ? { log } : {}) }),
     userAdmin: createUserAdmin({ db, clock, ...(keyRing ? { keyRing } : {}) }),
     moderation: createReportModeration({ db, clock }),
+    /** The reports' reads: a member's own reports, the operator's queue and company files, attachments. */
+    reports: createReportQueries({ db, clock, countries }),
     filing: createFiling({ db, clock, countries, filingsPerDay: config.filingsPerMemberPerDay }),
     disputes: createDisputes({ db, clock }),
     retention: createRetention({ db, clock, settings: config.retention, recordCompanyChanges }),

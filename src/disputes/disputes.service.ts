@@ -10,6 +10,7 @@
  * (events/company-changes.ts) where a dispute opens, closes or a report's visibility may change.
  */
 import type { Db } from '../db/types.ts';
+import { fetchDisputeAttachment, getDisputeForOperator, listDecidedDisputes, listDisputeQueue, listDisputesForMember } from './dispute-queries.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
 import { hasForbiddenCharacters } from '../lib/bidi-controls.ts';
@@ -560,6 +561,23 @@ export function createDisputes(deps: DisputeDeps) {
       if (actor.kind !== 'system') throw new DomainError('forbidden', 'only the daily job lapses disputes', { code: 'actor.not_operator' });
       return lapseOverdueDisputes(deps, input.signal);
     },
+    /** The disputes of the actor's member's reports, as its users see them. */
+    listMine: (actor: Actor) => listDisputesForMember(deps.db, memberUserOf(actor).memberId, deps.clock.now()),
+    /** The undecided disputes, by days left (operators). */
+    queue: (actor: Actor) => (operatorOf(actor), listDisputeQueue(deps.db, deps.clock.now())),
+    /** The disputes decided lately (operators). */
+    decided: (actor: Actor) => (operatorOf(actor), listDecidedDisputes(deps.db)),
+    /** Which of these reports can be disputed and which are in an undecided dispute (operators: the new-dispute form). */
+    reportsForDispute: (actor: Actor, input: { reportIds: readonly number[] }) => (operatorOf(actor), findReportsForDispute(deps.db, input.reportIds)),
+    /** One dispute with its history and documents (operators). */
+    forOperator: (actor: Actor, input: { disputeId: number }) => (operatorOf(actor), getDisputeForOperator(deps.db, input.disputeId, deps.clock.now())),
+    /** A dispute's document: an operator's, or a user's of the member whose report it is; anyone else's is not_found. */
+    attachment: (actor: Actor, input: { attachmentId: number }) =>
+      fetchDisputeAttachment(
+        deps.db,
+        actor.kind === 'operator' ? { kind: 'operator' } : { kind: 'member', memberId: memberUserOf(actor).memberId },
+        input.attachmentId,
+      ),
   };
 }
 

@@ -4,6 +4,7 @@
  * key look-up has no cache (auth.service.ts), so the old key is refused on the very next request
  * of every server.
  */
+import { findActiveKeyUsage } from './key-usage.repository.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
 import type { Actor } from '../actors/actor.ts';
@@ -77,6 +78,8 @@ function keyMemberOf(actor: Actor, change: boolean): number {
  */
 export function createMemberKeys(deps: { readonly db: Db; readonly clock: Clock; readonly defaultDailyLimit: number }) {
   return {
+    /** The member's active key with its limit and today's use (D18 amended), for the portal's home; undefined without one. */
+    usageToday: (actor: Actor) => findActiveKeyUsage(deps.db, keyMemberOf(actor, false), quotaDayOf(deps.clock.now())),
     read: (actor: Actor) => readMemberKey(deps.db, deps.clock, deps.defaultDailyLimit, keyMemberOf(actor, false)),
     generate: (actor: Actor) => generateMemberKey(deps.db, deps.clock, deps.defaultDailyLimit, keyMemberOf(actor, true)),
     revoke: (actor: Actor) => revokeMemberKey(deps.db, deps.clock, keyMemberOf(actor, true)),

@@ -13,6 +13,7 @@ import { consumeUsage, readUsage, releaseUsage } from '../quota/usage.repository
 import type { Problem } from '../lib/problems.ts';
 import { checkEmail, createResetLink, disableUser, inviteUser } from '../users/users.service.ts';
 import type { Db } from '../db/types.ts';
+import type { Actor } from '../actors/actor.ts';
 
 /**
  * Why a member_admin's step was refused, as a problem whose words name no other account: the
@@ -233,3 +234,52 @@ export async function disableMemberUser(db: Db, clock: Clock, actor: MemberActor
   const after = (await listMemberUsers(db, actor.memberId)).find((u) => u.id === userId);
   return after!;
 }
+
+/** What the member's users use cases need (composition root, src/services.ts). */
+export interface MemberUsersDeps {
+  db: Db;
+  clock: Clock;
+  /** Users of a member that are not disabled, at the most (config `maxUsersPerMember`). */
+  maxUsers: number;
+  /** Where a refusal that could not be given back is told (the server's logger). */
+  log?: WarningLog;
+}
+
+/**
+ * The member_admin's acting user, read again: only an active member_admin of the actor's member
+ * manages its users (the portal's guard checked the session; this checks the actor itself).
+ */
+async function memberAdminOf(db: Db, actor: Actor): Promise<MemberActor> {
+  if (actor.kind !== 'member_user' || actor.role !== 'member_admin') {
+    throw new DomainError('forbidden', "only a member's member_admin manages its users", { code: 'actor.not_member_user' });
+  }
+  const user = await db
+    .selectFrom('users')
+    .select('email')
+    .where('id', '=', actor.userId)
+    .where('member_id', '=', actor.memberId)
+    .where('role', '=', 'member_admin')
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  if (!user) throw new DomainError('forbidden', "only a member's member_admin manages its users", { code: 'actor.not_member_user' });
+  return { userId: actor.userId, memberId: actor.memberId, email: user.email };
+}
+
+/** The member's users as use cases `(actor, input)`: the actor is the member's signed-in member_admin. */
+export function createMemberUsers({ db, clock, maxUsers, log }: MemberUsersDeps) {
+  const memberIdOf = async (actor: Actor) => (await memberAdminOf(db, actor)).memberId;
+  return {
+    /** The member's users, by email. */
+    list: async (actor: Actor): Promise<MemberUserView[]> => listMemberUsers(db, await memberIdOf(actor)),
+    /** Whether today's refused invitations are used up (the page then offers no form). */
+    refusalsUsedUp: async (actor: Actor): Promise<boolean> => inviteRefusalsUsedUp(db, await memberIdOf(actor), clock.now()),
+    /** The member's user limit, as the page shows it. */
+    maxUsers,
+    invite: async (actor: Actor, input: { email: string; role: 'member_admin' | 'member_user' }) =>
+      inviteMemberUser(db, clock, await memberAdminOf(db, actor), input, { maxUsers }, log),
+    newLink: async (actor: Actor, input: { userId: number }) => newMemberUserLink(db, clock, await memberAdminOf(db, actor), input.userId),
+    disable: async (actor: Actor, input: { userId: number }) => disableMemberUser(db, clock, await memberAdminOf(db, actor), input.userId),
+  };
+}
+
+export type MemberUsers = ReturnType<typeof createMemberUsers>;

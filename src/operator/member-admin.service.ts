@@ -18,6 +18,7 @@ import {
   type Tier,
 } from '../members/members.service.ts';
 import type { Actor } from '../actors/actor.ts';
+import { DomainError } from '../lib/errors.ts';
 import { appendOperatorLog, operatorIdentity } from './operator-log.ts';
 import { requireStepUp, stepUpTarget } from './step-up.ts';
 import type { Db } from '../db/types.ts';
@@ -102,6 +103,12 @@ export function createMemberAdmin(deps: AdminDeps) {
     return { state: after, result } satisfies MemberOutcome<T>;
   };
   return {
+    /** Every member with its state, for the console's list (operators). */
+    listMembers: (actor: Actor) => {
+      if (actor.kind !== 'operator' && actor.kind !== 'cli')
+        throw new DomainError('forbidden', 'only an active operator may do this', { code: 'actor.not_operator' });
+      return listMemberStates(deps.db);
+    },
     addMember: (actor: Actor, input: { ref: string; name: string; tier?: Tier; agreementSigned?: boolean }) =>
       run(actor, input.ref, 'member.add', (trx) => addMember(trx, deps.clock, input), { creates: true }),
 

@@ -6,7 +6,9 @@
 import type { UserRole } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { KeyRing } from '../secrets/key-ring.ts';
-import { createResetLink, disableUser, inviteUser, type IssuedLink, type UserView } from '../users/users.service.ts';
+import { createResetLink, disableUser, inviteUser, listUserViews, normaliseEmail, type IssuedLink, type UserView } from '../users/users.service.ts';
+import { findUserByEmailNorm } from '../users/users.repository.ts';
+import { DomainError } from '../lib/errors.ts';
 import type { Actor } from '../actors/actor.ts';
 import { appendOperatorLog, operatorIdentity } from './operator-log.ts';
 import { requireStepUp, stepUpTarget } from './step-up.ts';
@@ -83,6 +85,18 @@ async function disableUserAs(deps: UserAdminDeps, operator: Actor, email: string
 /** The portal-account use cases of the console and the CLI (D27, D30), each `(actor, input)` for an operator or the CLI. */
 export function createUserAdmin(deps: UserAdminDeps) {
   return {
+    /** Every user with their member, or one member's users (`memberRef`), for the console's and the CLI's lists (operators). */
+    listUsers: (actor: Actor, input: { memberRef?: string } = {}) => {
+      if (actor.kind !== 'operator' && actor.kind !== 'cli')
+        throw new DomainError('forbidden', 'only an active operator may do this', { code: 'actor.not_operator' });
+      return listUserViews(deps.db, input);
+    },
+    /** The role of the user with this email, or null (the console asks before a step that may need confirming). */
+    roleOf: async (actor: Actor, input: { email: string }) => {
+      if (actor.kind !== 'operator' && actor.kind !== 'cli')
+        throw new DomainError('forbidden', 'only an active operator may do this', { code: 'actor.not_operator' });
+      return (await findUserByEmailNorm(deps.db, normaliseEmail(input.email)))?.role ?? null;
+    },
     /** Every invitation needs the operator's confirmation (step-up.ts); disabling an operator too. */
     inviteUser: (actor: Actor, input: { email: string; role: UserRole; memberRef?: string | null }) => inviteUserAs(deps, actor, input),
     /** A new link for a user: a reset link, or a new invitation for one who never accepted; needs the operator's confirmation. */

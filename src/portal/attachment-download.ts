@@ -4,9 +4,7 @@
  * cached. Whoever may not see it gets the same 404 as for an id that does not exist.
  */
 import type { FastifyReply } from 'fastify';
-import type { Db } from '../db/types.ts';
-import { attachmentDisposition, fetchAttachment } from '../reports/attachments.ts';
-import type { Actor } from '../reports/filing-rules.ts';
+import { attachmentDisposition, type AttachmentDownload } from '../reports/attachments.ts';
 import { DomainError } from '../lib/errors.ts';
 import { notFoundError } from './portal-errors.ts';
 
@@ -27,10 +25,10 @@ export async function sendDownload(reply: FastifyReply, fetch: () => Promise<{ c
     .send(file.content);
 }
 
-/** A report's attachment (D29). */
-export async function sendAttachment(reply: FastifyReply, db: Db, viewer: Actor, attachmentId: number) {
+/** A report's attachment (D29), as the reports' use case `attachment` gives it. */
+export async function sendAttachment(reply: FastifyReply, fetch: () => Promise<AttachmentDownload>) {
   return sendDownload(reply, async () => {
-    const file = await fetchAttachment(db, viewer, attachmentId);
+    const file = await fetch();
     return { ...file, disposition: attachmentDisposition(file.fileName) };
   });
 }

@@ -1,21 +1,19 @@
 /** GET /portal/: the member home (member status, agreement, today's quota); operators go to their console. */
 import type { App } from '../http/app-type.ts';
-import { quotaDayOf } from '../lib/turkey-time.ts';
-import { portalOf, requireUser } from './guards.ts';
+import { actorOf, portalOf, requireUser } from './guards.ts';
 import { html } from './html.ts';
 import { redirectTo, renderPage, sendPage } from './layout.ts';
 import { translator } from './messages/index.ts';
 import type { PortalDeps } from './portal-deps.ts';
-import { findActiveKeyUsage } from './home.repository.ts';
 import { paths } from './paths.ts';
 
-export function registerHomeRoutes(scope: App, deps: Pick<PortalDeps, 'db' | 'clock'>) {
+export function registerHomeRoutes(scope: App, deps: Pick<PortalDeps, 'services'>) {
   scope.get(paths.home.route, { preHandler: requireUser() }, async (request, reply) => {
     const ctx = portalOf(request);
     if (ctx.user.role === 'operator' || ctx.member === null) return redirectTo(reply, paths.operator.href);
     const tr = translator(ctx.locale);
     const member = ctx.member;
-    const key = await findActiveKeyUsage(deps.db, member.id, quotaDayOf(deps.clock.now()));
+    const key = await deps.services.memberKeys.usageToday(actorOf(request));
     const body = html`<p>${tr('home.welcome', { name: ctx.user.name })}</p>
       <dl class="facts">
         <dt>${tr('home.member')}</dt>

@@ -8,14 +8,12 @@
 import { Type } from 'typebox';
 import type { App } from '../http/app-type.ts';
 import { MEMBER_STATUSES, TIERS, type MemberStatus, type Tier } from '../members/members.service.ts';
-import { listMemberStates } from '../operator/member-admin.service.ts';
-import { countWatchesByMember, readWatchlistCap, watchlistCapProblem } from '../watchlist/watchlist.service.ts';
+import { readWatchlistCap, watchlistCapProblem } from '../watchlist/watchlist.service.ts';
 import type { Actor } from '../actors/actor.ts';
 import { stepUpTarget, type StepUpAction } from '../operator/step-up.ts';
 import { withStepUp, type StepUpNeed } from './step-up.ts';
 import type { UserRole } from '../db/schema.ts';
-import { checkInvitation, listUserViews, normaliseEmail, oneTimeLinkOf, USER_ROLES, type IssuedLink } from '../users/users.service.ts';
-import { findUserByEmailNorm } from '../users/users.repository.ts';
+import { checkInvitation, oneTimeLinkOf, USER_ROLES, type IssuedLink } from '../users/users.service.ts';
 import { formField } from './forms.ts';
 import { actorOf, portalOf, requireUser } from './guards.ts';
 import { redirectTo, renderPage, sendPage } from './layout.ts';
@@ -43,8 +41,8 @@ export function registerOperatorAdminRoutes(
 
   scope.get(paths.operatorMembers.route, guard, async (request, reply) => {
     const ctx = portalOf(request);
-    const members = await listMemberStates(deps.db);
-    const watching = await countWatchesByMember(deps.db);
+    const members = await deps.services.memberAdmin.listMembers(actorOf(request));
+    const watching = await deps.services.watchlist.countByMember(actorOf(request));
     const defaults = { portalDailyLimit: deps.config.portalMemberDailyLimit, watchlistCap: deps.config.watchlistCap };
     const body = membersBody(ctx, members, watching, defaults, portalQueryOf(request));
     return sendPage(reply, renderPage(ctx, { title: translator(ctx.locale)('console.members.title'), body, active: 'operator' }));
@@ -103,7 +101,7 @@ export function registerOperatorAdminRoutes(
 
   scope.get(paths.operatorUsers.route, guard, async (request, reply) => {
     const ctx = portalOf(request);
-    const body = usersBody(ctx, await listUserViews(deps.db), portalQueryOf(request));
+    const body = usersBody(ctx, await deps.services.userAdmin.listUsers(actorOf(request)), portalQueryOf(request));
     return sendPage(reply, renderPage(ctx, { title: translator(ctx.locale)('console.users.title'), body, active: 'operator' }));
   });
 
@@ -113,7 +111,7 @@ export function registerOperatorAdminRoutes(
     const email = formField(request.body, 'email', 254);
     if (what === 'disable') {
       // Disabling an operator needs the operator's confirmation (step-up.ts); a member's user does not.
-      const role = (await findUserByEmailNorm(deps.db, normaliseEmail(email)))?.role;
+      const role = await deps.services.userAdmin.roleOf(actorOf(request), { email });
       const need: StepUpNeed | null = role === 'operator' ? { action: 'user.disable_operator', target: stepUpTarget.user(email), shown: email } : null;
       return withStepUp(request, reply, deps, need, async (stepUp) => {
         await deps.services.userAdmin.disableUser(actorOf(request, stepUp), { email });

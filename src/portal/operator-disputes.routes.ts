@@ -12,10 +12,8 @@ import type { App } from '../http/app-type.ts';
 import { turkeyDateOf } from '../lib/calendar-date.ts';
 import { DomainError, statusOf } from '../lib/errors.ts';
 import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS } from '../reports/attachments.ts';
-import { findCompanyIdByTaxId, getCompanyFile } from '../reports/report-queries.service.ts';
 import type { ReportCorrection } from '../disputes/dispute-input.ts';
-import { fetchDisputeAttachment, getDisputeForOperator, listDecidedDisputes, listDisputeQueue } from '../disputes/dispute-queries.ts';
-import { findReportsForDispute } from '../disputes/disputes.repository.ts';
+import type { Actor } from '../actors/actor.ts';
 import { formField } from './forms.ts';
 import { actorOf, portalOf, requireUser } from './guards.ts';
 import { redirectTo, renderPage, sendPage } from './layout.ts';
@@ -30,18 +28,15 @@ import { paths } from './paths.ts';
 import { portalQueryOf } from './portal-query.ts';
 import { sendDownload } from './attachment-download.ts';
 
-type Deps = Pick<PortalDeps, 'db' | 'clock' | 'searchUseCase' | 'services'>;
+type Deps = Pick<PortalDeps, 'clock' | 'services'>;
 
 const CompanyQuery = Type.Object({ country: Type.Optional(Type.String()), tax_id: Type.Optional(Type.String()) });
 
 const DONE_STEPS = ['record', 'decide', 'set_statement'] as const;
 
-async function companyForm(deps: Deps, companyId: number, now: number, extra: Partial<NewDisputeForm>): Promise<NewDisputeForm> {
-  const file = await getCompanyFile(deps.db, companyId);
-  const found = await findReportsForDispute(
-    deps.db,
-    file.reports.map((r) => r.report_id),
-  );
+async function companyForm(deps: Deps, actor: Actor, companyId: number, now: number, extra: Partial<NewDisputeForm>): Promise<NewDisputeForm> {
+  const file = await deps.services.reports.companyFile(actor, { companyId });
+  const found = await deps.services.disputes.reportsForDispute(actor, { reportIds: file.reports.map((r) => r.report_id) });
   const inDispute = new Map(found.map((r) => [r.reportId, r.undecidedDisputeId]));
   const reports: DisputableReport[] = file.reports.map((r) => ({
     id: r.report_id,
@@ -61,7 +56,7 @@ async function showDispute(request: FastifyRequest, reply: FastifyReply, deps: D
   const tr = translator(ctx.locale);
   let view;
   try {
-    view = await getDisputeForOperator(deps.db, id, deps.clock.now());
+    view = await deps.services.disputes.forOperator(actorOf(request), { disputeId: id });
   } catch (error) {
     if (error instanceof DomainError && error.kind === 'not_found') throw notFoundError();
     throw error;
@@ -93,8 +88,8 @@ export function registerOperatorDisputeRoutes(scope: App, deps: Deps) {
 
   scope.get(paths.operatorDisputes.route, guard, async (request, reply) => {
     const ctx = portalOf(request);
-    const queue = await listDisputeQueue(deps.db, deps.clock.now());
-    const decided = await listDecidedDisputes(deps.db);
+    const queue = await deps.services.disputes.queue(actorOf(request));
+    const decided = await deps.services.disputes.decided(actorOf(request));
     const body = disputeQueueBody(ctx, queue, decided);
     return sendPage(reply, renderPage(ctx, { title: translator(ctx.locale)('disputes.queue.title'), body, active: 'operator' }));
   });
@@ -108,8 +103,8 @@ export function registerOperatorDisputeRoutes(scope: App, deps: Deps) {
     let status = 200;
     if (q.tax_id !== undefined) {
       try {
-        const companyId = await findCompanyIdByTaxId(deps.db, deps.searchUseCase.countries, q.country ?? 'TR', q.tax_id);
-        form = await companyForm(deps, companyId, now, {});
+        const companyId = await deps.services.reports.findCompanyId(actorOf(request), { country: q.country ?? 'TR', taxId: q.tax_id });
+        form = await companyForm(deps, actorOf(request), companyId, now, {});
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         form = { ...form, values: { country: (q.country ?? '').slice(0, 2), tax_id: q.tax_id.slice(0, 40) }, problems: domainErrorTexts(ctx.locale, error) };
@@ -151,7 +146,7 @@ export function registerOperatorDisputeRoutes(scope: App, deps: Deps) {
   });
 
   scope.get(paths.operatorDisputeAttachment.route, withId, async (request, reply) =>
-    sendDownload(reply, () => fetchDisputeAttachment(deps.db, { kind: 'operator' }, idOf(request.params.id))),
+    sendDownload(reply, () => deps.services.disputes.attachment(actorOf(request), { attachmentId: idOf(request.params.id) })),
   );
 
   // Recording carries the company's documents: multipart, in its own scope (as filing does).
@@ -184,7 +179,7 @@ export function registerOperatorDisputeRoutes(scope: App, deps: Deps) {
         const companyId = Number(fieldOf(body, 'company_id'));
         if (!Number.isSafeInteger(companyId) || companyId <= 0) throw error;
         const problems = domainErrorTexts(ctx.locale, error);
-        const form = await companyForm(deps, companyId, deps.clock.now(), { values, chosen, problems }).catch(() => {
+        const form = await companyForm(deps, actorOf(request), companyId, deps.clock.now(), { values, chosen, problems }).catch(() => {
           throw error;
         });
         const tr = translator(ctx.locale);

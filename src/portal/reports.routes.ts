@@ -12,11 +12,9 @@ import { DomainError, statusOf } from '../lib/errors.ts';
 import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS } from '../reports/attachments.ts';
 import type { FilingInput } from '../reports/filing-input.ts';
 import { CASE_FIELDS } from '../reports/report-types.ts';
-import { listMyReports } from '../reports/report-queries.service.ts';
-import { withdrawReport } from '../reports/moderation.service.ts';
 import { sendAttachment } from './attachment-download.ts';
 import { formField } from './forms.ts';
-import { actorOf, memberOf, portalOf, requireUser } from './guards.ts';
+import { actorOf, portalOf, requireUser } from './guards.ts';
 import { redirectTo, renderPage, sendPage } from './layout.ts';
 import { translator } from './messages/index.ts';
 import { filingFormBody, myReportsBody } from './member/reports.page.ts';
@@ -57,7 +55,7 @@ function plainValues(body: MultipartBody): Record<string, string> {
   );
 }
 
-export function registerReportRoutes(scope: App, deps: Pick<PortalDeps, 'db' | 'clock' | 'countryCodes' | 'searchUseCase' | 'config' | 'services'>) {
+export function registerReportRoutes(scope: App, deps: Pick<PortalDeps, 'countryCodes' | 'searchUseCase' | 'services'>) {
   const guard = { preHandler: requireUser(...MEMBER_ROLES) };
   registerTaxIdCheck(scope, deps.searchUseCase.countries);
   const withId = { ...guard, schema: { params: IdParams } };
@@ -65,7 +63,7 @@ export function registerReportRoutes(scope: App, deps: Pick<PortalDeps, 'db' | '
 
   scope.get(paths.reports.route, guard, async (request, reply) => {
     const ctx = portalOf(request);
-    const body = myReportsBody(ctx, await listMyReports(deps.db, memberOf(request).id), portalQueryOf(request));
+    const body = myReportsBody(ctx, await deps.services.reports.listMine(actorOf(request)), portalQueryOf(request));
     return sendPage(reply, renderPage(ctx, { title: translator(ctx.locale)('reports.mine.title'), body, active: 'reports' }));
   });
 
@@ -75,14 +73,12 @@ export function registerReportRoutes(scope: App, deps: Pick<PortalDeps, 'db' | '
   });
 
   scope.get(paths.reportAttachment.route, withId, async (request, reply) => {
-    const member = memberOf(request);
-    return sendAttachment(reply, deps.db, { kind: 'member', userId: portalOf(request).user.id, memberId: member.id }, idOf(request.params.id));
+    return sendAttachment(reply, () => deps.services.reports.attachment(actorOf(request), { attachmentId: idOf(request.params.id) }));
   });
 
   scope.post(paths.reportWithdraw.route, withId, async (request, reply) => {
-    const ctx = portalOf(request);
     const id = idOf(request.params.id);
-    await withdrawReport(deps, { userId: ctx.user.id, memberId: memberOf(request).id }, id, formField(request.body, 'note'));
+    await deps.services.moderation.withdraw(actorOf(request), { reportId: id, note: formField(request.body, 'note') });
     return redirectTo(reply, `${paths.reports.href}?withdrawn=${id}`);
   });
 

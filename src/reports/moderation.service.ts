@@ -239,5 +239,16 @@ export function createReportModeration(deps: ModerationDeps) {
   return {
     /** A D11 step by status name on any report, imported or filed (the CLI's `report status`); operators and the CLI. */
     setReportStatus: (actor: Actor, input: { idOrRef: string; to: string; reason?: string | null }) => setReportStatus(deps, actor, input),
+    /** A D11 step named by the console's button (approve, reject, deactivate) on a report; a signed-in operator only. */
+    moderate: (actor: Actor, input: { reportId: number; step: ModerationStep; reason?: string | null }) => {
+      if (actor.kind !== 'operator') throw new DomainError('forbidden', 'only an active operator may do this', { code: 'actor.not_operator' });
+      return takeStep(deps, { kind: 'operator', userId: actor.userId }, input.reportId, input.step, input.reason);
+    },
+    /** A user of the filing member withdraws its pending or approved report (e.g. the debt was paid). */
+    withdraw: (actor: Actor, input: { reportId: number; note: string }) => {
+      if (actor.kind !== 'member_user')
+        throw new DomainError('forbidden', "only an active user of the member may act on the member's reports", { code: 'actor.not_member_user' });
+      return takeStep(deps, { kind: 'member', userId: actor.userId, memberId: actor.memberId }, input.reportId, 'withdraw', input.note);
+    },
   };
 }

@@ -6,6 +6,11 @@
  */
 import type { CountryCatalogue } from '../countries/catalogue.ts';
 import type { Db } from '../db/types.ts';
+import type { Actor } from '../actors/actor.ts';
+import type { Clock } from '../lib/clock.ts';
+import { fetchAttachment } from './attachments.ts';
+import { listOperatorLog } from '../operator/operator-log.ts';
+import type { Actor as AttachmentViewer } from './filing-rules.ts';
 import { DomainError } from '../lib/errors.ts';
 import { formatTurkeyDateTime, quotaDayOf } from '../lib/turkey-time.ts';
 import { checkTaxId } from '../companies/tax-id.ts';
@@ -184,3 +189,55 @@ export async function summariseSearchAudit(db: Db, now: number, days = 30) {
   const toMs = Date.parse(`${today}T00:00:00+03:00`) + 86_400_000;
   return countAuditByMemberAndDay(db, toMs - days * 86_400_000, toMs);
 }
+
+/** What the reports' query use cases need (composition root, src/services.ts). */
+export interface ReportQueriesDeps {
+  db: Db;
+  clock: Clock;
+  countries: Pick<CountryCatalogue, 'get'>;
+}
+
+function operatorOnly(actor: Actor): void {
+  if (actor.kind !== 'operator' && actor.kind !== 'cli')
+    throw new DomainError('forbidden', 'only an active operator may do this', { code: 'actor.not_operator' });
+}
+
+function memberIdOf(actor: Actor): number {
+  if (actor.kind !== 'member_user')
+    throw new DomainError('forbidden', "only an active user of the member may act on the member's reports", { code: 'actor.not_member_user' });
+  return actor.memberId;
+}
+
+/** Who looks at an attachment, as fetchAttachment checks it: an operator, or a user of the filing member. */
+function viewerOf(actor: Actor): AttachmentViewer {
+  if (actor.kind === 'operator') return { kind: 'operator', userId: actor.userId };
+  return { kind: 'member', userId: actor.kind === 'member_user' ? actor.userId : 0, memberId: memberIdOf(actor) };
+}
+
+/**
+ * The reports' reads as use cases `(actor, input)`: a member user's own reports and attachments,
+ * the operator's queue, company files and search-audit summary (D21, D29, D30).
+ */
+export function createReportQueries({ db, clock, countries }: ReportQueriesDeps) {
+  return {
+    /** The reports the actor's member filed, newest first. */
+    listMine: (actor: Actor) => listMyReports(db, memberIdOf(actor)),
+    /** The reports waiting for a decision (operators). */
+    pendingQueue: (actor: Actor) => (operatorOnly(actor), listPendingQueue(db)),
+    /** A company with all its reports (operators). */
+    companyFile: (actor: Actor, input: { companyId: number }) => (operatorOnly(actor), getCompanyFile(db, input.companyId)),
+    /** The company of a tax ID (operators); not_found when none. */
+    findCompanyId: (actor: Actor, input: { country: string; taxId: string }) => (
+      operatorOnly(actor),
+      findCompanyIdByTaxId(db, countries, input.country, input.taxId)
+    ),
+    /** The search audit's daily summary of the last `days` days (operators). */
+    searchAudit: (actor: Actor, input: { days: number }) => (operatorOnly(actor), summariseSearchAudit(db, clock.now(), input.days)),
+    /** The operator log (D30), newest first, a page older than `beforeId` (operators). */
+    operatorLog: (actor: Actor, input: { limit: number; beforeId?: number }) => (operatorOnly(actor), listOperatorLog(db, input)),
+    /** An attachment of a report: an operator's, or the filing member's own; anyone else's is not_found (D29). */
+    attachment: (actor: Actor, input: { attachmentId: number }) => fetchAttachment(db, viewerOf(actor), input.attachmentId),
+  };
+}
+
+export type ReportQueries = ReturnType<typeof createReportQueries>;

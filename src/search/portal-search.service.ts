@@ -7,7 +7,8 @@
 import { performance } from 'node:perf_hooks';
 import type { AuditWriter } from '../audit/audit-writer.ts';
 import type { Clock } from '../lib/clock.ts';
-import { AppError, type ErrorReason } from '../lib/errors.ts';
+import { AppError, DomainError, type ErrorReason } from '../lib/errors.ts';
+import type { Actor } from '../actors/actor.ts';
 import type { Problem } from '../lib/problems.ts';
 import { auditText } from '../audit/audit.service.ts';
 import type { Db } from '../db/types.ts';
@@ -181,3 +182,40 @@ export async function searchAsPortalUser(deps: PortalSearchDeps, searcher: Porta
     });
   return outcome;
 }
+
+/** What the portal's search use cases need (composition root, src/services.ts). */
+export interface PortalSearchServiceDeps extends Omit<PortalSearchDeps, 'countryCodes'> {
+  /** The served countries' codes, read when first asked (a command that searches nothing has none). */
+  countryCodes: () => readonly string[];
+}
+
+/** The signed-in member user who searches: the actor, with the member state D17 checks and where the request came from. */
+export interface PortalSearchRequest {
+  member: Pick<PortalSearcher, 'memberStatus' | 'memberTier' | 'agreementSignedOn'>;
+  clientAddress: string;
+}
+
+function searcherOf(actor: Actor, request: PortalSearchRequest): PortalSearcher {
+  if (actor.kind !== 'member_user') {
+    throw new DomainError('forbidden', 'only an active user of the member may search in the portal', { code: 'actor.not_member_user' });
+  }
+  return { userId: actor.userId, memberId: actor.memberId, ...request.member, clientAddress: request.clientAddress };
+}
+
+/** The portal's search (D28) as use cases `(actor, input)`: the actor is a signed-in member user. */
+export function createPortalSearch(deps: PortalSearchServiceDeps) {
+  let codes: readonly string[] | null = null;
+  const full = (): PortalSearchDeps => ({ ...deps, countryCodes: (codes ??= deps.countryCodes()) });
+  return {
+    /** Answers one search of the form, or says why not; every attempt is audited (D21). */
+    search: (actor: Actor, input: PortalSearchRequest & { form: PortalSearchForm }): Promise<PortalSearchOutcome> =>
+      searchAsPortalUser(full(), searcherOf(actor, input), input.form),
+    /** The user's allowance and its member's, without using them. */
+    allowances: (actor: Actor): Promise<PortalAllowances> => {
+      if (actor.kind !== 'member_user') throw new DomainError('forbidden', 'only a member user has a portal allowance', { code: 'actor.not_member_user' });
+      return readPortalAllowances(deps, { userId: actor.userId, memberId: actor.memberId });
+    },
+  };
+}
+
+export type PortalSearch = ReturnType<typeof createPortalSearch>;

@@ -303,6 +303,12 @@ export interface WatchRequest {
  */
 export function createWatchlist(deps: WatchlistDeps) {
   return {
+    /** How many companies each member watches, by member ref (the console's list; operators). */
+    countByMember: (actor: Actor) => {
+      if (actor.kind !== 'operator' && actor.kind !== 'cli')
+        throw new DomainError('forbidden', 'only an active operator may do this', { code: 'actor.not_operator' });
+      return countWatchesByMember(deps.db);
+    },
     add: (actor: Actor, input: WatchRequest) => {
       const memberId = watcherOf(actor);
       return addWatch(deps, memberId, checkWatchTarget(deps.countries, input.country, input.taxId));

@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import { parseConfig } from '../../config.ts';
 import type { UserRole } from '../../db/schema.ts';
 import { cliActor } from '../../actors/actor.ts';
-import { listUserViews, oneTimeLinkOf, USER_ROLES, type IssuedLink, type UserView } from '../../users/users.service.ts';
+import { oneTimeLinkOf, USER_ROLES, type IssuedLink, type UserView } from '../../users/users.service.ts';
 import { CommandError, UsageError } from '../command-errors.ts';
 import { cliUser, commandServices, withContext } from '../context.ts';
 import { requireKeyRing } from '../../secrets/key-ring-source.ts';
@@ -97,8 +97,8 @@ export function userCommand(): Command {
     .description('list portal users')
     .option('--member <ref>', "only this member's users")
     .action(async (opts: { member?: string }, cmd: Command) =>
-      withContext(cmd, async ({ engine, out }) => {
-        const users = await listUserViews(engine.db, opts.member ? { memberRef: opts.member } : {});
+      withContext(cmd, async ({ engine, clock, out }) => {
+        const users = await commandServices({ engine, clock }).userAdmin.listUsers(cliActor(cliUser()), opts.member ? { memberRef: opts.member } : {});
         out.result({ users }, users.length === 0 ? 'no users yet' : users.map(describe));
       }),
     );

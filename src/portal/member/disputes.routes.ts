@@ -11,9 +11,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../http/app-type.ts';
 import { DomainError, statusOf } from '../../lib/errors.ts';
 import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS } from '../../reports/attachments.ts';
-import { fetchDisputeAttachment, listDisputesForMember } from '../../disputes/dispute-queries.ts';
 import { formField } from '../forms.ts';
-import { actorOf, memberOf, portalOf, requireUser } from '../guards.ts';
+import { actorOf, portalOf, requireUser } from '../guards.ts';
 import { redirectTo, renderPage, sendPage } from '../layout.ts';
 import type { PortalDeps } from '../portal-deps.ts';
 import { notFoundError } from '../portal-errors.ts';
@@ -27,13 +26,13 @@ import { myDisputesBody, type MemberDisputeFlash } from './disputes.page.ts';
 import { memberText } from './text.ts';
 
 const MEMBERS = ['member_admin', 'member_user'] as const;
-type Deps = Pick<PortalDeps, 'db' | 'clock' | 'services'>;
+type Deps = Pick<PortalDeps, 'services'>;
 
 const ReportParams = Type.Object({ id: Type.String(), report: Type.String() });
 
 async function showDisputes(request: FastifyRequest, reply: FastifyReply, deps: Deps, flash: MemberDisputeFlash, status = 200) {
   const ctx = portalOf(request);
-  const disputes = await listDisputesForMember(deps.db, memberOf(request).id, deps.clock.now());
+  const disputes = await deps.services.disputes.listMine(actorOf(request));
   return sendPage(
     reply,
     renderPage(ctx, { title: memberText(ctx.locale)('disputes.mine.title'), body: myDisputesBody(ctx, disputes, flash), active: 'disputes' }),
@@ -70,7 +69,7 @@ export function registerMemberDisputeRoutes(scope: App, deps: Deps) {
   });
 
   scope.get(paths.disputeAttachment.route, { ...guard, schema: { params: IdParams } }, async (request, reply) =>
-    sendDownload(reply, () => fetchDisputeAttachment(deps.db, { kind: 'member', memberId: memberOf(request).id }, idOf(request.params.id))),
+    sendDownload(reply, () => deps.services.disputes.attachment(actorOf(request), { attachmentId: idOf(request.params.id) })),
   );
 
   // Support carries documents: multipart, in its own scope (as filing does), refused before the body is read.

@@ -15,7 +15,7 @@ import { readAgreementState, signAgreement } from '../../agreement/agreement.ser
 import { readMemberUsage } from '../../quota/member-usage.service.ts';
 import { usageCsv } from '../../quota/usage-series.ts';
 import { rateLimitHeaders } from '../../quota/allowance.ts';
-import { bindingAllowance, memberSearchRefusal, readPortalAllowances, searchAsPortalUser, type PortalSearchDeps } from '../../search/portal-search.service.ts';
+import { bindingAllowance, memberSearchRefusal } from '../../search/portal-search.service.ts';
 import { actorOf, memberOf, portalOf, requireUser } from '../guards.ts';
 import { redirectTo, renderPage, sendPage } from '../layout.ts';
 import type { PortalDeps } from '../portal-deps.ts';
@@ -127,16 +127,7 @@ function sentFromHere(request: FastifyRequest): boolean {
 
 function registerSearchRoute(app: App, deps: PortalDeps) {
   const countries = deps.countryCodes.map((code) => ({ code, name: deps.searchUseCase.countries.get(code)?.name ?? code }));
-  const searchDeps: PortalSearchDeps = {
-    db: deps.db,
-    searchUseCase: deps.searchUseCase,
-    audit: deps.audit,
-    clock: deps.clock,
-    countryCodes: deps.countryCodes,
-    dailyLimit: deps.config.portalDailyLimit,
-    memberDailyLimit: deps.config.portalMemberDailyLimit,
-    auditQueryChars: deps.config.auditQueryChars,
-  };
+  const portalSearch = deps.services.portalSearch;
   const canonicalOf = (country: string, taxId: string) => {
     try {
       return checkWatchTarget(deps.searchUseCase.countries, country, taxId).taxIdNorm;
@@ -166,22 +157,16 @@ function registerSearchRoute(app: App, deps: PortalDeps) {
     const t = memberText(ctx.locale);
     const query = request.query as Record<string, unknown>;
     const asked = query.q !== undefined;
-    const searcher = {
-      userId: ctx.user.id,
-      memberId: member.id,
-      memberStatus: member.status,
-      memberTier: member.tier,
-      agreementSignedOn: member.agreementSignedOn,
-      clientAddress: request.ip,
-    };
+    const searcher = { memberStatus: member.status, memberTier: member.tier, agreementSignedOn: member.agreementSignedOn };
     // A search is a GET that is charged, like the API's: never cached anywhere (D5).
     reply.header('cache-control', 'no-store');
     // A search is charged and audited, so only a GET sent from our own pages (or typed, or
     // bookmarked) runs one; a link followed from another site, or a HEAD, shows the filled form
     // to be submitted instead (D27: no state change by a request another site can make).
     const runs = asked && request.method === 'GET' && sentFromHere(request);
-    const outcome = runs ? await searchAsPortalUser(searchDeps, searcher, query) : null;
-    const allowances = outcome?.allowances ?? (await readPortalAllowances(searchDeps, searcher));
+    const actor = actorOf(request);
+    const outcome = runs ? await portalSearch.search(actor, { member: searcher, clientAddress: request.ip, form: query }) : null;
+    const allowances = outcome?.allowances ?? (await portalSearch.allowances(actor));
     const allowance = allowances.user;
     // The figures the page shows, as the API sends them (D3): of the allowance that runs out
     // first, the user's own or its member's (D28 amended).

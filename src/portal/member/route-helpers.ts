@@ -2,6 +2,6 @@
 import type { PortalDeps } from '../portal-deps.ts';
 
 /** Where members reach this server (RISKLOOKUP_PUBLIC_URL), for the curl and the invitation link. */
-export function publicBaseOf(deps: PortalDeps): string {
+export function publicBaseOf(deps: Pick<PortalDeps, 'config'>): string {
   return deps.config.publicUrl.replace(/\/+$/, '');
 }

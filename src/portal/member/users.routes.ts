@@ -6,16 +6,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../http/app-type.ts';
 import { DomainError, statusOf } from '../../lib/errors.ts';
-import {
-  disableMemberUser,
-  inviteMemberUser,
-  inviteRefusalsUsedUp,
-  listMemberUsers,
-  MemberUsersError,
-  newMemberUserLink,
-} from '../../members/member-users.service.ts';
+import { MemberUsersError } from '../../members/member-users.service.ts';
 import { oneTimeLinkOf } from '../../users/users.service.ts';
-import { memberOf, portalOf, requireUser } from '../guards.ts';
+import { actorOf, memberOf, portalOf, requireUser } from '../guards.ts';
 import { redirectTo, renderPage, sendPage } from '../layout.ts';
 import type { PortalDeps } from '../portal-deps.ts';
 import { notFoundError } from '../portal-errors.ts';
@@ -37,16 +30,17 @@ export function refusalOf(locale: Locale, error: DomainError): string {
   return t(error.kind === 'invalid' ? 'problem.member_users.email_invalid' : 'users.refused');
 }
 
-export function registerUsersRoutes(app: App, deps: PortalDeps) {
+export function registerUsersRoutes(app: App, deps: Pick<PortalDeps, 'config' | 'services'>) {
+  const memberUsers = deps.services.memberUsers;
   const show = async (request: FastifyRequest, reply: FastifyReply, flash: UsersFlash, status = 200, form?: { email: string; role: string }) => {
     const ctx = portalOf(request);
-    const users = await listMemberUsers(deps.db, memberOf(request).id);
+    const users = await memberUsers.list(actorOf(request));
     const room = {
       used: users.filter((u) => u.status !== 'disabled').length,
-      max: deps.config.maxUsersPerMember,
+      max: memberUsers.maxUsers,
       // A hint only: if it cannot be read, the form is offered (and a one-time link just made
       // is still shown); the service decides on the POST anyway.
-      refusalsUsedUp: await inviteRefusalsUsedUp(deps.db, memberOf(request).id, deps.clock.now()).catch((error: unknown) => {
+      refusalsUsedUp: await memberUsers.refusalsUsedUp(actorOf(request)).catch((error: unknown) => {
         request.log.warn({ memberId: memberOf(request).id, err: error }, "the day's refused invitations could not be read");
         return false;
       }),
@@ -61,7 +55,7 @@ export function registerUsersRoutes(app: App, deps: PortalDeps) {
   const admin = { preHandler: requireUser('member_admin') };
   app.get(paths.users.route, admin, async (request, reply) => {
     const disabled = Number((request.query as { disabled?: string }).disabled);
-    const users = Number.isInteger(disabled) && disabled > 0 ? await listMemberUsers(deps.db, memberOf(request).id) : [];
+    const users = Number.isInteger(disabled) && disabled > 0 ? await memberUsers.list(actorOf(request)) : [];
     // Only a user who is disabled: a link cannot make the page say so of an active one.
     const who = users.find((u) => u.id === disabled && u.status === 'disabled');
     return show(request, reply, who ? { kind: 'disabled', name: who.name || who.email } : null);
@@ -70,15 +64,7 @@ export function registerUsersRoutes(app: App, deps: PortalDeps) {
     const ctx = portalOf(request);
     const form = { email: formField(request.body, 'email'), role: formField(request.body, 'role') === 'member_admin' ? 'member_admin' : 'member_user' };
     try {
-      const actor = { userId: ctx.user.id, memberId: memberOf(request).id, email: ctx.user.email };
-      const issued = await inviteMemberUser(
-        deps.db,
-        deps.clock,
-        actor,
-        { email: form.email, role: form.role as 'member_admin' | 'member_user' },
-        { maxUsers: deps.config.maxUsersPerMember },
-        request.log,
-      );
+      const issued = await memberUsers.invite(actorOf(request), { email: form.email, role: form.role as 'member_admin' | 'member_user' });
       return await show(request, reply, { kind: 'invited', email: issued.email, link: oneTimeLinkOf(publicBaseOf(deps), issued.token) });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
@@ -96,7 +82,7 @@ export function registerUsersRoutes(app: App, deps: PortalDeps) {
     const id = Number((request.params as { id: string }).id);
     if (!Number.isSafeInteger(id) || id <= 0) throw notFoundError();
     try {
-      await disableMemberUser(deps.db, deps.clock, { userId: ctx.user.id, memberId: memberOf(request).id, email: ctx.user.email }, id);
+      await memberUsers.disable(actorOf(request), { userId: id });
     } catch (error) {
       if (error instanceof DomainError && error.kind === 'not_found') throw notFoundError();
       if (!(error instanceof DomainError)) throw error;
@@ -109,7 +95,7 @@ export function registerUsersRoutes(app: App, deps: PortalDeps) {
     const id = Number((request.params as { id: string }).id);
     if (!Number.isSafeInteger(id) || id <= 0) throw notFoundError();
     try {
-      const issued = await newMemberUserLink(deps.db, deps.clock, { userId: ctx.user.id, memberId: memberOf(request).id, email: ctx.user.email }, id);
+      const issued = await memberUsers.newLink(actorOf(request), { userId: id });
       return await show(request, reply, { kind: 'invited', email: issued.email, link: oneTimeLinkOf(publicBaseOf(deps), issued.token) });
     } catch (error) {
       if (error instanceof DomainError && error.kind === 'not_found') throw notFoundError();

@@ -11,9 +11,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../http/app-type.ts';
 import { DomainError, statusOf } from '../../lib/errors.ts';
-import { systemResolver } from '../../webhooks/safe-lookup.ts';
-import { createWebhookDeliveries, type DeliveryView, type WebhookDeliveries } from '../../webhooks/webhook-deliveries.service.ts';
-import { createWebhookEndpoints, type EndpointView, type WebhookEndpoints } from '../../webhooks/webhook-endpoints.service.ts';
+import type { DeliveryView, WebhookDeliveries } from '../../webhooks/webhook-deliveries.service.ts';
+import type { EndpointView, WebhookEndpoints } from '../../webhooks/webhook-endpoints.service.ts';
 import { MAX_ENDPOINTS_PER_MEMBER, type WebhookActor } from '../../webhooks/webhook-rules.ts';
 import { memberOf, portalOf, requireUser } from '../guards.ts';
 import { redirectTo, renderPage, sendPage } from '../layout.ts';
@@ -35,7 +34,7 @@ const IdParams = Type.Object({ id: Id });
 const RegisterBody = Type.Object({ url: Type.Optional(Type.String()), description: Type.Optional(Type.String()) });
 const DeliveriesQuery = Type.Object({ before: Type.Optional(Id), sent: Type.Optional(Id), redelivered: Type.Optional(Id) });
 
-/** The webhook use cases the pages call, built once. */
+/** The webhook use cases the pages call (the composition root's, src/services.ts). */
 interface WebhookPages {
   readonly endpoints: WebhookEndpoints;
   readonly deliveries: WebhookDeliveries;
@@ -44,12 +43,8 @@ interface WebhookPages {
 const ADMIN = { preValidation: requireUser('member_admin') };
 const WITH_ID = { ...ADMIN, schema: { params: IdParams } };
 
-export function registerWebhooksRoutes(app: App, deps: PortalDeps) {
-  const addresses = { resolve: systemResolver, allowPrivate: deps.config.webhookAllowPrivateAddresses };
-  const pages: WebhookPages = {
-    endpoints: createWebhookEndpoints({ db: deps.db, clock: deps.clock, keyRing: deps.keyRing, addresses }),
-    deliveries: createWebhookDeliveries({ db: deps.db, clock: deps.clock }),
-  };
+export function registerWebhooksRoutes(app: App, deps: Pick<PortalDeps, 'services'>) {
+  const pages: WebhookPages = { endpoints: deps.services.webhookEndpoints, deliveries: deps.services.webhookDeliveries };
   registerEndpointRoutes(app, pages);
   registerEndpointActions(app, pages);
   registerDeliveryRoutes(app, pages);
