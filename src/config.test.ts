@@ -78,3 +78,15 @@ test('webhook settings (D32): private addresses off by default; concurrency 16, 
     /webhook deliveries at once per endpoint \(3\) cannot exceed webhook deliveries at once \(2\)/,
   );
 });
+
+test('the delivery pace while serving: 250 a second by default, 0 turns it off, out of range named', () => {
+  assert.equal(parseConfig({}, {}).webhookRateWhileServing, 250);
+  assert.equal(parseConfig({}, { RISKLOOKUP_WEBHOOK_RATE_WHILE_SERVING: '0' }).webhookRateWhileServing, 0);
+  assert.equal(parseConfig({}, { RISKLOOKUP_WEBHOOK_RATE_WHILE_SERVING: '170' }).webhookRateWhileServing, 170);
+  for (const bad of ['-1', '100001', 'fast']) {
+    assert.throws(
+      () => parseConfig({}, { RISKLOOKUP_WEBHOOK_RATE_WHILE_SERVING: bad }),
+      new RegExp(`RISKLOOKUP_WEBHOOK_RATE_WHILE_SERVING\\) must be a whole number from 0 to 100000, got '${bad}'`),
+    );
+  }
+});
