@@ -11,11 +11,11 @@ import { countries, makeCompanies, makeMember, makeReport } from './helpers/fact
 import type { Database, UserRole } from '../src/db/schema.ts';
 import { fixedClock } from '../src/lib/clock.ts';
 import { DomainError } from '../src/lib/errors.ts';
-import { readAgreementState, signAgreement } from '../src/agreement/agreement.service.ts';
+import { createAgreement } from '../src/agreement/agreement.service.ts';
 import { AGREEMENT_VERSION } from '../src/agreement/agreement-text.ts';
 import { createMemberKeys } from '../src/keys/member-key.service.ts';
-import type { Actor } from '../src/actors/actor.ts';
-import { readMemberUsage } from '../src/quota/member-usage.service.ts';
+import { cliActor, type Actor } from '../src/actors/actor.ts';
+import { createMemberUsage } from '../src/quota/member-usage.service.ts';
 import { consumeUsage } from '../src/quota/usage.repository.ts';
 import { markKeyUsed } from '../src/keys/keys.repository.ts';
 import { createAuditWriter } from '../src/audit/audit-writer.ts';
@@ -72,23 +72,40 @@ for (const engine of ENGINES) {
     });
     after(async () => database?.drop());
 
-    test('agreement: only an active member_admin of the member signs; one transaction sets the D17 flag; signing again changes nothing', async () => {
-      assert.deepEqual(await readAgreementState(db, ids.a!), { currentVersion: AGREEMENT_VERSION, signedOn: null, lastSignature: null, signedCurrent: false });
-      await assert.rejects(signAgreement(db, clock, ids.a!, ids.userA!), rejectsWith('invalid'));
-      await assert.rejects(signAgreement(db, clock, ids.a!, ids.adminB!), rejectsWith('invalid'));
-      await assert.rejects(signAgreement(db, clock, ids.a!, ids.disabledA!), rejectsWith('invalid'));
-      assert.equal((await readAgreementState(db, ids.a!)).signedOn, null);
+    /** A user of `memberId` as the portal's session makes it (the use case checks the stored user again). */
+    const userOf = (userId: number, memberId: number, role: 'member_admin' | 'member_user' = 'member_admin'): Actor => ({
+      kind: 'member_user',
+      userId,
+      memberId,
+      role,
+    });
 
-      const state = await signAgreement(db, clock, ids.a!, ids.adminA!);
+    test('agreement: only an active member_admin of the member signs; one transaction sets the D17 flag; signing again changes nothing', async () => {
+      const agreement = createAgreement({ db, clock });
+      assert.deepEqual(await agreement.read(userOf(ids.userA!, ids.a!, 'member_user')), {
+        currentVersion: AGREEMENT_VERSION,
+        signedOn: null,
+        lastSignature: null,
+        signedCurrent: false,
+      });
+      await assert.rejects(agreement.sign(userOf(ids.userA!, ids.a!, 'member_user')), rejectsWith('invalid'));
+      await assert.rejects(agreement.sign(userOf(ids.userA!, ids.a!)), rejectsWith('invalid'), 'the stored role decides, not the one the actor claims');
+      await assert.rejects(agreement.sign(userOf(ids.adminB!, ids.a!)), rejectsWith('invalid'));
+      await assert.rejects(agreement.sign(userOf(ids.disabledA!, ids.a!)), rejectsWith('invalid'));
+      await assert.rejects(agreement.sign({ kind: 'operator', userId: ids.adminA! }), rejectsWith('forbidden'));
+      await assert.rejects(agreement.read(cliActor('ops')), rejectsWith('forbidden'));
+      assert.equal((await agreement.read(userOf(ids.adminA!, ids.a!))).signedOn, null);
+
+      const state = await agreement.sign(userOf(ids.adminA!, ids.a!));
       assert.equal(state.signedOn, '2026-11-21');
       assert.equal(state.signedCurrent, true);
       assert.deepEqual(state.lastSignature, { version: AGREEMENT_VERSION, signedAt: NOON_TR, signer: 'ayse' });
       clock.advance(60_000);
-      await signAgreement(db, clock, ids.a!, ids.adminA!);
+      await agreement.sign(userOf(ids.adminA!, ids.a!));
       const rows = await db.selectFrom('agreement_signatures').selectAll().where('member_id', '=', ids.a!).execute();
       assert.equal(rows.length, 1);
       assert.equal(Number(rows[0]!.user_id), ids.adminA);
-      assert.equal((await readAgreementState(db, ids.b!)).signedOn, null, "the other member's flag is untouched");
+      assert.equal((await agreement.read(userOf(ids.adminB!, ids.b!))).signedOn, null, "the other member's flag is untouched");
     });
 
     /** The member's admin, as the portal's API page acts (the key's use cases read only the member and the role). */
@@ -143,7 +160,8 @@ for (const engine of ENGINES) {
       await consumeUsage(db, `user:${ids.adminB}`, '2026-11-21', 100);
       await consumeUsage(db, `member:${ids.a}`, '2026-10-01', 100);
       await consumeUsage(db, `portal:member:${ids.a}`, '2026-11-21', 100);
-      const usage = await readMemberUsage(db, clock, ids.a!);
+      const memberUsage = createMemberUsage({ db, clock });
+      const usage = await memberUsage.lastDays(userOf(ids.userA!, ids.a!, 'member_user'));
       assert.equal(usage.length, 30);
       assert.deepEqual(usage.at(-1), { day: '2026-11-21', api: 3, portal: 1 });
       assert.deepEqual(usage.at(-2), { day: '2026-11-20', api: 0, portal: 1 });
@@ -153,8 +171,19 @@ for (const engine of ENGINES) {
         6,
         'the day before the window is left out',
       );
-      const other = await readMemberUsage(db, clock, ids.b!);
+      const other = await memberUsage.lastDays(userOf(ids.adminB!, ids.b!));
       assert.deepEqual(other.at(-1), { day: '2026-11-21', api: 0, portal: 1 });
+      await assert.rejects(memberUsage.lastDays(cliActor('ops')), rejectsWith('forbidden'), 'the 30 days are a member user\'s own page');
+      assert.deepEqual(await memberUsage.apiByDay(cliActor('ops'), { ref: 'M-A' }), {
+        member: 'M-A',
+        days: [
+          { day: '2026-11-21', used: 3 },
+          { day: '2026-11-19', used: 1 },
+          { day: '2026-10-01', used: 1 },
+        ],
+      });
+      await assert.rejects(memberUsage.apiByDay(userOf(ids.adminA!, ids.a!), { ref: 'M-A' }), rejectsWith('forbidden'));
+      await assert.rejects(memberUsage.apiByDay(cliActor('ops'), { ref: 'M-NONE' }), rejectsWith('not_found'));
     });
 
     test("portal search: the API's answer, charged to the user's own allowance, audited with channel portal; D17's rule and 400s apart", async () => {

@@ -12,6 +12,8 @@ export interface PortalDeps {
   db: Db;
   clock: Clock;
   config: Config;
+  /** Where members reach this server (RISKLOOKUP_PUBLIC_URL): the API's address and invitation links on the pages. */
+  publicUrl: string;
   /** D6: decides the cookies' Secure flag and names (cookies.ts). */
   transport: Transport;
   audit: AuditWriter;
