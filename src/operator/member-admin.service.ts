@@ -59,7 +59,7 @@ async function stateOf(db: Db, member: MemberRow): Promise<MemberState> {
 }
 
 /** Every member with its settings and active key, by ref (the console's member list). */
-export async function listMemberStates(db: Db): Promise<MemberState[]> {
+async function listMemberStates(db: Db): Promise<MemberState[]> {
   const states: MemberState[] = [];
   for (const member of await listMembers(db)) states.push(await stateOf(db, member));
   return states;

@@ -59,13 +59,13 @@ export function checkWatchTarget(countries: Pick<CountryCatalogue, 'get'>, count
   return { country: country.code, taxIdNorm: check.canonical };
 }
 
-export async function capOf(db: Db, memberId: number, defaultCap: number): Promise<number> {
+async function capOf(db: Db, memberId: number, defaultCap: number): Promise<number> {
   const row = await db.selectFrom('members').select('watchlist_cap').where('id', '=', memberId).executeTakeFirst();
   return row?.watchlist_cap == null ? defaultCap : Number(row.watchlist_cap);
 }
 
 /** How many companies each member watches, by member ref (the console's member list); a member watching none is absent. */
-export async function countWatchesByMember(db: Db): Promise<Map<string, number>> {
+async function countWatchesByMember(db: Db): Promise<Map<string, number>> {
   const rows = await db
     .selectFrom('watchlist')
     .innerJoin('members', 'members.id', 'watchlist.member_id')
