@@ -173,7 +173,7 @@ for (const engine of ENGINES) {
       );
       const other = await memberUsage.lastDays(userOf(ids.adminB!, ids.b!));
       assert.deepEqual(other.at(-1), { day: '2026-11-21', api: 0, portal: 1 });
-      await assert.rejects(memberUsage.lastDays(cliActor('ops')), rejectsWith('forbidden'), 'the 30 days are a member user\'s own page');
+      await assert.rejects(memberUsage.lastDays(cliActor('ops')), rejectsWith('forbidden'), "the 30 days are a member user's own page");
       assert.deepEqual(await memberUsage.apiByDay(cliActor('ops'), { ref: 'M-A' }), {
         member: 'M-A',
         days: [

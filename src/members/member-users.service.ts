@@ -199,12 +199,7 @@ async function countUsersNotDisabled(db: Db, memberId: number): Promise<number> 
  * invitation). Shown once. An active user's password is reset only by the service operator
  * (console, CLI): a link shown to the admin would let the admin sign in as that colleague.
  */
-async function newMemberUserLink(
-  db: Db,
-  clock: Clock,
-  actor: MemberActor,
-  userId: number,
-): Promise<{ email: string; token: string; purpose: 'invite' }> {
+async function newMemberUserLink(db: Db, clock: Clock, actor: MemberActor, userId: number): Promise<{ email: string; token: string; purpose: 'invite' }> {
   const user = await db.selectFrom('users').select(['email', 'status']).where('id', '=', userId).where('member_id', '=', actor.memberId).executeTakeFirst();
   if (!user) throw new MemberUsersError('not_found', 'no such user in your member', { code: 'member_users.user_not_found' });
   if (user.status === 'disabled') throw new MemberUsersError('conflict', `user ${user.email} is disabled`, { code: 'member_users.user_disabled' });
