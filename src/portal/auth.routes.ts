@@ -1,6 +1,8 @@
 /**
  * GET/POST /portal/sign-in, GET/POST /portal/accept (invitation or reset link), POST
- * /portal/sign-out, POST /portal/locale (D27).
+ * /portal/sign-out, POST /portal/locale (D27). The checks and the records are the services'
+ * (`services.signIn`, `services.sessions`: src/sessions/); these pages keep the forms, the
+ * cookies and the words.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/app-type.ts';
