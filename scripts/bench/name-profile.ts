@@ -85,4 +85,5 @@ for (const kind of FRESH_KINDS) {
     .join('; ');
   console.log(`| ${kind} | ${paths.length} | ${median(times).toFixed(2)} | ${p90(times).toFixed(2)} | ${Math.max(...times).toFixed(1)} | ${statements} |`);
 }
+console.log(`RSS after the run: ${Math.round(process.memoryUsage().rss / 1048576)} MB`);
 await engine.close();

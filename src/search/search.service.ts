@@ -387,8 +387,8 @@ function correctedGroups(
 
 /**
  * Names holding a group's corrections as words (the word index, SQLite) are few when the name
- * sample finds them in few of its names, as substrings (each sampled name stands for ~200 at
- * 10^6): then those names' postings are read and each checked for the other words. A common
+ * sample finds them whole in few of its names (each sampled name stands for ~200 at 10^6): then
+ * those names' postings are read and each checked for the other words (~2 µs a name). A common
  * correction (`mehmet`) goes to the substring index, with the other words' rare trigrams beside it.
  */
 function fewHoldCorrections(g: NearMatchGroup, deps: SearchDeps): boolean {
@@ -396,7 +396,7 @@ function fewHoldCorrections(g: NearMatchGroup, deps: SearchDeps): boolean {
   const names = deps.names;
   if (!names) return true;
   let held = 0;
-  for (const c of g.corrections) if ((held += names.estimatedMatches(c)) > NEAR_MATCH_CANDIDATES / 2) return false;
+  for (const c of g.corrections) if ((held += names.estimatedWordMatches(c)) > NEAR_MATCH_CANDIDATES / 2) return false;
   return true;
 }
 
