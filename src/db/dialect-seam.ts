@@ -264,7 +264,9 @@ const sqliteSeam: DialectSeam = {
       const common = g.all.length > 0 ? terms(g.all) : [];
       const lists = g.any.map((list) => terms(list).filter((t) => !common.includes(t)));
       // A list whose terms `all` already asks for: the group is `all` alone.
-      const minimal = lists.some((l) => l.length === 0) ? [] : lists.filter((a, i) => !lists.some((b, j) => j !== i && isSubset(b, a) && (b.length < a.length || j < i)));
+      const minimal = lists.some((l) => l.length === 0)
+        ? []
+        : lists.filter((a, i) => !lists.some((b, j) => j !== i && isSubset(b, a) && (b.length < a.length || j < i)));
       const or = minimal.map((l) => (l.length === 1 ? `"${l[0]}"` : `(${and(l)})`)).join(' OR ');
       if (common.length === 0 && or === '') continue;
       parts.add(common.length === 0 ? `(${or})` : or === '' ? `(${and(common)})` : `(${and(common)} AND (${or}))`);
@@ -280,7 +282,9 @@ const sqliteSeam: DialectSeam = {
     // order they came, read by rowid range. The CAST: FTS5 ignores a rowid bound bound as a
     // double (as better-sqlite3 binds a number) and reads every word (68 ms at 10^6, 0.05 so).
     const { rows } = await sql<{ id: number; word: string | null }>`SELECT * FROM (SELECT rowid AS id, word FROM name_word_trigrams
-      WHERE rowid > CAST(${afterId} AS INTEGER) ORDER BY rowid LIMIT ${limit}) UNION ALL SELECT (SELECT rowid FROM name_word_trigrams ORDER BY rowid DESC LIMIT 1), NULL`.execute(db);
+      WHERE rowid > CAST(${afterId} AS INTEGER) ORDER BY rowid LIMIT ${limit}) UNION ALL SELECT (SELECT rowid FROM name_word_trigrams ORDER BY rowid DESC LIMIT 1), NULL`.execute(
+      db,
+    );
     return vocabularyRows(rows);
   },
   async vocabularySize(db) {
