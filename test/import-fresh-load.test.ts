@@ -136,7 +136,11 @@ for (const engine of ENGINES) {
           .join(','),
         'pending,approved',
       );
-      const words = await db.selectFrom('company_name_words').select('word').where('word', 'in', ['uzakbitiren', 'dolgu', 'tekstil', String(2 * apart - 1)]).execute();
+      const words = await db
+        .selectFrom('company_name_words')
+        .select('word')
+        .where('word', 'in', ['uzakbitiren', 'dolgu', 'tekstil', String(2 * apart - 1)])
+        .execute();
       assert.deepEqual(words.map((w) => w.word).sort(), [String(2 * apart - 1), 'dolgu', 'tekstil', 'uzakbitiren']);
       // Every word of every name, as the SQL of migration 0007 splits them, is among the names' words.
       const split =
