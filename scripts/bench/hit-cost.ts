@@ -11,7 +11,7 @@
 //   node --import tsx scripts/bench/hit-cost.ts --db sqlite:.bench/hc.db --bin .bench/before/bin/risklookup.js --bin bin/risklookup.js \
 //        [--path '/api/v1/search.php?type=tax_id&country=TR&q=…'] [--requests 20000] [--warm-up 20000] [--rounds 3] [--callgrind]
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -49,7 +49,7 @@ function start(command: string, cliArgs: string[]): Promise<{ child: ChildProces
   const child = spawn(command, cliArgs, { env, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (d) => {
+    child.stdout.on('data', (d) => {
       out += d;
       const m = /listening on (http:\/\/\S+)/.exec(out);
       if (m) resolve({ child, url: m[1]! });
@@ -62,7 +62,7 @@ function autocannon(url: string, headers: Record<string, string>, amount: number
   const flags = Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]);
   const json = execFileSync(
     process.execPath,
-    [`${ROOT}node_modules/autocannon/autocannon.js`, '-c', args.connections!, '-a', String(amount), '-j', ...flags, url],
+    [`${ROOT}node_modules/autocannon/autocannon.js`, '-c', args.connections, '-a', String(amount), '-j', ...flags, url],
     { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 26 },
   );
   const r = JSON.parse(json) as { requests: { total: number }; duration: number; non2xx: number; errors: number; latency: { p50: number; p99: number } };
@@ -143,7 +143,7 @@ async function measureServer(command: string, cliArgs: string[], headers: Record
   const [cmd, argv] = args.callgrind
     ? ['valgrind', ['--tool=callgrind', `--callgrind-out-file=${WORK}/${outPrefix}.%p`, '--dump-instr=no', command, ...cliArgs]]
     : [command, cliArgs];
-  const server = await start(cmd, argv as string[]);
+  const server = await start(cmd, argv);
   try {
     autocannon(server.url + path, headers, warmUp);
     const pid = server.child.pid!;
@@ -207,7 +207,7 @@ for (let round = 1; round <= Number(args.rounds); round++) {
   // Alternate the order of the programs from round to round.
   const order = round % 2 === 1 ? programs : [...programs].reverse();
   for (const p of order) {
-    const serveArgs = [p.bin, 'serve', '--port', '0', '--log-level', args['log-level']!, '--db', p.url, '--anon-daily-limit', '10000000'];
+    const serveArgs = [p.bin, 'serve', '--port', '0', '--log-level', args['log-level'], '--db', p.url, '--anon-daily-limit', '10000000'];
     const m = await measureServer(process.execPath, serveArgs, { 'x-api-key': p.key }, path, p.label);
     rows.push(line(`${p.label} ${p.bin}`, m));
     console.error(rows.at(-1));
