@@ -10,8 +10,11 @@ import { runSearch, type SearchOutcome, type SearchPlan } from './search.service
 import type { Db } from '../db/types.ts';
 
 export interface CompanySearch {
-  /** The exact answer to a planned search, from the cache while the data is unchanged. */
-  find(plan: SearchPlan): Promise<SearchOutcome>;
+  /**
+   * The exact answer to a planned search, from the cache while the data is unchanged.
+   * @param dataVersion the data version, when read since the request arrived (search-cache.ts).
+   */
+  find(plan: SearchPlan, dataVersion?: number): Promise<SearchOutcome>;
   /** Does before the first request what the first name search would otherwise do (65 ms at 10^7; the vocabulary's first read). */
   warmUp(): Promise<void>;
 }
@@ -35,7 +38,7 @@ export function createCompanySearch({ db, seam, maxResults, cacheEntries, nearMa
   const searchDeps = { db, seam, maxResults, names, vocabulary, ...(nearMatchThreshold === undefined ? {} : { nearMatchThreshold }) };
   const cache = new SearchCache<SearchOutcome>(cacheEntries);
   return {
-    find: (plan) => cache.get(db, JSON.stringify(plan), () => runSearch(searchDeps, plan)),
+    find: (plan, dataVersion) => cache.get(db, JSON.stringify(plan), () => runSearch(searchDeps, plan), dataVersion),
     warmUp: async () => {
       await names.refresh(db);
       await vocabulary.refresh(db, seam);
