@@ -6,13 +6,10 @@ import autocannon from 'autocannon';
 
 const [url, key, connections] = process.argv.slice(2);
 const started = performance.now();
-const instance = autocannon(
-  { url, connections: Number(connections), duration: 3600, headers: { 'x-api-key': key } },
-  (error, result) => {
-    if (error) throw error;
-    process.stdout.write(JSON.stringify({ ...result, ranSeconds: (performance.now() - started) / 1000 }));
-  },
-);
+const instance = autocannon({ url, connections: Number(connections), duration: 3600, headers: { 'x-api-key': key } }, (error, result) => {
+  if (error) throw error;
+  process.stdout.write(JSON.stringify({ ...result, ranSeconds: (performance.now() - started) / 1000 }));
+});
 process.stdin.on('data', () => {});
 process.stdin.on('end', () => instance.stop());
 process.stdin.on('close', () => instance.stop());

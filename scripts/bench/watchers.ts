@@ -24,7 +24,7 @@ import { makeCertificate } from '../../test/helpers/tls.ts';
 const ROOT = new URL('../../', import.meta.url).pathname;
 
 /** autocannon in a child process, awaited (the receiver answers in this process meanwhile). */
-function load(url: string, key: string, seconds: number): Promise<{ rps: number; p99: number }> {
+function load(url: string, key: string, seconds: number): Promise<{ rps: number; p99: number; total: number }> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
@@ -37,9 +37,9 @@ function load(url: string, key: string, seconds: number): Promise<{ rps: number;
     child.stdout.on('data', (d) => (out += d));
     child.on('error', reject);
     child.on('exit', () => {
-      const r = JSON.parse(out) as { requests: { average: number }; latency: { p99: number }; non2xx: number; errors: number };
+      const r = JSON.parse(out) as { requests: { average: number; total: number }; latency: { p99: number }; non2xx: number; errors: number };
       if (r.non2xx > 0 || r.errors > 0) reject(new Error(`searches failed: ${r.non2xx} non-2xx, ${r.errors} errors`));
-      else resolve({ rps: r.requests.average, p99: r.latency.p99 });
+      else resolve({ rps: r.requests.average, p99: r.latency.p99, total: r.requests.total });
     });
   });
 }
@@ -49,22 +49,28 @@ function load(url: string, key: string, seconds: number): Promise<{ rps: number;
  * (or 120 s), in a child process stopped then (search-until-stopped.mjs). They cover the whole
  * delivery: a fixed span would end early and leave the worker the rest at full speed.
  */
-function loadUntil(url: string, key: string, done: Promise<unknown>): Promise<{ rps: number; p99: number; seconds: number }> {
+function loadUntil(url: string, key: string, done: Promise<unknown>): Promise<{ rps: number; p99: number; total: number; seconds: number }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [`${ROOT}scripts/bench/search-until-stopped.mjs`, url, key, '10'], { stdio: ['pipe', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('error', reject);
     child.on('exit', () => {
-      const r = JSON.parse(out) as { requests: { average: number }; latency: { p99: number }; non2xx: number; errors: number; ranSeconds: number };
+      const r = JSON.parse(out) as {
+        requests: { average: number; total: number };
+        latency: { p99: number };
+        non2xx: number;
+        errors: number;
+        ranSeconds: number;
+      };
       if (r.non2xx > 0 || r.errors > 0) reject(new Error(`searches failed: ${r.non2xx} non-2xx, ${r.errors} errors`));
-      else resolve({ rps: r.requests.average, p99: r.latency.p99, seconds: r.ranSeconds });
+      else resolve({ rps: r.requests.average, p99: r.latency.p99, total: r.requests.total, seconds: r.ranSeconds });
     });
     void done.then(() => child.stdin.end());
   });
 }
 
-/** The server's event loop in a window (loop-probe.cjs's lines): delay ms, utilisation, CPU ms a second. */
+/** The server's event loop in a window (loop-probe.mjs's lines): delay ms, utilisation, CPU ms a second. */
 export interface LoopWindow {
   /** Median and highest of the 250 ms intervals' p99 delay; the longest single delay. */
   p99Median: number;
@@ -74,6 +80,8 @@ export interface LoopWindow {
   over10: number;
   elu: number;
   cpuMsPerSecond: number;
+  /** The main thread's (the event loop's) CPU, ms in all over the window. */
+  mainCpuMs: number;
 }
 
 function loopWindow(file: string, from: number, to: number): LoopWindow | null {
@@ -81,7 +89,7 @@ function loopWindow(file: string, from: number, to: number): LoopWindow | null {
   const lines = readFileSync(file, 'utf8')
     .split('\n')
     .filter(Boolean)
-    .map((l) => JSON.parse(l) as { t: number; p99: number; max: number; elu: number; cpuMs: number })
+    .map((l) => JSON.parse(l) as { t: number; p99: number; max: number; elu: number; cpuMs: number; mainCpuMs: number })
     .filter((l) => l.t > from + 250 && l.t <= to);
   if (lines.length === 0) return null;
   const p99s = lines.map((l) => l.p99).sort((a, b) => a - b);
@@ -93,6 +101,7 @@ function loopWindow(file: string, from: number, to: number): LoopWindow | null {
     over10: lines.filter((l) => l.max > 10).length / lines.length,
     elu: sum((l) => l.elu) / lines.length,
     cpuMsPerSecond: sum((l) => l.cpuMs) / (lines.length / 4),
+    mainCpuMs: sum((l) => l.mainCpuMs),
   };
 }
 
@@ -102,12 +111,12 @@ export interface WatchersResult {
   eventsWritten: number;
   approvalMs: number;
   deliveredSeconds: number | null;
-  before: { rps: number; p99: number };
+  before: { rps: number; p99: number; total: number };
   /** Searches from the approval's commit until every delivery is in (`seconds`). */
-  during: { rps: number; p99: number; seconds: number };
+  during: { rps: number; p99: number; total: number; seconds: number };
   /** SQLite: the write-ahead log's size after the approval, and at the end, MB. */
   walMb: { afterApproval: number; atEnd: number } | null;
-  /** The server's event loop before and while delivering (loop-probe.cjs). */
+  /** The server's event loop before and while delivering (loop-probe.mjs). */
   loop: { before: LoopWindow | null; during: LoopWindow | null };
 }
 
@@ -153,7 +162,7 @@ export async function runWatchersScenario(engineName: string, watchers: number, 
       RISKLOOKUP_WEBHOOK_ALLOW_PRIVATE: '1',
       NODE_EXTRA_CA_CERTS: certificate.certFile,
       LOOP_PROBE_FILE: probeFile,
-      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${ROOT}scripts/bench/loop-probe.cjs`.trim(),
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${ROOT}scripts/bench/loop-probe.mjs`.trim(),
     });
     const walFile = url.startsWith('sqlite:') ? `${url.slice('sqlite:'.length)}-wal` : null;
     const walMb = () => (walFile && existsSync(walFile) ? Math.round(statSync(walFile).size / 1e5) / 10 : 0);

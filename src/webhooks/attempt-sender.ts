@@ -99,7 +99,12 @@ export function createThreadSender(options: SenderOptions & { allowPrivate: bool
   };
   const ensureThread = (): Worker => {
     if (thread) return thread;
-    const data: SenderThreadData = { maxSockets: options.maxSockets, timeoutMs: options.timeoutMs, allowPrivate: options.allowPrivate, ...(options.trustedCa ? { trustedCa: options.trustedCa } : {}) };
+    const data: SenderThreadData = {
+      maxSockets: options.maxSockets,
+      timeoutMs: options.timeoutMs,
+      allowPrivate: options.allowPrivate,
+      ...(options.trustedCa ? { trustedCa: options.trustedCa } : {}),
+    };
     const started = startThread(data);
     started.on('message', (answer: SenderThreadAnswer) => {
       const settle = waiting.get(answer.id);

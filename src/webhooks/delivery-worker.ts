@@ -220,20 +220,23 @@ export function createDeliveryQueue(deps: DeliveryWorkerDeps): DeliveryQueue {
   const claimBatch = Math.max(1, Math.floor(settings.concurrency / 2));
   // One statement records the batch (recordAttempts); an endpoint to disable joins it in one
   // transaction (the outcome and the disabling commit together), which is rare.
-  const recorder = createAttemptRecorder(async (batch) => {
-    const attempts = batch.map(({ delivery, decision, now, status }) => ({ claimed: delivery, record: recordOf(decision, now, status) }));
-    if (!batch.some((b) => b.decision.kind === 'failed')) return recordAttempts(deps.db, attempts);
-    return deps.db.transaction().execute(async (trx) => {
-      const results = await recordAttempts(trx, attempts);
-      for (const [i, { delivery, decision, now }] of batch.entries()) {
-        if (!results[i] || decision.kind !== 'failed') continue;
-        if (await disableEndpoint(trx, delivery.endpointId, decision.disableEndpoint, now)) {
-          deps.log.warn({ endpoint: delivery.endpointId, reason: decision.disableEndpoint }, 'webhook endpoint disabled');
+  const recorder = createAttemptRecorder(
+    async (batch) => {
+      const attempts = batch.map(({ delivery, decision, now, status }) => ({ claimed: delivery, record: recordOf(decision, now, status) }));
+      if (!batch.some((b) => b.decision.kind === 'failed')) return recordAttempts(deps.db, attempts);
+      return deps.db.transaction().execute(async (trx) => {
+        const results = await recordAttempts(trx, attempts);
+        for (const [i, { delivery, decision, now }] of batch.entries()) {
+          if (!results[i] || decision.kind !== 'failed') continue;
+          if (await disableEndpoint(trx, delivery.endpointId, decision.disableEndpoint, now)) {
+            deps.log.warn({ endpoint: delivery.endpointId, reason: decision.disableEndpoint }, 'webhook endpoint disabled');
+          }
         }
-      }
-      return results;
-    });
-  }, { gather: () => (pacer?.serving() ? { count: claimBatch, ms: RECORD_GATHER_MS } : null) });
+        return results;
+      });
+    },
+    { gather: () => (pacer?.serving() ? { count: claimBatch, ms: RECORD_GATHER_MS } : null) },
+  );
 
   /** Not sent and no attempt counted: given back for a minute, the reason on the row and in the log. */
   async function deferUnreadable(delivery: ClaimedDelivery, error: SecretUnreadableError): Promise<void> {
