@@ -315,13 +315,10 @@ if (args.watchers !== undefined) {
       w
         ? `${fmt(w.p99Median, 1)} / ${fmt(w.p99Max, 1)} / ${fmt(w.max)} ms, ${fmt(w.over10 * 100)} %, ELU ${fmt(w.elu, 2)}, CPU ${fmt(w.cpuMsPerSecond)} ms/s`
         : 'n/a';
-    // The main thread's CPU a delivery: while delivering, less what its searches cost at the rate measured before.
-    const { before: lb, during: ld } = r.loop;
-    const mainUsPerDelivery = lb && ld ? ((ld.mainCpuMs - (lb.mainCpuMs / r.before.total) * r.during.total) * 1000) / r.watchers : null;
     rows.push(
       `| ${args.tag || 'this'} | ${r.engine} | ${loadavg()[0]!.toFixed(1)} | ${fmt(r.approvalMs)} | ${r.deliveredSeconds === null ? 'not all in 120 s' : fmt(r.deliveredSeconds, 1)} | ` +
         `${fmt(r.before.rps)} / ${r.before.p99} | ${fmt(r.during.rps)} / ${r.during.p99} (${fmt(r.during.seconds, 1)} s) | ${fmt(r.during.p99 / r.before.p99, 2)} | ` +
-        `${loop(r.loop.before)} | ${loop(r.loop.during)} | ${mainUsPerDelivery === null ? 'n/a' : fmt(mainUsPerDelivery)} | ${r.walMb ? `${fmt(r.walMb.afterApproval, 1)} → ${fmt(r.walMb.atEnd, 1)}` : 'n/a'} |`,
+        `${loop(r.loop.before)} | ${loop(r.loop.during)} | ${r.walMb ? `${fmt(r.walMb.afterApproval, 1)} → ${fmt(r.walMb.atEnd, 1)}` : 'n/a'} |`,
     );
     console.error(rows.at(-1));
   }
@@ -329,8 +326,8 @@ if (args.watchers !== undefined) {
     [
       `\`npm run bench -- --watchers ${watchers}\` on ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model.trim()}:`,
       '',
-      '| code | engine | load | approval transaction ms | all delivered after s | searches before: req/s / p99 ms | while delivering (whole delivery): req/s / p99 ms | p99 ratio | event loop before: p99 median / p99 max / max, intervals > 10 ms, ELU, CPU | event loop while delivering | main thread CPU µs a delivery | WAL MB after approval → end |',
-      '|---|---|---|---|---|---|---|---|---|---|---|---|',
+      '| code | engine | load | approval transaction ms | all delivered after s | searches before: req/s / p99 ms | while delivering (whole delivery): req/s / p99 ms | p99 ratio | event loop before: p99 median / p99 max / max, intervals > 10 ms, ELU, CPU | event loop while delivering | WAL MB after approval → end |',
+      '|---|---|---|---|---|---|---|---|---|---|---|',
       ...rows,
     ].join('\n'),
   );

@@ -80,7 +80,7 @@ export interface LoopWindow {
   over10: number;
   elu: number;
   cpuMsPerSecond: number;
-  /** The main thread's (the event loop's) CPU, ms in all over the window. */
+  /** The main thread's (the event loop's) CPU, ms in all over the window (Linux; NaN elsewhere). */
   mainCpuMs: number;
 }
 
