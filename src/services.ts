@@ -27,6 +27,8 @@ import { createReportQueries } from './reports/report-queries.service.ts';
 import { createReportModeration } from './reports/moderation.service.ts';
 import { createRetention } from './retention/retention.service.ts';
 import { createSearch } from './search/answer-search.ts';
+import { createSignIn } from './sessions/auth.service.ts';
+import { createSessions } from './sessions/sessions.service.ts';
 import { createCompanySearch } from './search/company-search.ts';
 import { createPortalSearch } from './search/portal-search.service.ts';
 import type { KeyRing } from './secrets/key-ring.ts';
@@ -107,6 +109,10 @@ export function createServices({ db, seam, clock, config, log, audit, countries 
       addresses: { resolve: systemResolver, allowPrivate: config.webhookAllowPrivateAddresses },
     }),
     webhookDeliveries: createWebhookDeliveries({ db, clock }),
+    /** The portal's sessions (D27): resolve a cookie's, start, end, the session's language. */
+    sessions: createSessions({ db, clock }),
+    /** Signing in (D27): attempts with their slowing, known browsers, one-time links, an operator's step-up. */
+    signIn: createSignIn({ db, clock, keyRing: keyRing ?? missing<KeyRing>('key ring') }),
   };
 }
 

@@ -2,8 +2,9 @@
  * Operator actions that need the operator's password and a new TOTP code sent with them (issue
  * 27, finding 4): a stolen session alone must not mint operators, hand out reset links or lift a
  * member's limits. The list is here, once; the services of those actions refuse a portal operator
- * without a proof for that very action and target, which only the portal's confirmation
- * (src/portal/step-up.ts) makes, after checking both as a sign-in would. The CLI needs none: the
+ * without a proof for that very action and target, which only the sign-in service's confirmation
+ * (`confirmStepUp`, src/sessions/auth.service.ts; the page: src/portal/step-up.ts) makes, after
+ * checking both as a sign-in would. The CLI needs none: the
  * machine's own access control stands for it (operator-log.ts).
  */
 import type { Actor } from '../actors/actor.ts';
@@ -21,7 +22,7 @@ export const stepUpTarget = {
 
 const issued = new WeakSet<StepUpProof>();
 
-/** For src/portal/step-up.ts alone, once it has checked the password and the code. */
+/** For src/sessions/auth.service.ts alone (`confirmStepUp`), once it has checked the password and the code. */
 export function proveStepUp(userId: number, action: StepUpAction, target: string): StepUpProof {
   const proof = Object.freeze({ userId, action, target });
   issued.add(proof);

@@ -1,13 +1,15 @@
 /**
  * GET/POST /portal/sign-in, GET/POST /portal/accept (invitation or reset link), POST
- * /portal/sign-out, POST /portal/locale (D27).
+ * /portal/sign-out, POST /portal/locale (D27). The checks and the records are the services'
+ * (`services.signIn`, `services.sessions`: src/sessions/); these pages keep the forms, the
+ * cookies and the words.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/app-type.ts';
 import { DomainError } from '../lib/errors.ts';
 import { PASSWORD_MAX_LENGTH } from '../users/password-rules.ts';
 import { totpUri } from '../users/totp.ts';
-import { acceptLink, describeLink, enrolmentSeedOf, NAME_MAX_LENGTH, type LinkInfo } from '../users/users.service.ts';
+import { NAME_MAX_LENGTH, type LinkInfo } from '../users/users.service.ts';
 import { acceptPage, linkInvalidPage, signInPage, type TotpEnrolment } from './auth.page.ts';
 import { cookieOptions, type PortalCookies } from './cookies.ts';
 import { formField, portalPathOr } from './forms.ts';
@@ -16,10 +18,8 @@ import { redirectTo, sendPage } from './layout.ts';
 import { isLocale } from '../lib/locale.ts';
 import { t, type MessageKey } from './messages/index.ts';
 import { domainErrorTexts } from './problem-text.ts';
-import type { PortalDeps } from './portal-deps.ts';
 import { finishSession, startSession, type SessionHookDeps } from './sessions.hooks.ts';
-import { setSessionLocale } from '../sessions/sessions.repository.ts';
-import { attemptSignIn, trustBrowser } from '../sessions/sign-in.service.ts';
+import type { Services } from '../services.ts';
 import { deviceTokensOf, setDeviceCookie } from './device-cookie.ts';
 import { paths } from './paths.ts';
 
@@ -36,7 +36,9 @@ function queryField(request: FastifyRequest, name: string): string {
   return typeof value === 'string' ? value.slice(0, 200) : '';
 }
 
-export function registerAuthRoutes(scope: App, deps: PortalDeps, session: SessionHookDeps & { cookies: PortalCookies }) {
+export function registerAuthRoutes(scope: App, deps: { services: Pick<Services, 'signIn'> }, session: SessionHookDeps & { cookies: PortalCookies }) {
+  const { signIn } = deps.services;
+
   scope.get(paths.signIn.route, async (request, reply) => {
     if (request.portal) return redirectTo(reply, homeOf(request.portal.user.role));
     const info: MessageKey | undefined =
@@ -51,7 +53,7 @@ export function registerAuthRoutes(scope: App, deps: PortalDeps, session: Sessio
   scope.post(paths.signIn.route, { bodyLimit: FORM_BODY_LIMIT }, async (request, reply) => {
     const email = formField(request.body, 'email', 320);
     const next = landingPageOr(formField(request.body, 'next'), '');
-    const outcome = await attemptSignIn(deps.db, deps.clock, deps.keyRing, {
+    const outcome = await signIn.attempt({
       email,
       password: formField(request.body, 'password', 4 * PASSWORD_MAX_LENGTH),
       code: formField(request.body, 'code', 20),
@@ -71,7 +73,7 @@ export function registerAuthRoutes(scope: App, deps: PortalDeps, session: Sessio
       return sendPage(reply, signInPage(request, { email, next, error: 'auth.signIn.failed' }), 401);
     }
     await startSession(request, reply, session, outcome.userId);
-    const token = await trustBrowser(deps.db, deps.clock, outcome.userId, outcome.knownBrowser);
+    const token = await signIn.trustBrowser(outcome.userId, outcome.knownBrowser);
     setDeviceCookie(request, reply, session.cookies, token, outcome.knownBrowser);
     request.log.info({ userId: outcome.userId, knownBrowser: outcome.knownBrowser !== null }, 'portal: signed in');
     return redirectTo(reply, next || paths.home.href);
@@ -86,7 +88,7 @@ export function registerAuthRoutes(scope: App, deps: PortalDeps, session: Sessio
   scope.post(paths.locale.route, { bodyLimit: FORM_BODY_LIMIT }, async (request, reply) => {
     const locale = formField(request.body, 'locale');
     if (isLocale(locale)) {
-      if (request.portalState.sessionId !== null) await setSessionLocale(deps.db, request.portalState.sessionId, locale);
+      if (request.portalState.sessionId !== null) await session.sessions.setLocale(request.portalState.sessionId, locale);
       reply.setCookie(session.cookies.locale, locale, cookieOptions(session.cookies, ONE_YEAR_SECONDS));
     }
     return redirectTo(reply, portalPathOr(formField(request.body, 'return_to'), paths.home.href));
@@ -95,13 +97,13 @@ export function registerAuthRoutes(scope: App, deps: PortalDeps, session: Sessio
   /** An operator's link: the seed stored with it (D35), never one computed from the token. */
   const enrolmentFor = async (link: LinkInfo, token: string): Promise<TotpEnrolment | null> => {
     if (link.role !== 'operator') return null;
-    const secret = await enrolmentSeedOf(deps.db, deps.clock, deps.keyRing, token);
+    const secret = await signIn.enrolmentSeedOf(token);
     return secret === null ? null : { secret, uri: totpUri(secret, link.email) };
   };
 
   scope.get(paths.accept.route, async (request, reply) => {
     const token = queryField(request, 'token');
-    const link = await describeLink(deps.db, deps.clock, token);
+    const link = await signIn.describeLink(token);
     if (!link) return sendPage(reply, linkInvalidPage(request), 404);
     return sendPage(reply, acceptPage(request, { token, link, name: link.name, totp: await enrolmentFor(link, token) }));
   });
@@ -110,7 +112,7 @@ export function registerAuthRoutes(scope: App, deps: PortalDeps, session: Sessio
 
   async function acceptPost(request: FastifyRequest, reply: FastifyReply) {
     const token = formField(request.body, 'token', 100);
-    const link = await describeLink(deps.db, deps.clock, token);
+    const link = await signIn.describeLink(token);
     if (!link) return sendPage(reply, linkInvalidPage(request), 404);
     const name = formField(request.body, 'name', 4 * NAME_MAX_LENGTH);
     const password = formField(request.body, 'password', 4 * PASSWORD_MAX_LENGTH);
@@ -122,7 +124,7 @@ export function registerAuthRoutes(scope: App, deps: PortalDeps, session: Sessio
     if (password !== formField(request.body, 'password2', 4 * PASSWORD_MAX_LENGTH)) return again(t(request.portalState.locale, 'auth.accept.mismatch'));
     let accepted;
     try {
-      accepted = await acceptLink(deps.db, deps.clock, { token, name, password, keyRing: deps.keyRing, ...(totp ? { totpCode } : {}) });
+      accepted = await signIn.acceptLink({ token, name, password, ...(totp ? { totpCode } : {}) });
     } catch (e) {
       if (e instanceof DomainError && e.kind === 'not_found') return sendPage(reply, linkInvalidPage(request), 404);
       if (e instanceof DomainError && e.kind === 'invalid') return again(domainErrorTexts(request.portalState.locale, e).join(' '));
@@ -130,7 +132,7 @@ export function registerAuthRoutes(scope: App, deps: PortalDeps, session: Sessio
     }
     await startSession(request, reply, session, accepted.userId);
     // Accepting a link is signing in: this browser is known to the account from now on.
-    setDeviceCookie(request, reply, session.cookies, await trustBrowser(deps.db, deps.clock, accepted.userId, null), null);
+    setDeviceCookie(request, reply, session.cookies, await signIn.trustBrowser(accepted.userId, null), null);
     request.log.info({ userId: accepted.userId, purpose: link.purpose }, 'portal: link accepted');
     return redirectTo(reply, homeOf(accepted.role));
   }

@@ -35,7 +35,7 @@ const UserActionParams = Type.Object({ what: Type.String() });
 
 export function registerOperatorAdminRoutes(
   scope: App,
-  deps: Pick<PortalDeps, 'db' | 'clock' | 'config' | 'keyRing' | 'transport'> & { services: Pick<Services, 'memberAdmin' | 'userAdmin' | 'watchlist'> },
+  deps: Pick<PortalDeps, 'transport' | 'publicUrl'> & { services: Pick<Services, 'memberAdmin' | 'userAdmin' | 'watchlist' | 'portalSearch' | 'signIn'> },
 ) {
   const guard = { preHandler: requireUser('operator') };
 
@@ -43,7 +43,8 @@ export function registerOperatorAdminRoutes(
     const ctx = portalOf(request);
     const members = await deps.services.memberAdmin.listMembers(actorOf(request));
     const watching = await deps.services.watchlist.countByMember(actorOf(request));
-    const defaults = { portalDailyLimit: deps.config.portalMemberDailyLimit, watchlistCap: deps.config.watchlistCap };
+    // The defaults a member without its own setting gets, from the services that apply them.
+    const defaults = { portalDailyLimit: deps.services.portalSearch.memberDailyLimit, watchlistCap: deps.services.watchlist.defaultCap };
     const body = membersBody(ctx, members, watching, defaults, portalQueryOf(request));
     return sendPage(reply, renderPage(ctx, { title: translator(ctx.locale)('console.members.title'), body, active: 'operator' }));
   });
@@ -121,7 +122,7 @@ export function registerOperatorAdminRoutes(
     const showLink = (link: IssuedLink) => {
       // The link is shown once, on this answer; nothing stores it.
       reply.header('cache-control', 'no-store');
-      const body = linkBody(ctx, link.user.email, oneTimeLinkOf(deps.config.publicUrl, link.token));
+      const body = linkBody(ctx, link.user.email, oneTimeLinkOf(deps.publicUrl, link.token));
       return sendPage(reply, renderPage(ctx, { title: translator(ctx.locale)('console.users.title'), body, active: 'operator' }));
     };
     const target = stepUpTarget.user(email);

@@ -3,7 +3,6 @@ import type { AuditWriter } from '../audit/audit-writer.ts';
 import type { Config } from '../config.ts';
 import type { Transport } from '../http/transport.ts';
 import type { Clock } from '../lib/clock.ts';
-import type { KeyRing } from '../secrets/key-ring.ts';
 import type { SearchUseCaseDeps } from '../search/answer-search.ts';
 import type { Services } from '../services.ts';
 import type { Db } from '../db/types.ts';
@@ -18,8 +17,11 @@ export interface PortalDeps {
   /** The search use case the API uses (D28: the same answer). */
   searchUseCase: SearchUseCaseDeps;
   countryCodes: readonly string[];
-  /** D35: opens and seals operators' TOTP seeds. */
-  keyRing: KeyRing;
+  /**
+   * The address people reach the service at (config.publicUrl): the one-time links shown in the
+   * console, and the origin a form may be posted from besides the request's own (sessions.hooks.ts).
+   */
+  publicUrl: string;
   /** The use cases, built once by the composition root (src/services.ts). */
   services: Services;
 }

@@ -50,7 +50,7 @@ export function registerPortal(app: App, deps: PortalDeps) {
       });
       await scope.register(cookie);
       await scope.register(formbody, { bodyLimit: PORTAL_BODY_LIMIT });
-      const session: SessionHookDeps = { db: deps.db, clock: deps.clock, cookies: portalCookiesFor(deps.transport), publicUrl: deps.config.publicUrl };
+      const session: SessionHookDeps = { sessions: deps.services.sessions, cookies: portalCookiesFor(deps.transport), publicUrl: deps.publicUrl };
       registerSessionHook(scope, session);
       // Every query string once, before any page reads it (issue 27, finding 9).
       registerPortalQuery(scope);

@@ -1,5 +1,5 @@
 /**
- * Every /portal/ request: the session (sessions.service.ts) fills `request.portal`, the page
+ * Every /portal/ request: the session (the sessions service, src/sessions/sessions.service.ts) fills `request.portal`, the page
  * state (language, the token forms carry) fills `request.portalState`; every state-changing
  * request is checked for a same-origin Origin (or Referer) and a CSRF token (D27).
  *
@@ -9,15 +9,12 @@
 import type {} from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/app-type.ts';
-import type { Db } from '../db/types.ts';
-import type { Clock } from '../lib/clock.ts';
 import { generateSecretToken, isSecretToken, secretsEqual } from '../users/one-time-token.ts';
 import { cookieOptions, type PortalCookies } from './cookies.ts';
 import { isLocale, localeFromAcceptLanguage } from '../lib/locale.ts';
 import type { Locale } from './portal-context.ts';
 import { csrfError } from './portal-errors.ts';
-import { createSession, resolveSession } from '../sessions/sessions.service.ts';
-import { endSession } from '../sessions/sessions.repository.ts';
+import type { Sessions } from '../sessions/sessions.service.ts';
 
 export interface PortalRequestState {
   locale: Locale;
@@ -83,8 +80,8 @@ function submittedToken(body: unknown): string | null {
 }
 
 export interface SessionHookDeps {
-  db: Db;
-  clock: Clock;
+  /** The sessions' use cases (src/services.ts): the hook keeps only the cookies. */
+  sessions: Sessions;
   cookies: PortalCookies;
   publicUrl: string;
 }
@@ -111,7 +108,7 @@ export function registerSessionHook(scope: App, deps: SessionHookDeps) {
   scope.addHook('onRequest', async (request, reply) => {
     request.portalState = { locale: localeFromAcceptLanguage(request.headers['accept-language']), csrfToken: '', sessionId: null, sessionEnded: false };
     if (routeConfigOf(request).session === false) return;
-    const outcome = await resolveSession(deps.db, deps.clock, request.cookies[deps.cookies.session]);
+    const outcome = await deps.sessions.resolve(request.cookies[deps.cookies.session]);
     if (outcome.kind === 'live') {
       const locale = localeOf(request, deps.cookies, outcome.locale);
       request.portal = { ...outcome.context, locale };
@@ -160,14 +157,13 @@ function checkStateChange(request: FastifyRequest, deps: SessionHookDeps): void 
  * (D27: no fixation), setting the cookie.
  */
 export async function startSession(request: FastifyRequest, reply: FastifyReply, deps: SessionHookDeps, userId: number): Promise<void> {
-  if (request.portalState.sessionId !== null) await endSession(deps.db, request.portalState.sessionId, deps.clock.now());
   const chosen = request.cookies[deps.cookies.locale];
-  const session = await createSession(deps.db, deps.clock, userId, isLocale(chosen) ? chosen : null);
+  const session = await deps.sessions.start({ userId, locale: isLocale(chosen) ? chosen : null, replacing: request.portalState.sessionId });
   reply.setCookie(deps.cookies.session, session.id, cookieOptions(deps.cookies));
 }
 
 /** Ends the request's session and clears its cookie. */
 export async function finishSession(request: FastifyRequest, reply: FastifyReply, deps: SessionHookDeps): Promise<void> {
-  if (request.portalState.sessionId !== null) await endSession(deps.db, request.portalState.sessionId, deps.clock.now());
+  if (request.portalState.sessionId !== null) await deps.sessions.end(request.portalState.sessionId);
   reply.clearCookie(deps.cookies.session, cookieOptions(deps.cookies));
 }

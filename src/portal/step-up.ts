@@ -2,27 +2,27 @@
  * The console's confirmation of an action that needs one (issue 27, finding 4; the list is
  * src/operator/step-up.ts): the operator's password and a TOTP code not used before, sent with the
  * action's own form. Without them the page asks for them, carrying the action's fields on (403,
- * nothing done). They are checked exactly as a sign-in (sign-in.service.ts: the same slowing of
- * guesses, the same replay guard), so a wrong one counts as a failed sign-in; each refusal is in
- * the operator log. Only a confirmed action gets the proof its service asks for.
+ * nothing done). The sign-in service checks them exactly as a sign-in (`signIn.confirmStepUp`,
+ * src/sessions/auth.service.ts: the same slowing of guesses, the same replay guard), so a wrong one
+ * counts as a failed sign-in, and writes each refusal in the operator log; this file keeps the
+ * page. Only a confirmed action gets the proof its service asks for.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { appendOperatorLog } from '../operator/operator-log.ts';
-import { proveStepUp, type StepUpAction, type StepUpProof } from '../operator/step-up.ts';
+import type { StepUpAction, StepUpProof } from '../operator/step-up.ts';
 import { waitText } from './auth.page.ts';
 import { portalCookiesFor } from './cookies.ts';
 import { deviceTokensOf } from './device-cookie.ts';
 import { formField } from './forms.ts';
-import { portalOf } from './guards.ts';
+import { actorOf, portalOf } from './guards.ts';
 import { html, type Html } from './html.ts';
 import { csrfField, notice } from './components.ts';
 import { renderPage, sendPage } from './layout.ts';
 import { translator, type MessageKey } from './messages/index.ts';
 import type { PortalContext } from './portal-context.ts';
 import type { PortalDeps } from './portal-deps.ts';
-import { attemptSignIn } from '../sessions/sign-in.service.ts';
+import type { Services } from '../services.ts';
 
-export type StepUpDeps = Pick<PortalDeps, 'db' | 'clock' | 'keyRing' | 'transport'>;
+export type StepUpDeps = Pick<PortalDeps, 'transport'> & { services: Pick<Services, 'signIn'> };
 
 /** The action to confirm, and its target as the page shows it (a member's ref, a user's email). */
 export interface StepUpNeed {
@@ -73,28 +73,16 @@ export async function withStepUp(
   const password = formField(request.body, 'confirm_password', 1024);
   const code = formField(request.body, 'confirm_code', 20);
   if (password === '' && code === '') return sendPage(reply, confirmPage(ctx, request, need, null), 403);
-  const outcome = await attemptSignIn(deps.db, deps.clock, deps.keyRing, {
-    email: ctx.user.email,
+  const outcome = await deps.services.signIn.confirmStepUp(actorOf(request), {
+    action: need.action,
+    target: need.target,
     password,
     code,
     address: request.ip,
     deviceTokens: deviceTokensOf(request, portalCookiesFor(deps.transport)),
   });
-  if (outcome.kind === 'signed_in' && outcome.userId === ctx.user.id) return run(proveStepUp(ctx.user.id, need.action, need.target));
+  if (outcome.kind === 'confirmed') return run(outcome.proof);
   const slowed = outcome.kind === 'throttled';
-  await appendOperatorLog(deps.db, {
-    at: deps.clock.now(),
-    userId: ctx.user.id,
-    actor: ctx.user.email,
-    action: 'step_up.refused',
-    target: need.target,
-    before: null,
-    after: {
-      action: need.action,
-      why: slowed ? 'too many wrong attempts lately: not checked' : 'wrong password or code, or a code used before',
-      address: request.ip,
-    },
-  });
   request.log.info({ action: need.action, outcome: outcome.kind }, 'portal: operator confirmation refused');
   const tr = translator(ctx.locale);
   const error = slowed ? tr('console.confirm.throttled', { wait: waitText(ctx.locale, Math.ceil(outcome.waitMs / 1000)) }) : tr('console.confirm.refused');

@@ -207,6 +207,8 @@ export function createPortalSearch(deps: PortalSearchServiceDeps) {
   let codes: readonly string[] | null = null;
   const full = (): PortalSearchDeps => ({ ...deps, countryCodes: (codes ??= deps.countryCodes()) });
   return {
+    /** The daily portal allowance of a member with none of its own (D28 amended; the console shows it). */
+    memberDailyLimit: deps.memberDailyLimit,
     /** Answers one search of the form, or says why not; every attempt is audited (D21). */
     search: (actor: Actor, input: PortalSearchRequest & { form: PortalSearchForm }): Promise<PortalSearchOutcome> =>
       searchAsPortalUser(full(), searcherOf(actor, input), input.form),

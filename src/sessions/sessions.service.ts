@@ -15,6 +15,7 @@ import {
   endSessionsOfUser,
   findSessionByDigest,
   insertSession,
+  setSessionLocale,
   touchSession,
   type SessionContextRow,
 } from './sessions.repository.ts';
@@ -105,3 +106,34 @@ export async function resolveSession(db: Db, clock: Clock, cookieValue: string |
   if (now - row.lastSeenAt >= TOUCH_EVERY_MS) await touchSession(db, row.sessionId, now);
   return { kind: 'live', sessionId: row.sessionId, context: contextOf(row), locale: isLocale(row.locale) ? row.locale : null };
 }
+
+export interface SessionsDeps {
+  db: Db;
+  clock: Clock;
+}
+
+/**
+ * The portal's sessions as use cases (issue 29), built by the composition root (src/services.ts):
+ * the portal's hook and sign-in pages call these and keep only the cookies. A session is named by
+ * its row's id (`sessionId` of a live outcome), never by the cookie's secret, once resolved.
+ */
+export function createSessions(deps: SessionsDeps) {
+  return {
+    /** The session a cookie names, every rule applied: one idle or too old, or whose user or member lost access, ends here. */
+    resolve: (cookieValue: string | undefined): Promise<SessionOutcome> => resolveSession(deps.db, deps.clock, cookieValue),
+    /**
+     * A new session for a user who has just proved who they are (a sign-in, an accepted link),
+     * ending the one the browser had first (`replacing`): a new id each time, no fixation (D27).
+     */
+    start: async (input: { userId: number; locale: Locale | null; replacing: number | null }): Promise<NewSession> => {
+      if (input.replacing !== null) await endSession(deps.db, input.replacing, deps.clock.now());
+      return createSession(deps.db, deps.clock, input.userId, input.locale);
+    },
+    /** Signs out: the session ends now, on every server process. */
+    end: (sessionId: number): Promise<void> => endSession(deps.db, sessionId, deps.clock.now()),
+    /** The language the session's pages are shown in from now on. */
+    setLocale: (sessionId: number, locale: Locale): Promise<void> => setSessionLocale(deps.db, sessionId, locale),
+  };
+}
+
+export type Sessions = ReturnType<typeof createSessions>;

@@ -303,6 +303,8 @@ export interface WatchRequest {
  */
 export function createWatchlist(deps: WatchlistDeps) {
   return {
+    /** The cap of a member with none of its own (the console shows it beside each member). */
+    defaultCap: deps.defaultCap,
     /** How many companies each member watches, by member ref (the console's list; operators). */
     countByMember: (actor: Actor) => {
       if (actor.kind !== 'operator' && actor.kind !== 'cli')
