@@ -201,7 +201,7 @@ export function createAttemptRecorder(
   };
 }
 
-/** While serving: outcomes written in batches of this many (half the slots), or this long after the first. */
+/** While serving: outcomes written in batches of half the slots (or of every attempt still running, when fewer), or this long after the first. */
 export const RECORD_GATHER_MS = 50;
 
 export function createDeliveryQueue(deps: DeliveryWorkerDeps): DeliveryQueue {
@@ -235,7 +235,20 @@ export function createDeliveryQueue(deps: DeliveryWorkerDeps): DeliveryQueue {
         return results;
       });
     },
-    { gather: () => (pacer?.serving() ? { count: claimBatch, ms: RECORD_GATHER_MS } : null) },
+    {
+      // Never more than the attempts still running (each waits here for its record): an endpoint's
+      // next first attempt waits for this one's record, so a lone stream is written at once.
+      gather: () =>
+        pacer?.serving()
+          ? {
+              count: Math.min(
+                claimBatch,
+                [...inFlight.values()].reduce((a, b) => a + b, 0),
+              ),
+              ms: RECORD_GATHER_MS,
+            }
+          : null,
+    },
   );
 
   /** Not sent and no attempt counted: given back for a minute, the reason on the row and in the log. */
