@@ -230,7 +230,7 @@ export async function buildApp({
   app.get(OPENAPI_PATH, { schema: { hide: true } }, () => app.swagger());
   registerDocsRoutes(app, OPENAPI_PATH);
   // D27: the portal is its own scope (HTML pages and errors, sessions, CSRF); admission and transport above apply to it too.
-  registerPortal(app, { db: engine.db, clock, config, transport, audit, searchUseCase: services.search, countryCodes, publicUrl: config.publicUrl, services });
+  registerPortal(app, { clock, transport, searchUseCase: services.search, countryCodes, publicUrl: config.publicUrl, services });
 
   await app.ready();
   return app;

@@ -7,11 +7,15 @@
  * (parse, call, render). Every use case takes `(actor, input)` (src/actors/actor.ts). A new
  * feature adds its factory here.
  */
+import { createAgreement } from './agreement/agreement.service.ts';
+import { createAuditRetention } from './audit/audit-retention.ts';
 import type { AuditWriter } from './audit/audit-writer.ts';
 import type { Config } from './config.ts';
 import type { CountryCatalogue } from './countries/catalogue.ts';
 import type { DialectSeam } from './db/dialect-seam.ts';
 import type { Db } from './db/types.ts';
+import { createDisclosure } from './disclosure/disclosure.service.ts';
+import { disputesForDisclosure } from './disputes/disputes.repository.ts';
 import { createDisputes } from './disputes/disputes.service.ts';
 import { createEventFeed } from './events/event-feed.service.ts';
 import { recordCompanyChanges } from './events/company-changes.ts';
@@ -22,6 +26,7 @@ import { createMemberUsers } from './members/member-users.service.ts';
 import { createMemberAdmin } from './operator/member-admin.service.ts';
 import { createUserAdmin } from './operator/user-admin.service.ts';
 import { quotaOn } from './quota/allowance.ts';
+import { createMemberUsage } from './quota/member-usage.service.ts';
 import { createFiling } from './reports/filing.service.ts';
 import { createReportQueries } from './reports/report-queries.service.ts';
 import { createReportModeration } from './reports/moderation.service.ts';
@@ -91,6 +96,12 @@ export function createServices({ db, seam, clock, config, log, audit, countries 
       auditQueryChars: config.auditQueryChars,
     }),
     memberAdmin: createMemberAdmin({ db, clock }),
+    /** The member's data agreement (D28): its users read it, its admin signs it. */
+    agreement: createAgreement({ db, clock }),
+    /** A member's searches per day: its own 30 days (the portal), the API's by ref (the CLI's `usage`). */
+    memberUsage: createMemberUsage({ db, clock }),
+    /** The search audit's purge by age (D21; the CLI's `audit purge`). */
+    auditRetention: createAuditRetention({ db, clock }),
     memberUsers: createMemberUsers({ db, clock, maxUsers: config.maxUsersPerMember, ...(log ? { log } : {}) }),
     userAdmin: createUserAdmin({ db, clock, ...(keyRing ? { keyRing } : {}) }),
     moderation: createReportModeration({ db, clock }),
@@ -98,6 +109,8 @@ export function createServices({ db, seam, clock, config, log, audit, countries 
     reports: createReportQueries({ db, clock, countries }),
     filing: createFiling({ db, clock, countries, filingsPerDay: config.filingsPerMemberPerDay }),
     disputes: createDisputes({ db, clock }),
+    /** What is held on a company (D34), with the retention settings its document states. */
+    disclosure: createDisclosure({ db, clock, countries, retention: config.retention, disputes: disputesForDisclosure }),
     retention: createRetention({ db, clock, settings: config.retention, recordCompanyChanges }),
     watchlist: createWatchlist({ db, clock, countries, defaultCap: config.watchlistCap }),
     events: createEventFeed({ db }),

@@ -1,7 +1,7 @@
 /** The `risklookup` program (D23), run as an operator would, on every engine (serving: test/cli-serve.test.ts). */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ENGINES, type TestDatabase } from './helpers/engines.ts';
@@ -134,6 +134,25 @@ for (const engine of ENGINES) {
       assert.equal((await cli('member', 'set', 'M-9', '--status', 'sleeping')).code, 2);
       assert.equal((await cli('frobnicate')).code, 2);
       assert.equal((await runCli(['--help'])).code, 0);
+    });
+
+    test('generate writes the companies and adds the members they name once; a second run adds none', async () => {
+      const out = join(dir, `generated-${engine.name}.jsonl`);
+      const first = await cli('generate', '--companies', '3', '--members', '2', '--out', out, '--json');
+      assert.equal(first.code, 0, first.stderr);
+      assert.equal(readFileSync(out, 'utf8').trim().split('\n').length, 3);
+      const generated = async () =>
+        readJson<{ members: CliMember[] }>((await cli('member', 'list', '--json')).stdout)
+          .members.filter((m) => m.ref.startsWith('GM-'))
+          .map((m) => [m.ref, m.tier, m.agreement_signed_on === null ? 'unsigned' : 'signed']);
+      const expected = [
+        ['GM-00001', 'full', 'signed'],
+        ['GM-00002', 'full', 'signed'],
+      ];
+      assert.deepEqual(await generated(), expected);
+      const again = await cli('generate', '--companies', '1', '--members', '2', '--out', out);
+      assert.equal(again.code, 0, again.stderr);
+      assert.deepEqual(await generated(), expected);
     });
   });
 }

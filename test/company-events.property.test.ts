@@ -14,11 +14,11 @@ import { makeTestApp, search, type TestApp } from './helpers/app.ts';
 import { companyLine, countries, makeClaimants, makeKeyHolder, makeMember, makeReport, nextVkn } from './helpers/factories.ts';
 import { claimInput } from './helpers/filing.ts';
 import { makeUser, memberIdOf } from './helpers/users.ts';
-import { fileReport, type Filer } from './helpers/use-cases.ts';
-import { moderateReport, type ModerationDeps } from '../src/reports/moderation.service.ts';
+import { fileReport, type Filer, moderateReport } from './helpers/use-cases.ts';
 import { importLines, ImportFailed } from '../src/import/import.service.ts';
 import { DomainError } from '../src/lib/errors.ts';
 import type { CompanyEventView } from '../src/events/company-event.ts';
+import type { ModerationDeps } from '../src/reports/moderation.service.ts';
 
 type Step =
   | { kind: 'file'; filer: number; company: number; official: boolean }

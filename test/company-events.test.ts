@@ -10,12 +10,11 @@ import assert from 'node:assert/strict';
 import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { makeTestApp, search, type TestApp } from './helpers/app.ts';
 import { companyLine, countries, makeClaimants, makeCompanies, makeKeyHolder, makeMember, makeReport, nextVkn } from './helpers/factories.ts';
-import { decideDispute, recordDispute } from './helpers/use-cases.ts';
+import { decideDispute, recordDispute, approveReport, deactivateReport, rejectReport, setReportStatus, withdrawReport } from './helpers/use-cases.ts';
 import { claimInput } from './helpers/filing.ts';
 import { makeUser, memberIdOf } from './helpers/users.ts';
 import { webhookWorld } from './helpers/webhooks.ts';
 import { fileReport, type Filer } from './helpers/use-cases.ts';
-import { approveReport, deactivateReport, rejectReport, setReportStatus, withdrawReport, type ModerationDeps } from '../src/reports/moderation.service.ts';
 import { cliActor } from '../src/actors/actor.ts';
 import { importLines, ImportFailed } from '../src/import/import.service.ts';
 import { recordCompanyChanges } from '../src/events/company-changes.ts';
@@ -23,6 +22,7 @@ import type { CompanyEventView } from '../src/events/company-event.ts';
 import { issueKey } from '../src/keys/keys.service.ts';
 import { formatTurkeyDateTime } from '../src/lib/turkey-time.ts';
 import { payloadOf } from '../src/webhooks/webhook-rules.ts';
+import type { ModerationDeps } from '../src/reports/moderation.service.ts';
 
 interface Feed {
   success: true;

@@ -9,10 +9,10 @@ import { readJson, type SearchBody } from './helpers/bodies.ts';
 import { countAllTables } from '../src/db/copy.ts';
 import { prepareDemo } from '../src/demo/demo.service.ts';
 import { issueKey } from '../src/keys/keys.service.ts';
-import { setReportStatus } from '../src/reports/moderation.service.ts';
 import { fixedClock } from '../src/lib/clock.ts';
 import { NOON_TR } from './helpers/app.ts';
 import { enqueue, makeEvent, webhookWorld } from './helpers/webhooks.ts';
+import { setReportStatus } from './helpers/use-cases.ts';
 
 const sqlite = ENGINES.find((e) => e.name === 'sqlite')!;
 

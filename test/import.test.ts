@@ -9,10 +9,10 @@ import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { companyLine, countries, makeClaimants, makeReport, nextVkn } from './helpers/factories.ts';
 import { fixedClock } from '../src/lib/clock.ts';
 import { importFile, ImportFailed } from '../src/import/import.service.ts';
-import { setReportStatus } from '../src/reports/moderation.service.ts';
 import { listStatusChanges } from '../src/reports/reports.repository.ts';
 import { countCompanies } from '../src/companies/companies.repository.ts';
 import { NOON_TR } from './helpers/app.ts';
+import { setReportStatus } from './helpers/use-cases.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'risklookup-import-'));
 let fileSeq = 0;

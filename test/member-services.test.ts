@@ -11,18 +11,18 @@ import { countries, makeCompanies, makeMember, makeReport } from './helpers/fact
 import type { Database, UserRole } from '../src/db/schema.ts';
 import { fixedClock } from '../src/lib/clock.ts';
 import { DomainError } from '../src/lib/errors.ts';
-import { readAgreementState, signAgreement } from '../src/agreement/agreement.service.ts';
+import { createAgreement } from '../src/agreement/agreement.service.ts';
 import { AGREEMENT_VERSION } from '../src/agreement/agreement-text.ts';
 import { createMemberKeys } from '../src/keys/member-key.service.ts';
-import type { Actor } from '../src/actors/actor.ts';
-import { readMemberUsage } from '../src/quota/member-usage.service.ts';
+import { cliActor, type Actor } from '../src/actors/actor.ts';
+import { createMemberUsage } from '../src/quota/member-usage.service.ts';
 import { consumeUsage } from '../src/quota/usage.repository.ts';
 import { markKeyUsed } from '../src/keys/keys.repository.ts';
 import { createAuditWriter } from '../src/audit/audit-writer.ts';
 import { createCompanySearch } from '../src/search/company-search.ts';
 import { quotaOn } from '../src/quota/allowance.ts';
-import { disableMemberUser, listMemberUsers } from '../src/members/member-users.service.ts';
-import { searchAsPortalUser, type PortalSearchDeps, type PortalSearcher } from '../src/search/portal-search.service.ts';
+import { createMemberUsers } from '../src/members/member-users.service.ts';
+import { createPortalSearch, type PortalSearchRequest } from '../src/search/portal-search.service.ts';
 
 async function insertUser(db: Kysely<Database>, memberId: number | null, role: UserRole, email: string, status: 'active' | 'disabled' = 'active') {
   const row = await db
@@ -72,23 +72,40 @@ for (const engine of ENGINES) {
     });
     after(async () => database?.drop());
 
-    test('agreement: only an active member_admin of the member signs; one transaction sets the D17 flag; signing again changes nothing', async () => {
-      assert.deepEqual(await readAgreementState(db, ids.a!), { currentVersion: AGREEMENT_VERSION, signedOn: null, lastSignature: null, signedCurrent: false });
-      await assert.rejects(signAgreement(db, clock, ids.a!, ids.userA!), rejectsWith('invalid'));
-      await assert.rejects(signAgreement(db, clock, ids.a!, ids.adminB!), rejectsWith('invalid'));
-      await assert.rejects(signAgreement(db, clock, ids.a!, ids.disabledA!), rejectsWith('invalid'));
-      assert.equal((await readAgreementState(db, ids.a!)).signedOn, null);
+    /** A user of `memberId` as the portal's session makes it (the use case checks the stored user again). */
+    const userOf = (userId: number, memberId: number, role: 'member_admin' | 'member_user' = 'member_admin'): Actor => ({
+      kind: 'member_user',
+      userId,
+      memberId,
+      role,
+    });
 
-      const state = await signAgreement(db, clock, ids.a!, ids.adminA!);
+    test('agreement: only an active member_admin of the member signs; one transaction sets the D17 flag; signing again changes nothing', async () => {
+      const agreement = createAgreement({ db, clock });
+      assert.deepEqual(await agreement.read(userOf(ids.userA!, ids.a!, 'member_user')), {
+        currentVersion: AGREEMENT_VERSION,
+        signedOn: null,
+        lastSignature: null,
+        signedCurrent: false,
+      });
+      await assert.rejects(agreement.sign(userOf(ids.userA!, ids.a!, 'member_user')), rejectsWith('invalid'));
+      await assert.rejects(agreement.sign(userOf(ids.userA!, ids.a!)), rejectsWith('invalid'), 'the stored role decides, not the one the actor claims');
+      await assert.rejects(agreement.sign(userOf(ids.adminB!, ids.a!)), rejectsWith('invalid'));
+      await assert.rejects(agreement.sign(userOf(ids.disabledA!, ids.a!)), rejectsWith('invalid'));
+      await assert.rejects(agreement.sign({ kind: 'operator', userId: ids.adminA! }), rejectsWith('forbidden'));
+      await assert.rejects(agreement.read(cliActor('ops')), rejectsWith('forbidden'));
+      assert.equal((await agreement.read(userOf(ids.adminA!, ids.a!))).signedOn, null);
+
+      const state = await agreement.sign(userOf(ids.adminA!, ids.a!));
       assert.equal(state.signedOn, '2026-11-21');
       assert.equal(state.signedCurrent, true);
       assert.deepEqual(state.lastSignature, { version: AGREEMENT_VERSION, signedAt: NOON_TR, signer: 'ayse' });
       clock.advance(60_000);
-      await signAgreement(db, clock, ids.a!, ids.adminA!);
+      await agreement.sign(userOf(ids.adminA!, ids.a!));
       const rows = await db.selectFrom('agreement_signatures').selectAll().where('member_id', '=', ids.a!).execute();
       assert.equal(rows.length, 1);
       assert.equal(Number(rows[0]!.user_id), ids.adminA);
-      assert.equal((await readAgreementState(db, ids.b!)).signedOn, null, "the other member's flag is untouched");
+      assert.equal((await agreement.read(userOf(ids.adminB!, ids.b!))).signedOn, null, "the other member's flag is untouched");
     });
 
     /** The member's admin, as the portal's API page acts (the key's use cases read only the member and the role). */
@@ -143,7 +160,8 @@ for (const engine of ENGINES) {
       await consumeUsage(db, `user:${ids.adminB}`, '2026-11-21', 100);
       await consumeUsage(db, `member:${ids.a}`, '2026-10-01', 100);
       await consumeUsage(db, `portal:member:${ids.a}`, '2026-11-21', 100);
-      const usage = await readMemberUsage(db, clock, ids.a!);
+      const memberUsage = createMemberUsage({ db, clock });
+      const usage = await memberUsage.lastDays(userOf(ids.userA!, ids.a!, 'member_user'));
       assert.equal(usage.length, 30);
       assert.deepEqual(usage.at(-1), { day: '2026-11-21', api: 3, portal: 1 });
       assert.deepEqual(usage.at(-2), { day: '2026-11-20', api: 0, portal: 1 });
@@ -153,8 +171,19 @@ for (const engine of ENGINES) {
         6,
         'the day before the window is left out',
       );
-      const other = await readMemberUsage(db, clock, ids.b!);
+      const other = await memberUsage.lastDays(userOf(ids.adminB!, ids.b!));
       assert.deepEqual(other.at(-1), { day: '2026-11-21', api: 0, portal: 1 });
+      await assert.rejects(memberUsage.lastDays(cliActor('ops')), rejectsWith('forbidden'), "the 30 days are a member user's own page");
+      assert.deepEqual(await memberUsage.apiByDay(cliActor('ops'), { ref: 'M-A' }), {
+        member: 'M-A',
+        days: [
+          { day: '2026-11-21', used: 3 },
+          { day: '2026-11-19', used: 1 },
+          { day: '2026-10-01', used: 1 },
+        ],
+      });
+      await assert.rejects(memberUsage.apiByDay(userOf(ids.adminA!, ids.a!), { ref: 'M-A' }), rejectsWith('forbidden'));
+      await assert.rejects(memberUsage.apiByDay(cliActor('ops'), { ref: 'M-NONE' }), rejectsWith('not_found'));
     });
 
     test("portal search: the API's answer, charged to the user's own allowance, audited with channel portal; D17's rule and 400s apart", async () => {
@@ -163,30 +192,26 @@ for (const engine of ENGINES) {
         throw error;
       });
       const search = createCompanySearch({ db, seam: database.engine.seam, maxResults: 10, cacheEntries: 0 });
-      const deps: PortalSearchDeps = {
+      const portalSearch = createPortalSearch({
         db,
         searchUseCase: { countries, search, quota: quotaOn(db), clock },
         audit,
         clock,
-        countryCodes: countries.list().map((c) => c.code),
+        countryCodes: () => countries.list().map((c) => c.code),
         dailyLimit: 3,
         memberDailyLimit: 300,
         auditQueryChars: 200,
-      };
-      const searcher: PortalSearcher = {
-        userId: ids.userA!,
-        memberId: ids.a!,
-        memberStatus: 'active',
-        memberTier: 'full',
-        agreementSignedOn: '2026-11-21',
-        clientAddress: '127.0.0.9',
-      };
+      });
+      const member: PortalSearchRequest['member'] = { memberStatus: 'active', memberTier: 'full', agreementSignedOn: '2026-11-21' };
+      const userA: Actor = { kind: 'member_user', userId: ids.userA!, memberId: ids.a!, role: 'member_user' };
+      const searchAs = (actor: Actor, form: Record<string, string>, changes: Partial<PortalSearchRequest['member']> = {}) =>
+        portalSearch.search(actor, { member: { ...member, ...changes }, clientAddress: '127.0.0.9', form });
       const day = '2026-11-21';
       const usedBefore = Number(
         (await db.selectFrom('usage_counters').select('used').where('subject', '=', `user:${ids.userA}`).where('day', '=', day).executeTakeFirst())?.used ?? 0,
       );
 
-      const answered = await searchAsPortalUser(deps, searcher, { q: '  Portaltest  ' });
+      const answered = await searchAs(userA, { q: '  Portaltest  ' });
       assert.equal(answered.kind, 'answered');
       assert.ok(answered.kind === 'answered');
       assert.equal(answered.response.result_count, 1);
@@ -194,24 +219,24 @@ for (const engine of ENGINES) {
       assert.deepEqual(answered.response.near_matches, []);
       assert.equal(answered.allowance.used, usedBefore + 1);
 
-      const tooShort = await searchAsPortalUser(deps, searcher, { q: 'ab' });
+      const tooShort = await searchAs(userA, { q: 'ab' });
       assert.deepEqual([tooShort.kind, tooShort.kind === 'refused' && tooShort.reason], ['refused', 'invalid_parameter']);
-      const badTaxId = await searchAsPortalUser(deps, searcher, { q: '12345', type: 'tax_id', country: 'TR' });
+      const badTaxId = await searchAs(userA, { q: '12345', type: 'tax_id', country: 'TR' });
       assert.deepEqual([badTaxId.kind, badTaxId.kind === 'refused' && badTaxId.reason], ['refused', 'invalid_tax_id']);
-      const unsigned = await searchAsPortalUser(deps, { ...searcher, agreementSignedOn: null }, { q: 'Portaltest' });
+      const unsigned = await searchAs(userA, { q: 'Portaltest' }, { agreementSignedOn: null });
       assert.deepEqual([unsigned.kind, unsigned.kind === 'refused' && unsigned.reason], ['refused', 'agreement_unsigned']);
-      const suspended = await searchAsPortalUser(deps, { ...searcher, memberStatus: 'suspended' }, { q: 'Portaltest' });
+      const suspended = await searchAs(userA, { q: 'Portaltest' }, { memberStatus: 'suspended' });
       assert.equal(suspended.kind === 'refused' && suspended.status, 403);
 
       // Only answers count: the limit of 3 leaves exactly the remaining searches.
-      for (let i = usedBefore + 1; i < 3; i++) assert.equal((await searchAsPortalUser(deps, searcher, { q: 'Portaltest' })).kind, 'answered');
-      const refused = await searchAsPortalUser(deps, searcher, { q: 'Portaltest' });
+      for (let i = usedBefore + 1; i < 3; i++) assert.equal((await searchAs(userA, { q: 'Portaltest' })).kind, 'answered');
+      const refused = await searchAs(userA, { q: 'Portaltest' });
       assert.ok(refused.kind === 'refused');
       assert.equal(refused.status, 429);
       assert.match(refused.message, /daily allowance of portal searches of 3 requests is used up/);
       assert.equal(refused.allowance.used, 3);
       assert.equal(
-        (await searchAsPortalUser(deps, { ...searcher, userId: ids.adminA! }, { q: 'Portaltest' })).kind,
+        (await searchAs({ ...userA, userId: ids.adminA!, role: 'member_admin' }, { q: 'Portaltest' })).kind,
         'answered',
         "another user's allowance is their own",
       );
@@ -232,19 +257,21 @@ for (const engine of ENGINES) {
     });
 
     test("member users: an admin lists and disables only its own member's users (another member's id is not found), never itself; sessions end", async () => {
+      const memberUsers = createMemberUsers({ db, clock, maxUsers: 10 });
+      const adminA: Actor = { kind: 'member_user', userId: ids.adminA!, memberId: ids.a!, role: 'member_admin' };
       assert.deepEqual(
-        (await listMemberUsers(db, ids.a!)).map((u) => u.email),
+        (await memberUsers.list(adminA)).map((u) => u.email),
         ['ayse@a.example', 'mehmet@a.example', 'old@a.example'],
       );
+      await assert.rejects(memberUsers.list({ kind: 'member_user', userId: ids.userA!, memberId: ids.a!, role: 'member_user' }), rejectsWith('forbidden'));
       await db
         .insertInto('sessions')
         .values({ digest: 'd-1', user_id: ids.userA!, csrf_token: 'c', locale: null, created_at: 0, last_seen_at: 0, expires_at: 9e12, ended_at: null })
         .execute();
-      const actor = { userId: ids.adminA!, memberId: ids.a!, email: 'ayse@a.example' };
-      await assert.rejects(disableMemberUser(db, clock, actor, ids.adminB!), rejectsWith('not_found'));
+      await assert.rejects(memberUsers.disable(adminA, { userId: ids.adminB! }), rejectsWith('not_found'));
       assert.equal((await db.selectFrom('users').select('status').where('id', '=', ids.adminB!).executeTakeFirstOrThrow()).status, 'active');
-      await assert.rejects(disableMemberUser(db, clock, actor, ids.adminA!), rejectsWith('conflict'));
-      const disabled = await disableMemberUser(db, clock, actor, ids.userA!);
+      await assert.rejects(memberUsers.disable(adminA, { userId: ids.adminA! }), rejectsWith('conflict'));
+      const disabled = await memberUsers.disable(adminA, { userId: ids.userA! });
       assert.equal(disabled.status, 'disabled');
       const session = await db.selectFrom('sessions').select('ended_at').where('digest', '=', 'd-1').executeTakeFirstOrThrow();
       assert.equal(Number(session.ended_at), clock.now());

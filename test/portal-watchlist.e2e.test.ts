@@ -25,8 +25,7 @@ import { makeUser, memberIdOf } from './helpers/users.ts';
 import { startReceiver, type Receiver, type ReceivedWebhook } from './helpers/webhook-receiver.ts';
 import { deliverDue, webhookWorld, type WebhookWorld } from './helpers/webhooks.ts';
 import type { JobRunner } from '../src/jobs/job-runner.ts';
-import { fileReport } from './helpers/use-cases.ts';
-import { approveReport } from '../src/reports/moderation.service.ts';
+import { fileReport, approveReport } from './helpers/use-cases.ts';
 import { totpCodeAt } from '../src/users/totp.ts';
 
 const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1';

@@ -6,7 +6,8 @@ import { makeTestApp, search, type TestApp } from './helpers/app.ts';
 import { makeCompanies, makeKeyHolder } from './helpers/factories.ts';
 import { assertErrorBody } from './helpers/assertions.ts';
 import { setMember } from '../src/members/members.service.ts';
-import { memberUsage } from '../src/quota/usage.service.ts';
+import { createMemberUsage } from '../src/quota/member-usage.service.ts';
+import { cliActor } from '../src/actors/actor.ts';
 import type { SearchBody } from './helpers/bodies.ts';
 
 for (const engine of ENGINES) {
@@ -86,7 +87,7 @@ for (const engine of ENGINES) {
       await search(t.app, key, 'q=Quotatest');
       await search(t.app, key, 'q=Quotatest');
       for (let i = 0; i < 3; i++) assert.equal((await search(t.app, key, 'q=Quotatest')).statusCode, 429);
-      const usage = await memberUsage(db, 'M-COUNT');
+      const usage = await createMemberUsage({ db, clock: t.clock }).apiByDay(cliActor('test'), { ref: 'M-COUNT' });
       assert.deepEqual(usage.days, [{ day: '2026-11-21', used: 3 }]);
     });
 

@@ -15,10 +15,9 @@ import { claimInput, refusedWith } from './helpers/filing.ts';
 import { fixedClock } from '../src/lib/clock.ts';
 import { quotaDayOf } from '../src/lib/turkey-time.ts';
 import { type FilingDeps } from '../src/reports/filing.service.ts';
-import { fileReport, type Filer } from './helpers/use-cases.ts';
+import { fileReport, type Filer, withdrawReport } from './helpers/use-cases.ts';
 import { insertFiledReport } from '../src/reports/filing.repository.ts';
 import { fetchAttachment } from '../src/reports/attachments.ts';
-import { withdrawReport } from '../src/reports/moderation.service.ts';
 
 const clock = fixedClock(NOON_TR);
 

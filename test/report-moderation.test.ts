@@ -10,11 +10,10 @@ import { makeTestApp, search, type TestApp } from './helpers/app.ts';
 import { countries, makeKeyHolder, makeMember, nextVkn } from './helpers/factories.ts';
 import { claimInput, refusedWith } from './helpers/filing.ts';
 import { makeUser, memberIdOf } from './helpers/users.ts';
-import { fileReport, type Filer } from './helpers/use-cases.ts';
-import { approveReport, deactivateReport, moderateReport, rejectReport, withdrawReport, type ModerationDeps } from '../src/reports/moderation.service.ts';
-import { setReportStatus } from '../src/reports/moderation.service.ts';
+import { fileReport, type Filer, approveReport, deactivateReport, moderateReport, rejectReport, withdrawReport, setReportStatus } from './helpers/use-cases.ts';
 import { listOperatorLog } from '../src/operator/operator-log.ts';
 import { getCompanyFile, listMyReports, listPendingQueue } from '../src/reports/report-queries.service.ts';
+import type { ModerationDeps } from '../src/reports/moderation.service.ts';
 
 for (const engine of ENGINES) {
   describe(`report moderation [${engine.name}]`, () => {

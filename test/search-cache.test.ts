@@ -8,10 +8,10 @@ import { sql } from 'kysely';
 import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { makeTestApp, search, type TestApp } from './helpers/app.ts';
 import { makeClaimants, makeCompanies, makeKeyHolder, makeReport } from './helpers/factories.ts';
-import { setReportStatus } from '../src/reports/moderation.service.ts';
 import { SearchCache } from '../src/search/search-cache.ts';
 import { bumpDataVersion, readDataVersion } from '../src/db/data-version.repository.ts';
 import type { SearchBody } from './helpers/bodies.ts';
+import { setReportStatus } from './helpers/use-cases.ts';
 
 for (const engine of ENGINES) {
   describe(`search cache [${engine.name}]`, () => {

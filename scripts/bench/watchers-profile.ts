@@ -17,7 +17,7 @@ import { openEngine } from '../../src/db/connect.ts';
 import type { Database } from '../../src/db/schema.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { systemClock } from '../../src/lib/clock.ts';
-import { approveReport } from '../../src/reports/moderation.service.ts';
+import { createReportModeration } from '../../src/reports/moderation.service.ts';
 import { generateKeyEntry, KeyRing } from '../../src/secrets/key-ring.ts';
 import { setUpWatchers } from './watchers.ts';
 
@@ -148,7 +148,7 @@ const ticks = () =>
 const ticks0 = ticks();
 const cpu0 = process.cpuUsage();
 const started = performance.now();
-await approveReport({ db, clock: systemClock }, { userId: opId }, claims[2]!.reportId);
+await createReportModeration({ db, clock: systemClock }).moderate({ kind: 'operator', userId: opId }, { reportId: claims[2]!.reportId, step: 'approve' });
 const ms = performance.now() - started;
 const cpu = process.cpuUsage(cpu0);
 const serverCpuMs = ((ticks() - ticks0) * 1000) / 100;

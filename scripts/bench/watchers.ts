@@ -14,7 +14,7 @@ import { vkn } from '../../src/demo/valid-ids.ts';
 import { buildCountryCatalogue } from '../../src/countries/catalogue.ts';
 import { importLines } from '../../src/import/import.service.ts';
 import { systemClock } from '../../src/lib/clock.ts';
-import { approveReport } from '../../src/reports/moderation.service.ts';
+import { createReportModeration } from '../../src/reports/moderation.service.ts';
 import { createFiling } from '../../src/reports/filing.service.ts';
 import { KeyRing } from '../../src/secrets/key-ring.ts';
 import { sealColumn, WEBHOOK_SECRET } from '../../src/secrets/secret-columns.ts';
@@ -176,7 +176,7 @@ export async function runWatchersScenario(engineName: string, watchers: number, 
       await approver.openPool?.();
       const delivered = new Promise<void>((resolve) => (allIn = resolve));
       const started = performance.now();
-      await approveReport({ db: approver.db, clock }, { userId: opId }, claims[2]!.reportId);
+      await createReportModeration({ db: approver.db, clock }).moderate({ kind: 'operator', userId: opId }, { reportId: claims[2]!.reportId, step: 'approve' });
       const approvalMs = performance.now() - started;
       const eventsWritten = Number(
         (
@@ -323,8 +323,8 @@ export async function setUpWatchers(engine: Engine, watchers: number, ring: KeyR
       },
     );
   const claims = [await claim(0), await claim(1), await claim(2)];
-  await approveReport({ db, clock }, { userId: Number(op.id) }, claims[0]!.reportId);
-  await approveReport({ db, clock }, { userId: Number(op.id) }, claims[1]!.reportId);
+  await createReportModeration({ db, clock }).moderate({ kind: 'operator', userId: Number(op.id) }, { reportId: claims[0]!.reportId, step: 'approve' });
+  await createReportModeration({ db, clock }).moderate({ kind: 'operator', userId: Number(op.id) }, { reportId: claims[1]!.reportId, step: 'approve' });
   // Another company for the searches.
   const searched = vkn(String(200_000_000 + Math.floor(Math.random() * 90_000_000)));
   await importLines(

@@ -3,6 +3,7 @@
  * the flag D17 reads for the API key and the portal search; signing sets it in the same
  * transaction as the signature, so the two never disagree.
  */
+import type { Actor } from '../actors/actor.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
 import { quotaDayOf } from '../lib/turkey-time.ts';
@@ -21,7 +22,7 @@ export interface AgreementState {
   signedCurrent: boolean;
 }
 
-export async function readAgreementState(db: Db, memberId: number): Promise<AgreementState> {
+async function readAgreementState(db: Db, memberId: number): Promise<AgreementState> {
   const member = await db.selectFrom('members').select('agreement_signed_on').where('id', '=', memberId).executeTakeFirst();
   if (!member) throw new DomainError('not_found', `no member with id ${memberId}`, { code: 'member.not_found_by_id', params: { id: memberId } });
   const last = await findLatestSignature(db, memberId);
@@ -40,7 +41,7 @@ export async function readAgreementState(db: Db, memberId: number): Promise<Agre
  * signature (user, time, version) and `members.agreement_signed_on`. Signing again what is
  * signed changes nothing.
  */
-export async function signAgreement(db: Db, clock: Clock, memberId: number, userId: number): Promise<AgreementState> {
+async function signAgreement(db: Db, clock: Clock, memberId: number, userId: number): Promise<AgreementState> {
   await db.transaction().execute(async (trx) => {
     const signer = await findSigner(trx, userId);
     if (!signer || Number(signer.member_id) !== memberId || signer.role !== 'member_admin' || signer.status !== 'active') {
@@ -56,3 +57,26 @@ export async function signAgreement(db: Db, clock: Clock, memberId: number, user
   });
   return readAgreementState(db, memberId);
 }
+
+/** The member whose agreement it is: its own users read it; a user of another kind has none. */
+function agreementMemberOf(actor: Actor): Extract<Actor, { kind: 'member_user' }> {
+  if (actor.kind === 'member_user') return actor;
+  throw new DomainError('forbidden', "only a member's users read and sign its data agreement", { code: 'actor.not_member_user' });
+}
+
+/**
+ * The member's data agreement as the portal's agreement page reads and signs it (D28), built by
+ * the composition root (src/services.ts). Who may sign is decided by `sign` against the stored
+ * user, in the signing transaction.
+ */
+export function createAgreement(deps: { readonly db: Db; readonly clock: Clock }) {
+  return {
+    read: async (actor: Actor) => readAgreementState(deps.db, agreementMemberOf(actor).memberId),
+    sign: async (actor: Actor) => {
+      const user = agreementMemberOf(actor);
+      return signAgreement(deps.db, deps.clock, user.memberId, user.userId);
+    },
+  };
+}
+
+export type Agreement = ReturnType<typeof createAgreement>;

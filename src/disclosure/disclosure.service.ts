@@ -4,9 +4,9 @@
  * which company, which form, how many records), written before the document is handed out.
  */
 import type { CountryCatalogue } from '../countries/catalogue.ts';
+import type { Actor } from '../actors/actor.ts';
 import type { Clock } from '../lib/clock.ts';
-import { appendOperatorLog } from '../operator/operator-log.ts';
-import { requireOperator } from '../reports/acting-user.ts';
+import { appendOperatorLog, operatorIdentity } from '../operator/operator-log.ts';
 import { findCompanyById } from '../reports/report-queries.repository.ts';
 import { findCompanyIdByTaxId } from '../reports/report-queries.service.ts';
 import type { RetentionSettings } from '../retention/retention-settings.ts';
@@ -30,14 +30,14 @@ export type DisclosureForm = 'page' | 'pdf';
  * The view of what is held on the company (D9-checked tax ID; not_found when none is held), and
  * the operator log entry for printing it, in one transaction: no print goes unlogged.
  */
-export async function printDisclosure(
+async function printDisclosure(
   deps: DisclosureDeps,
-  operator: { userId: number },
+  operator: Actor,
   company: { country: string; taxId: string },
   form: DisclosureForm,
 ): Promise<DisclosureView> {
   return deps.db.transaction().execute(async (trx) => {
-    const { label } = await requireOperator(trx, operator.userId);
+    const who = await operatorIdentity(trx, operator);
     const companyId = await findCompanyIdByTaxId(trx, deps.countries, company.country, company.taxId);
     const row = (await findCompanyById(trx, companyId))!;
     const now = deps.clock.now();
@@ -54,8 +54,8 @@ export async function printDisclosure(
     });
     await appendOperatorLog(trx, {
       at: now,
-      userId: operator.userId,
-      actor: label,
+      userId: who.userId,
+      actor: who.label,
       action: 'disclosure.print',
       target: `company:${row.country}/${row.tax_id_norm}`,
       before: null,
@@ -64,3 +64,17 @@ export async function printDisclosure(
     return view;
   });
 }
+
+/**
+ * The disclosure use case (D34), built by the composition root (src/services.ts) with the
+ * server's retention settings (what the document says of each record's keeping) and the
+ * disputes' source. An active operator prints it (the console); the CLI's actor may too.
+ */
+export function createDisclosure(deps: DisclosureDeps) {
+  return {
+    print: async (actor: Actor, input: { country: string; taxId: string; form: DisclosureForm }) =>
+      printDisclosure(deps, actor, { country: input.country, taxId: input.taxId }, input.form),
+  };
+}
+
+export type Disclosure = ReturnType<typeof createDisclosure>;

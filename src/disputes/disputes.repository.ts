@@ -253,11 +253,6 @@ export async function listDisputeIdsOfMember(db: Db, memberId: number): Promise<
   return rows.map((r) => Number(r.dispute_id));
 }
 
-/** Every dispute of a company, newest first. */
-export async function listDisputesOfCompany(db: Db, companyId: number) {
-  return db.selectFrom('disputes').selectAll().where('company_id', '=', companyId).orderBy('id', 'desc').execute();
-}
-
 /**
  * The disputes over any of `reportIds`, for the disclosure (D34: what is held on a company,
  * disputes included): one row per dispute with the ids of those of its reports that are asked for.

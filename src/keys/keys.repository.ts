@@ -65,11 +65,6 @@ export async function findActiveKey(db: Db, memberId: number) {
     .executeTakeFirst();
 }
 
-export async function listKeyIdsOfMember(db: Db, memberId: number): Promise<number[]> {
-  const rows = await db.selectFrom('api_keys').select('id').where('member_id', '=', memberId).execute();
-  return rows.map((r) => Number(r.id));
-}
-
 const keyHolderQuery = preparedQuery((db, p) =>
   db
     .selectFrom('api_keys')

@@ -64,7 +64,7 @@ export interface MemberActor {
   email: string;
 }
 
-export async function listMemberUsers(db: Db, memberId: number): Promise<MemberUserView[]> {
+async function listMemberUsers(db: Db, memberId: number): Promise<MemberUserView[]> {
   const rows = await db
     .selectFrom('users')
     .select(['id', 'email', 'name', 'role', 'status', 'created_at'])
@@ -162,7 +162,7 @@ export async function inviteMemberUser(
  * `now`: every invitation is then refused until midnight, so the page says so instead of
  * offering the form. (A refusal reserved by an invitation in flight counts until given back.)
  */
-export async function inviteRefusalsUsedUp(db: Db, memberId: number, now: number): Promise<boolean> {
+async function inviteRefusalsUsedUp(db: Db, memberId: number, now: number): Promise<boolean> {
   return (await readUsage(db, refusedInvitationsSubject(memberId), quotaDayOf(now))) >= REFUSED_INVITATIONS_PER_DAY;
 }
 
@@ -199,12 +199,7 @@ async function countUsersNotDisabled(db: Db, memberId: number): Promise<number> 
  * invitation). Shown once. An active user's password is reset only by the service operator
  * (console, CLI): a link shown to the admin would let the admin sign in as that colleague.
  */
-export async function newMemberUserLink(
-  db: Db,
-  clock: Clock,
-  actor: MemberActor,
-  userId: number,
-): Promise<{ email: string; token: string; purpose: 'invite' }> {
+async function newMemberUserLink(db: Db, clock: Clock, actor: MemberActor, userId: number): Promise<{ email: string; token: string; purpose: 'invite' }> {
   const user = await db.selectFrom('users').select(['email', 'status']).where('id', '=', userId).where('member_id', '=', actor.memberId).executeTakeFirst();
   if (!user) throw new MemberUsersError('not_found', 'no such user in your member', { code: 'member_users.user_not_found' });
   if (user.status === 'disabled') throw new MemberUsersError('conflict', `user ${user.email} is disabled`, { code: 'member_users.user_disabled' });
@@ -224,7 +219,7 @@ export async function newMemberUserLink(
  * Disables a user of the actor's member (their sessions end at once, D27). An admin cannot
  * disable itself (the member would risk having no admin left to undo it).
  */
-export async function disableMemberUser(db: Db, clock: Clock, actor: MemberActor, userId: number): Promise<MemberUserView> {
+async function disableMemberUser(db: Db, clock: Clock, actor: MemberActor, userId: number): Promise<MemberUserView> {
   if (userId === actor.userId) {
     throw new MemberUsersError('conflict', 'you cannot disable your own account; ask another member_admin', { code: 'member_users.self_disable' });
   }

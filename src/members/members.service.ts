@@ -3,7 +3,7 @@ import { hasForbiddenCharacters } from '../lib/bidi-controls.ts';
 import type { Clock } from '../lib/clock.ts';
 import { DomainError } from '../lib/errors.ts';
 import { quotaDayOf } from '../lib/turkey-time.ts';
-import { findMemberByRef, insertMember, listMembers, updateMember, type MemberRow } from './members.repository.ts';
+import { findMemberByRef, insertMember, updateMember, type MemberRow } from './members.repository.ts';
 import type { Db } from '../db/types.ts';
 
 export const TIERS = ['full', 'associate'] as const;
@@ -23,7 +23,7 @@ export interface MemberView {
   portal_daily_limit: number | null;
 }
 
-export function toMemberView(row: MemberRow): MemberView {
+function toMemberView(row: MemberRow): MemberView {
   const limit = (n: number | null) => (n === null ? null : Number(n));
   return {
     ref: row.ref,
@@ -90,10 +90,6 @@ export async function setMember(db: Db, clock: Clock, ref: string, changes: Memb
     updated_at: now,
   });
   return toMemberView(row);
-}
-
-export async function listMemberViews(db: Db): Promise<MemberView[]> {
-  return (await listMembers(db)).map(toMemberView);
 }
 
 /**

@@ -6,7 +6,7 @@
 import { findActiveKey, setActiveKeyDailyLimit } from '../keys/keys.repository.ts';
 import { issueKey, revokeKey, type IssuedKey } from '../keys/keys.service.ts';
 import type { Clock } from '../lib/clock.ts';
-import { listMembers, type MemberRow } from '../members/members.repository.ts';
+import { findMemberByRef, listMembers, type MemberRow } from '../members/members.repository.ts';
 import {
   addMember,
   requireMember,
@@ -59,7 +59,7 @@ async function stateOf(db: Db, member: MemberRow): Promise<MemberState> {
 }
 
 /** Every member with its settings and active key, by ref (the console's member list). */
-export async function listMemberStates(db: Db): Promise<MemberState[]> {
+async function listMemberStates(db: Db): Promise<MemberState[]> {
   const states: MemberState[] = [];
   for (const member of await listMembers(db)) states.push(await stateOf(db, member));
   return states;
@@ -111,6 +111,21 @@ export function createMemberAdmin(deps: AdminDeps) {
     },
     addMember: (actor: Actor, input: { ref: string; name: string; tier?: Tier; agreementSigned?: boolean }) =>
       run(actor, input.ref, 'member.add', (trx) => addMember(trx, deps.clock, input), { creates: true }),
+
+    /**
+     * Adds those of `members` whose ref is not taken yet, each as `addMember` does (its own
+     * transaction and log entry), and leaves the others as they are (the CLI's `generate`, which
+     * may run again on the same database); returns the refs added.
+     */
+    addMissingMembers: async (actor: Actor, members: ReadonlyArray<{ ref: string; name: string; tier?: Tier; agreementSigned?: boolean }>) => {
+      const added: string[] = [];
+      for (const input of members) {
+        if (await findMemberByRef(deps.db, input.ref)) continue;
+        await run(actor, input.ref, 'member.add', (trx) => addMember(trx, deps.clock, input), { creates: true });
+        added.push(input.ref);
+      }
+      return added;
+    },
 
     /** Several settings at once (the CLI's `member set`); a status change needs the operator's confirmation, as setMemberStatus. */
     setMember: async (actor: Actor, input: { ref: string; changes: MemberChanges }) => {

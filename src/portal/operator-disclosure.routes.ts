@@ -5,16 +5,14 @@
  * the operator log (disclosure.service.ts). Without a tax ID the page asks for one.
  */
 import { Type } from 'typebox';
-import { printDisclosure } from '../disclosure/disclosure.service.ts';
-import { disputesForDisclosure } from '../disputes/disputes.repository.ts';
 import type { App } from '../http/app-type.ts';
-import { portalOf, requireUser } from './guards.ts';
+import type { Services } from '../services.ts';
+import { actorOf, portalOf, requireUser } from './guards.ts';
 import { renderPage, sendPage } from './layout.ts';
 import { translator } from './messages/index.ts';
 import { disclosureAskBody, disclosureBody, disclosureTitle } from './operator/disclosure.page.ts';
 import { renderDisclosurePdf } from './operator/disclosure.pdf.ts';
 import { paths, withQuery } from './paths.ts';
-import type { PortalDeps } from './portal-deps.ts';
 
 const CompanyQuery = Type.Object({ country: Type.Optional(Type.String()), tax_id: Type.Optional(Type.String()) });
 
@@ -22,15 +20,9 @@ function companyOf(query: { country?: string; tax_id?: string }): { country: str
   return { country: (query.country ?? 'TR').trim(), taxId: (query.tax_id ?? '').trim() };
 }
 
-export function registerOperatorDisclosureRoutes(scope: App, deps: Pick<PortalDeps, 'db' | 'clock' | 'config' | 'searchUseCase'>) {
+export function registerOperatorDisclosureRoutes(scope: App, deps: { services: Pick<Services, 'disclosure'> }) {
   const guard = { preHandler: requireUser('operator') };
-  const serviceDeps = {
-    db: deps.db,
-    clock: deps.clock,
-    countries: deps.searchUseCase.countries,
-    retention: deps.config.retention,
-    disputes: disputesForDisclosure,
-  };
+  const { disclosure } = deps.services;
 
   const withCompany = { ...guard, schema: { querystring: CompanyQuery } };
 
@@ -40,7 +32,7 @@ export function registerOperatorDisclosureRoutes(scope: App, deps: Pick<PortalDe
     if (company.taxId === '') {
       return sendPage(reply, renderPage(ctx, { title: translator(ctx.locale)('disclosure.form.title'), body: disclosureAskBody(ctx), active: 'operator' }));
     }
-    const view = await printDisclosure(serviceDeps, { userId: ctx.user.id }, company, 'page');
+    const view = await disclosure.print(actorOf(request), { ...company, form: 'page' });
     const pdfHref = withQuery(paths.operatorDisclosurePdf.href, { country: company.country, tax_id: company.taxId });
     const body = disclosureBody(view, ctx.locale, pdfHref);
     return sendPage(reply, renderPage(ctx, { title: disclosureTitle(view, ctx.locale), body, active: 'operator' }));
@@ -49,7 +41,7 @@ export function registerOperatorDisclosureRoutes(scope: App, deps: Pick<PortalDe
   scope.get(paths.operatorDisclosurePdf.route, withCompany, async (request, reply) => {
     const ctx = portalOf(request);
     const company = companyOf(request.query);
-    const view = await printDisclosure(serviceDeps, { userId: ctx.user.id }, company, 'pdf');
+    const view = await disclosure.print(actorOf(request), { ...company, form: 'pdf' });
     const pdf = await renderDisclosurePdf(view, ctx.locale);
     const name = `disclosure-${view.company.country}-${view.company.taxId}-${view.printedAt.slice(0, 10)}.pdf`.replace(/[^A-Za-z0-9._-]/g, '_');
     return reply

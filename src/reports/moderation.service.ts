@@ -131,7 +131,7 @@ const STEP_TO: Partial<Record<ReportStatus, ModerationStep>> = { approved: 'appr
  * CLI's member, key and user commands; no user id). On an imported report a reason is
  * required to reject or deactivate too.
  */
-export async function setReportStatus(
+async function setReportStatus(
   deps: ModerationDeps,
   actor: Actor,
   input: { idOrRef: string; to: string; reason?: string | null },
@@ -207,31 +207,15 @@ function checkImportedReason(from: ReportStatus, to: ReportStatus, step: Moderat
   return { ok: true, from, to, reason: text === '' ? null : text };
 }
 
-export interface OperatorRef {
-  userId: number;
-}
-
-export function approveReport(deps: ModerationDeps, operator: OperatorRef, reportId: number, reason?: string | null) {
-  return takeStep(deps, { kind: 'operator', userId: operator.userId }, reportId, 'approve', reason);
-}
-
-/** The reason is required; the member sees it under "My reports". */
-export function rejectReport(deps: ModerationDeps, operator: OperatorRef, reportId: number, reason: string) {
-  return takeStep(deps, { kind: 'operator', userId: operator.userId }, reportId, 'reject', reason);
-}
-
-export function deactivateReport(deps: ModerationDeps, operator: OperatorRef, reportId: number, reason: string) {
-  return takeStep(deps, { kind: 'operator', userId: operator.userId }, reportId, 'deactivate', reason);
-}
-
-/** A user of the filing member withdraws its pending or approved report (e.g. the debt was paid). */
-export function withdrawReport(deps: ModerationDeps, user: { userId: number; memberId: number }, reportId: number, note: string) {
-  return takeStep(deps, { kind: 'member', userId: user.userId, memberId: user.memberId }, reportId, 'withdraw', note);
-}
-
-/** Any step by whoever `who` is; for callers that dispatch on a form's button. */
-export function moderateReport(deps: ModerationDeps, who: Who, reportId: number, step: ModerationStep, reason?: string | null) {
-  return takeStep(deps, who, reportId, step, reason);
+/**
+ * Who takes a step, from the actor: a signed-in operator or a user of a member. What each may do
+ * (an operator approves, rejects, deactivates; the filing member's user withdraws) is checkStep's
+ * rule (filing-rules.ts), decided once there; the CLI changes a status through setReportStatus.
+ */
+function whoOf(actor: Actor): Who {
+  if (actor.kind === 'operator') return { kind: 'operator', userId: actor.userId };
+  if (actor.kind === 'member_user') return { kind: 'member', userId: actor.userId, memberId: actor.memberId };
+  throw new DomainError('forbidden', 'only an active operator may do this', { code: 'actor.not_operator' });
 }
 
 /** The moderation use cases (D11, D29, D30), built by the composition root (src/services.ts). */
@@ -239,16 +223,10 @@ export function createReportModeration(deps: ModerationDeps) {
   return {
     /** A D11 step by status name on any report, imported or filed (the CLI's `report status`); operators and the CLI. */
     setReportStatus: (actor: Actor, input: { idOrRef: string; to: string; reason?: string | null }) => setReportStatus(deps, actor, input),
-    /** A D11 step named by the console's button (approve, reject, deactivate) on a report; a signed-in operator only. */
-    moderate: (actor: Actor, input: { reportId: number; step: ModerationStep; reason?: string | null }) => {
-      if (actor.kind !== 'operator') throw new DomainError('forbidden', 'only an active operator may do this', { code: 'actor.not_operator' });
-      return takeStep(deps, { kind: 'operator', userId: actor.userId }, input.reportId, input.step, input.reason);
-    },
+    /** A D11 step named by a button (the console's approve, reject, deactivate); who may take it is checkStep's rule. */
+    moderate: async (actor: Actor, input: { reportId: number; step: ModerationStep; reason?: string | null }) =>
+      takeStep(deps, whoOf(actor), input.reportId, input.step, input.reason),
     /** A user of the filing member withdraws its pending or approved report (e.g. the debt was paid). */
-    withdraw: (actor: Actor, input: { reportId: number; note: string }) => {
-      if (actor.kind !== 'member_user')
-        throw new DomainError('forbidden', "only an active user of the member may act on the member's reports", { code: 'actor.not_member_user' });
-      return takeStep(deps, { kind: 'member', userId: actor.userId, memberId: actor.memberId }, input.reportId, 'withdraw', input.note);
-    },
+    withdraw: async (actor: Actor, input: { reportId: number; note: string }) => takeStep(deps, whoOf(actor), input.reportId, 'withdraw', input.note),
   };
 }

@@ -78,7 +78,7 @@ const REFUSAL_MESSAGES: Partial<Record<ErrorReason, string>> = {
 };
 
 /** D7's parameter rules for the form, with the API's reasons. Throws AppError (400). */
-export function portalSearchInput(form: PortalSearchForm, countryCodes: readonly string[]): SearchInput {
+function portalSearchInput(form: PortalSearchForm, countryCodes: readonly string[]): SearchInput {
   // The whole query string, as the API checks it: a key anywhere in the URL, a repeated or badly
   // encoded field are refused with the API's reasons.
   const query = Object.fromEntries(Object.entries(form).filter((entry): entry is [string, QueryValue] => isQueryValue(entry[1])));
@@ -97,13 +97,13 @@ function text(value: unknown): string {
 }
 
 /** The member's daily portal allowance: its own (an operator's setting) or the server's default. */
-export async function memberPortalLimit(deps: Pick<PortalSearchDeps, 'db' | 'memberDailyLimit'>, memberId: number): Promise<number> {
+async function memberPortalLimit(deps: Pick<PortalSearchDeps, 'db' | 'memberDailyLimit'>, memberId: number): Promise<number> {
   const row = await deps.db.selectFrom('members').select('portal_daily_limit').where('id', '=', memberId).executeTakeFirst();
   return row?.portal_daily_limit == null ? deps.memberDailyLimit : Number(row.portal_daily_limit);
 }
 
 /** The user's allowance and its member's, without using them: shown beside the form. */
-export async function readPortalAllowances(
+async function readPortalAllowances(
   deps: Pick<PortalSearchDeps, 'db' | 'clock' | 'dailyLimit' | 'memberDailyLimit'>,
   searcher: Pick<PortalSearcher, 'userId' | 'memberId'>,
   memberLimit?: number,
@@ -121,7 +121,7 @@ export function bindingAllowance(a: PortalAllowances): Allowance {
 }
 
 /** Answers one portal search, or says why not; every attempt is audited (D21). */
-export async function searchAsPortalUser(deps: PortalSearchDeps, searcher: PortalSearcher, form: PortalSearchForm): Promise<PortalSearchOutcome> {
+async function searchAsPortalUser(deps: PortalSearchDeps, searcher: PortalSearcher, form: PortalSearchForm): Promise<PortalSearchOutcome> {
   const startedAt = performance.now();
   let input: SearchInput | null = null;
   let outcome: PortalSearchOutcome;

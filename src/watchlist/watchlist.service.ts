@@ -59,13 +59,13 @@ export function checkWatchTarget(countries: Pick<CountryCatalogue, 'get'>, count
   return { country: country.code, taxIdNorm: check.canonical };
 }
 
-export async function capOf(db: Db, memberId: number, defaultCap: number): Promise<number> {
+async function capOf(db: Db, memberId: number, defaultCap: number): Promise<number> {
   const row = await db.selectFrom('members').select('watchlist_cap').where('id', '=', memberId).executeTakeFirst();
   return row?.watchlist_cap == null ? defaultCap : Number(row.watchlist_cap);
 }
 
 /** How many companies each member watches, by member ref (the console's member list); a member watching none is absent. */
-export async function countWatchesByMember(db: Db): Promise<Map<string, number>> {
+async function countWatchesByMember(db: Db): Promise<Map<string, number>> {
   const rows = await db
     .selectFrom('watchlist')
     .innerJoin('members', 'members.id', 'watchlist.member_id')
@@ -270,19 +270,29 @@ async function setWatchlistCap(
 }
 
 /**
- * Which of `targets` (country and D9-canonical tax ID, as a search answers them) the member
- * watches, as `standingKey`s: for the portal's "Watching" mark on search results. Says nothing of
- * records: the targets are what the member already sees.
+ * Which of `companies` (country and tax ID, as a search answers them) the member watches, as
+ * `standingKey`s of the D9-canonical tax ID: for the portal's "Watching" mark on search results.
+ * A stored tax ID that no longer passes D9 cannot be watched: no mark. Says nothing of records:
+ * the companies are what the member already sees.
  */
-export async function watchedAmong(db: Db, memberId: number, targets: readonly WatchTarget[]): Promise<Set<string>> {
+async function watchedAmong(deps: Pick<WatchlistDeps, 'db' | 'countries'>, memberId: number, companies: ReadonlyArray<WatchRequest>): Promise<Set<string>> {
+  const targets: WatchTarget[] = [];
+  for (const c of companies) {
+    try {
+      targets.push(checkWatchTarget(deps.countries, c.country, c.taxId));
+    } catch {
+      // Not a valid tax ID (any more): not watchable, no mark.
+    }
+  }
   if (targets.length === 0) return new Set();
-  const rows = await db
+  const rows = await deps.db
     .selectFrom('watchlist')
     .select(['country', 'tax_id_norm'])
     .where('member_id', '=', memberId)
     .where('tax_id_norm', 'in', [...new Set(targets.map((t) => t.taxIdNorm))])
     .execute();
-  return new Set(rows.map((r) => standingKey(r.country, r.tax_id_norm)));
+  const watched = new Set(rows.map((r) => standingKey(r.country, r.tax_id_norm)));
+  return new Set(targets.map((t) => standingKey(t.country, t.taxIdNorm)).filter((key) => watched.has(key)));
 }
 
 /** The member that watches: a member's signed-in user (the portal) or a key of the member (the API). */
@@ -322,6 +332,8 @@ export function createWatchlist(deps: WatchlistDeps) {
       return { removed: await removeWatch(deps, memberId, target), target };
     },
     list: (actor: Actor, page: { after: string | null; limit: number }) => listWatches(deps, watcherOf(actor), page),
+    /** Which of these companies the member watches, as `standingKey`s of the canonical tax ID (the search page's "Watching" mark). */
+    watchedAmong: async (actor: Actor, companies: ReadonlyArray<WatchRequest>) => watchedAmong(deps, watcherOf(actor), companies),
     setCap: (actor: Actor, input: { ref: string; cap: number | null }) => setWatchlistCap(deps, actor, input.ref, input.cap),
   };
 }

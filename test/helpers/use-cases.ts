@@ -8,6 +8,8 @@ import type { RecordInput, ReportCorrection } from '../../src/disputes/dispute-i
 import { createDisputes, type DisputeDeps } from '../../src/disputes/disputes.service.ts';
 import type { AttachmentUpload } from '../../src/reports/attachments.ts';
 import { createFiling, type FilingDeps, type FilingRequest } from '../../src/reports/filing.service.ts';
+import { createReportModeration, type ModerationDeps } from '../../src/reports/moderation.service.ts';
+import type { ModerationStep } from '../../src/reports/filing-rules.ts';
 
 /** A member's user, by ids (the role does not matter to filing and disputes). */
 export interface Filer {
@@ -38,3 +40,25 @@ export const supportInDispute = (
   text: string,
   uploads: readonly AttachmentUpload[] = [],
 ) => createDisputes(deps).support(memberUserActor(user), { disputeId, reportId, text, uploads });
+
+/** An operator's moderation step (D11, D30), as the console's buttons take it. */
+export const approveReport = (deps: ModerationDeps, operator: { userId: number }, reportId: number, reason?: string | null) =>
+  createReportModeration(deps).moderate(operatorActor(operator), { reportId, step: 'approve', reason });
+export const rejectReport = (deps: ModerationDeps, operator: { userId: number }, reportId: number, reason: string) =>
+  createReportModeration(deps).moderate(operatorActor(operator), { reportId, step: 'reject', reason });
+export const deactivateReport = (deps: ModerationDeps, operator: { userId: number }, reportId: number, reason: string) =>
+  createReportModeration(deps).moderate(operatorActor(operator), { reportId, step: 'deactivate', reason });
+/** The filing member's user withdraws its report (D29). */
+export const withdrawReport = (deps: ModerationDeps, user: Filer, reportId: number, note: string) =>
+  createReportModeration(deps).withdraw(memberUserActor(user), { reportId, note });
+/** Any step by an operator or a member's user, as a button names it. */
+export const moderateReport = (
+  deps: ModerationDeps,
+  who: { kind: 'operator'; userId: number } | ({ kind: 'member' } & Filer),
+  reportId: number,
+  step: ModerationStep,
+  reason?: string | null,
+) => createReportModeration(deps).moderate(who.kind === 'operator' ? operatorActor(who) : memberUserActor(who), { reportId, step, reason });
+/** A D11 status change by name (the CLI's `report status`). */
+export const setReportStatus = (deps: ModerationDeps, actor: Actor, input: { idOrRef: string; to: string; reason?: string | null }) =>
+  createReportModeration(deps).setReportStatus(actor, input);

@@ -1,7 +1,8 @@
 import { Command } from 'commander';
-import { DAY_MS, purgeAudit } from '../../audit/audit-retention.ts';
+import { cliActor } from '../../actors/actor.ts';
+import { DAY_MS } from '../../audit/audit-retention.ts';
 import { UsageError } from '../command-errors.ts';
-import { withContext } from '../context.ts';
+import { cliUser, commandServices, withContext } from '../context.ts';
 
 /** `365d`, `12h` → milliseconds. */
 export function parseAge(text: string): number {
@@ -19,7 +20,7 @@ export function auditCommand(): Command {
     .action(async (opts: { olderThan: string }, cmd: Command) => {
       const age = parseAge(opts.olderThan);
       return withContext(cmd, async ({ engine, clock, out }) => {
-        const deleted = await purgeAudit(engine.db, clock, age);
+        const deleted = await commandServices({ engine, clock }).auditRetention.purge(cliActor(cliUser()), { olderThanMs: age });
         out.result({ deleted, older_than: opts.olderThan }, `deleted ${deleted} audit records older than ${opts.olderThan}`);
       });
     });

@@ -3,10 +3,9 @@ import { once } from 'node:events';
 import { readWholeNumber } from '../../lib/whole-number.ts';
 import { Command } from 'commander';
 import { UsageError } from '../command-errors.ts';
-import { findMemberByRef } from '../../members/members.repository.ts';
-import { addMember } from '../../members/members.service.ts';
+import { cliActor } from '../../actors/actor.ts';
 import { generateCompanyLines, generatedMemberRefs } from '../../generate/generate.ts';
-import { withContext } from '../context.ts';
+import { cliUser, commandServices, withContext } from '../context.ts';
 
 function count(name: string, raw: string, max: number): number {
   const read = readWholeNumber(name, raw, 1, max);
@@ -26,11 +25,8 @@ export function generateCommand(): Command {
       const members = count('--members', opts.members, 100_000);
       const seed = count('--seed', opts.seed, 1_000_000);
       return withContext(cmd, async ({ engine, clock, out }) => {
-        for (const ref of generatedMemberRefs(members)) {
-          if (!(await findMemberByRef(engine.db, ref))) {
-            await addMember(engine.db, clock, { ref, name: `Generated member ${ref}`, agreementSigned: true });
-          }
-        }
+        const memberInputs = generatedMemberRefs(members).map((ref) => ({ ref, name: `Generated member ${ref}`, agreementSigned: true }));
+        await commandServices({ engine, clock }).memberAdmin.addMissingMembers(cliActor(cliUser()), memberInputs);
         const started = Date.now();
         const file = createWriteStream(opts.out);
         let written = 0;

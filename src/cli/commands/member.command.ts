@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import { UsageError } from '../command-errors.ts';
-import { listMemberViews, MEMBER_STATUSES, requireMember, TIERS, toMemberView, type MemberView } from '../../members/members.service.ts';
+import { MEMBER_STATUSES, TIERS, type MemberView } from '../../members/members.service.ts';
+import type { MemberState } from '../../operator/member-admin.service.ts';
 import { readWholeNumber } from '../../lib/whole-number.ts';
 import { cliActor } from '../../actors/actor.ts';
 import { readWatchlistCap } from '../../watchlist/watchlist.service.ts';
@@ -9,6 +10,17 @@ import { cliUser, commandServices, withContext } from '../context.ts';
 const describe = (m: MemberView) =>
   `${m.ref}  ${m.name}  tier=${m.tier}  status=${m.status}  agreement=${m.agreement_signed_on ?? 'unsigned'}` +
   `  daily_limit=${m.daily_limit ?? 'default'}  portal_daily_limit=${m.portal_daily_limit ?? 'default'}`;
+
+/** The member as the CLI prints it (`member add`, `set`, `list`), from the state the use cases return. */
+const viewOf = (m: MemberState): MemberView => ({
+  ref: m.ref,
+  name: m.name,
+  tier: m.tier,
+  status: m.status,
+  agreement_signed_on: m.agreement_signed_on,
+  daily_limit: m.key_daily_limit,
+  portal_daily_limit: m.portal_daily_limit,
+});
 
 function limitOf(option: string, raw: string): number {
   const read = readWholeNumber(option, raw, 1, 1_000_000);
@@ -75,8 +87,9 @@ export function memberCommand(): Command {
         return withContext(cmd, async ({ engine, clock, out }) => {
           const { memberAdmin: admin, watchlist } = commandServices({ engine, clock });
           const actor = cliActor(cliUser());
-          if (dailyLimit !== undefined) await admin.setKeyDailyLimit(actor, { ref, dailyLimit });
-          if (portalDailyLimit !== undefined) await admin.setPortalDailyLimit(actor, { ref, dailyLimit: portalDailyLimit });
+          let state: MemberState | undefined;
+          if (dailyLimit !== undefined) state = (await admin.setKeyDailyLimit(actor, { ref, dailyLimit })).state;
+          if (portalDailyLimit !== undefined) state = (await admin.setPortalDailyLimit(actor, { ref, dailyLimit: portalDailyLimit })).state;
           if (cap !== undefined) {
             const set = await watchlist.setCap(actor, { ref, cap });
             if (!changesMember && dailyLimit === undefined && portalDailyLimit === undefined) {
@@ -86,7 +99,8 @@ export function memberCommand(): Command {
           }
           const agreementSigned = opts.agreementSigned ? true : opts.agreementUnsigned ? false : undefined;
           const changes = { status: opts.status, tier: opts.tier, agreementSigned };
-          const view = changesMember ? (await admin.setMember(actor, { ref, changes })).result : toMemberView(await requireMember(engine.db, ref));
+          // Without a change of the member itself, a limit was set (a cap alone answered above): its state after.
+          const view = changesMember ? (await admin.setMember(actor, { ref, changes })).result : viewOf(state!);
           out.result(view, `changed ${describe(view)}`);
         });
       },
@@ -95,8 +109,8 @@ export function memberCommand(): Command {
     .command('list')
     .description('list members')
     .action(async (_opts: unknown, cmd: Command) =>
-      withContext(cmd, async ({ engine, out }) => {
-        const members = await listMemberViews(engine.db);
+      withContext(cmd, async ({ engine, clock, out }) => {
+        const members = (await commandServices({ engine, clock }).memberAdmin.listMembers(cliActor(cliUser()))).map(viewOf);
         out.result({ members }, members.length === 0 ? 'no members yet' : members.map(describe));
       }),
     );

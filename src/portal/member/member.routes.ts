@@ -11,8 +11,6 @@ import { DomainError, statusOf } from '../../lib/errors.ts';
 import { formField } from '../forms.ts';
 import { publicBaseOf } from './route-helpers.ts';
 import { quotaDayOf } from '../../lib/turkey-time.ts';
-import { readAgreementState, signAgreement } from '../../agreement/agreement.service.ts';
-import { readMemberUsage } from '../../quota/member-usage.service.ts';
 import { usageCsv } from '../../quota/usage-series.ts';
 import { rateLimitHeaders } from '../../quota/allowance.ts';
 import { bindingAllowance, memberSearchRefusal } from '../../search/portal-search.service.ts';
@@ -26,8 +24,7 @@ import { usageBody } from './usage.page.ts';
 import { registerUsersRoutes } from './users.routes.ts';
 import { registerWebhooksRoutes } from './webhooks.routes.ts';
 import { registerWatchlistRoutes } from './watchlist.routes.ts';
-import { checkWatchTarget, watchedAmong, type WatchTarget } from '../../watchlist/watchlist.service.ts';
-import { standingKey } from '../../search/search.service.ts';
+import { checkWatchTarget } from '../../watchlist/watchlist.service.ts';
 import { memberText } from './text.ts';
 import { paths } from '../paths.ts';
 
@@ -46,7 +43,7 @@ export function registerMemberPages(scope: App, deps: PortalDeps): void {
 function registerAgreementRoutes(app: App, deps: PortalDeps) {
   const show = async (request: FastifyRequest, reply: FastifyReply, flash: 'signed' | 'must_accept' | null, status = 200) => {
     const ctx = portalOf(request);
-    const state = await readAgreementState(deps.db, memberOf(request).id);
+    const state = await deps.services.agreement.read(actorOf(request));
     // "Signed" only when it is: a link with ?signed=1 cannot say so of an unsigned agreement.
     if (flash === 'signed' && !state.signedCurrent) flash = null;
     return sendPage(
@@ -60,7 +57,7 @@ function registerAgreementRoutes(app: App, deps: PortalDeps) {
   );
   app.post(paths.agreementSign.route, { preHandler: requireUser('member_admin') }, async (request, reply) => {
     if (formField(request.body, 'accept') !== 'yes') return show(request, reply, 'must_accept', 400);
-    await signAgreement(deps.db, deps.clock, memberOf(request).id, portalOf(request).user.id);
+    await deps.services.agreement.sign(actorOf(request));
     return redirectTo(reply, `${paths.agreement.href}?signed=1`);
   });
 }
@@ -104,12 +101,12 @@ function registerUsageRoutes(app: App, deps: PortalDeps) {
   const guard = { preHandler: requireUser(...MEMBERS) };
   app.get(paths.usage.route, guard, async (request, reply) => {
     const ctx = portalOf(request);
-    const series = await readMemberUsage(deps.db, deps.clock, memberOf(request).id);
+    const series = await deps.services.memberUsage.lastDays(actorOf(request));
     return sendPage(reply, renderPage(ctx, { title: memberText(ctx.locale)('usage.title'), body: usageBody(ctx, series), active: 'usage' }));
   });
   app.get(paths.usageCsv.route, guard, async (request, reply) => {
     const member = memberOf(request);
-    const series = await readMemberUsage(deps.db, deps.clock, member.id);
+    const series = await deps.services.memberUsage.lastDays(actorOf(request));
     const fileName = `usage-${member.ref.replace(/[^A-Za-z0-9._-]/g, '_')}-${quotaDayOf(deps.clock.now())}.csv`;
     return reply
       .type('text/csv; charset=utf-8')
@@ -138,19 +135,6 @@ function registerSearchRoute(app: App, deps: PortalDeps) {
   /** A tax-ID search's own country and tax ID (the page offers to watch it when nothing was found). */
   const typedTaxId = (response: { type: string; country: string | null; query: string }) =>
     response.type === 'tax_id' && response.country !== null ? [{ country: response.country, tax_id: response.query }] : [];
-  /** The results this member watches, by standingKey of the D9-canonical tax ID (for "Watching"). */
-  const watchedOf = async (memberId: number, results: ReadonlyArray<{ country: string; tax_id: string }>) => {
-    const targets: WatchTarget[] = [];
-    for (const r of results) {
-      try {
-        targets.push(checkWatchTarget(deps.searchUseCase.countries, r.country, r.tax_id));
-      } catch {
-        // A stored tax ID that no longer passes D9 cannot be watched: no mark.
-      }
-    }
-    const watched = await watchedAmong(deps.db, memberId, targets);
-    return new Set(targets.filter((x) => watched.has(standingKey(x.country, x.taxIdNorm))).map((x) => standingKey(x.country, x.taxIdNorm)));
-  };
   app.get(paths.search.route, { preHandler: requireUser(...MEMBERS) }, async (request, reply) => {
     const ctx = portalOf(request);
     const member = memberOf(request);
@@ -189,7 +173,13 @@ function registerSearchRoute(app: App, deps: PortalDeps) {
       canonical: canonicalOf,
       watched:
         outcome?.kind === 'answered'
-          ? await watchedOf(member.id, [...outcome.response.results, ...(outcome.response.near_matches ?? []), ...typedTaxId(outcome.response)])
+          ? await deps.services.watchlist.watchedAmong(
+              actor,
+              [...outcome.response.results, ...(outcome.response.near_matches ?? []), ...typedTaxId(outcome.response)].map((r) => ({
+                country: r.country,
+                taxId: r.tax_id,
+              })),
+            )
           : new Set<string>(),
     };
     const status = refusal ? 403 : outcome?.kind === 'refused' ? outcome.status : 200;

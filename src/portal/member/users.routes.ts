@@ -30,7 +30,7 @@ export function refusalOf(locale: Locale, error: DomainError): string {
   return t(error.kind === 'invalid' ? 'problem.member_users.email_invalid' : 'users.refused');
 }
 
-export function registerUsersRoutes(app: App, deps: Pick<PortalDeps, 'config' | 'services'>) {
+export function registerUsersRoutes(app: App, deps: Pick<PortalDeps, 'publicUrl' | 'services'>) {
   const memberUsers = deps.services.memberUsers;
   const show = async (request: FastifyRequest, reply: FastifyReply, flash: UsersFlash, status = 200, form?: { email: string; role: string }) => {
     const ctx = portalOf(request);
