@@ -8,7 +8,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
-import { createThreadSender, type AttemptSender } from '../src/webhooks/attempt-sender.ts';
+import { createInThreadSender, createThreadSender, type AttemptSender } from '../src/webhooks/attempt-sender.ts';
+import { systemResolver } from '../src/webhooks/safe-lookup.ts';
 import { newSigningSecret } from '../src/webhooks/signature.ts';
 import { USER_AGENT } from '../src/webhooks/webhook-sender.ts';
 import { startReceiver, type Receiver } from './helpers/webhook-receiver.ts';
@@ -88,4 +89,29 @@ test('attempts in flight when the sender closes end as "no answer" at once, not 
   assert.equal(result.kind, 'no_answer');
   assert.match((result as { error: string }).error, /the sending thread stopped/);
   receiver.dropHanging();
+});
+
+test('an endpoint given as an IP literal is refused at connection time too (Node skips `lookup` for one), in the thread and in the calling thread', async () => {
+  // Registered while private addresses were allowed, then sent once they no longer are: nothing may reach the address.
+  const senders = [sender(false), createInThreadSender({ maxSockets: 4, timeoutMs: 5000, trustedCa: receiver.ca }, { resolve: systemResolver, allowPrivate: false })];
+  try {
+    receiver.answer = () => ({ status: 204 });
+    for (const s of senders) {
+      for (const host of ['127.0.0.1', '[::1]', '[::ffff:127.0.0.1]', '0.0.0.0']) {
+        const result = await s.send(attempt('/thread-literal', [newSigningSecret()], host));
+        assert.equal(result.kind, 'no_answer', host);
+        assert.match((result as { error: string }).error, /does not resolve to a public address/, host);
+      }
+    }
+    assert.equal(receiver.received.filter((r) => r.path === '/thread-literal').length, 0);
+    // Allowed, the same literal is sent to.
+    const allowed = sender(true);
+    try {
+      assert.equal((await allowed.send(attempt('/thread-literal-allowed', [newSigningSecret()], '127.0.0.1'))).kind, 'answered');
+    } finally {
+      allowed.close();
+    }
+  } finally {
+    for (const s of senders) s.close();
+  }
 });

@@ -5,7 +5,7 @@
  * an AttemptResult, a failure in words.
  */
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
+import net, { type LookupFunction } from 'node:net';
 import type { AttemptResult } from './delivery-rules.ts';
 
 /** D32: a 2xx within 10 s is success. */
@@ -42,8 +42,16 @@ export function failureWords(error: NodeJS.ErrnoException, host: string): string
   return `${host}: ${code ? `${code} ` : ''}${error.message}`.slice(0, 300);
 }
 
-export function sendWebhook(request: SignedRequest, deps: SenderDeps): Promise<AttemptResult> {
-  const host = new URL(request.url).host;
+export async function sendWebhook(request: SignedRequest, deps: SenderDeps): Promise<AttemptResult> {
+  const url = new URL(request.url);
+  const host = url.host;
+  // Node connects to an IP literal without calling `lookup`: the address rule is applied to it here, by the same lookup, before connecting
+  // (an endpoint registered while private addresses were allowed is refused once they no longer are).
+  const literal = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  if (net.isIP(literal)) {
+    const refused = await new Promise<NodeJS.ErrnoException | null>((resolve) => deps.lookup(literal, {}, (error) => resolve(error)));
+    if (refused) return { kind: 'no_answer', error: failureWords(refused, host) };
+  }
   return new Promise((resolve) => {
     let result: AttemptResult | null = null;
     const settle = (outcome: AttemptResult) => {
