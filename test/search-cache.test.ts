@@ -83,6 +83,22 @@ for (const engine of ENGINES) {
       assert.equal(await cache.get(db, 'k', () => Promise.resolve(++computed)), 2, 'the version read from the database is the same one');
     });
 
+    test('a request that read the version before a change and reaches the cache after it never makes a later request miss the change', async () => {
+      // The version is read with the key, before the quota and the search: a change may commit in between.
+      const { db } = database.engine;
+      const cache = new SearchCache<string>(10);
+      const before = await readDataVersion(db);
+      assert.equal(await cache.get(db, 'k', () => Promise.resolve('before the change'), before), 'before the change');
+      await bumpDataVersion(db);
+      const after = before + 1;
+      // A request that read the new version first, then a late one that read the old version.
+      assert.equal(await cache.get(db, 'k', () => Promise.resolve('after the change'), after), 'after the change');
+      assert.equal(await cache.get(db, 'k', () => Promise.resolve('computed late, after the change'), before), 'computed late, after the change');
+      // Every later request reads the new version: it never gets the answer from before the change.
+      assert.equal(await cache.get(db, 'k', () => Promise.resolve('after the change, again'), after), 'after the change, again');
+      assert.equal(await cache.get(db, 'k', () => Promise.resolve('unused')), 'after the change, again');
+    });
+
     test('the cache keeps at most its size, dropping the least recently used', async () => {
       const cache = new SearchCache<string>(2);
       const computed: string[] = [];

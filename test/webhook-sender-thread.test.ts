@@ -93,7 +93,10 @@ test('attempts in flight when the sender closes end as "no answer" at once, not 
 
 test('an endpoint given as an IP literal is refused at connection time too (Node skips `lookup` for one), in the thread and in the calling thread', async () => {
   // Registered while private addresses were allowed, then sent once they no longer are: nothing may reach the address.
-  const senders = [sender(false), createInThreadSender({ maxSockets: 4, timeoutMs: 5000, trustedCa: receiver.ca }, { resolve: systemResolver, allowPrivate: false })];
+  const senders = [
+    sender(false),
+    createInThreadSender({ maxSockets: 4, timeoutMs: 5000, trustedCa: receiver.ca }, { resolve: systemResolver, allowPrivate: false }),
+  ];
   try {
     receiver.answer = () => ({ status: 204 });
     for (const s of senders) {
