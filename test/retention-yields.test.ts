@@ -35,7 +35,9 @@ for (const engine of ENGINES) {
     async function dueReports(prefix: string) {
       const specs = Array.from({ length: DUE }, (_, i) => ({
         company_name: `${prefix} Yığın ${i} Ticaret A.Ş.`,
-        reports: [makeReport({ type: 'enforcement_plain', case: { enforcement_office: 'İstanbul 3. İcra Dairesi', file_number: `2020/${i}`, date: '2020-03-01' } })],
+        reports: [
+          makeReport({ type: 'enforcement_plain', case: { enforcement_office: 'İstanbul 3. İcra Dairesi', file_number: `2020/${i}`, date: '2020-03-01' } }),
+        ],
       }));
       const taxIds = await makeCompanies(database.engine, fixedClock(NOW), specs);
       const rows = await db()
@@ -84,15 +86,30 @@ for (const engine of ENGINES) {
       const statuses = await db().selectFrom('reports').select(['id', 'status']).where('id', 'in', ids).execute();
       const expired = statuses.filter((r) => r.status === 'expired').map((r) => Number(r.id));
       assert.equal(expired.length, 200, 'exactly the first batch, committed whole');
-      const history = await db().selectFrom('report_status_changes').select('report_id').where('report_id', 'in', ids).where('to_status', '=', 'expired').execute();
-      assert.deepEqual(history.map((h) => Number(h.report_id)).sort((a, b) => a - b), [...expired].sort((a, b) => a - b), 'a history row for each, no more');
+      const history = await db()
+        .selectFrom('report_status_changes')
+        .select('report_id')
+        .where('report_id', 'in', ids)
+        .where('to_status', '=', 'expired')
+        .execute();
+      assert.deepEqual(
+        history.map((h) => Number(h.report_id)).sort((a, b) => a - b),
+        [...expired].sort((a, b) => a - b),
+        'a history row for each, no more',
+      );
       const logged = (await listOperatorLog(db(), { limit: 1000 }))
         .filter((e) => e.action === 'retention.expire')
         .flatMap((e) => (e.after as { ids: number[] }).ids)
         .filter((id) => ids.includes(id));
-      assert.deepEqual([...logged].sort((a, b) => a - b), [...expired].sort((a, b) => a - b), 'each named once in the operator log');
+      assert.deepEqual(
+        [...logged].sort((a, b) => a - b),
+        [...expired].sort((a, b) => a - b),
+        'each named once in the operator log',
+      );
 
-      const rest = await createRetention({ db: db(), clock: fixedClock(NOW), settings: DEFAULT_RETENTION, recordCompanyChanges: noSeam }).run(RETENTION_JOB_ACTOR);
+      const rest = await createRetention({ db: db(), clock: fixedClock(NOW), settings: DEFAULT_RETENTION, recordCompanyChanges: noSeam }).run(
+        RETENTION_JOB_ACTOR,
+      );
       assert.equal(rest.expired.count, ids.length - 200, 'the next run expires the rest, none twice');
       const left = await db().selectFrom('reports').select('id').where('id', 'in', ids).where('status', '!=', 'expired').execute();
       assert.equal(left.length, 0);
