@@ -36,6 +36,8 @@ import { createSignIn } from './sessions/auth.service.ts';
 import { createSessions } from './sessions/sessions.service.ts';
 import { createCompanySearch } from './search/company-search.ts';
 import { createPortalSearch } from './search/portal-search.service.ts';
+import { createSupportSearch } from './search/support-search.service.ts';
+import { createSecrets } from './secrets/secrets.service.ts';
 import type { KeyRing } from './secrets/key-ring.ts';
 import { createWatchlist } from './watchlist/watchlist.service.ts';
 import { createWebhookDeliveries } from './webhooks/webhook-deliveries.service.ts';
@@ -84,6 +86,8 @@ export function createServices({ db, seam, clock, config, log, audit, countries 
     /** The name and tax-ID search (D7–D10, D25) with its cache; `warmUp` samples the names. */
     companySearch,
     search,
+    /** Support staff's search (the CLI's `search`): the API's answer, uncharged, audited as the operator (D21, channel `cli`). */
+    supportSearch: createSupportSearch({ db, clock, search }),
     /** The portal's search (D28): the API's answer, charged to the user's and its member's allowances. */
     portalSearch: createPortalSearch({
       db,
@@ -124,6 +128,8 @@ export function createServices({ db, seam, clock, config, log, audit, countries 
     webhookDeliveries: createWebhookDeliveries({ db, clock }),
     /** The portal's sessions (D27): resolve a cookie's, start, end, the session's language. */
     sessions: createSessions({ db, clock }),
+    /** The sealed secrets as a whole (D35; the CLI's `secrets rotate` and `secrets status`). */
+    secrets: createSecrets({ db, keyRing: keyRing ?? missing<KeyRing>('key ring') }),
     /** Signing in (D27): attempts with their slowing, known browsers, one-time links, an operator's step-up. */
     signIn: createSignIn({ db, clock, keyRing: keyRing ?? missing<KeyRing>('key ring') }),
   };

@@ -13,7 +13,7 @@ import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { companyLine, countries, makeClaimants, makeReport, nextVkn } from './helpers/factories.ts';
 import { NOON_TR } from './helpers/app.ts';
 import { fixedClock } from '../src/lib/clock.ts';
-import { importLines, ImportFailed } from '../src/import/import.service.ts';
+import { IMPORT_BATCH_LINES, importLines, ImportFailed } from '../src/import/import.service.ts';
 import { WrittenFilter } from '../src/import/written-filter.ts';
 import type { Db } from '../src/db/types.ts';
 
@@ -67,16 +67,17 @@ for (const engine of ENGINES) {
 
     test('a fresh load whose bad line comes after batches were written writes nothing and lists the line', async () => {
       const schema = await schemaOf(database.engine.db, engine.name);
-      const lines = Array.from({ length: 1_300 }, (_, i) => companyLine({ company_name: `Geç Hata ${i} Ticaret A.Ş.` }));
-      // Line 1,250: two batches of 500 are written before it is read.
-      lines[1_249] = companyLine({ company_name: 'Sonradan Bozuk A.Ş.', reports: [makeReport({ type: 'rumour' })] });
+      const lines = Array.from({ length: 2 * IMPORT_BATCH_LINES + 300 }, (_, i) => companyLine({ company_name: `Geç Hata ${i} Ticaret A.Ş.` }));
+      // Two whole batches are written before the bad line is read.
+      const bad = 2 * IMPORT_BATCH_LINES + 250;
+      lines[bad - 1] = companyLine({ company_name: 'Sonradan Bozuk A.Ş.', reports: [makeReport({ type: 'rumour' })] });
       const failure = await importLines(database.engine, lines, 'test', { countries, clock }).then(
         () => assert.fail('the import should have failed'),
         (e: unknown) => e,
       );
       assert.ok(failure instanceof ImportFailed);
       assert.equal(failure.problems.length, 1);
-      assert.match(failure.problems[0]!, /^line 1250: reports\[0\]\.type must be one of /);
+      assert.match(failure.problems[0]!, new RegExp(`^line ${bad}: reports\\[0\\]\\.type must be one of `));
       assert.deepEqual(await schemaOf(database.engine.db, engine.name), schema);
       const { rows } = await sql<{
         n: number;
@@ -87,7 +88,7 @@ for (const engine of ENGINES) {
     test('input that breaks off while a batch is being written: the import fails with its error, writes nothing, and the next one works', async () => {
       const schema = await schemaOf(database.engine.db, engine.name);
       function* brokenOff() {
-        for (let i = 0; i < 1_001; i++) yield companyLine({ company_name: `Yarım Kalan ${i} Yapı A.Ş.` });
+        for (let i = 0; i <= 2 * IMPORT_BATCH_LINES; i++) yield companyLine({ company_name: `Yarım Kalan ${i} Yapı A.Ş.` });
         throw new Error('the input broke off');
       }
       await assert.rejects(importLines(database.engine, brokenOff(), 'test', { countries, clock }), /the input broke off/);
@@ -105,17 +106,18 @@ for (const engine of ENGINES) {
       const schema = await schemaOf(database.engine.db, engine.name);
       const taxId = nextVkn();
       const claims = [1, 2, 3].map((i) => makeReport({ ref: `FAR-${i}`, type: 'unpaid_debt', reported_by: `M-CLAIM-${i}`, status: 'pending' }));
-      const filler = Array.from({ length: 1_200 }, (_, i) => companyLine({ company_name: `Dolgu ${i} Tekstil A.Ş.` }));
+      const apart = IMPORT_BATCH_LINES + 100;
+      const filler = Array.from({ length: 2 * apart }, (_, i) => companyLine({ company_name: `Dolgu ${i} Tekstil A.Ş.` }));
       const lines = [
         companyLine({ company_name: 'Uzakbaşlayan Gıda A.Ş.', tax_id: taxId, reports: claims }),
-        ...filler.slice(0, 600),
-        // 600 lines on (a batch holds 500): the company and its first ref again, changed.
+        ...filler.slice(0, apart),
+        // A batch and more on: the company and its first ref again, changed.
         companyLine({ company_name: 'Uzakbitiren Gıda A.Ş.', tax_id: taxId, reports: [{ ...claims[0]!, status: 'approved' }] }),
-        ...filler.slice(600),
+        ...filler.slice(apart),
         companyLine({ company_name: 'Uzakbitiren Gıda A.Ş.', tax_id: taxId, reports: claims.slice(1).map((c) => ({ ...c, status: 'approved' })) }),
       ];
       const summary = await importLines(database.engine, lines, 'test', { countries, clock });
-      assert.deepEqual([summary.companiesAdded, summary.companiesUpdated, summary.reportsAdded, summary.reportsUpdated], [1_201, 1, 1_203, 3]);
+      assert.deepEqual([summary.companiesAdded, summary.companiesUpdated, summary.reportsAdded, summary.reportsUpdated], [2 * apart + 1, 1, 2 * apart + 3, 3]);
       const db = database.engine.db;
       const company = await db.selectFrom('companies').selectAll().where('tax_id_norm', '=', taxId).executeTakeFirstOrThrow();
       assert.equal(company.company_name, 'Uzakbitiren Gıda A.Ş.');
@@ -134,8 +136,19 @@ for (const engine of ENGINES) {
           .join(','),
         'pending,approved',
       );
-      const words = await db.selectFrom('company_name_words').select('word').where('word', 'in', ['uzakbitiren', 'dolgu', 'tekstil', '1199']).execute();
-      assert.deepEqual(words.map((w) => w.word).sort(), ['1199', 'dolgu', 'tekstil', 'uzakbitiren']);
+      const words = await db
+        .selectFrom('company_name_words')
+        .select('word')
+        .where('word', 'in', ['uzakbitiren', 'dolgu', 'tekstil', String(2 * apart - 1)])
+        .execute();
+      assert.deepEqual(words.map((w) => w.word).sort(), [String(2 * apart - 1), 'dolgu', 'tekstil', 'uzakbitiren']);
+      // Every word of every name, as the SQL of migration 0007 splits them, is among the names' words.
+      const split =
+        engine.name === 'sqlite'
+          ? sql`SELECT DISTINCT j.value AS w FROM companies c, json_each('["' || replace(c.name_core, ' ', '","') || '"]') j WHERE j.value <> ''`
+          : sql`SELECT DISTINCT w FROM companies, unnest(string_to_array(name_core, ' ')) AS w WHERE w <> ''`;
+      const missing = await sql<{ n: number }>`SELECT count(*) AS n FROM (${split}) AS s WHERE s.w NOT IN (SELECT word FROM company_name_words)`.execute(db);
+      assert.equal(Number(missing.rows[0]!.n), 0);
       assert.deepEqual(await schemaOf(db, engine.name), schema);
     });
 
@@ -154,11 +167,11 @@ for (const engine of ENGINES) {
         .executeTakeFirstOrThrow();
       const lines = [
         companyLine({ company_name: 'Yeniden Adlanan Gıda A.Ş.', tax_id: existing.tax_id }),
-        ...Array.from({ length: 1_200 }, (_, i) => companyLine({ company_name: `Eklenecek ${i} Tekstil A.Ş.` })),
+        ...Array.from({ length: 2 * IMPORT_BATCH_LINES + 200 }, (_, i) => companyLine({ company_name: `Eklenecek ${i} Tekstil A.Ş.` })),
         '{"company_name": "Yarım',
       ];
       await assert.rejects(importLines(database.engine, lines, 'test', { countries, clock }), (e: ImportFailed) =>
-        /^line 1202: not valid JSON/.test(e.problems[0]!),
+        new RegExp(`^line ${lines.length}: not valid JSON`).test(e.problems[0]!),
       );
       assert.deepEqual(await count(), before);
       const after = await db.selectFrom('companies').select('company_name').where('tax_id', '=', existing.tax_id).executeTakeFirstOrThrow();

@@ -14,6 +14,7 @@ import { vknCheckDigit } from '../src/generate/check-digits.ts';
 import { seededRandom } from '../src/generate/random.ts';
 import { importLines } from '../src/import/import.service.ts';
 import { NameSample } from '../src/search/name-sample.ts';
+import { NameVocabulary } from '../src/search/name-vocabulary.ts';
 import { DEFAULT_NEAR_MATCH_THRESHOLD, nearQueryWords, scoreNearMatch, shownSimilarity } from '../src/search/near-match-score.ts';
 import { planSearch, runSearch, type SearchDeps } from '../src/search/search.service.ts';
 import { absentNames, qualityCompanies, VARIANTS } from '../scripts/bench/quality-names.ts';
@@ -63,7 +64,7 @@ for (const engine of ENGINES) {
         }),
       );
       await importLines(database.engine, lines, 'reference', { countries, clock: fixedClock(Date.UTC(2026, 5, 1)) });
-      deps = { db: database.engine.db, seam: database.engine.seam, maxResults: 10, names: new NameSample() };
+      deps = { db: database.engine.db, seam: database.engine.seam, maxResults: 10, names: new NameSample(), vocabulary: new NameVocabulary() };
       everyone = (
         await database.engine.db
           .selectFrom('companies')

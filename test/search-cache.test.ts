@@ -70,6 +70,19 @@ for (const engine of ENGINES) {
       assert.equal(await get('a'), 3);
     });
 
+    test('a version the caller read (with the key) is used instead of reading it again', async () => {
+      const { db } = database.engine;
+      const cache = new SearchCache<number>(10);
+      let computed = 0;
+      const get = (version: number) => cache.get(db, 'k', () => Promise.resolve(++computed), version);
+      const version = await readDataVersion(db);
+      assert.equal(await get(version), 1);
+      assert.equal(await get(version), 1, 'the same version: from the cache');
+      await bumpDataVersion(db);
+      assert.equal(await get(version + 1), 2, 'the version the caller read moved: recomputed');
+      assert.equal(await cache.get(db, 'k', () => Promise.resolve(++computed)), 2, 'the version read from the database is the same one');
+    });
+
     test('the cache keeps at most its size, dropping the least recently used', async () => {
       const cache = new SearchCache<string>(2);
       const computed: string[] = [];

@@ -7,7 +7,7 @@
 //                    [--pg-prefix risklookup_bench] [--tag before] [--fresh-pool 40000]
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { openEngine } from '../../src/db/connect.ts';
@@ -311,9 +311,14 @@ if (args.watchers !== undefined) {
       keyRing: process.env.RISKLOOKUP_SECRET_KEYS || BENCH_KEY_RING,
       seconds: Number(args.duration),
     });
+    const loop = (w: typeof r.loop.before) =>
+      w
+        ? `${fmt(w.p99Median, 1)} / ${fmt(w.p99Max, 1)} / ${fmt(w.max)} ms, ${fmt(w.over10 * 100)} %, ELU ${fmt(w.elu, 2)}, CPU ${fmt(w.cpuMsPerSecond)} ms/s`
+        : 'n/a';
     rows.push(
-      `| ${r.engine} | ${fmt(r.watchers)} | ${fmt(r.eventsWritten)} | ${fmt(r.approvalMs)} | ${r.deliveredSeconds === null ? 'not all in 120 s' : fmt(r.deliveredSeconds, 1)} | ` +
-        `${fmt(r.before.rps)} / ${r.before.p99} | ${fmt(r.during.rps)} / ${r.during.p99} |`,
+      `| ${args.tag || 'this'} | ${r.engine} | ${loadavg()[0]!.toFixed(1)} | ${fmt(r.approvalMs)} | ${r.deliveredSeconds === null ? 'not all in 120 s' : fmt(r.deliveredSeconds, 1)} | ` +
+        `${fmt(r.before.rps)} / ${r.before.p99} | ${fmt(r.during.rps)} / ${r.during.p99} (${fmt(r.during.seconds, 1)} s) | ${fmt(r.during.p99 / r.before.p99, 2)} | ` +
+        `${loop(r.loop.before)} | ${loop(r.loop.during)} | ${r.walMb ? `${fmt(r.walMb.afterApproval, 1)} → ${fmt(r.walMb.atEnd, 1)}` : 'n/a'} |`,
     );
     console.error(rows.at(-1));
   }
@@ -321,8 +326,8 @@ if (args.watchers !== undefined) {
     [
       `\`npm run bench -- --watchers ${watchers}\` on ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model.trim()}:`,
       '',
-      '| engine | watchers | events written | approval transaction ms | all delivered after s | searches before: req/s / p99 ms | while delivering: req/s / p99 ms |',
-      '|---|---|---|---|---|---|---|',
+      '| code | engine | load | approval transaction ms | all delivered after s | searches before: req/s / p99 ms | while delivering (whole delivery): req/s / p99 ms | p99 ratio | event loop before: p99 median / p99 max / max, intervals > 10 ms, ELU, CPU | event loop while delivering | WAL MB after approval → end |',
+      '|---|---|---|---|---|---|---|---|---|---|---|',
       ...rows,
     ].join('\n'),
   );

@@ -47,6 +47,9 @@ function labelOf(text: string): string {
   const t = text.replace(/^\/\*[^*]*\*\/\s*/, '').replace(/\s+/g, ' ');
   for (const [pattern, label] of [
     [/json_group_array|ARRAY\(SELECT word FROM unnest/, 'near matches: word look-up'],
+    [/from company_word_fts as "f"/, 'near matches: word index → candidates'],
+    [/WHERE rowid > CAST|WHERE id > \$1 ORDER BY id/, 'vocabulary: catch-up'],
+    [/from "data_version"/, 'data version'],
     [/name_word_trigrams|company_name_words WHERE word LIKE/, "query words → names' words"],
     [/company_word_fts|&& \$/, 'word index → candidates'],
     [/f\.rowid FROM company_name_fts f JOIN companies v|from company_name_fts as "f"|UNION ALL \(SELECT id FROM companies/, 'near matches: candidates'],
@@ -82,4 +85,5 @@ for (const kind of FRESH_KINDS) {
     .join('; ');
   console.log(`| ${kind} | ${paths.length} | ${median(times).toFixed(2)} | ${p90(times).toFixed(2)} | ${Math.max(...times).toFixed(1)} | ${statements} |`);
 }
+console.log(`RSS after the run: ${Math.round(process.memoryUsage().rss / 1048576)} MB`);
 await engine.close();

@@ -21,6 +21,7 @@ import { fixedClock } from '../../src/lib/clock.ts';
 import { AppError } from '../../src/lib/errors.ts';
 import { DEFAULT_NEAR_MATCH_THRESHOLD } from '../../src/search/near-match-score.ts';
 import { NameSample } from '../../src/search/name-sample.ts';
+import { NameVocabulary } from '../../src/search/name-vocabulary.ts';
 import { planSearch, runSearch, type SearchDeps } from '../../src/search/search.service.ts';
 import { absentNames, qualityCompanies, VARIANTS } from './quality-names.ts';
 
@@ -139,7 +140,7 @@ async function runEngine(kind: string) {
     );
     await importLines(engine, lines, 'quality', { countries, clock: fixedClock(Date.UTC(2026, 5, 1)) });
     const names = new NameSample(); // as the server does (company-search.ts)
-    const deps: SearchDeps = { db: engine.db, seam: engine.seam, maxResults: 10, names, nearMatchThreshold: 0 };
+    const deps: SearchDeps = { db: engine.db, seam: engine.seam, maxResults: 10, names, vocabulary: new NameVocabulary(), nearMatchThreshold: 0 };
     const started = Date.now();
     const all = queries();
     const answers: Array<Query & Answer> = [];

@@ -30,6 +30,11 @@ const { values: args } = parseArgs({
     deliver: { type: 'boolean', default: false },
     // With --deliver: the serve process's V8 CPU profile into this directory (node --cpu-prof).
     'cpu-prof': { type: 'string' },
+    // SQLite, without --deliver: after the approval, how big its write-ahead log is and how long a
+    // checkpoint of it takes (what the next commit of a serving process would do on its event loop).
+    checkpoint: { type: 'boolean', default: false },
+    // Another checkout's program for the serve process (a before/after pair).
+    bin: { type: 'string' },
   },
 });
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -78,7 +83,7 @@ if (args.deliver) {
     process.execPath,
     [
       ...(args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : []),
-      `${ROOT}bin/risklookup.js`,
+      args.bin ?? `${ROOT}bin/risklookup.js`,
       'serve',
       '--port',
       '0',
@@ -157,8 +162,30 @@ console.log(
       .map((l) => l.toFixed(2))
       .join(' ')}`,
 );
+if (args.checkpoint && args.engine === 'sqlite') {
+  const { default: SQLite } = await import('better-sqlite3');
+  const file = url.replace(/^sqlite:/, '');
+  const wal = (await import('node:fs')).statSync(`${file}-wal`).size;
+  const raw = new SQLite(file);
+  const t0 = performance.now();
+  const [result] = raw.pragma('wal_checkpoint(PASSIVE)') as Array<{ busy: number; log: number; checkpointed: number }>;
+  const passiveMs = performance.now() - t0;
+  const t1 = performance.now();
+  raw.pragma('wal_checkpoint(TRUNCATE)');
+  const truncateMs = performance.now() - t1;
+  raw.close();
+  console.log(
+    `WAL after the approval: ${(wal / 1e6).toFixed(1)} MB, ${result!.log} frames; a PASSIVE checkpoint of it: ${passiveMs.toFixed(0)} ms (${result!.checkpointed} frames), TRUNCATE after it: ${truncateMs.toFixed(0)} ms`,
+  );
+}
+/** The serve process's main thread (its event loop): utime + stime of its task, seconds. */
+const mainThreadSeconds = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
 if (server) {
   const serverCpu0 = cpuSecondsOf([server.pid!]);
+  const main0 = mainThreadSeconds(server.pid!);
   // The backends of this database only (other work on the machine has its own).
   const databasePids: number[] = [];
   if (args.engine === 'postgres') {
@@ -178,9 +205,10 @@ if (server) {
   });
   const seconds = (performance.now() - wallStart) / 1000;
   const serverCpu = (cpuSecondsOf([server.pid!]) ?? 0) - (serverCpu0 ?? 0);
+  const mainCpu = mainThreadSeconds(server.pid!) - main0;
   const databaseCpu = (cpuSecondsOf(databasePids) ?? 0) - (database0 ?? 0);
   console.log(
-    `delivered ${received.size} in ${seconds.toFixed(1)} s after the approval's commit; serve: ${((serverCpu * 1e6) / watchers).toFixed(0)} µs CPU a delivery` +
+    `delivered ${received.size} in ${seconds.toFixed(1)} s after the approval's commit; serve: ${((serverCpu * 1e6) / watchers).toFixed(0)} µs CPU a delivery, ${((mainCpu * 1e6) / watchers).toFixed(0)} µs of it in the main thread` +
       (databasePids.length > 0 ? `, PostgreSQL: ${((databaseCpu * 1e6) / watchers).toFixed(0)} µs` : '') +
       `; load ${loadavg()
         .map((l) => l.toFixed(2))

@@ -5,7 +5,7 @@
 // tax-ID searches (autocannon) before the approval and while the deliveries go out.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { openEngine, type Engine } from '../../src/db/connect.ts';
@@ -24,7 +24,7 @@ import { makeCertificate } from '../../test/helpers/tls.ts';
 const ROOT = new URL('../../', import.meta.url).pathname;
 
 /** autocannon in a child process, awaited (the receiver answers in this process meanwhile). */
-function load(url: string, key: string, seconds: number): Promise<{ rps: number; p99: number }> {
+function load(url: string, key: string, seconds: number): Promise<{ rps: number; p99: number; total: number }> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
@@ -37,11 +37,72 @@ function load(url: string, key: string, seconds: number): Promise<{ rps: number;
     child.stdout.on('data', (d) => (out += d));
     child.on('error', reject);
     child.on('exit', () => {
-      const r = JSON.parse(out) as { requests: { average: number }; latency: { p99: number }; non2xx: number; errors: number };
+      const r = JSON.parse(out) as { requests: { average: number; total: number }; latency: { p99: number }; non2xx: number; errors: number };
       if (r.non2xx > 0 || r.errors > 0) reject(new Error(`searches failed: ${r.non2xx} non-2xx, ${r.errors} errors`));
-      else resolve({ rps: r.requests.average, p99: r.latency.p99 });
+      else resolve({ rps: r.requests.average, p99: r.latency.p99, total: r.requests.total });
     });
   });
+}
+
+/**
+ * The searches while delivering: from the approval's commit until the receiver has every delivery
+ * (or 120 s), in a child process stopped then (search-until-stopped.mjs). They cover the whole
+ * delivery: a fixed span would end early and leave the worker the rest at full speed.
+ */
+function loadUntil(url: string, key: string, done: Promise<unknown>): Promise<{ rps: number; p99: number; total: number; seconds: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [`${ROOT}scripts/bench/search-until-stopped.mjs`, url, key, '10'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('error', reject);
+    child.on('exit', () => {
+      const r = JSON.parse(out) as {
+        requests: { average: number; total: number };
+        latency: { p99: number };
+        non2xx: number;
+        errors: number;
+        ranSeconds: number;
+      };
+      if (r.non2xx > 0 || r.errors > 0) reject(new Error(`searches failed: ${r.non2xx} non-2xx, ${r.errors} errors`));
+      else resolve({ rps: r.requests.average, p99: r.latency.p99, total: r.requests.total, seconds: r.ranSeconds });
+    });
+    void done.then(() => child.stdin.end());
+  });
+}
+
+/** The server's event loop in a window (loop-probe.mjs's lines): delay ms, utilisation, CPU ms a second. */
+export interface LoopWindow {
+  /** Median and highest of the 250 ms intervals' p99 delay; the longest single delay. */
+  p99Median: number;
+  p99Max: number;
+  max: number;
+  /** Intervals with a delay over 10 ms, of all. */
+  over10: number;
+  elu: number;
+  cpuMsPerSecond: number;
+  /** The main thread's (the event loop's) CPU, ms in all over the window (Linux; NaN elsewhere). */
+  mainCpuMs: number;
+}
+
+function loopWindow(file: string, from: number, to: number): LoopWindow | null {
+  if (!existsSync(file)) return null;
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { t: number; p99: number; max: number; elu: number; cpuMs: number; mainCpuMs: number })
+    .filter((l) => l.t > from + 250 && l.t <= to);
+  if (lines.length === 0) return null;
+  const p99s = lines.map((l) => l.p99).sort((a, b) => a - b);
+  const sum = (f: (l: (typeof lines)[number]) => number) => lines.reduce((s, l) => s + f(l), 0);
+  return {
+    p99Median: p99s[Math.floor(p99s.length / 2)]!,
+    p99Max: p99s.at(-1)!,
+    max: Math.max(...lines.map((l) => l.max)),
+    over10: lines.filter((l) => l.max > 10).length / lines.length,
+    elu: sum((l) => l.elu) / lines.length,
+    cpuMsPerSecond: sum((l) => l.cpuMs) / (lines.length / 4),
+    mainCpuMs: sum((l) => l.mainCpuMs),
+  };
 }
 
 export interface WatchersResult {
@@ -50,8 +111,13 @@ export interface WatchersResult {
   eventsWritten: number;
   approvalMs: number;
   deliveredSeconds: number | null;
-  before: { rps: number; p99: number };
-  during: { rps: number; p99: number };
+  before: { rps: number; p99: number; total: number };
+  /** Searches from the approval's commit until every delivery is in (`seconds`). */
+  during: { rps: number; p99: number; total: number; seconds: number };
+  /** SQLite: the write-ahead log's size after the approval, and at the end, MB. */
+  walMb: { afterApproval: number; atEnd: number } | null;
+  /** The server's event loop before and while delivering (loop-probe.mjs). */
+  loop: { before: LoopWindow | null; during: LoopWindow | null };
 }
 
 interface Hooks {
@@ -91,14 +157,21 @@ export async function runWatchersScenario(engineName: string, watchers: number, 
     const key = (await issueKey(db, clock, ref, 10_000_000)).key;
     await engine.close();
 
+    const probeFile = `/tmp/watchers-loop-${run}.jsonl`;
     const server = await hooks.start(process.execPath, [hooks.bin, 'serve', '--port', '0', '--log-level', 'warn', '--db', url], {
       RISKLOOKUP_WEBHOOK_ALLOW_PRIVATE: '1',
       NODE_EXTRA_CA_CERTS: certificate.certFile,
+      LOOP_PROBE_FILE: probeFile,
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${ROOT}scripts/bench/loop-probe.mjs`.trim(),
     });
+    const walFile = url.startsWith('sqlite:') ? `${url.slice('sqlite:'.length)}-wal` : null;
+    const walMb = () => (walFile && existsSync(walFile) ? Math.round(statSync(walFile).size / 1e5) / 10 : 0);
     const path = `${server.url}/api/v1/search.php?type=tax_id&country=TR&q=${searched}`;
     try {
       await load(path, key, Math.min(5, hooks.seconds)); // warm-up
+      const beforeFrom = Date.now();
       const before = await load(path, key, hooks.seconds);
+      const beforeTo = Date.now();
       const approver = openEngine(url);
       await approver.openPool?.();
       const delivered = new Promise<void>((resolve) => (allIn = resolve));
@@ -115,13 +188,30 @@ export async function runWatchersScenario(engineName: string, watchers: number, 
         ).n,
       );
       await approver.close();
-      const during = await load(path, key, hooks.seconds);
-      const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 120_000).unref());
-      const outcome = await Promise.race([delivered.then(() => 'done' as const), timeout]);
-      const deliveredSeconds = outcome === 'done' ? (performance.now() - started) / 1000 : null;
-      return { engine: engineName, watchers, eventsWritten, approvalMs, deliveredSeconds, before, during };
+      const walAfterApproval = walMb();
+      const timeout = new Promise<null>((r) => setTimeout(() => r(null), 120_000).unref());
+      const ended = Promise.race([delivered.then(() => performance.now()), timeout]);
+      const duringFrom = Date.now();
+      const during = await loadUntil(path, key, ended);
+      const duringTo = Date.now();
+      const endedAt = await ended;
+      const deliveredSeconds = endedAt === null ? null : (endedAt - started) / 1000;
+      await new Promise((r) => setTimeout(r, 300)); // the probe's last interval
+      const loop = { before: loopWindow(probeFile, beforeFrom, beforeTo), during: loopWindow(probeFile, duringFrom, duringTo) };
+      return {
+        engine: engineName,
+        watchers,
+        eventsWritten,
+        approvalMs,
+        deliveredSeconds,
+        before,
+        during,
+        walMb: walFile ? { afterApproval: walAfterApproval, atEnd: walMb() } : null,
+        loop,
+      };
     } finally {
       server.child.kill('SIGTERM');
+      rmSync(probeFile, { force: true });
     }
   } finally {
     receiver.close();

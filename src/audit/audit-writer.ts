@@ -13,7 +13,7 @@
  * next: the busier the server, the bigger the batches (at most MAX_BATCH), one commit each.
  */
 import { addLookups, type Lookup } from '../disclosure/lookup-counts.repository.ts';
-import type { AuditEntry } from './audit.repository.ts';
+import { insertAuditEntries, type AuditEntry } from './audit.repository.ts';
 import type { Db } from '../db/types.ts';
 
 export interface AuditWriter {
@@ -43,10 +43,8 @@ export function createAuditWriter(db: Db, onError: (error: unknown, lost: number
   let inFlight: Promise<void> | null = null;
 
   const store = async (batch: Queued[], found: Lookup[]): Promise<void> => {
-    // Every row names every column: one multi-row INSERT cannot mix rows with and without a
-    // column (SQLite has no DEFAULT in VALUES), and the API's records leave the portal's out.
-    const rows = batch.map(({ entry }) => ({ channel: 'api', user_id: null, actor: null, ...entry }));
-    const insert = (trx: typeof db) => trx.insertInto('audit_log').values(rows).execute();
+    const rows = batch.map(({ entry }) => entry);
+    const insert = (trx: typeof db) => insertAuditEntries(trx, rows);
     if (found.length === 0) await insert(db);
     else
       await db.transaction().execute(async (trx) => {

@@ -15,3 +15,11 @@ export class UsageError extends CommandError {
     this.name = 'UsageError';
   }
 }
+
+/** The server's settings (RISKLOOKUP_*) are wrong: exit status 1; `problem` says which and why. */
+export class SettingsError extends CommandError {
+  constructor(readonly problem: string) {
+    super(`${problem}\nnothing was changed: fix the settings and run again`);
+    this.name = 'SettingsError';
+  }
+}

@@ -7,9 +7,10 @@ import type { Engine } from '../db/connect.ts';
 import { databaseUrlOf } from '../db/database-url.ts';
 import { systemClock, type Clock } from '../lib/clock.ts';
 import { createOutput, type Output } from './output.ts';
-import { parseConfig } from '../config.ts';
+import { parseConfig, type Config } from '../config.ts';
+import type { CountryCatalogue } from '../countries/catalogue.ts';
 import { createServices, type ServicesDeps } from '../services.ts';
-import { CommandError } from './command-errors.ts';
+import { SettingsError } from './command-errors.ts';
 
 export interface CommandContext {
   engine: Engine;
@@ -43,20 +44,33 @@ export function cliUser(): string {
 
 /**
  * The use cases for one command's run, from the composition root with the server's settings
- * (the environment's RISKLOOKUP_*). `extra`: what the command needs beyond them (the country
- * catalogue, the key ring), which a command that needs none does not load.
+ * (the environment's RISKLOOKUP_*). `extra`: what the command needs beyond them, which a command
+ * that needs none does not load: the key ring, and the country catalogue's builder (the served
+ * countries are the settings', D22; the builder loads the tax-ID validators).
  */
-export function commandServices(ctx: Pick<CommandContext, 'engine' | 'clock'>, extra: Pick<ServicesDeps, 'countries' | 'keyRing'> = {}) {
+export function commandServices(
+  ctx: Pick<CommandContext, 'engine' | 'clock'>,
+  extra: Pick<ServicesDeps, 'keyRing'> & { countries?: (served: Config['countries']) => CountryCatalogue } = {},
+) {
   let config;
   try {
     config = parseConfig({}, process.env);
   } catch (error) {
-    throw new CommandError(`${(error as Error).message}\nnothing was changed: fix the settings and run again`);
+    throw new SettingsError((error as Error).message);
   }
   const log = {
     debug: () => undefined,
     info: () => undefined,
     warn: (details: object, message: string) => process.stderr.write(`warning: ${message} ${JSON.stringify(details)}\n`),
   };
-  return createServices({ db: ctx.engine.db, seam: ctx.engine.seam, clock: ctx.clock, config, log, ...extra });
+  const { countries, ...rest } = extra;
+  return createServices({
+    db: ctx.engine.db,
+    seam: ctx.engine.seam,
+    clock: ctx.clock,
+    config,
+    log,
+    ...rest,
+    ...(countries ? { countries: countries(config.countries) } : {}),
+  });
 }

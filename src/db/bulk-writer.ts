@@ -92,6 +92,26 @@ function copyField(value: string | number | null | undefined): string {
   return /[\\\t\n\r]/.test(text) ? text.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r')) : text;
 }
 
+/**
+ * A fresh load's name words, kept as the names go in (395,954 distinct words at 10^6 names):
+ * splitting every name again in SQL at the end took 8 % of SQLite's import CPU, and on
+ * PostgreSQL a scan of every name and a sort for DISTINCT (20.5 s of a loaded 10^6 import).
+ */
+class FreshLoadWords {
+  private readonly words = new WeakMap<BulkTicket, Set<string>>();
+
+  add(ticket: BulkTicket, rows: ReadonlyArray<{ name_core: string }>): void {
+    let seen = this.words.get(ticket);
+    if (!seen) this.words.set(ticket, (seen = new Set()));
+    // Keys hold only letters, digits and single spaces (as the SQL of migration 0007 splits them).
+    for (const row of rows) for (const word of row.name_core.split(' ')) if (word !== '') seen.add(word);
+  }
+
+  sorted(ticket: BulkTicket): string[] {
+    return [...(this.words.get(ticket) ?? [])].sort();
+  }
+}
+
 /** The pg client behind a transaction: found by its server process id (connect.ts keeps the map). */
 export type ClientOfBackend = (pid: number) => pg.PoolClient | undefined;
 
@@ -144,11 +164,13 @@ export function postgresBulkWriter(clientOf: ClientOfBackend): BulkWriter {
     });
     await pipeline(Readable.from([text]), client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`)));
   }
+  const words = new FreshLoadWords();
   return {
     prepareForImport: () => {},
-    freshLoadWords: () => null,
+    freshLoadWords: (ticket) => words.sorted(ticket),
     insertCompanies: async (ticket, rows) => {
       const ids = await newIds(ticket, 'companies', rows.length);
+      if (ticket.freshLoad) words.add(ticket, rows);
       const columns = ['id', ...PG_COMPANY_COLUMNS.map(([name]) => name)];
       await copy(ticket, 'companies', columns, rows, (row, c, i) => (c === 'id' ? ids[i] : (row[c as keyof typeof row] as string | number | null)));
       return rows.map((row, i) => ({ id: ids[i]!, taxIdNorm: row.tax_id_norm, country: row.country }));
@@ -209,16 +231,14 @@ export function sqliteBulkWriter(database: Sqlite.Database): BulkWriter {
       words: database.prepare(sqliteAddNameWords('c.id BETWEEN ? AND ?')),
     });
   const values = <T>(row: T, columns: readonly (keyof T)[]) => columns.map((c) => row[c] ?? null);
-  // A fresh load's name words, kept as the names go in (a few hundred thousand distinct words at
-  // 10^6 names): splitting every name again in SQL at the end took 8 % of the import's CPU.
-  const words = new WeakMap<BulkTicket, Set<string>>();
+  const words = new FreshLoadWords();
   // Inside a session the bulk-load marker is set: no per-row trigger runs (write-session.ts).
   return {
     // SQLite's default page cache is 2 MB: a large import's transaction spills to the WAL
     // again and again. 64 MB took a 2×10^5-company import from 18.6 s to 14.5 s; 32 MB is as
     // fast at 10^6 (56.7 s against 56.2 s) and keeps the peak at 434 MB instead of 479 MB.
     prepareForImport: () => database.pragma('cache_size = -32768'),
-    freshLoadWords: (ticket) => [...(words.get(ticket) ?? [])].sort(),
+    freshLoadWords: (ticket) => words.sorted(ticket),
     // eslint-disable-next-line @typescript-eslint/require-await -- BulkWriter is async (PostgreSQL's awaits); a throw must reject
     insertCompanies: async (ticket, rows) => {
       checkOpen(ticket);
@@ -232,10 +252,7 @@ export function sqliteBulkWriter(database: Sqlite.Database): BulkWriter {
       // A fresh load rebuilds the name index and words once at the end; otherwise they are
       // filled once for the whole chunk (the insert triggers are quiet while the marker is set).
       if (ticket.freshLoad) {
-        let seen = words.get(ticket);
-        if (!seen) words.set(ticket, (seen = new Set()));
-        // Keys hold only letters, digits and single spaces (as sqliteAddNameWords splits them).
-        for (const row of rows) for (const word of row.name_core.split(' ')) if (word !== '') seen.add(word);
+        words.add(ticket, rows);
         return inserted;
       }
       const first = inserted[0]!.id;

@@ -77,6 +77,22 @@ export interface DialectSeam {
    */
   nearMatchIndexQuery(groups: readonly NearMatchGroup[], advice?: LookupAdvice): string | null;
   /**
+   * SQLite: the FTS5 query of the word index (company_word_fts, migration 0012) for the names
+   * holding, as whole words, every word of one of `corrections` (a misspelt word's corrections,
+   * search/near-match-score.ts): near-match candidates from those few names' postings instead of
+   * the trigram doclists of every name holding a piece of them. PostgreSQL: null (no word index).
+   */
+  nearMatchWordQuery(corrections: ReadonlyArray<readonly string[]>): string | null;
+  /**
+   * The names' words (company_name_words) with ids larger than `afterId`, by id, at most `limit`,
+   * and the largest id there is: how each process's vocabulary (search/name-vocabulary.ts)
+   * catches up. Words are only added, each with a larger id than every word before it
+   * (SQLite: the rowid of name_word_trigrams, migration 0012; PostgreSQL: migration 0020's id).
+   */
+  vocabularySince(db: Db, afterId: number, limit: number): Promise<{ rows: Array<{ id: number; word: string }>; maxId: number }>;
+  /** How many words company_name_words holds. */
+  vocabularySize(db: Db): Promise<number>;
+  /**
    * One row: `present`, whether some `name_key` holds `word`, and `known`, those of `words` that
    * company_name_words holds (one parameter, any count: a misspelt word has ~800 one-edit
    * variants), as an array (PostgreSQL) or its JSON (SQLite). The substring index is asked for
@@ -147,20 +163,8 @@ export interface DialectSeam {
 /** Near-match candidates hold a group's `all` pieces and one of its `any` lists: each such list of pieces. */
 const alternativesOf = (groups: readonly NearMatchGroup[]) => groups.flatMap((g) => (g.any.length > 0 ? g.any.map((list) => [...g.all, ...list]) : [g.all]));
 
-/**
- * The look-ups for near-match candidates: per alternative (a group's pieces with one of its
- * `any` lists), the terms to ask the index for; without repeats, and without a list that holds
- * another's every term (it finds a subset of that one's names).
- */
-function lookupAlternatives(groups: readonly NearMatchGroup[], lookupTerms: (pieces: readonly string[]) => string[]): string[][] {
-  const lists = new Map<string, string[]>();
-  for (const pieces of alternativesOf(groups)) {
-    const terms = [...new Set(lookupTerms(pieces))].sort();
-    lists.set(terms.join(' '), terms);
-  }
-  const all = [...lists.values()];
-  return all.filter((a) => !all.some((b) => b !== a && b.length < a.length && b.every((t) => a.includes(t))));
-}
+/** Whether every term of `a` is in `b`. */
+const isSubset = (a: readonly string[], b: readonly string[]) => a.every((t) => b.includes(t));
 
 /**
  * A word of a query held by more of the names' words than this (a short common piece: `kar`
@@ -210,6 +214,13 @@ export const sqliteAddNameWords = (where: string) =>
   `INSERT OR IGNORE INTO company_name_words (word) SELECT DISTINCT j.value FROM companies c,
     json_each('["' || replace(c.name_core, ' ', '","') || '"]') j WHERE j.value <> '' AND ${where}`;
 
+/** vocabularySince's rows: the words, then one row of the largest id (NULL word). */
+function vocabularyRows(rows: ReadonlyArray<{ id: number | string | null; word: string | null }>) {
+  const words = rows.filter((r) => r.word !== null).map((r) => ({ id: Number(r.id), word: r.word! }));
+  const last = rows[rows.length - 1];
+  return { rows: words, maxId: last && last.word === null ? Number(last.id ?? 0) : 0 };
+}
+
 /** Name words a statement when a fresh load's words are added from a list (SQLite). */
 const WORDS_PER_STATEMENT = 10_000;
 
@@ -242,9 +253,43 @@ const sqliteSeam: DialectSeam = {
       WHERE company_name_fts MATCH ${match} AND v.visible_report_count + 0 > 0${inCountry} LIMIT ${limit})`;
   },
   nearMatchIndexQuery(groups, advice) {
-    return lookupAlternatives(groups, advice ? advice.lookupTerms : (pieces) => [...pieces])
-      .map((terms) => `(${terms.map((t) => `"${t}"`).join(' AND ')})`)
-      .join(' OR ');
+    // Each group once, its `all` terms outside its alternatives: FTS5 reads a term's doclist
+    // once per place it is named, and written as one AND per alternative, a misspelt word's ten
+    // corrections read the other words' doclists ten times (`ehisan enerji` at 10^6: 11 ms).
+    const lookupTerms = advice ? advice.lookupTerms : (pieces: readonly string[]) => [...pieces];
+    const terms = (pieces: readonly string[]) => [...new Set(lookupTerms(pieces))].sort();
+    const and = (ts: readonly string[]) => ts.map((t) => `"${t}"`).join(' AND ');
+    const parts = new Set<string>();
+    for (const g of groups) {
+      const common = g.all.length > 0 ? terms(g.all) : [];
+      const lists = g.any.map((list) => terms(list).filter((t) => !common.includes(t)));
+      // A list whose terms `all` already asks for: the group is `all` alone.
+      const minimal = lists.some((l) => l.length === 0)
+        ? []
+        : lists.filter((a, i) => !lists.some((b, j) => j !== i && isSubset(b, a) && (b.length < a.length || j < i)));
+      const or = minimal.map((l) => (l.length === 1 ? `"${l[0]}"` : `(${and(l)})`)).join(' OR ');
+      if (common.length === 0 && or === '') continue;
+      parts.add(common.length === 0 ? `(${or})` : or === '' ? `(${and(common)})` : `(${and(common)} AND (${or}))`);
+    }
+    return [...parts].join(' OR ');
+  },
+  nearMatchWordQuery(corrections) {
+    // Keys hold only letters, digits and single spaces: a quoted word needs no escaping.
+    return corrections.map((words) => (words.length === 1 ? `"${words[0]}"` : `(${words.map((w) => `"${w}"`).join(' AND ')})`)).join(' OR ');
+  },
+  async vocabularySince(db, afterId, limit) {
+    // The words' trigram table (filled by a trigger on every word added) numbers them in the
+    // order they came, read by rowid range. The CAST: FTS5 ignores a rowid bound bound as a
+    // double (as better-sqlite3 binds a number) and reads every word (68 ms at 10^6, 0.05 so).
+    const { rows } = await sql<{ id: number; word: string | null }>`SELECT * FROM (SELECT rowid AS id, word FROM name_word_trigrams
+      WHERE rowid > CAST(${afterId} AS INTEGER) ORDER BY rowid LIMIT ${limit}) UNION ALL SELECT (SELECT rowid FROM name_word_trigrams ORDER BY rowid DESC LIMIT 1), NULL`.execute(
+      db,
+    );
+    return vocabularyRows(rows);
+  },
+  async vocabularySize(db) {
+    const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM company_name_words`.execute(db);
+    return Number(rows[0]!.n);
   },
   queryWordLookup(word, indexTerm, words) {
     // The list drives the join (json_each, then the primary key): 0.49 ms for 770 words, 0.67
@@ -360,6 +405,16 @@ const postgresSeam: DialectSeam = {
     const selects = conditions.map((c) => sql`(SELECT id FROM companies WHERE ${sql.join([...c, ...bounded], sql` AND `)} LIMIT ${limit})`);
     return sql<SqlBool>`companies.id IN (${sql.join(selects, sql` UNION ALL `)})`;
   },
+  nearMatchWordQuery: () => null,
+  async vocabularySince(db, afterId, limit) {
+    const { rows } = await sql<{ id: string; word: string | null }>`SELECT * FROM (SELECT id, word FROM company_name_words
+      WHERE id > ${afterId} ORDER BY id LIMIT ${limit}) AS w UNION ALL SELECT (SELECT max(id) FROM company_name_words), NULL`.execute(db);
+    return vocabularyRows(rows);
+  },
+  async vocabularySize(db) {
+    const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM company_name_words`.execute(db);
+    return Number(rows[0]!.n);
+  },
   queryWordLookup(word, indexTerm, words) {
     // The list as a join, sent as one string (words hold no space): 0.53 ms for 881 words, 0.72
     // as a text[] parameter, 1.15 as `= ANY(…)` (a round trip alone: 0.06).
@@ -405,10 +460,18 @@ const postgresSeam: DialectSeam = {
     return rows;
   },
   markBulkLoad: () => Promise.resolve(),
-  async rebuildNameIndex(db) {
+  async rebuildNameIndex(db, words) {
     // Only after a fresh load (perRowTriggers): the words of every name, as migration 0007 adds them.
-    await sql`INSERT INTO company_name_words (word) SELECT DISTINCT w FROM companies, unnest(string_to_array(name_core, ' ')) AS w
-      WHERE w <> '' ORDER BY w ON CONFLICT DO NOTHING`.execute(db);
+    if (words === null) {
+      await sql`INSERT INTO company_name_words (word) SELECT DISTINCT w FROM companies, unnest(string_to_array(name_core, ' ')) AS w
+        WHERE w <> '' ORDER BY w ON CONFLICT DO NOTHING`.execute(db);
+      return;
+    }
+    // The bulk writer's list, sorted: no scan of every name, no sort for DISTINCT (docs/benchmarks.md).
+    for (let i = 0; i < words.length; i += WORDS_PER_STATEMENT) {
+      const chunk = words.slice(i, i + WORDS_PER_STATEMENT);
+      await sql`INSERT INTO company_name_words (word) SELECT unnest(${chunk}::text[]) ON CONFLICT DO NOTHING`.execute(db);
+    }
   },
   checkNameIndex: () => Promise.resolve(),
   claimRows: (query) => query.forUpdate().skipLocked(),

@@ -16,6 +16,7 @@ import * as watchlistEvents from './migrations/0016-watchlist-events.ts';
 import * as disputes from './migrations/0017-disputes.ts';
 import * as retention from './migrations/0018-retention.ts';
 import * as deliveryClaimIndexes from './migrations/0019-delivery-claim-indexes.ts';
+import * as nameVocabularyIds from './migrations/0020-name-vocabulary-ids.ts';
 
 function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -35,6 +36,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '0017-disputes': { up: (db) => disputes.up(db, engine.seam) },
     '0018-retention': { up: (db) => retention.up(db, engine.seam) },
     '0019-delivery-claim-indexes': { up: (db) => deliveryClaimIndexes.up(db) },
+    '0020-name-vocabulary-ids': { up: (db) => nameVocabularyIds.up(db, engine.seam) },
   };
 }
 

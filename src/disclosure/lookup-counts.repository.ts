@@ -8,6 +8,7 @@
  */
 import type { Db } from '../db/types.ts';
 import { lookupMonthOf } from './disclosure-view.ts';
+import { powerOfTwoRuns, preparedQuery } from '../db/prepared.ts';
 
 /** One search's finds: when, and which companies its results held. */
 export interface Lookup {
@@ -32,12 +33,25 @@ export async function addLookups(db: Db, lookups: readonly Lookup[]): Promise<vo
   }
   if (counts.size === 0) return;
   const rows = [...counts.values()].sort((a, b) => a.company_id - b.company_id || (a.month < b.month ? -1 : a.month > b.month ? 1 : 0));
-  await db
-    .insertInto('company_lookups')
-    .values(rows)
-    .onConflict((oc) => oc.columns(['company_id', 'month']).doUpdateSet((eb) => ({ lookups: eb('company_lookups.lookups', '+', eb.ref('excluded.lookups')) })))
-    .execute();
+  // Kept prepared per run of a power-of-two length (the batch's shape), in the rows' order.
+  for (const run of powerOfTwoRuns(rows))
+    await addQuery(
+      db,
+      run.flatMap((r) => [r.company_id, r.month, r.lookups]),
+      run.length,
+    );
 }
+
+const addQuery = preparedQuery(
+  (db, p, rows: number) =>
+    db
+      .insertInto('company_lookups')
+      .values(Array.from({ length: rows }, (_, r) => ({ company_id: p(3 * r), month: p(3 * r + 1), lookups: p(3 * r + 2) })))
+      .onConflict((oc) =>
+        oc.columns(['company_id', 'month']).doUpdateSet((eb) => ({ lookups: eb('company_lookups.lookups', '+', eb.ref('excluded.lookups')) })),
+      ),
+  (rows) => String(rows),
+);
 
 /** A company's counts from `fromMonth` (`YYYY-MM`) on. */
 export async function listLookups(db: Db, companyId: number, fromMonth: string): Promise<Array<{ month: string; count: number }>> {

@@ -120,6 +120,16 @@ export function leaveTurn(request: FastifyRequest): void {
   (request as AdmittedRequest)[ADMISSION]?.ticket.leave();
 }
 
+/**
+ * The SHA-256 digest of the request's key as admission computed it (`laneOf`): a string when the
+ * header held a well-formed key, null when it held none or a malformed one, undefined when the
+ * request went past admission (an exempt path). Authentication uses it rather than digesting the
+ * key again; it is never logged or kept beyond the request.
+ */
+export function admittedKeyDigest(request: FastifyRequest): string | null | undefined {
+  return (request as AdmittedRequest)[ADMISSION]?.digest;
+}
+
 export function registerAdmission(app: App, gate: AdmissionGate, options: AdmissionOptions) {
   app.addHook('onRequest', async (request: AdmittedRequest, reply) => {
     if (options.exempt.has(request.routeOptions.url ?? '')) return;

@@ -10,10 +10,14 @@ import { findKeyHolderByDigest, type KeyHolderRow } from './keys.repository.ts';
  * request shows that key's allowance (D3). No cache: a revocation or suspension takes effect on
  * the very next request of every process (D17 asks for 5 s at most). The key's use on `day` comes
  * with it (D18's check needs no second statement).
+ * @param knownDigest the header's digest when the caller has it (http/admission.hooks.ts), so that
+ *   a request digests its key once.
  */
-export async function identifyKeyHolder(db: Db, header: string | undefined, day: string): Promise<KeyHolderRow> {
-  const key = checkPresentedKey(header);
-  const holder = await findKeyHolderByDigest(db, digestApiKey(key), day);
+export async function identifyKeyHolder(db: Db, header: string | undefined, day: string, knownDigest?: string | null): Promise<KeyHolderRow> {
+  // The digest admission already computed from the same header (null: no well-formed key there,
+  // which checkPresentedKey refuses with D17's reason).
+  const digest = knownDigest ?? digestApiKey(checkPresentedKey(header));
+  const holder = await findKeyHolderByDigest(db, digest, day);
   if (!holder) throw invalidKey();
   return holder;
 }

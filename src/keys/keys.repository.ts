@@ -15,6 +15,8 @@ export interface KeyHolderRow extends KeyHolder {
   dailyLimit: number;
   /** The member's answered API searches on `day`, read in the same statement (D18's check). */
   usage: { day: string; used: number };
+  /** The searchable data's version (migration 0003), read in the same statement for the search cache. */
+  dataVersion: number;
 }
 
 export async function insertApiKey(db: Db, key: Insertable<ApiKeysTable>): Promise<ApiKeyRow> {
@@ -82,20 +84,23 @@ const keyHolderQuery = preparedQuery((db, p) =>
       'members.tier as memberTier',
       'members.agreement_signed_on as agreementSignedOn',
       'usage_counters.used as usedToday',
+      // The search cache's version read here too (search-cache.ts): one statement, not two, a search.
+      eb.selectFrom('data_version').select('version').where('data_version.id', '=', 1).as('dataVersion'),
     ])
     .where('api_keys.digest', '=', p(0)),
 );
 
 /**
  * The key, its member and the member's API use on `day` in one look-up, for D17's checks and
- * D18's quota check (every search: kept compiled).
+ * D18's quota check, with the data version the search cache checks (every search: kept compiled).
  */
 export async function findKeyHolderByDigest(db: Db, digest: string, day: string): Promise<KeyHolderRow | undefined> {
   const [row] = await keyHolderQuery(db, [digest, day]);
   if (!row) return undefined;
-  const { usedToday, ...holder } = row;
+  const { usedToday, dataVersion, ...holder } = row;
   return {
     ...holder,
+    dataVersion: Number(dataVersion),
     keyId: Number(row.keyId),
     memberId: Number(row.memberId),
     dailyLimit: Number(row.dailyLimit),

@@ -15,7 +15,7 @@
  */
 import type { Db } from '../db/types.ts';
 import { addLookups, type Lookup } from '../disclosure/lookup-counts.repository.ts';
-import type { AuditEntry } from '../audit/audit.repository.ts';
+import { insertAuditEntries, type AuditEntry } from '../audit/audit.repository.ts';
 import { consumeUsage } from './usage.repository.ts';
 
 /** The audit record of an answer, stored with its unit. */
@@ -54,11 +54,10 @@ export function createChargeBatch(db: Db): ChargeBatch {
       for (const charge of ordered) charge.used = await consumeUsage(trx, charge.subject, charge.day, charge.limit);
       const stored = batch.filter((c) => c.used !== null && c.record);
       if (stored.length === 0) return;
-      // Every row names every column (audit-writer.ts: one multi-row INSERT).
-      await trx
-        .insertInto('audit_log')
-        .values(stored.map((c) => ({ channel: 'api', user_id: null, actor: null, ...c.record!.entry })))
-        .execute();
+      await insertAuditEntries(
+        trx,
+        stored.map((c) => c.record!.entry),
+      );
       const lookups: Lookup[] = stored
         .filter((c) => c.record!.foundCompanyIds.length > 0)
         .map((c) => ({ at: Number(c.record!.entry.at), companyIds: c.record!.foundCompanyIds }));

@@ -29,6 +29,8 @@ export type Searcher =
       memberRef: string;
       dailyLimit: number;
       usage?: { day: string; used: number };
+      /** The searchable data's version, read with the key since the request arrived: the cache reads it no more. */
+      dataVersion?: number;
       /** The answer's audit record (D21), stored in the transaction of its unit (charge-batch.ts). */
       record?: (answer: { resultCount: number; responseMs: number }) => AuditEntry;
     }
@@ -129,7 +131,7 @@ export async function answerSearch(deps: SearchUseCaseDeps, input: SearchInput, 
   const plan = planSearch(deps.countries, input);
   const meters = metersOf(searcher);
   if (meters.length > 0) await deps.quota.ensureLeft(meters, now);
-  const outcome = await deps.search.find(plan);
+  const outcome = await deps.search.find(plan, searcher.kind === 'api_key' ? searcher.dataVersion : undefined);
   const found = outcome.foundCompanyIds ?? [];
   const record: ChargedRecord | undefined =
     searcher.kind === 'api_key' && searcher.record

@@ -33,6 +33,7 @@ export class NameSample {
   private names: string[] = [];
   private counts = new Map<string, number>();
   private wordCounts = new Map<string, number>();
+  private wholeWords = new Map<string, number>();
   private companies = 0;
   private sampledAt = -Infinity;
   private estimates = new Map<string, number>();
@@ -69,8 +70,12 @@ export class NameSample {
     for (const word of new Set(names.flatMap((name) => name.split(' ')))) {
       for (const trigram of new Set(trigramsOf(word))) wordCounts.set(trigram, (wordCounts.get(trigram) ?? 0) + 1);
     }
+    // How many sampled names hold each word whole (the word index's postings, estimated).
+    const wholeWords = new Map<string, number>();
+    for (const name of names) for (const word of new Set(name.split(' '))) wholeWords.set(word, (wholeWords.get(word) ?? 0) + 1);
     this.names = names;
     this.counts = counts;
+    this.wholeWords = wholeWords;
     this.wordCounts = wordCounts;
     this.seenLetters = [...new Set(names.flatMap((name) => [...name]))].filter((c) => c !== ' ');
     this.estimates.clear();
@@ -123,6 +128,10 @@ export class NameSample {
 
   /** Companies whose key holds every word, extrapolated from the sample (0 when nothing sampled). */
   readonly estimatedMatches = (words: readonly string[]): number => this.estimate(`words ${words.join(' ')}`, (name) => words.every((w) => name.includes(w)));
+
+  /** Companies whose key holds every one of `words` as a whole word, extrapolated (at most the rarest word's; 0 when nothing sampled). */
+  readonly estimatedWordMatches = (words: readonly string[]): number =>
+    this.names.length === 0 ? 0 : (Math.min(...words.map((w) => this.wholeWords.get(w) ?? 0)) / this.names.length) * this.companies;
 
   /** Scanning the sample costs ~0.15 ms (6 % of a fresh name search): remember the answers. */
   private estimate(key: string, matches: (name: string) => boolean): number {

@@ -165,6 +165,12 @@ export function editBudget(word: string): number {
 export interface NearMatchGroup {
   all: string[];
   any: string[][];
+  /**
+   * A misspelt word's corrections (correctedGroup), each the whole name words it stands for:
+   * a name that can score holds one of them as words, not only as substrings (the word index
+   * may look them up: search/near-matches.repository.ts).
+   */
+  corrections?: string[][];
 }
 
 /**
@@ -202,7 +208,8 @@ export function correctedGroup(words: readonly string[], misspelt: number, corre
   const all = unique(words.filter((_, j) => j !== misspelt).flatMap(intactPieces));
   const lists = corrections.map((c) => unique(c.filter((s) => [...s].length >= 3)));
   const any = lists.some((l) => l.length === 0) ? [] : dropImplied([...new Map(lists.map((l) => [l.join(' '), l])).values()]);
-  return corrections.length === 0 || (all.length === 0 && any.length === 0) ? [] : [{ all, any }];
+  if (corrections.length === 0 || (all.length === 0 && any.length === 0)) return [];
+  return [{ all, any, corrections: [...new Map(corrections.map((c) => [c.join(' '), [...c]])).values()] }];
 }
 
 const unique = (pieces: string[]) => [...new Set(pieces)].sort();

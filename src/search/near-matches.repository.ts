@@ -49,6 +49,40 @@ export function nearMatchCandidatesQuery(db: Db, seam: DialectSeam, search: Near
 }
 
 /**
+ * SQLite: companies with a visible report (D12), in `country` when given, that hold one of a
+ * group's corrections as words (the word index, migration 0012) and every piece of its `all`:
+ * the candidates of groups whose corrections few names hold (search.service.ts). One SELECT per
+ * group, each stopping at `limit`. Null on an engine without a word index (dialect-seam.ts).
+ */
+export function nearMatchWordCandidatesQuery(db: Db, seam: DialectSeam, groups: readonly NearMatchGroup[], country: string | null, limit: number) {
+  const selects = groups.map((g) => {
+    const match = seam.nearMatchWordQuery(g.corrections ?? []);
+    if (match === null) return null;
+    // The postings drive the loop (few names), each row read once by its id.
+    let query = db
+      .selectFrom(sql`company_word_fts`.as('f'))
+      .innerJoin('companies as v', (join) => join.on(sql<boolean>`v.id = f.rowid`))
+      .select(NEAR_MATCH_COLUMNS.map((c) => `v.${c}` as const))
+      .where(sql<boolean>`company_word_fts MATCH ${match}`)
+      .where(sql<boolean>`v.visible_report_count + 0 > 0`);
+    for (const piece of g.all) query = query.where(seam.nameKeyHolds(piece));
+    if (country) query = query.where(sql<string>`v.country || ''`, '=', country);
+    return query.limit(limit);
+  });
+  if (selects.some((q) => q === null) || selects.length === 0) return null;
+  const [first, ...rest] = selects as Array<NonNullable<(typeof selects)[number]>>;
+  return rest.reduce((all, q) => all.unionAll(db.selectFrom(q.as('g')).selectAll()), db.selectFrom(first!.as('g0')).selectAll());
+}
+
+/** Which of `words` company_name_words holds (one statement; none looked up when there are none). */
+export async function knownWords(db: Db, seam: DialectSeam, words: readonly string[]): Promise<Set<string>> {
+  if (words.length === 0) return new Set();
+  const { rows } = await seam.queryWordLookup(words[0]!, null, words).execute(db);
+  const { known } = rows[0]!;
+  return new Set((typeof known === 'string' ? JSON.parse(known) : known) as string[]);
+}
+
+/**
  * Whether some company's `name_key` holds `word` (SQLite's word index; else the substring index,
  * asked for the advice's rarest trigram), and which of `words` some company's `name_core` holds as a word
  * (company_name_words, migration 0007): one statement.

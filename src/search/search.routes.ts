@@ -11,7 +11,7 @@ import { AppError } from '../lib/errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { ParsedQuery } from '../http/query-string.ts';
 import { chargeAnonymous } from '../http/rate-limit.hooks.ts';
-import { leaveTurn } from '../http/admission.hooks.ts';
+import { admittedKeyDigest, leaveTurn } from '../http/admission.hooks.ts';
 import { errorResponses, okResponse, SearchQuerySchema } from '../http/schemas.ts';
 import { identifyKeyHolder } from '../keys/auth.service.ts';
 import { markKeyUsed } from '../keys/keys.repository.ts';
@@ -41,7 +41,8 @@ async function authenticate(deps: SearchRouteDeps, request: FastifyRequest) {
   request.clientAddress = request.ip ?? null;
   try {
     rejectSecretsInUrl(request.query as ParsedQuery);
-    request.keyHolder = await identifyKeyHolder(deps.db, request.headers['x-api-key'] as string | undefined, quotaDayOf(deps.clock.now()));
+    const header = request.headers['x-api-key'] as string | undefined;
+    request.keyHolder = await identifyKeyHolder(deps.db, header, quotaDayOf(deps.clock.now()), admittedKeyDigest(request));
   } catch (error) {
     // No known key: the request is paid for by the address's anonymous allowance (D20),
     // which caps key guessing from one address.
@@ -119,6 +120,7 @@ export function registerSearchRoutes(app: App, deps: SearchRouteDeps, paths: rea
           memberRef: holder.memberRef,
           dailyLimit: holder.dailyLimit,
           usage: holder.usage,
+          dataVersion: holder.dataVersion,
           // D21: the answer's record commits with its unit (charge-batch.ts), before the answer leaves.
           record: (a: { resultCount: number; responseMs: number }) => searchRecord(deps, request, { status: 200, ...a }),
         } as const;

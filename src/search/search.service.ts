@@ -11,6 +11,7 @@ import type { ReportType } from '../reports/report-types.ts';
 import { threatLevelOf, visibleReports, type ThreatLevel } from '../reports/visibility.ts';
 import { findCompaniesByName, findCompaniesByTaxId, findCompaniesByTaxIds, NAME_SEARCH_TUNING, type CompanyRow } from '../companies/companies.repository.ts';
 import type { NameSample } from './name-sample.ts';
+import type { NameVocabulary } from './name-vocabulary.ts';
 import { parseNameQuery } from '../companies/name-key.ts';
 import {
   correctedGroup,
@@ -23,7 +24,7 @@ import {
   shownSimilarity,
   type NearMatchGroup,
 } from './near-match-score.ts';
-import { lookUpQueryWord, NEAR_MATCH_COLUMNS, nearMatchCandidatesQuery } from './near-matches.repository.ts';
+import { knownWords, lookUpQueryWord, NEAR_MATCH_COLUMNS, nearMatchCandidatesQuery, nearMatchWordCandidatesQuery } from './near-matches.repository.ts';
 import { oneEditAway, wordsOf, wordsOfVariants } from './near-match-words.ts';
 import { checkTaxId, taxIdCandidates } from '../companies/tax-id.ts';
 
@@ -76,6 +77,11 @@ export interface SearchDeps {
   names: NameSample | null;
   /** Near matches scoring below this are not shown (D25); DEFAULT_NEAR_MATCH_THRESHOLD when absent. */
   nearMatchThreshold?: number;
+  /**
+   * The names' words (name-vocabulary.ts): near matches look up only the one-edit variants it
+   * may hold, and correct a word of up to 8 letters from its variants alone; absent: by pieces.
+   */
+  vocabulary?: NameVocabulary | null;
 }
 
 /** A search checked and ready to run: everything that can make it a 400 has been decided. */
@@ -241,6 +247,7 @@ const MAX_NEAR_MATCHES = 5;
 
 /** Up to 5 companies close to a name query that matched nothing, best first (D25). */
 async function findNearMatches(deps: SearchDeps, plan: Extract<SearchPlan, { kind: 'name' }>): Promise<NearMatch[]> {
+  await deps.vocabulary?.refresh(deps.db, deps.seam);
   const { groups, piecesToo } = await nearMatchCandidateGroups(deps, plan.nearWords);
   let scored = await scoreCandidates(deps, plan, groups);
   // Corrections one edit away are not all there is: a word long enough for two edits, or a name
@@ -274,13 +281,24 @@ type Scored = { company: Candidate; score: number };
 /** The groups' candidates at or above the threshold, best first, at most 5. */
 async function scoreCandidates(deps: SearchDeps, plan: Extract<SearchPlan, { kind: 'name' }>, groups: NearMatchGroup[]): Promise<Scored[]> {
   if (groups.length === 0) return [];
-  // Both engines ask the substring index for rare trigrams (db/dialect-seam.ts).
-  const candidates = await nearMatchCandidatesQuery(deps.db, deps.seam, {
-    groups,
-    country: plan.country,
-    limit: NEAR_MATCH_CANDIDATES,
-    ...(deps.names ? { advice: deps.names } : {}),
-  }).execute();
+  // A group of corrections that few names hold, as words: the companies holding them, from the
+  // word index (SQLite), each checked for the other words. The rest: both engines ask the
+  // substring index for rare trigrams (db/dialect-seam.ts).
+  const byWords = groups.filter((g) => fewHoldCorrections(g, deps));
+  const byPieces = groups.filter((g) => !byWords.includes(g));
+  const found = [
+    ...(byWords.length > 0 ? await nearMatchWordCandidatesQuery(deps.db, deps.seam, byWords, plan.country, NEAR_MATCH_CANDIDATES)!.execute() : []),
+    ...(byPieces.length > 0
+      ? await nearMatchCandidatesQuery(deps.db, deps.seam, {
+          groups: byPieces,
+          country: plan.country,
+          limit: NEAR_MATCH_CANDIDATES,
+          ...(deps.names ? { advice: deps.names } : {}),
+        }).execute()
+      : []),
+  ];
+  const seen = new Set<number>();
+  const candidates = found.filter((c) => !seen.has(Number(c.id)) && seen.add(Number(c.id))).slice(0, NEAR_MATCH_CANDIDATES);
   const threshold = deps.nearMatchThreshold ?? DEFAULT_NEAR_MATCH_THRESHOLD;
   return candidates
     .map((company) => ({ company, score: scoreNearMatch(plan.nearWords, company.name_core) }))
@@ -304,6 +322,16 @@ async function nearMatchCandidateGroups(
   deps: SearchDeps,
   words: readonly string[],
 ): Promise<{ groups: NearMatchGroup[]; piecesToo: (() => Promise<NearMatchGroup[]>) | null }> {
+  const vocabulary = deps.vocabulary ?? null;
+  // With the vocabulary, corrections are made with every letter of the names' words: a word's
+  // corrections are then every name word one edit from it.
+  const letters = vocabulary ? vocabulary.letters() : deps.names?.letters();
+  const variantsOf = (word: string) => (editBudget(word) > 0 ? oneEditAway(word, letters) : []);
+  // Of the variants' words, only those the vocabulary may hold are looked up (a tenth of them).
+  const lookedUp = (neighbours: readonly string[]) => {
+    const all = wordsOfVariants(neighbours);
+    return vocabulary ? all.filter(vocabulary.mightHold) : all;
+  };
   const absent: Array<{ index: number; neighbours: string[]; known: ReadonlySet<string> }> = [];
   for (const [index, word] of words.entries()) {
     if (word.includes(LOST_LETTER) || [...word].length < 3) continue;
@@ -311,18 +339,36 @@ async function nearMatchCandidateGroups(
     if ((deps.names?.estimatedMatches([word]) ?? 0) > 0) continue;
     // Whether any name holds it, and which of its one-edit variants are words of names: one
     // statement (each round trip to PostgreSQL cost more than its work here).
-    const neighbours = editBudget(word) > 0 ? oneEditAway(word, deps.names?.letters()) : [];
-    const { present, known } = await lookUpQueryWord(deps.db, deps.seam, word, wordsOfVariants(neighbours), deps.names ?? undefined);
+    const neighbours = variantsOf(word);
+    const { present, known } = await lookUpQueryWord(deps.db, deps.seam, word, lookedUp(neighbours), deps.names ?? undefined);
     if (!present) absent.push({ index, neighbours, known });
   }
   if (absent.length > 1) return { groups: [], piecesToo: null };
   const misspelt = absent[0];
+  const lostLetters = words.some((w) => w.includes(LOST_LETTER));
   // A misspelt word too short to leave a piece to look up leaves the other words alone (tooMany).
   const byPieces = () => nearMatchGroups(words, misspelt?.index ?? null).filter((g) => !tooMany(g, deps));
-  if (misspelt && !words.some((w) => w.includes(LOST_LETTER)) && editBudget(words[misspelt.index]!) > 0) {
-    return { groups: correctedGroups(deps, words, misspelt), piecesToo: () => Promise.resolve(byPieces()) };
+  if (misspelt && !lostLetters && editBudget(words[misspelt.index]!) > 0) {
+    const corrected = correctedGroups(words, misspelt);
+    const groups = corrected.filter((g) => !tooMany(g, deps));
+    // One edit allowed and every name word one edit away among the corrections (the
+    // vocabulary's letters): the pieces can find no other name that scores.
+    const exact = vocabulary !== null && editBudget(words[misspelt.index]!) === 1 && groups.length === corrected.length;
+    return { groups, piecesToo: exact ? null : () => Promise.resolve(byPieces()) };
   }
-  return { groups: byPieces(), piecesToo: null };
+  if (misspelt || lostLetters || vocabulary === null) return { groups: byPieces(), piecesToo: null };
+  // Every word is in some name: any one may be the misspelt one. A word of one edit is corrected
+  // from the vocabulary (the names holding a word one edit from it and the other words), the
+  // others by pieces: a rare word's pieces beside a common word (`zabumet şekerleme`) led to
+  // hundreds of names holding `şekerleme` and `met`.
+  const oneEdit = words.map((w, index) => ({ index, neighbours: editBudget(w) === 1 ? variantsOf(w) : [] }));
+  const known = await knownWords(deps.db, deps.seam, [...new Set(oneEdit.flatMap((w) => lookedUp(w.neighbours)))]);
+  const groups = words.flatMap((w, index) =>
+    editBudget(w) === 1
+      ? correctedGroups(words, { index, neighbours: oneEdit[index]!.neighbours, known }).filter((g) => !tooMany(g, deps))
+      : nearMatchGroups(words, index).filter((g) => !tooMany(g, deps)),
+  );
+  return { groups, piecesToo: null };
 }
 
 /**
@@ -332,12 +378,26 @@ async function nearMatchCandidateGroups(
  * search at 10^6, in-process: SQLite 3.6 → 1.8 ms, PostgreSQL 10.1 → 3.6 ms).
  */
 function correctedGroups(
-  deps: SearchDeps,
   words: readonly string[],
   { index, neighbours, known }: { index: number; neighbours: readonly string[]; known: ReadonlySet<string> },
 ): NearMatchGroup[] {
   const corrections = neighbours.map(wordsOf).filter((parts) => parts.every((p) => known.has(p)));
-  return correctedGroup(words, index, corrections).filter((g) => !tooMany(g, deps));
+  return correctedGroup(words, index, corrections);
+}
+
+/**
+ * Names holding a group's corrections as words (the word index, SQLite) are few when the name
+ * sample finds them whole in few of its names (each sampled name stands for ~200 at 10^6): then
+ * those names' postings are read and each checked for the other words (~2 µs a name). A common
+ * correction (`mehmet`) goes to the substring index, with the other words' rare trigrams beside it.
+ */
+function fewHoldCorrections(g: NearMatchGroup, deps: SearchDeps): boolean {
+  if (!g.corrections || deps.seam.nearMatchWordQuery(g.corrections) === null) return false;
+  const names = deps.names;
+  if (!names) return true;
+  let held = 0;
+  for (const c of g.corrections) if ((held += names.estimatedWordMatches(c)) > NEAR_MATCH_CANDIDATES / 2) return false;
+  return true;
 }
 
 /** A group with no piece of the misspelt word is worth scoring only when few names hold the others (the name sample's estimate). */

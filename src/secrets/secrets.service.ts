@@ -9,6 +9,8 @@ import { sql } from 'kysely';
 import { keyIdOf, SecretUnreadableError, type KeyRing } from './key-ring.ts';
 import { openColumn, SECRET_COLUMNS, sealColumn, type SecretColumn } from './secret-columns.ts';
 import type { Db } from '../db/types.ts';
+import type { Actor } from '../actors/actor.ts';
+import { DomainError } from '../lib/errors.ts';
 
 const BATCH = 500;
 
@@ -129,4 +131,25 @@ export async function countSecrets(db: Db, ring: KeyRing): Promise<SecretCount[]
     for (const [key, count] of byKey) counts.push({ table: where.table, column: where.column, what: where.what, key, count, inRing: ring.has(key) });
   }
   return counts;
+}
+
+/**
+ * The use cases of the CLI's `secrets rotate` and `secrets status` (D35), with the ring the
+ * caller passed to the composition root; an operator's or the CLI's.
+ */
+export function createSecrets(deps: { db: Db; keyRing: KeyRing }) {
+  const operatorOnly = (actor: Actor) => {
+    if (actor.kind !== 'operator' && actor.kind !== 'cli')
+      throw new DomainError('forbidden', 'only an active operator may do this', { code: 'actor.not_operator' });
+  };
+  return {
+    rotate: async (actor: Actor): Promise<RotationReport> => {
+      operatorOnly(actor);
+      return rotateSecrets(deps.db, deps.keyRing);
+    },
+    count: async (actor: Actor): Promise<SecretCount[]> => {
+      operatorOnly(actor);
+      return countSecrets(deps.db, deps.keyRing);
+    },
+  };
 }

@@ -55,6 +55,8 @@ export function buildBackgroundWork(deps: BackgroundWorkDeps): BackgroundWork {
     keyRing: deps.keyRing,
     addresses: { resolve: systemResolver, allowPrivate: config.webhookAllowPrivateAddresses },
     holder: `${hostname()}:${process.pid}`,
+    // Signing and sending off the event loop that serves the searches (issue 30).
+    sendInThread: true,
     settings: {
       concurrency: config.webhookConcurrency,
       perEndpoint: config.webhookConcurrencyPerEndpoint,

@@ -14,6 +14,7 @@ import { errorResponses, okResponse } from '../http/schemas.ts';
 import { RESPONSE_HEADERS } from '../http/response-headers.ts';
 import { checkKeyHolder } from '../keys/auth-rules.ts';
 import { identifyKeyHolder } from '../keys/auth.service.ts';
+import { admittedKeyDigest } from '../http/admission.hooks.ts';
 import type { Clock } from '../lib/clock.ts';
 import { AppError } from '../lib/errors.ts';
 import { quotaDayOf } from '../lib/turkey-time.ts';
@@ -58,7 +59,8 @@ function meterOf(deps: MonitoringRouteDeps, memberId: number, which: Allowance):
 async function authenticate(deps: MonitoringRouteDeps, request: FastifyRequest, which: Allowance): Promise<number> {
   try {
     rejectSecretsInUrl(request.query as ParsedQuery);
-    request.keyHolder = await identifyKeyHolder(deps.db, request.headers['x-api-key'] as string | undefined, quotaDayOf(deps.clock.now()));
+    const header = request.headers['x-api-key'] as string | undefined;
+    request.keyHolder = await identifyKeyHolder(deps.db, header, quotaDayOf(deps.clock.now()), admittedKeyDigest(request));
   } catch (error) {
     if (error instanceof AppError) await chargeAnonymous({ ...deps, anonDailyLimit: deps.limits.anonDailyLimit }, request);
     throw error;

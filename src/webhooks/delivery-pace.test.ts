@@ -13,6 +13,7 @@ function paced(ratePerSecond: number, burst: number) {
   );
   return {
     pace,
+    serving: () => pace.serving(),
     advance: (ms: number) => (now += ms),
     set: (next: Partial<RequestLoad>) => (load = { ...load, ...next }),
   };
@@ -24,15 +25,29 @@ test('no request in work or waiting: as many deliveries as there are slots', () 
   assert.deepEqual(p.pace(16), { limit: 16, retryInMs: 0 });
 });
 
-test('searches queued at the gate: the worker backs off to its pace, then waits for the next token', () => {
+test('searches queued at the gate: the worker backs off to its pace, then waits for a whole burst', () => {
   const p = paced(100, 4);
   p.set({ active: 0, queued: 3 });
   assert.deepEqual(p.pace(16), { limit: 4, retryInMs: 0 }, 'one burst');
-  assert.deepEqual(p.pace(16), { limit: 0, retryInMs: 10 }, 'then nothing until a token is back (100 a second: 10 ms)');
+  assert.deepEqual(p.pace(16), { limit: 0, retryInMs: 40 }, 'then nothing until a whole burst is back (4 at 100 a second: 40 ms)');
   p.advance(5);
-  assert.deepEqual(p.pace(16), { limit: 0, retryInMs: 5 });
+  assert.deepEqual(p.pace(16), { limit: 0, retryInMs: 35 });
   p.advance(25);
-  assert.deepEqual(p.pace(16), { limit: 3, retryInMs: 0 }, '30 ms at 100 a second: 3');
+  assert.deepEqual(p.pace(16), { limit: 0, retryInMs: 10 }, '30 ms at 100 a second: 3, not yet a burst');
+  p.advance(10);
+  assert.deepEqual(p.pace(16), { limit: 4, retryInMs: 0 });
+});
+
+test('while serving, a claim is a whole burst, or all the room when the room is less', () => {
+  const p = paced(250, 16);
+  p.set({ active: 1 });
+  assert.equal(p.pace(16).limit, 16);
+  assert.equal(p.serving(), true);
+  p.advance(32);
+  assert.deepEqual(p.pace(16), { limit: 0, retryInMs: 32 }, '8 of 16 tokens: wait for the rest');
+  assert.deepEqual(p.pace(8), { limit: 8, retryInMs: 0 }, 'room for 8 only: the 8 tokens there are');
+  p.advance(64);
+  assert.equal(p.pace(16).limit, 16);
 });
 
 test('searches in work: the same pace; the tokens never pile up beyond one burst', () => {
@@ -43,11 +58,15 @@ test('searches in work: the same pace; the tokens never pile up beyond one burst
   assert.equal(p.pace(8).limit, 4, 'a minute idle still gives one burst only');
   assert.equal(p.pace(8).limit, 0);
   let started = 0;
+  let claims = 0;
   for (let ms = 0; ms < 1000; ms++) {
     p.advance(1);
-    started += p.pace(8).limit;
+    const { limit } = p.pace(8);
+    started += limit;
+    if (limit > 0) claims++;
   }
-  assert.equal(started, 250, '250 a second while searches run');
+  assert.equal(started, 248, '250 a second while searches run: 62 whole bursts of 4, the 63rd half there');
+  assert.equal(claims, 62);
 });
 
 test('the searches gone: paced for one more second, then full speed', () => {
@@ -59,8 +78,10 @@ test('the searches gone: paced for one more second, then full speed', () => {
   assert.equal(p.pace(16).limit, 0, 'the gate empty for a moment is still serving');
   p.advance(SERVING_QUIET_MS - 1);
   assert.equal(p.pace(16).limit, 2);
+  assert.equal(p.serving(), true);
   p.advance(1);
   assert.equal(p.pace(16).limit, 16);
+  assert.equal(p.serving(), false);
 });
 
 test('requests that came and went between two looks count as serving', () => {

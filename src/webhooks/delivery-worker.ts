@@ -11,7 +11,6 @@
  * receiver that answers slowly or never holds a socket and a slot here, never a request's turn
  * or a database connection (the claim and the record are short transactions around the request).
  */
-import https from 'node:https';
 import type { DialectSeam } from '../db/dialect-seam.ts';
 import type { JobLog, PeriodicJob, QueueJob } from '../jobs/job-types.ts';
 import { dailyAt } from '../jobs/schedule.ts';
@@ -30,9 +29,9 @@ import {
 import { createDeliveryPacer, DEFAULT_PACE, type PaceSettings, type RequestLoad } from './delivery-pace.ts';
 import { decideAfterAttempt, type AttemptDecision } from './delivery-rules.ts';
 import { disableEndpoint, forgetExpiredPreviousSecrets } from './endpoints.repository.ts';
-import { guardedLookup, type AddressRule } from './safe-lookup.ts';
-import { signatureHeader } from './signature.ts';
-import { DELIVERY_TIMEOUT_MS, sendWebhook } from './webhook-sender.ts';
+import { createInThreadSender, createThreadSender } from './attempt-sender.ts';
+import { systemResolver, type AddressRule } from './safe-lookup.ts';
+import { DELIVERY_TIMEOUT_MS } from './webhook-sender.ts';
 import { DELIVERIES_KEPT_DAYS } from './webhook-rules.ts';
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/types.ts';
@@ -76,6 +75,12 @@ export interface DeliveryWorkerDeps {
   readonly settings?: Partial<DeliverySettings>;
   /** Certificates to trust besides the system's (tests' local receivers only). */
   readonly trustedCa?: string | Buffer;
+  /**
+   * Sign and send in a worker thread of their own, off the event loop that serves requests
+   * (attempt-sender.ts; `serve`). Needs the system's resolver: a test's own resolver cannot cross
+   * into the thread.
+   */
+  readonly sendInThread?: boolean;
   /**
    * The serving process's requests at its admission gate (D26): deliveries yield to them
    * (delivery-pace.ts). Absent (tests' workers, no server): deliveries are not paced.
@@ -137,7 +142,7 @@ function recordOf(decision: AttemptDecision, now: number, status: number | null)
   return { state: 'failed' as const, now, status, error: decision.error };
 }
 
-interface AttemptOutcome {
+export interface AttemptOutcome {
   readonly delivery: ClaimedDelivery;
   readonly decision: AttemptDecision;
   readonly now: number;
@@ -148,15 +153,24 @@ interface AttemptOutcome {
  * Group commit of attempts' outcomes: one transaction records every outcome that arrived while
  * the previous one was being written (at most `max`), instead of one transaction per delivery.
  * At 10,000 deliveries this is what keeps the worker from holding SQLite's one connection turn
- * after turn while searches wait (issue 30's load). No timer: an outcome that finds nothing in
- * progress is written at once (after the current turn of the event loop, with whatever else
- * finished in it). A failed transaction fails each of its attempts' runs: their claims expire and
- * they are attempted again (at least once).
+ * after turn while searches wait (issue 30's load). With nothing in progress, an outcome is
+ * written after the current turn of the event loop, with whatever else finished in it; while
+ * `gather()` names a batch (the process serves requests), outcomes wait until that many have
+ * gathered or `ms` after the first of them, whichever comes first (the database's writer taken a
+ * few times a second, not at every delivery). A failed transaction fails each of its attempts'
+ * runs: their claims expire and they are attempted again (at least once).
  */
-function createAttemptRecorder(write: (batch: readonly AttemptOutcome[]) => Promise<boolean[]>, max = 64) {
+export function createAttemptRecorder(
+  write: (batch: readonly AttemptOutcome[]) => Promise<boolean[]>,
+  options: { max?: number; gather?: () => { count: number; ms: number } | null } = {},
+) {
+  const max = options.max ?? 64;
   let queue: Array<{ outcome: AttemptOutcome; resolve: (recorded: boolean) => void; reject: (error: unknown) => void }> = [];
   let writing = false;
+  let waitingFor: NodeJS.Timeout | null = null;
   const flush = async (): Promise<void> => {
+    if (waitingFor) clearTimeout(waitingFor);
+    waitingFor = null;
     writing = true;
     while (queue.length > 0) {
       const batch = queue.slice(0, max);
@@ -174,42 +188,68 @@ function createAttemptRecorder(write: (batch: readonly AttemptOutcome[]) => Prom
     record(outcome: AttemptOutcome): Promise<boolean> {
       return new Promise<boolean>((resolve, reject) => {
         queue.push({ outcome, resolve, reject });
-        if (!writing) {
+        if (writing) return;
+        const gather = options.gather?.() ?? null;
+        if (gather === null || queue.length >= gather.count) {
+          if (waitingFor) clearTimeout(waitingFor);
+          waitingFor = null;
           writing = true;
           setImmediate(() => void flush());
-        }
+        } else waitingFor ??= setTimeout(() => void flush(), gather.ms);
       });
     },
   };
 }
 
+/** While serving: outcomes written in batches of half the slots (or of every attempt still running, when fewer), or this long after the first. */
+export const RECORD_GATHER_MS = 50;
+
 export function createDeliveryQueue(deps: DeliveryWorkerDeps): DeliveryQueue {
   const settings = { ...DEFAULT_DELIVERY_SETTINGS, ...deps.settings };
   if (settings.claimMs <= settings.timeoutMs) throw new Error('a delivery claim must outlast the delivery timeout');
-  // The bounds are the claim's (per endpoint, in all); the agent adds none of its own per host.
-  const agent = new https.Agent({ keepAlive: true, maxSockets: settings.concurrency, ...(deps.trustedCa ? { ca: deps.trustedCa } : {}) });
-  const sender = { agent, lookup: guardedLookup(deps.addresses), timeoutMs: settings.timeoutMs };
+  if (deps.sendInThread && deps.addresses.resolve !== systemResolver) throw new Error("a sending thread resolves with the system's resolver only");
+  const senderOptions = { maxSockets: settings.concurrency, timeoutMs: settings.timeoutMs, ...(deps.trustedCa ? { trustedCa: deps.trustedCa } : {}) };
+  const sender = deps.sendInThread
+    ? createThreadSender({ ...senderOptions, allowPrivate: deps.addresses.allowPrivate })
+    : createInThreadSender(senderOptions, deps.addresses);
   const inFlight = new Map<number, number>();
   const outcomes: Record<DeliveryOutcome, number> = { succeeded: 0, retrying: 0, failed: 0, lost_claim: 0, secret_unreadable: 0 };
   const jitter = deps.jitter ?? Math.random;
   const pacer = deps.requestLoad ? createDeliveryPacer(settings.pace, deps.requestLoad, deps.monotonicNow ?? (() => performance.now())) : null;
 
+  const claimBatch = Math.max(1, Math.floor(settings.concurrency / 2));
   // One statement records the batch (recordAttempts); an endpoint to disable joins it in one
   // transaction (the outcome and the disabling commit together), which is rare.
-  const recorder = createAttemptRecorder(async (batch) => {
-    const attempts = batch.map(({ delivery, decision, now, status }) => ({ claimed: delivery, record: recordOf(decision, now, status) }));
-    if (!batch.some((b) => b.decision.kind === 'failed')) return recordAttempts(deps.db, attempts);
-    return deps.db.transaction().execute(async (trx) => {
-      const results = await recordAttempts(trx, attempts);
-      for (const [i, { delivery, decision, now }] of batch.entries()) {
-        if (!results[i] || decision.kind !== 'failed') continue;
-        if (await disableEndpoint(trx, delivery.endpointId, decision.disableEndpoint, now)) {
-          deps.log.warn({ endpoint: delivery.endpointId, reason: decision.disableEndpoint }, 'webhook endpoint disabled');
+  const recorder = createAttemptRecorder(
+    async (batch) => {
+      const attempts = batch.map(({ delivery, decision, now, status }) => ({ claimed: delivery, record: recordOf(decision, now, status) }));
+      if (!batch.some((b) => b.decision.kind === 'failed')) return recordAttempts(deps.db, attempts);
+      return deps.db.transaction().execute(async (trx) => {
+        const results = await recordAttempts(trx, attempts);
+        for (const [i, { delivery, decision, now }] of batch.entries()) {
+          if (!results[i] || decision.kind !== 'failed') continue;
+          if (await disableEndpoint(trx, delivery.endpointId, decision.disableEndpoint, now)) {
+            deps.log.warn({ endpoint: delivery.endpointId, reason: decision.disableEndpoint }, 'webhook endpoint disabled');
+          }
         }
-      }
-      return results;
-    });
-  });
+        return results;
+      });
+    },
+    {
+      // Never more than the attempts still running (each waits here for its record): an endpoint's
+      // next first attempt waits for this one's record, so a lone stream is written at once.
+      gather: () =>
+        pacer?.serving()
+          ? {
+              count: Math.min(
+                claimBatch,
+                [...inFlight.values()].reduce((a, b) => a + b, 0),
+              ),
+              ms: RECORD_GATHER_MS,
+            }
+          : null,
+    },
+  );
 
   /** Not sent and no attempt counted: given back for a minute, the reason on the row and in the log. */
   async function deferUnreadable(delivery: ClaimedDelivery, error: SecretUnreadableError): Promise<void> {
@@ -231,8 +271,7 @@ export function createDeliveryQueue(deps: DeliveryWorkerDeps): DeliveryQueue {
       if (error instanceof SecretUnreadableError) return deferUnreadable(delivery, error);
       throw error;
     }
-    const signature = signatureHeader(secrets, delivery.webhookId, timestampSeconds, delivery.payload);
-    const result = await sendWebhook({ url: delivery.url, webhookId: delivery.webhookId, timestampSeconds, signature, body: delivery.payload }, sender);
+    const result = await sender.send({ url: delivery.url, webhookId: delivery.webhookId, timestampSeconds, secrets, body: delivery.payload });
     const now = deps.clock.now();
     const decision = decideAfterAttempt(result, delivery.attempts + 1, now, jitter());
     const status = result.kind === 'answered' ? result.status : null;
@@ -246,7 +285,7 @@ export function createDeliveryQueue(deps: DeliveryWorkerDeps): DeliveryQueue {
     // A claim for half of the slots at a time, not one per finished delivery: a claim is one
     // short transaction of five statements, whatever its size (issue 30: at 10,000 deliveries,
     // the claims and records' round trips were most of what delivering cost the process).
-    claimBatch: Math.max(1, Math.floor(settings.concurrency / 2)),
+    claimBatch,
     ...(pacer ? { pace: pacer } : {}),
     async claim(limit) {
       const now = deps.clock.now();
@@ -281,7 +320,7 @@ export function createDeliveryQueue(deps: DeliveryWorkerDeps): DeliveryQueue {
     },
     backlog: () => deliveryBacklog(deps.db, deps.clock.now()),
     outcomes: () => ({ ...outcomes }),
-    close: () => agent.destroy(),
+    close: () => sender.close(),
   };
 }
 

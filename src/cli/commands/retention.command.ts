@@ -5,13 +5,11 @@
  * run gets to it first, and each run logs its own work (operator log, actor `cli:<user>`).
  */
 import { Command } from 'commander';
-import { parseConfig } from '../../config.ts';
 import { formatTurkeyDateTime } from '../../lib/turkey-time.ts';
 import type { RetentionOutcome } from '../../retention/retention.service.ts';
 import { cliActor } from '../../actors/actor.ts';
-import { CommandError } from '../command-errors.ts';
-import { createServices } from '../../services.ts';
-import { cliUser, withContext } from '../context.ts';
+import { CommandError, SettingsError } from '../command-errors.ts';
+import { cliUser, commandServices, withContext } from '../context.ts';
 
 /** Ids shown per line in the text output; --json lists them all. */
 const SHOWN_IDS = 50;
@@ -42,16 +40,16 @@ export function retentionCommand(): Command {
     .command('run')
     .description('expire reports past their retention end, delete expired ones past their keeping, purge old audit records; as the daily job does')
     .option('--dry-run', 'print what would be expired and deleted (counts and ids), change nothing')
-    .action(async (opts: { dryRun?: boolean }, cmd: Command) => {
-      // The server's settings: RISKLOOKUP_RETENTION_MONTHS_<TYPE>, RISKLOOKUP_EXPIRED_KEPT_MONTHS, RISKLOOKUP_AUDIT_RETENTION_DAYS.
-      let config;
-      try {
-        config = parseConfig({}, process.env);
-      } catch (error) {
-        throw new CommandError(`${(error as Error).message}\nnothing was expired or deleted: fix the settings and run again`);
-      }
-      return withContext(cmd, async ({ engine, clock, out }) => {
-        const service = createServices({ db: engine.db, seam: engine.seam, clock, config }).retention;
+    .action(async (opts: { dryRun?: boolean }, cmd: Command) =>
+      withContext(cmd, async ({ engine, clock, out }) => {
+        // The server's settings: RISKLOOKUP_RETENTION_MONTHS_<TYPE>, RISKLOOKUP_EXPIRED_KEPT_MONTHS, RISKLOOKUP_AUDIT_RETENTION_DAYS.
+        let service;
+        try {
+          service = commandServices({ engine, clock }).retention;
+        } catch (error) {
+          if (error instanceof SettingsError) throw new CommandError(`${error.problem}\nnothing was expired or deleted: fix the settings and run again`);
+          throw error;
+        }
         const dryRun = opts.dryRun === true;
         const outcome = dryRun ? await service.plan() : await service.run(cliActor(cliUser()));
         out.result(
@@ -63,7 +61,7 @@ export function retentionCommand(): Command {
           },
           describeRetention(outcome, dryRun),
         );
-      });
-    });
+      }),
+    );
   return retention;
 }

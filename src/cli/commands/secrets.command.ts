@@ -6,9 +6,9 @@
 import { Command } from 'commander';
 import { generateKeyEntry, KeyRingError, type KeyRing } from '../../secrets/key-ring.ts';
 import { requireKeyRing } from '../../secrets/key-ring-source.ts';
-import { countSecrets, rotateSecrets, type UnreadableSecret } from '../../secrets/secrets.service.ts';
+import type { UnreadableSecret } from '../../secrets/secrets.service.ts';
 import { CommandError, UsageError } from '../command-errors.ts';
-import { globalOptions, withContext } from '../context.ts';
+import { cliUser, commandServices, globalOptions, withContext } from '../context.ts';
 import { createOutput } from '../output.ts';
 
 function ringFor(command: string): KeyRing {
@@ -41,8 +41,8 @@ export function secretsCommand(): Command {
     .description("re-seal every stored secret under the ring's newest (last) key; lists any the ring cannot open")
     .action(async (_opts: unknown, cmd: Command) => {
       const ring = ringFor('rotate');
-      return withContext(cmd, async ({ engine, out }) => {
-        const report = await rotateSecrets(engine.db, ring);
+      return withContext(cmd, async ({ engine, clock, out }) => {
+        const report = await commandServices({ engine, clock }, { keyRing: ring }).secrets.rotate({ kind: 'cli', user: cliUser() });
         const data = {
           newest_key: ring.newestId,
           resealed: report.resealed,
@@ -72,8 +72,8 @@ export function secretsCommand(): Command {
     .description('count the stored secrets under each key, and any the ring cannot open')
     .action(async (_opts: unknown, cmd: Command) => {
       const ring = ringFor('status');
-      return withContext(cmd, async ({ engine, out }) => {
-        const counts = await countSecrets(engine.db, ring);
+      return withContext(cmd, async ({ engine, clock, out }) => {
+        const counts = await commandServices({ engine, clock }, { keyRing: ring }).secrets.count({ kind: 'cli', user: cliUser() });
         const lines = counts.map(
           (c) =>
             `${c.table}.${c.column} (${c.what}): ${c.count} under ${c.key === 'clear' ? 'no key (in clear: start serve or run secrets rotate)' : `'${c.key}'${c.inRing ? (c.key === ring.newestId ? ' (newest)' : '') : ' — NOT IN THE RING'}`}`,

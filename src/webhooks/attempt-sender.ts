@@ -1,0 +1,144 @@
+/**
+ * Who makes a delivery's attempt: signs it (signature.ts) and sends it (webhook-sender.ts, the
+ * address checked again at connection time). Two ways, one contract:
+ *
+ * - in the calling thread (tests, whose resolvers and clocks are their own);
+ * - in a worker thread of its own (`serve`): the TLS connection, the request and its answer, and
+ *   the HMAC are then not done on the event loop that serves searches. Measured (issue 30, docs/
+ *   benchmarks.md "Searches while delivering, second pass"): sending and signing were over half of
+ *   what a delivery cost the serving thread; the claim and the record (database) stay there.
+ *
+ * The secrets reach the thread opened (the key ring stays in the main thread, D35); the thread
+ * is in the same process and keeps nothing after the attempt.
+ */
+import https from 'node:https';
+import { Worker } from 'node:worker_threads';
+import type { AttemptResult } from './delivery-rules.ts';
+import { guardedLookup, type AddressRule } from './safe-lookup.ts';
+import { signatureHeader } from './signature.ts';
+import { sendWebhook, type SenderDeps } from './webhook-sender.ts';
+
+/** One attempt, before signing. */
+export interface AttemptRequest {
+  readonly url: string;
+  readonly webhookId: string;
+  readonly timestampSeconds: number;
+  /** The signing secrets that are valid now, opened. */
+  readonly secrets: readonly string[];
+  readonly body: string;
+}
+
+export interface AttemptSender {
+  /** Every outcome is an AttemptResult (webhook-sender.ts); rejects only when the request cannot be signed. */
+  send(request: AttemptRequest): Promise<AttemptResult>;
+  /** Closes idle connections (and the thread); call once nothing is in flight. */
+  close(): void;
+}
+
+export interface SenderOptions {
+  /** Connections kept at most (the worker's concurrency). */
+  readonly maxSockets: number;
+  readonly timeoutMs: number;
+  readonly trustedCa?: string | Buffer;
+}
+
+/** Signs and sends: what both ways run. */
+export function signAndSend(request: AttemptRequest, deps: SenderDeps): Promise<AttemptResult> {
+  const signature = signatureHeader(request.secrets, request.webhookId, request.timestampSeconds, request.body);
+  return sendWebhook({ url: request.url, webhookId: request.webhookId, timestampSeconds: request.timestampSeconds, signature, body: request.body }, deps);
+}
+
+export function senderDepsOf(options: SenderOptions, addresses: AddressRule): SenderDeps & { agent: https.Agent } {
+  // The bounds are the claim's (per endpoint, in all); the agent adds none of its own per host.
+  const agent = new https.Agent({ keepAlive: true, maxSockets: options.maxSockets, ...(options.trustedCa ? { ca: options.trustedCa } : {}) });
+  return { agent, lookup: guardedLookup(addresses), timeoutMs: options.timeoutMs };
+}
+
+export function createInThreadSender(options: SenderOptions, addresses: AddressRule): AttemptSender {
+  const deps = senderDepsOf(options, addresses);
+  return { send: (request) => signAndSend(request, deps), close: () => deps.agent.destroy() };
+}
+
+/** What the thread is started with (the address rule's resolver is the system's there). */
+export interface SenderThreadData extends SenderOptions {
+  readonly allowPrivate: boolean;
+}
+
+/** A heap of its own, small: the thread holds the bodies in flight only. */
+const THREAD_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 };
+
+function startThread(workerData: SenderThreadData): Worker {
+  // The built program runs dist/bundle/*.js (the thread is an entry of its own there). Under tsx (tests, scripts) the sources are .ts, and a
+  // worker thread does not inherit tsx's loader: it registers it first.
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./sender.worker.js', import.meta.url), { workerData, resourceLimits: THREAD_LIMITS });
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const source = new URL('./sender.worker.ts', import.meta.url).href;
+  const boot = `import(${JSON.stringify(tsx)}).then((api) => api.register()).then(() => import(${JSON.stringify(source)}))`;
+  return new Worker(boot, { eval: true, workerData, resourceLimits: THREAD_LIMITS });
+}
+
+/** The message to the thread, and its answer. */
+export interface SenderThreadRequest extends AttemptRequest {
+  readonly id: number;
+}
+export type SenderThreadAnswer = { readonly id: number; readonly result: AttemptResult } | { readonly id: number; readonly error: string };
+
+/**
+ * Attempts made in a worker thread (started at the first attempt, started again after it stopped).
+ * If the thread stops with attempts in flight, each of them ends as "no answer" (in words): the
+ * delivery is retried on the schedule (at least once; it may have been sent).
+ */
+export function createThreadSender(options: SenderOptions & { allowPrivate: boolean }): AttemptSender {
+  let thread: Worker | null = null;
+  let nextId = 0;
+  const waiting = new Map<number, { resolve: (result: AttemptResult) => void; reject: (error: Error) => void }>();
+  const stopped = (why: string) => {
+    thread = null;
+    for (const { resolve } of waiting.values()) resolve({ kind: 'no_answer', error: `not sent or not answered: the sending thread stopped (${why})` });
+    waiting.clear();
+  };
+  const ensureThread = (): Worker => {
+    if (thread) return thread;
+    const data: SenderThreadData = {
+      maxSockets: options.maxSockets,
+      timeoutMs: options.timeoutMs,
+      allowPrivate: options.allowPrivate,
+      ...(options.trustedCa ? { trustedCa: options.trustedCa } : {}),
+    };
+    const started = startThread(data);
+    started.on('message', (answer: SenderThreadAnswer) => {
+      const settle = waiting.get(answer.id);
+      waiting.delete(answer.id);
+      if ('result' in answer) settle?.resolve(answer.result);
+      else settle?.reject(new Error(answer.error));
+      if (waiting.size === 0) started.unref();
+    });
+    started.on('error', (error) => {
+      if (thread === started) stopped(error.message);
+    });
+    started.on('exit', (code) => {
+      if (thread === started) stopped(`exit code ${code}`);
+    });
+    thread = started;
+    return started;
+  };
+  return {
+    send(request) {
+      const worker = ensureThread();
+      const id = ++nextId;
+      // Held while attempts are in flight, so that the process waits for their answers.
+      if (waiting.size === 0) worker.ref();
+      return new Promise<AttemptResult>((resolve, reject) => {
+        waiting.set(id, { resolve, reject });
+        const message: SenderThreadRequest = { id, ...request };
+        worker.postMessage(message);
+      });
+    },
+    close() {
+      const worker = thread;
+      if (!worker) return;
+      stopped('the sender was closed');
+      void worker.terminate();
+    },
+  };
+}

@@ -1,0 +1,22 @@
+/**
+ * The thread of createThreadSender (attempt-sender.ts): signs and sends each attempt it is given
+ * and answers with its result. Keeps its connections alive between attempts; the address rule is
+ * checked at connection time here, with the system's resolver.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { senderDepsOf, signAndSend, type SenderThreadAnswer, type SenderThreadData, type SenderThreadRequest } from './attempt-sender.ts';
+import { systemResolver } from './safe-lookup.ts';
+
+const data = workerData as SenderThreadData;
+const deps = senderDepsOf(data, { resolve: systemResolver, allowPrivate: data.allowPrivate });
+
+parentPort!.on('message', (request: SenderThreadRequest) => {
+  const { id, ...attempt } = request;
+  // A request that cannot be signed (a malformed secret) fails the attempt's run, as in the calling thread.
+  void Promise.resolve()
+    .then(() => signAndSend(attempt, deps))
+    .then(
+      (result) => parentPort!.postMessage({ id, result } satisfies SenderThreadAnswer),
+      (error: unknown) => parentPort!.postMessage({ id, error: (error as Error).message } satisfies SenderThreadAnswer),
+    );
+});
