@@ -1,4 +1,5 @@
 /** Audit retention: old audit records are deleted in small batches (D21 keeps, this bounds). */
+import { betweenBatches } from '../lib/next-turn.ts';
 import type { Actor } from '../actors/actor.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { Db } from '../db/types.ts';
@@ -19,7 +20,7 @@ async function purgeAudit(db: Db, clock: Clock, ageMs: number, signal?: AbortSig
 export async function purgeAuditBefore(db: Db, cutoff: number, signal?: AbortSignal): Promise<number> {
   let total = 0;
   for (;;) {
-    signal?.throwIfAborted();
+    await betweenBatches(signal);
     const batch = db.selectFrom('audit_log').select('id').where('at', '<', cutoff).limit(BATCH);
     const result = await db.deleteFrom('audit_log').where('id', 'in', batch).executeTakeFirst();
     const deleted = Number(result.numDeletedRows);

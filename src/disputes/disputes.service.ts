@@ -9,6 +9,7 @@
  * the dispute's own step row, the operator log, and the watchers' events through the seam
  * (events/company-changes.ts) where a dispute opens, closes or a report's visibility may change.
  */
+import { betweenBatches } from '../lib/next-turn.ts';
 import type { Db } from '../db/types.ts';
 import { fetchDisputeAttachment, getDisputeForOperator, listDecidedDisputes, listDisputeQueue, listDisputesForMember } from './dispute-queries.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -278,7 +279,7 @@ async function lapseOverdueDisputes(deps: DisputeDeps, signal?: AbortSignal): Pr
   const candidates = await listAwaitingToldBefore(deps.db, now - 14 * 24 * 3_600_000);
   const lapsed: number[] = [];
   for (const id of candidates) {
-    signal?.throwIfAborted();
+    await betweenBatches(signal);
     const done = await deps.db.transaction().execute(async (trx) => {
       const loaded = await load(trx, id);
       if (!loaded || loaded.facts.state !== 'awaiting_member') return false;

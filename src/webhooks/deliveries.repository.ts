@@ -5,6 +5,7 @@
  * takes it again (at least once). Every write after a claim names the claim's token, so a
  * process whose claim expired cannot overwrite the row's newer state.
  */
+import { betweenBatches } from '../lib/next-turn.ts';
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { DialectSeam } from '../db/dialect-seam.ts';
 import type { WebhookDeliveriesTable } from '../db/schema.ts';
@@ -345,7 +346,7 @@ export async function restartDelivery(db: Db, id: number, now: number): Promise<
 export async function purgeDeliveriesBefore(db: Db, before: number, signal?: AbortSignal): Promise<number> {
   let total = 0;
   for (;;) {
-    signal?.throwIfAborted();
+    await betweenBatches(signal);
     const batch = db.selectFrom('webhook_deliveries').select('id').where('created_at', '<', before).limit(1000);
     const result = await db.deleteFrom('webhook_deliveries').where('id', 'in', batch).executeTakeFirst();
     const deleted = Number(result.numDeletedRows);
