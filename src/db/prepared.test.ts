@@ -54,6 +54,27 @@ test('a prepared query is built once for the database and every transaction of i
   await engine.close();
 });
 
+test('a database with a plugin runs the query as its plugin transforms it, not as compiled without it', async () => {
+  const engine = openEngine('sqlite::memory:');
+  await migrateToLatest(engine);
+  await engine.db.insertInto('usage_counters').values({ subject: 'a', day: 'd', used: 1 }).execute();
+  const used = preparedQuery((db, p) => db.selectFrom('usage_counters').select('used').where('subject', '=', p(0)));
+  assert.deepEqual(await used(engine.db, ['a']), [{ used: 1 }]);
+  const refusing = engine.db.withPlugin({
+    transformQuery() {
+      throw new Error('connection lost');
+    },
+    transformResult: ({ result }) => Promise.resolve(result),
+  });
+  await assert.rejects(used(refusing, ['a']), /connection lost/);
+  await assert.rejects(
+    refusing.transaction().execute((trx) => used(trx, ['a'])),
+    /connection lost/,
+  );
+  assert.deepEqual(await used(engine.db, ['a']), [{ used: 1 }]);
+  await engine.close();
+});
+
 test('runs of power-of-two lengths, longest first, keep every item in order', () => {
   const items = Array.from({ length: 13 }, (_, i) => i);
   const runs = powerOfTwoRuns(items);

@@ -19,6 +19,18 @@ const placeholder = (i: number) => `${MARK}${i}`;
 
 export type Placeholders = (i: number) => never;
 
+/** Compiled queries of one dialect and plugin set, and the scopes of that set with one more plugin. */
+interface CompiledScope<Row> {
+  readonly byShape: Map<string, CompiledQuery<Row>>;
+  readonly next: WeakMap<object, CompiledScope<Row>>;
+}
+
+function scopeIn<Row>(scopes: WeakMap<object, CompiledScope<Row>>, key: object): CompiledScope<Row> {
+  let scope = scopes.get(key);
+  if (!scope) scopes.set(key, (scope = { byShape: new Map(), next: new WeakMap() }));
+  return scope;
+}
+
 /**
  * @param build builds the query with `p(0)`, `p(1)`, … where the values go; `shape` says
  *   whatever else the SQL depends on (how many items an IN list has).
@@ -32,11 +44,15 @@ export function preparedQuery<Row, Shape = undefined>(
   // Per dialect, not per Kysely instance: a transaction is a Kysely of its own each time, with the
   // same adapter (and the same SQL). Kept per `db` object, a query run in a transaction was built
   // and compiled on every call (the charge batch's increment: ~80 µs a batch, issue 28).
-  const cache = new WeakMap<object, Map<string, CompiledQuery<Row>>>();
+  // And per plugin set: plugins transform a query when it is compiled, so a Kysely with plugins
+  // (`withPlugin`) must not run what was compiled without them; a transaction copies its
+  // database's plugin list but keeps the same plugin objects, so it shares their compilations.
+  const cache = new WeakMap<object, CompiledScope<Row>>();
   return async (db: Db, values: readonly unknown[], shape?: Shape): Promise<Row[]> => {
-    const dialect = db.getExecutor().adapter;
-    let byShape = cache.get(dialect);
-    if (!byShape) cache.set(dialect, (byShape = new Map<string, CompiledQuery<Row>>()));
+    const executor = db.getExecutor();
+    let scope = scopeIn(cache, executor.adapter);
+    for (const plugin of executor.plugins) scope = scopeIn(scope.next, plugin);
+    const byShape = scope.byShape;
     const key = keyOf(shape as Shape);
     let compiled = byShape.get(key);
     if (!compiled) {
