@@ -75,21 +75,45 @@ for (const engine of ENGINES) {
         runWriteSession(database.engine, async (session) => {
           assert.ok(session.freshLoad);
           const [company] = await session.insertCompanies([
-            { company_name: name, tax_id: 'ORPHAN', tax_id_norm: 'ORPHAN', country: 'TR', city: 'Ankara', name_key: key, name_core: key, visible_report_count: 0, updated_at: NOON_TR },
+            {
+              company_name: name,
+              tax_id: 'ORPHAN',
+              tax_id_norm: 'ORPHAN',
+              country: 'TR',
+              city: 'Ankara',
+              name_key: key,
+              name_core: key,
+              visible_report_count: 0,
+              updated_at: NOON_TR,
+            },
           ]);
           // A report of a company that does not exist, and a status change of a report that does not.
-          const report = { ref: 'ORPHAN-1', type: 'lawsuit', status: 'approved', filed_at: NOON_TR, description: 'x', created_at: NOON_TR, updated_at: NOON_TR };
+          const report = {
+            ref: 'ORPHAN-1',
+            type: 'lawsuit',
+            status: 'approved',
+            filed_at: NOON_TR,
+            description: 'x',
+            created_at: NOON_TR,
+            updated_at: NOON_TR,
+          };
           const [orphan] = await session.insertReports([{ ...report, company_id: company!.id + 1_000 }]);
-          await session.insertStatusChanges([{ report_id: orphan!.id + 1_000, from_status: null, to_status: 'approved', changed_at: NOON_TR, changed_by: 'test' }]);
+          await session.insertStatusChanges([
+            { report_id: orphan!.id + 1_000, from_status: null, to_status: 'approved', changed_at: NOON_TR, changed_by: 'test' },
+          ]);
         }),
         /foreign key/i,
       );
-      const { rows } = await sql<{ n: number }>`SELECT (SELECT count(*) FROM companies) + (SELECT count(*) FROM reports) + (SELECT count(*) FROM report_status_changes) AS n`.execute(db);
+      const { rows } = await sql<{
+        n: number;
+      }>`SELECT (SELECT count(*) FROM companies) + (SELECT count(*) FROM reports) + (SELECT count(*) FROM report_status_changes) AS n`.execute(db);
       assert.equal(Number(rows[0]!.n), 0, 'nothing written');
       assert.deepEqual(await schemaOf(db, engine.name), schema);
       // Outside a fresh load every statement checks its row's keys again (SQLite: the connection's pragma is back on).
       await assert.rejects(
-        sql`INSERT INTO reports (company_id, type, status, filed_at, description, created_at, updated_at) VALUES (987654, 'lawsuit', 'approved', 0, 'x', 0, 0)`.execute(db),
+        sql`INSERT INTO reports (company_id, type, status, filed_at, description, created_at, updated_at) VALUES (987654, 'lawsuit', 'approved', 0, 'x', 0, 0)`.execute(
+          db,
+        ),
         /foreign key/i,
       );
     });

@@ -180,7 +180,12 @@ export async function importLines(
   changedBy: string,
   options: ImportOptions,
 ): Promise<ImportSummary> {
-  return importChecked(engine, options.checkInWorker ? checkLinesInWorker(lines, options.countries) : checkLinesInline(lines, options.countries), changedBy, options);
+  return importChecked(
+    engine,
+    options.checkInWorker ? checkLinesInWorker(lines, options.countries) : checkLinesInline(lines, options.countries),
+    changedBy,
+    options,
+  );
 }
 
 /**
