@@ -53,7 +53,7 @@ export interface QueueJob<Item> {
    * `freeSlot()`, when the run calls it, gives its slot to the next item before the run ends (the
    * delivery worker: the receiver has answered, the outcome is still to be written): the run
    * still counts until it ends (drain waits for it, its outcome is counted), and no more than
-   * `concurrency` such ending runs are kept at once.
+   * twice `concurrency` runs are kept at once, ending or not.
    */
   run(item: Item, signal: AbortSignal, freeSlot: () => void): Promise<void>;
   /** Gives back claimed items that will not be run (claimed as the process began to drain). */

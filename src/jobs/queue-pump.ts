@@ -1,7 +1,8 @@
 /**
  * Keeps one queue's items running, at most `concurrency` at once in this process: claims as many
  * as there is room for, starts each, and claims again as they finish, or as they free their slot
- * (`freeSlot`, job-types.ts) — then at most `concurrency` more that freed it are still ending.
+ * (`freeSlot`, job-types.ts): at most `concurrency` hold a slot, and at most twice that many runs
+ * have not ended.
  * Once stopped it claims nothing more and gives back whatever a claim in flight brings.
  */
 import type { JobLog, QueueJob } from './job-types.ts';
@@ -81,9 +82,9 @@ export function createQueuePump<Item>(job: QueueJob<Item>, deps: QueuePumpDeps):
       pumpAgain = true;
       return;
     }
-    // Runs that freed their slot and have not ended are bounded too: never more than the slots.
-    if (running.size - holding.size >= job.concurrency) return;
-    let room = job.concurrency - holding.size;
+    // Runs that freed their slot and have not ended yet are bounded too: never more runs in all
+    // than twice the slots (a database slower than the receivers does not pile outcomes up).
+    let room = Math.min(job.concurrency - holding.size, 2 * job.concurrency - running.size);
     if (room <= 0 || (holding.size > 0 && room < Math.min(job.claimBatch ?? 1, job.concurrency))) return;
     if (job.pace) {
       if (paced) return;
