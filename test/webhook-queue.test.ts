@@ -126,7 +126,7 @@ for (const engine of ENGINES) {
       assert.equal(receiver.mostOpen(), 3, 'at most 3 at once in all (and 3 reached)');
     });
 
-    test("a slot is free once the receiver has answered: the outcome is still written after, once, and the delivery is not claimed again meanwhile", async () => {
+    test('a slot is free once the receiver has answered: the outcome is still written after, once, and the delivery is not claimed again meanwhile', async () => {
       const { admin, memberId } = await world.member('Q-FREED');
       await world.endpoints.registerEndpoint(admin, { url: receiver.url('/freed/one') });
       await enqueue(db(), world, memberId, [makeEvent(clock), makeEvent(clock)]);
@@ -146,7 +146,11 @@ for (const engine of ENGINES) {
       const meanwhile = await claimedMeanwhile!;
       assert.ok(!meanwhile.some((d) => d.id === first!.id), 'the delivery in flight was not claimed again');
       await queue.release(meanwhile);
-      const row = await db().selectFrom('webhook_deliveries').select(['state', 'attempts', 'last_status']).where('id', '=', first!.id).executeTakeFirstOrThrow();
+      const row = await db()
+        .selectFrom('webhook_deliveries')
+        .select(['state', 'attempts', 'last_status'])
+        .where('id', '=', first!.id)
+        .executeTakeFirstOrThrow();
       assert.deepEqual(row, { state: 'succeeded', attempts: 1, last_status: 204 });
       assert.equal(at('/freed/one').length, 1);
     });

@@ -253,10 +253,7 @@ export function createDeliveryQueue(deps: DeliveryWorkerDeps): DeliveryQueue {
       gather: (queued) =>
         pacer?.serving()
           ? {
-              count: Math.min(
-                claimBatch,
-                queued + [...inFlight.values()].reduce((a, b) => a + b, 0),
-              ),
+              count: Math.min(claimBatch, queued + [...inFlight.values()].reduce((a, b) => a + b, 0)),
               ms: RECORD_GATHER_MS,
             }
           : null,
