@@ -45,7 +45,19 @@ export interface DialectSeam {
    * SQLite a superset of the matches, which the caller checks against the whole words;
    * PostgreSQL checks them itself (indexTermOverSelects).
    */
-  nameCandidateIds(words: readonly string[], limit: number, indexTerm?: (word: string) => string): RawBuilder<{ id: number }>;
+  nameCandidateIds(
+    words: readonly string[],
+    limit: number,
+    indexTerm?: (word: string) => string,
+    anyOf?: ReadonlyArray<readonly string[]>,
+  ): RawBuilder<{ id: number }>;
+  /**
+   * Whether `nameCandidateIds` narrows its look-up by `anyOf`: lists of 3-character pieces, of
+   * which each candidate's `name_key` holds at least one per list (a superset for the caller to
+   * check). SQLite: in the same FTS5 query (a query word of two letters, as the trigrams that
+   * hold it). PostgreSQL: no (`anyOf` is ignored; its index would OR ~70 LIKE scans).
+   */
+  readonly narrowsByPieces: boolean;
   /**
    * Ids of up to `limit` companies (visible or not) whose `name_core` holds, for every word, a
    * word of the names that contains it: the names' words holding each query word come from a
@@ -232,8 +244,11 @@ const sqliteSeam: DialectSeam = {
     const match = words.map((w) => `"${w}"`).join(' AND ');
     return sql<SqlBool>`companies.id IN (SELECT rowid FROM company_name_fts WHERE company_name_fts MATCH ${match})`;
   },
-  nameCandidateIds(words, limit, indexTerm = (w) => w) {
-    const match = words.map((w) => `"${indexTerm(w)}"`).join(' AND ');
+  narrowsByPieces: true,
+  nameCandidateIds(words, limit, indexTerm = (w) => w, anyOf = []) {
+    // Keys hold only letters, digits and single spaces: a quoted piece needs no escaping.
+    const oneOf = anyOf.map((pieces) => `(${pieces.map((p) => `"${p}"`).join(' OR ')})`);
+    const match = [...words.map((w) => `"${indexTerm(w)}"`), ...oneOf].join(' AND ');
     return sql`SELECT rowid AS id FROM company_name_fts WHERE company_name_fts MATCH ${match} LIMIT ${limit}`;
   },
   async wordCandidateIds(db, words, limit, trigrams) {
@@ -351,6 +366,7 @@ const sqliteSeam: DialectSeam = {
 const postgresSeam: DialectSeam = {
   kind: 'postgres',
   indexTermOverSelects: false,
+  narrowsByPieces: false,
   nameKeyContainsAll(words) {
     // Keys hold only letters, digits and spaces: no LIKE metacharacter can reach the pattern.
     const parts = words.map((w) => sql<SqlBool>`companies.name_key LIKE ${`%${w}%`}`);
