@@ -187,7 +187,7 @@ for (const engine of ENGINES) {
       const parsed = parseNameQuery('pk film');
       assert.ok(parsed.ok);
       const search: NameSearch = { indexedWords: ['film'], otherWords: ['pk'], core: parsed.core, country: null, limit: 50 };
-      const names = new Set((await findCompaniesByName(db, seam, search, tunings()['two-letter words first']!)).map((r) => r.company_name));
+      const names = new Set((await findCompaniesByName(db, seam, search, tunings()['two-letter words first'])).map((r) => r.company_name));
       assert.deepEqual(
         [...names].sort(),
         [

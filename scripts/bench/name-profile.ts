@@ -76,7 +76,6 @@ function labelOf(text: string): string {
 }
 
 const pools = await buildFreshPools(engine.db, Number(args['per-kind']), new Set());
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))] ?? 0;
 const all: Array<{ kind: string; q: string; ms: number; statements: Array<{ label: string; ms: number }> }> = [];
 console.log(`| kind | queries | CPU ms: median | p90 | p95 | p99 | max | statements: CPU ms per query (calls per query) |`);
