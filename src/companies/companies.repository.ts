@@ -68,8 +68,8 @@ export interface NameSearchTuning {
   /**
    * Every character a name key may hold but the space (the names' words' letters and digits,
    * which include the fillers' `a`–`z`): a query word of two characters is then looked up in the
-   * substring index too, as the trigrams that can hold it (`piecesHolding`), where the seam can
-   * (`narrowsByPieces`). Absent: such a word is only checked on the rows the others found.
+   * substring index too, as the trigrams that can hold it (db/dialect-seam.ts, TwoLetterLookup).
+   * Absent: such a word is only checked on the rows the others found.
    */
   keyCharacters?: () => Iterable<string>;
 }
@@ -197,38 +197,19 @@ async function rankCandidates(db: Db, seam: DialectSeam, search: NameSearch, can
 /**
  * Up to the cap of candidates for a query with two-letter words, from the substring index:
  * the other words' pieces (their `indexTerm`s) and, for each such word, one of the trigrams that
- * can hold it (`piecesHolding`); a superset of the matches. The rarest two-letter word by the
+ * can hold it (TwoLetterLookup); a superset of the matches. The rarest two-letter word by the
  * sample is looked up, and the others unless common. Null: the seam or tuning cannot, no such
  * word, or more than the cap (the caller goes on as before).
  */
 async function shortWordCandidates(db: Db, seam: DialectSeam, search: NameSearch, tuning: NameSearchTuning): Promise<Array<{ id: number }> | null> {
   const short = [...new Set(search.otherWords.filter((w) => [...w].length === 2))];
-  if (!seam.narrowsByPieces || !tuning.keyCharacters || short.length === 0) return null;
+  if (!tuning.keyCharacters || short.length === 0) return null;
   const held = (w: string) => tuning.estimatedMatches?.([w]) ?? 0;
   const common = COMMON_SHORT_WORD_SHARE * (tuning.estimatedCompanies?.() ?? 0);
   const looked = short.sort((a, b) => held(a) - held(b)).filter((w, i) => i === 0 || held(w) <= common);
   const characters = [...tuning.keyCharacters()];
-  const { rows } = await seam
-    .nameCandidateIds(
-      search.indexedWords,
-      tuning.candidateCap + 1,
-      tuning.indexTerm,
-      looked.map((w) => piecesHolding(w, characters)),
-    )
-    .execute(db);
+  const { rows } = await seam.nameCandidateIds(search.indexedWords, tuning.candidateCap + 1, tuning.indexTerm, { words: looked, characters }).execute(db);
   return rows.length > tuning.candidateCap ? null : rows;
-}
-
-/**
- * The trigrams of a name key that can hold `word` (two characters) where it occurs: the word
- * and the character after it, or, at the key's end, the character before it and the word. A key
- * that holds it and a query word of 3+ characters too is longer than it, so one of these is
- * there; `characters`: every character a key may hold but the space.
- */
-export function piecesHolding(word: string, characters: Iterable<string>): string[] {
-  const pieces = new Set<string>();
-  for (const c of [' ', ...characters]) pieces.add(word + c).add(c + word);
-  return [...pieces];
 }
 
 /**

@@ -121,7 +121,7 @@ async function findCandidates(deps: SearchDeps, plan: SearchPlan, limit: number)
   const { estimatedMatches, estimatedPrefixMatches, estimatedCompanies } = deps.names;
   // A word of two letters is looked up as the trigrams that can hold it, made with every
   // character of the names (the vocabulary's, read up to now).
-  const vocabulary = plan.otherWords.length > 0 && deps.seam.narrowsByPieces ? (deps.vocabulary ?? null) : null;
+  const vocabulary = plan.otherWords.length > 0 ? (deps.vocabulary ?? null) : null;
   await vocabulary?.refresh(deps.db, deps.seam);
   return findCompaniesByName(
     deps.db,
