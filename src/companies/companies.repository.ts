@@ -198,7 +198,7 @@ async function rankCandidates(db: Db, seam: DialectSeam, search: NameSearch, can
  * Up to the cap of candidates for a query with two-letter words, from the substring index:
  * the other words' pieces (their `indexTerm`s) and, for each such word, one of the trigrams that
  * can hold it (TwoLetterLookup); a superset of the matches. The rarest two-letter word by the
- * sample is looked up, and the others unless common. Null: the seam or tuning cannot, no such
+ * sample is looked up, and the others unless common. Null: no characters to make them with, no such
  * word, or more than the cap (the caller goes on as before).
  */
 async function shortWordCandidates(db: Db, seam: DialectSeam, search: NameSearch, tuning: NameSearchTuning): Promise<Array<{ id: number }> | null> {
