@@ -138,6 +138,9 @@ export function auditPurgeBefore(now: number, settings: RetentionSettings): numb
   return now - settings.auditKeptDays * DAY_MS;
 }
 
+/** The reason a report's expiry gives in its history (the job's and an import's alike). */
+export const EXPIRY_REASON = 'retention period ended (D34)';
+
 export type RetentionStep = 'keep' | 'expire' | 'delete';
 
 /**

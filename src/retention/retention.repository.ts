@@ -200,10 +200,33 @@ export async function deleteExpiredReports(db: Db, reportIds: readonly number[])
   return rows.map((r) => Number(r.id)).sort((a, b) => a - b);
 }
 
-/** Lookup counts of months before `month` (`YYYY-MM`): outside the disclosure's 12 months. */
-export async function deleteLookupMonthsBefore(db: Db, month: string): Promise<number> {
-  const result = await db.deleteFrom('company_lookups').where('month', '<', month).executeTakeFirst();
-  return Number(result.numDeletedRows);
+/**
+ * One batch of the lookup counts of months before `month` (`YYYY-MM`, outside the disclosure's 12
+ * months): those of the next companies after `afterCompanyId` that have any, up to about `limit`
+ * rows (the last company's months all go, a dozen more at most). Walks the primary key
+ * (company_id, month) forward, so a batch never reads what an earlier one left. Returns how many
+ * went and the last company, null when none was left.
+ */
+export async function deleteLookupMonthsBatch(
+  db: Db,
+  month: string,
+  afterCompanyId: number,
+  limit: number,
+): Promise<{ deleted: number; lastCompanyId: number | null }> {
+  const last = await db
+    .selectFrom('company_lookups')
+    .select('company_id')
+    .where('company_id', '>', afterCompanyId)
+    .where('month', '<', month)
+    .orderBy('company_id')
+    .offset(limit - 1)
+    .limit(1)
+    .executeTakeFirst();
+  const upTo = last === undefined ? null : Number(last.company_id);
+  let query = db.deleteFrom('company_lookups').where('company_id', '>', afterCompanyId).where('month', '<', month);
+  if (upTo !== null) query = query.where('company_id', '<=', upTo);
+  const result = await query.executeTakeFirst();
+  return { deleted: Number(result.numDeletedRows), lastCompanyId: upTo };
 }
 
 export async function countLookupMonthsBefore(db: Db, month: string): Promise<number> {

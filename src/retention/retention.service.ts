@@ -34,7 +34,7 @@ import {
   countLookupMonthsBefore,
   deleteAttachmentsOf,
   deleteExpiredReports,
-  deleteLookupMonthsBefore,
+  deleteLookupMonthsBatch,
   expireReportsIf,
   insertStatusChanges,
   listCompaniesFacts,
@@ -47,13 +47,15 @@ import {
   type DueKey,
   type DueReportRow,
 } from './retention.repository.ts';
-import { auditPurgeBefore, deleteExpiredBefore, expiryCutoffOf, retentionAnchorOf } from './retention-rules.ts';
+import { auditPurgeBefore, deleteExpiredBefore, EXPIRY_REASON, expiryCutoffOf, retentionAnchorOf } from './retention-rules.ts';
 import type { RetentionSettings } from './retention-settings.ts';
 
 /** Reports per transaction: short locks, and a drain waits for one batch at most. */
 const BATCH = 200;
 /** Rows read a page for the anchors and the dry run's lists: reads only, so larger. */
 const FILL_PAGE = 2000;
+/** Lookup counts (rows) a statement of the purge deletes, about. */
+export const LOOKUP_PURGE_BATCH = 5000;
 
 /** The daily job as an actor (retention.job.ts); `risklookup retention run` acts as the CLI. */
 export const RETENTION_JOB_ACTOR: Actor = { kind: 'system', job: 'retention' };
@@ -190,7 +192,7 @@ export function createRetention(deps: RetentionDeps): Retention {
           changed_at: now,
           changed_by: actor.label,
           changed_by_user_id: null,
-          reason: 'retention period ended (D34)',
+          reason: EXPIRY_REASON,
         })),
       );
       const attachments = await deleteAttachmentsOf(trx, expired);
@@ -228,6 +230,22 @@ export function createRetention(deps: RetentionDeps): Retention {
       }
       return deleted;
     });
+  }
+
+  /**
+   * The lookup counts of months before `month`, in batches of `LOOKUP_PURGE_BATCH` rows, each its
+   * own statement (a short lock) with a turn for the event loop before it; a drain stops it between
+   * two, the rest left for the next run (as the audit purge).
+   */
+  async function purgeLookupMonths(month: string, signal?: AbortSignal): Promise<number> {
+    let deleted = 0;
+    for (let after = 0; ;) {
+      await betweenBatches(signal);
+      const batch = await deleteLookupMonthsBatch(db, month, after, LOOKUP_PURGE_BATCH);
+      deleted += batch.deleted;
+      if (batch.lastCompanyId === null) return deleted;
+      after = batch.lastCompanyId;
+    }
   }
 
   function cutoffs(now: number) {
@@ -297,7 +315,7 @@ export function createRetention(deps: RetentionDeps): Retention {
         afterId = rows.at(-1)!.id;
       }
       const auditDeleted = await purgeAuditBefore(db, auditBefore, signal);
-      const lookupsDeleted = await deleteLookupMonthsBefore(db, lookupMonth);
+      const lookupsDeleted = await purgeLookupMonths(lookupMonth, signal);
       if (auditDeleted > 0 || lookupsDeleted > 0) {
         await appendOperatorLog(db, {
           at: now,
