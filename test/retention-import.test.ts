@@ -149,15 +149,16 @@ for (const engine of ENGINES) {
       );
       const history = await db()
         .selectFrom('report_status_changes')
-        .select(['report_id', 'from_status', 'to_status', 'reason', 'changed_at'])
+        .select(['report_id', 'from_status', 'to_status', 'reason', 'changed_at', 'changed_by'])
         .where('report_id', '=', rows[2]!.id)
         .orderBy('id')
         .execute();
       assert.deepEqual(
-        history.map((h) => [h.from_status, h.to_status, h.reason, Number(h.changed_at)]),
+        history.map((h) => [h.from_status, h.to_status, h.reason, Number(h.changed_at), h.changed_by]),
         [
-          [null, 'pending', null, importedAt],
-          ['pending', 'expired', 'retention period ended (D34)', importedAt],
+          [null, 'pending', null, importedAt, 'test'],
+          // By the service itself, as the job's expiry: the disclosure says so.
+          ['pending', 'expired', 'retention period ended (D34)', importedAt, 'system:retention'],
         ],
       );
 

@@ -23,7 +23,7 @@ import type { ImportCompany, ImportReport } from './import-line.ts';
 import type { WrittenFilter } from './written-filter.ts';
 import { newCompanyRow, renamedCompany } from '../companies/company-row.ts';
 import type { ReportType } from '../reports/report-types.ts';
-import { expiryCutoffOf, retentionAnchorOf, EXPIRY_REASON } from '../retention/retention-rules.ts';
+import { EXPIRY_BY, EXPIRY_REASON, expiryCutoffOf, retentionAnchorOf } from '../retention/retention-rules.ts';
 import type { RetentionSettings } from '../retention/retention-settings.ts';
 
 export interface ImportSummary {
@@ -181,7 +181,7 @@ async function updateExisting(
     if (past(r.type, anchor)) {
       await updateReport(ctx.session.trx, Number(existing.id), { status: 'expired', expired_at: now, updated_at: now });
       await ctx.session.insertStatusChanges([
-        { report_id: Number(existing.id), from_status: r.status, to_status: 'expired', changed_at: now, changed_by: ctx.changedBy, reason: EXPIRY_REASON },
+        { report_id: Number(existing.id), from_status: r.status, to_status: 'expired', changed_at: now, changed_by: EXPIRY_BY, reason: EXPIRY_REASON },
       ]);
       ctx.summary.reportsExpired++;
     }
@@ -245,8 +245,7 @@ export async function writeBatch(ctx: BatchContext, batch: readonly BatchLine[])
   inserted.forEach((r, i) => {
     const status = newReports[i]!.report.status;
     history.push({ report_id: r.id, from_status: null, to_status: status, changed_at: now, changed_by: ctx.changedBy });
-    if (pastEnd[i])
-      history.push({ report_id: r.id, from_status: status, to_status: 'expired', changed_at: now, changed_by: ctx.changedBy, reason: EXPIRY_REASON });
+    if (pastEnd[i]) history.push({ report_id: r.id, from_status: status, to_status: 'expired', changed_at: now, changed_by: EXPIRY_BY, reason: EXPIRY_REASON });
   });
   await ctx.session.insertStatusChanges(history);
   ctx.summary.reportsAdded += inserted.length;
