@@ -15,6 +15,7 @@ import { NOON_TR } from './helpers/app.ts';
 import { fixedClock } from '../src/lib/clock.ts';
 import { IMPORT_BATCH_LINES, importLines, ImportFailed } from '../src/import/import.service.ts';
 import { WrittenFilter } from '../src/import/written-filter.ts';
+import { runWriteSession } from '../src/db/write-session.ts';
 import type { Db } from '../src/db/types.ts';
 
 /** Every index, trigger and constraint of the tables an import writes, as the database states them. */
@@ -63,6 +64,58 @@ for (const engine of ENGINES) {
       assert.deepEqual(await schemaOf(database.engine.db, engine.name), schema);
       const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM companies`.execute(database.engine.db);
       assert.equal(Number(rows[0]!.n), 0);
+    });
+
+    test('a fresh load that writes a row whose foreign key points nowhere fails whole, and the keys are checked row by row again after it', async () => {
+      const db = database.engine.db;
+      const schema = await schemaOf(db, engine.name);
+      const name = 'Yetim Kayıt A.Ş.';
+      const key = name.toLowerCase();
+      await assert.rejects(
+        runWriteSession(database.engine, async (session) => {
+          assert.ok(session.freshLoad);
+          const [company] = await session.insertCompanies([
+            {
+              company_name: name,
+              tax_id: 'ORPHAN',
+              tax_id_norm: 'ORPHAN',
+              country: 'TR',
+              city: 'Ankara',
+              name_key: key,
+              name_core: key,
+              visible_report_count: 0,
+              updated_at: NOON_TR,
+            },
+          ]);
+          // A report of a company that does not exist, and a status change of a report that does not.
+          const report = {
+            ref: 'ORPHAN-1',
+            type: 'lawsuit',
+            status: 'approved',
+            filed_at: NOON_TR,
+            description: 'x',
+            created_at: NOON_TR,
+            updated_at: NOON_TR,
+          };
+          const [orphan] = await session.insertReports([{ ...report, company_id: company!.id + 1_000 }]);
+          await session.insertStatusChanges([
+            { report_id: orphan!.id + 1_000, from_status: null, to_status: 'approved', changed_at: NOON_TR, changed_by: 'test' },
+          ]);
+        }),
+        /foreign key/i,
+      );
+      const { rows } = await sql<{
+        n: number;
+      }>`SELECT (SELECT count(*) FROM companies) + (SELECT count(*) FROM reports) + (SELECT count(*) FROM report_status_changes) AS n`.execute(db);
+      assert.equal(Number(rows[0]!.n), 0, 'nothing written');
+      assert.deepEqual(await schemaOf(db, engine.name), schema);
+      // Outside a fresh load every statement checks its row's keys again (SQLite: the connection's pragma is back on).
+      await assert.rejects(
+        sql`INSERT INTO reports (company_id, type, status, filed_at, description, created_at, updated_at) VALUES (987654, 'lawsuit', 'approved', 0, 'x', 0, 0)`.execute(
+          db,
+        ),
+        /foreign key/i,
+      );
     });
 
     test('a fresh load whose bad line comes after batches were written writes nothing and lists the line', async () => {

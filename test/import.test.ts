@@ -1,7 +1,7 @@
 /** Import (D24) and report lifecycle (D11), on every engine. */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, createWriteStream, rmSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, createWriteStream, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
@@ -191,6 +191,20 @@ for (const engine of ENGINES) {
       assert.equal(await count(), 3);
       await setReportStatus({ db: database.engine.db, clock }, { kind: 'cli', user: 'test' }, { idOrRef: 'VIS-3', to: 'withdrawn' });
       assert.equal(await count(), 0);
+    });
+
+    test('D24: a file read and checked on the worker thread: the progress bar reaches its lines and bytes; a missing file fails', async () => {
+      const lines = Array.from({ length: 2_500 }, (_, i) => companyLine({ company_name: `Workerread ${i} Gıda A.Ş.`, reports: [makeReport()] }));
+      lines[1_200] = '';
+      const path = writeLines(lines);
+      const calls: Array<[number, number]> = [];
+      const summary = await importFile(database.engine, path, { countries, clock, checkInWorker: true, onProgress: (n, bytes) => calls.push([n, bytes]) });
+      assert.equal(summary.lines, 2_499);
+      assert.equal(summary.companiesAdded, 2_499);
+      assert.ok(calls.length >= 3, 'a report every 1 000 lines and one at the end');
+      assert.deepEqual(calls[calls.length - 1], [2_500, statSync(path).size]);
+      for (let i = 1; i < calls.length; i++) assert.ok(calls[i]![0] >= calls[i - 1]![0] && calls[i]![1] >= calls[i - 1]![1], 'lines and bytes only grow');
+      await assert.rejects(importFile(database.engine, join(dir, 'missing.jsonl'), { countries, clock, checkInWorker: true }), /ENOENT/);
     });
 
     test('D24: a 2 000-line file imports line by line with progress reports', async () => {

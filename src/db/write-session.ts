@@ -125,12 +125,49 @@ async function suspendForFreshLoad(seam: DialectSeam, trx: Db): Promise<(words: 
 }
 
 /**
+ * SQLite checks a new row's foreign keys as it goes in (a look-up of the report's company and
+ * member, of the status change's report: 9–16 % of the bare writes' CPU at 10^5 companies,
+ * docs/benchmarks.md). A fresh load turns the checks off for its transaction and runs
+ * `PRAGMA foreign_key_check` once before its commit instead: a violation fails the load, which
+ * rolls back whole. The pragma is a no-op inside a transaction, so it is set on the connection
+ * before the transaction begins, while the session holds that one connection (nothing else in
+ * the process runs a statement in between), and set back after it ends, whatever the outcome.
+ */
+async function sqliteForeignKeysOffForFreshLoad(connection: Db): Promise<(() => Promise<void>) | null> {
+  if (!(await isEmptyDatabase(connection))) return null;
+  const { rows } = await sql<{ foreign_keys: number }>`PRAGMA foreign_keys`.execute(connection);
+  if (Number(rows[0]?.foreign_keys) !== 1) return null;
+  await sql`PRAGMA foreign_keys = OFF`.execute(connection);
+  return async () => {
+    await sql`PRAGMA foreign_keys = ON`.execute(connection);
+  };
+}
+
+/** Every row of every table whose foreign key points nowhere (SQLite); throws on the first table that has one. */
+async function checkSqliteForeignKeys(trx: Db): Promise<void> {
+  const { rows } = await sql<{ table: string; parent: string }>`PRAGMA foreign_key_check`.execute(trx);
+  if (rows.length > 0) throw new Error(`the load wrote ${rows.length} row(s) whose foreign key points nowhere (first: ${rows[0]!.table} → ${rows[0]!.parent})`);
+}
+
+/**
  * Runs `work` in one transaction as a write session (see the rule above). When `work` throws,
  * the transaction rolls back and the error passes through; nothing was written.
  */
 export async function runWriteSession<T>(engine: WriteEngine, work: (session: WriteSession) => Promise<T>): Promise<T> {
   engine.bulk.prepareForImport();
-  return engine.db.transaction().execute(async (trx) => {
+  if (engine.seam.kind !== 'sqlite') return inTransaction(engine, engine.db, work, false);
+  return engine.db.connection().execute(async (connection) => {
+    const restoreForeignKeys = await sqliteForeignKeysOffForFreshLoad(connection);
+    try {
+      return await inTransaction(engine, connection, work, restoreForeignKeys !== null);
+    } finally {
+      await restoreForeignKeys?.();
+    }
+  });
+}
+
+async function inTransaction<T>(engine: WriteEngine, db: Db, work: (session: WriteSession) => Promise<T>, checkForeignKeys: boolean): Promise<T> {
+  return db.transaction().execute(async (trx) => {
     const finishFreshLoad = (await isEmptyDatabase(trx)) ? await suspendForFreshLoad(engine.seam, trx) : null;
     await engine.seam.markBulkLoad(trx, true);
     const ticket: BulkTicket = { trx, freshLoad: finishFreshLoad !== null, open: true };
@@ -144,6 +181,7 @@ export async function runWriteSession<T>(engine: WriteEngine, work: (session: Wr
     try {
       const result = await work(session);
       await finishFreshLoad?.(engine.bulk.freshLoadWords(ticket));
+      if (checkForeignKeys) await checkSqliteForeignKeys(trx);
       await engine.seam.markBulkLoad(trx, false);
       // The per-row triggers were quiet: one bump for the whole session, before the commit.
       await bumpDataVersion(trx);

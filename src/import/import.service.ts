@@ -9,7 +9,8 @@ import type { CountryCatalogue } from '../countries/catalogue.ts';
 import type { Clock } from '../lib/clock.ts';
 import { companyKey, writeBatch, type BatchContext, type BatchLine, type ImportSummary } from './import-batch.ts';
 import { runWriteSession, type WriteEngine } from '../db/write-session.ts';
-import { checkLinesInline, checkLinesInWorker } from './line-checker.ts';
+import { checkFileInWorker, checkLinesInline, checkLinesInWorker } from './line-checker.ts';
+import type { CheckedLine } from './import-line.ts';
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { recordCompanyChanges, type CompanyChange } from '../events/company-changes.ts';
@@ -61,6 +62,13 @@ export interface ImportOptions {
 
 /** Imports the file whole or not at all. Throws ImportFailed with every `line N: reason`. */
 export async function importFile(engine: ImportEngine, path: string, options: ImportOptions): Promise<ImportSummary> {
+  const onProgress = options.onProgress;
+  if (options.checkInWorker ?? statSync(path).size >= WORKER_MIN_BYTES) {
+    // The worker reads the file too: this thread only writes (docs/benchmarks.md).
+    let bytes = 0;
+    const checked = checkFileInWorker(path, options.countries, (b) => (bytes = b));
+    return importChecked(engine, checked, `import ${path}`, { ...options, onProgress: onProgress && ((n) => onProgress(n, bytes)) });
+  }
   const input = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
   // Take the iterator now: readline emits lines as soon as the file opens, and lines emitted
   // before anyone iterates (while the transaction is still starting) would be lost.
@@ -76,8 +84,8 @@ export async function importFile(engine: ImportEngine, path: string, options: Im
   try {
     return await importLines(engine, { [Symbol.asyncIterator]: () => counted }, `import ${path}`, {
       ...options,
-      checkInWorker: options.checkInWorker ?? statSync(path).size >= WORKER_MIN_BYTES,
-      onProgress: options.onProgress && ((n) => options.onProgress!(n, bytes)),
+      checkInWorker: false,
+      onProgress: onProgress && ((n) => onProgress(n, bytes)),
     });
   } finally {
     input.close();
@@ -178,6 +186,19 @@ export async function importLines(
   changedBy: string,
   options: ImportOptions,
 ): Promise<ImportSummary> {
+  return importChecked(
+    engine,
+    options.checkInWorker ? checkLinesInWorker(lines, options.countries) : checkLinesInline(lines, options.countries),
+    changedBy,
+    options,
+  );
+}
+
+/**
+ * The import of checked lines, in one transaction. The generator of `checked` is started only
+ * inside the transaction, and ended (its worker thread stopped) whatever the outcome.
+ */
+async function importChecked(engine: ImportEngine, checked: AsyncGenerator<CheckedLine>, changedBy: string, options: ImportOptions): Promise<ImportSummary> {
   const summary: ImportSummary = { lines: 0, companiesAdded: 0, companiesUpdated: 0, reportsAdded: 0, reportsUpdated: 0, reportsExpired: 0 };
   const problems: string[] = [];
   try {
@@ -190,7 +211,6 @@ export async function importLines(
         { session, clock: options.clock, changedBy, retention: options.retention ?? DEFAULT_RETENTION, memberIds: new Map(), summary, problems, written },
         watchers,
       );
-      const checked = options.checkInWorker ? checkLinesInWorker(lines, options.countries) : checkLinesInline(lines, options.countries);
       let lineNo = 0;
       try {
         for await (const line of checked) {

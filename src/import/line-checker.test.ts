@@ -3,7 +3,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildCountryCatalogue } from '../countries/catalogue.ts';
 import { vkn } from '../demo/valid-ids.ts';
-import { checkLinesInline, checkLinesInWorker } from './line-checker.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkFileInWorker, checkLinesInline, checkLinesInWorker } from './line-checker.ts';
 
 const countries = buildCountryCatalogue(['TR', 'DE']);
 
@@ -51,4 +54,32 @@ test('worker and inline checks agree line by line', async () => {
 test('stopping early ends the worker thread', async () => {
   for await (const line of checkLinesInWorker(lines(), countries)) if (line.lineNo === 1500) break;
   // Reaching here without hanging is the test: the generator's finally terminated the thread.
+});
+
+test('a file read on the worker thread gives the lines the inline check gives, CRLF endings and a last line without one included', async () => {
+  const input = lines();
+  const dir = mkdtempSync(join(tmpdir(), 'risklookup-checker-'));
+  const path = join(dir, 'lines.jsonl');
+  // Windows line endings on every third line; no newline after the last line.
+  writeFileSync(path, input.map((l, i) => l + (i === input.length - 1 ? '' : i % 3 === 0 ? '\r\n' : '\n')).join(''));
+  try {
+    const bytes: number[] = [];
+    const fromFile = await collect(checkFileInWorker(path, countries, (b) => bytes.push(b)));
+    assert.deepEqual(fromFile, await collect(checkLinesInline(input, countries)));
+    assert.equal(bytes.length, 3, 'one report a chunk of 1,000 lines');
+    assert.equal(bytes[bytes.length - 1], Buffer.byteLength(input.join('\n')) + Math.ceil((input.length - 1) / 3));
+  } finally {
+    rmSync(dir, { recursive: true });
+  }
+});
+
+test('stopping early ends the worker thread that reads a file', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'risklookup-checker-'));
+  const path = join(dir, 'lines.jsonl');
+  writeFileSync(path, lines().join('\n'));
+  try {
+    for await (const line of checkFileInWorker(path, countries)) if (line.lineNo === 1500) break;
+  } finally {
+    rmSync(dir, { recursive: true });
+  }
 });

@@ -6,6 +6,7 @@
 import { Worker } from 'node:worker_threads';
 import type { CountryCatalogue } from '../countries/catalogue.ts';
 import { checkImportLine, type CheckedLine } from './import-line.ts';
+import type { FileChunk } from './line-checker.worker.ts';
 
 /** Lines per message, and messages the worker may hold ahead of the writer. */
 const CHUNK_LINES = 1000;
@@ -74,6 +75,50 @@ export async function* checkLinesInWorker(lines: AsyncIterable<string> | Iterabl
     }
     if (chunk.length > 0) send(chunk);
     while (pending.length > 0) yield* await settle(pending.shift()!);
+  } finally {
+    worker.removeAllListeners('exit');
+    await worker.terminate();
+  }
+}
+
+/**
+ * A file's lines, read, split and checked on a worker thread, in line order. `onBytes`: the
+ * bytes of the file read so far, with each chunk (for the progress bar). The worker stays at
+ * most AHEAD chunks ahead of the caller.
+ */
+export async function* checkFileInWorker(path: string, countries: CountryCatalogue, onBytes?: (bytes: number) => void): AsyncGenerator<CheckedLine> {
+  const worker = startWorker({ countryCodes: countries.list().map((c) => c.code), file: { path, chunkLines: CHUNK_LINES, ahead: AHEAD } });
+  const arrived: FileChunk[] = [];
+  let failure: Error | null = null;
+  let wake: (() => void) | null = null;
+  const notify = () => {
+    wake?.();
+    wake = null;
+  };
+  worker.on('message', (m: FileChunk) => {
+    arrived.push(m);
+    notify();
+  });
+  worker.on('error', (error) => {
+    failure ??= error;
+    notify();
+  });
+  worker.on('exit', (code) => {
+    failure ??= new Error(`the import's line checker stopped (exit code ${code})`);
+    notify();
+  });
+  try {
+    for (;;) {
+      while (arrived.length === 0 && !failure) await new Promise<void>((resolve) => (wake = resolve));
+      const m = arrived.shift();
+      if (!m) throw failure!;
+      if ('error' in m) throw m.error;
+      // Room for one more chunk on the worker's side while this one is written.
+      if (!m.done) worker.postMessage('next');
+      onBytes?.(m.bytes);
+      yield* m.lines;
+      if (m.done) return;
+    }
   } finally {
     worker.removeAllListeners('exit');
     await worker.terminate();
