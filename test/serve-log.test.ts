@@ -84,10 +84,7 @@ for (const engine of ENGINES) {
         const notFound = lines.find((l) => l.status === 404)!;
         assert.equal(notFound.route, null);
         assert.equal(notFound.path, '/api/v1/[REDACTED]');
-        assert.deepEqual(
-          lines.map((l) => l.status).sort(),
-          asked.map((a) => a.status).sort(),
-        );
+        assert.deepEqual(lines.map((l) => l.status).sort(), asked.map((a) => a.status).sort());
         assert.ok(!linesOf().some((l) => l.msg === 'incoming request' || l.msg === 'request completed'));
       } finally {
         assert.equal(await server.stop(), 0);
