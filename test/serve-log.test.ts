@@ -1,7 +1,7 @@
 /**
  * What an operator reads of `serve` (D36, issue 28): one line per request on stderr, with the
  * method, the route, the status, the time and the request id, written while it serves (the
- * server's log stream writes a turn's lines at the next turn), never a key; and every API
+ * server's log stream writes its lines within 50 ms), never a key; and every API
  * response, whatever its status, with its request id and rate-limit figures (D3).
  */
 import { describe, test } from 'node:test';
@@ -39,7 +39,7 @@ for (const engine of ENGINES) {
           { url: `${server.url}/api/v1/${key}`, status: 404 },
           { url: `${server.url}/api/v1/countries.php`, status: 200 },
         ];
-        // Several at once too: the lines of one turn go out together, each whole.
+        // Several at once too: lines that wait together go out together, each whole.
         for (let i = 0; i < 10; i++) asked.push({ url: search, key, status: 200 });
         const answers = await Promise.all(
           asked.map(async (a) => {
