@@ -64,9 +64,9 @@ test('the public URL (one-time links, allowed form origin): flag, else RISKLOOKU
   }
 });
 
-test('webhook settings (D32): private addresses off by default; concurrency 16, 4 per endpoint; bad values named', () => {
+test('webhook settings (D32): private addresses off by default; concurrency 64, 4 per endpoint; bad values named', () => {
   const defaults = parseConfig({}, {});
-  assert.deepEqual([defaults.webhookAllowPrivateAddresses, defaults.webhookConcurrency, defaults.webhookConcurrencyPerEndpoint], [false, 16, 4]);
+  assert.deepEqual([defaults.webhookAllowPrivateAddresses, defaults.webhookConcurrency, defaults.webhookConcurrencyPerEndpoint], [false, 64, 4]);
   assert.equal(parseConfig({}, { RISKLOOKUP_WEBHOOK_ALLOW_PRIVATE: '1' }).webhookAllowPrivateAddresses, true);
   assert.equal(parseConfig({}, { RISKLOOKUP_WEBHOOK_ALLOW_PRIVATE: 'off' }).webhookAllowPrivateAddresses, false);
   assert.throws(

@@ -358,7 +358,7 @@ export function parseConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pr
     webhookConcurrency: integer(
       'webhook deliveries at once (RISKLOOKUP_WEBHOOK_CONCURRENCY)',
       input.webhookConcurrency ?? env.RISKLOOKUP_WEBHOOK_CONCURRENCY,
-      16,
+      64,
       1,
       1000,
       problems,

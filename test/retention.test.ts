@@ -28,6 +28,12 @@ import { listMyReports } from '../src/reports/report-queries.service.ts';
 const DAY = 86_400_000;
 /** A Turkey date at HH:00 Turkey time. */
 const at = (date: string, hour = 12) => startOfTurkeyDay(date) + hour * 3_600_000;
+/**
+ * When these tests' reports were imported: before their retention ends, so they arrive visible
+ * and the job expires them when due (an import writes a report already past its end `expired`
+ * at once: test/retention-import.test.ts).
+ */
+const IMPORTED = fixedClock(at('2025-01-01'));
 const enforcement = (date: string, extra: Record<string, unknown> = {}) =>
   makeReport({ type: 'enforcement_plain', case: { enforcement_office: 'İstanbul 3. İcra Dairesi', file_number: '2021/1234', date }, ...extra });
 
@@ -70,7 +76,7 @@ for (const engine of ENGINES) {
       const clock = fixedClock(at('2026-11-21'));
       t.clock.set(clock.now());
       const key = await makeKeyHolder(db(), clock, { ref: 'M-RET-SEARCH' });
-      const [old, fresh, concordat] = await makeCompanies(database.engine, clock, [
+      const [old, fresh, concordat] = await makeCompanies(database.engine, IMPORTED, [
         // Case dated 2021-06-01: 60 months end on 2026-06-01, past; the other one of 2024 is not.
         { company_name: 'Eski Dosya Nakliyat A.Ş.', reports: [enforcement('2021-06-01', { ref: 'OLD-1' }), enforcement('2024-01-10', { ref: 'OLD-2' })] },
         // Ends 2026-11-22: tomorrow.
@@ -193,7 +199,7 @@ for (const engine of ENGINES) {
     test('an expired report is the operators’ only: not in the member’s "My reports", and no step can be taken on it', async () => {
       const clock = fixedClock(at('2026-11-21'));
       const member = await db().selectFrom('members').select('id').where('ref', '=', 'M-CLAIM-1').executeTakeFirstOrThrow();
-      const [taxId] = await makeCompanies(database.engine, clock, [
+      const [taxId] = await makeCompanies(database.engine, IMPORTED, [
         {
           company_name: 'Eski Alacak Ticaret Ltd. Şti.',
           reports: [makeReport({ type: 'unpaid_debt', reported_by: 'M-CLAIM-1', filed_at: '2023-10-01 10:00:00' })],
@@ -213,7 +219,7 @@ for (const engine of ENGINES) {
       const clock = fixedClock(at('2026-11-21'));
       const taxIds = await makeCompanies(
         database.engine,
-        clock,
+        IMPORTED,
         Array.from({ length: 30 }, (_, i) => ({ company_name: `Eşzamanlı Firma ${i} A.Ş.`, reports: [enforcement('2020-01-15')] })),
       );
       const ids = (await Promise.all(taxIds.map(reportsOf))).flat().map((r) => r.id);

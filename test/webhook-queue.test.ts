@@ -126,6 +126,35 @@ for (const engine of ENGINES) {
       assert.equal(receiver.mostOpen(), 3, 'at most 3 at once in all (and 3 reached)');
     });
 
+    test('a slot is free once the receiver has answered: the outcome is still written after, once, and the delivery is not claimed again meanwhile', async () => {
+      const { admin, memberId } = await world.member('Q-FREED');
+      await world.endpoints.registerEndpoint(admin, { url: receiver.url('/freed/one') });
+      await enqueue(db(), world, memberId, [makeEvent(clock), makeEvent(clock)]);
+      const { queue } = world.worker('freed', { ca: receiver.ca, settings: { concurrency: 2 } });
+      const claimed = await queue.claim(10);
+      assert.equal(claimed.length, 1, 'the newer message waits for the older one');
+      const [first] = claimed;
+      const atFree: Array<{ received: number; succeeded: number }> = [];
+      let claimedMeanwhile: Promise<Awaited<ReturnType<typeof queue.claim>>> | null = null;
+      await queue.run(first!, new AbortController().signal, () => {
+        atFree.push({ received: at('/freed/one').length, succeeded: queue.outcomes().succeeded });
+        // A claim made now (the slot is free, the outcome not written yet) never takes the same delivery.
+        claimedMeanwhile ??= queue.claim(10);
+      });
+      assert.deepEqual(atFree, [{ received: 1, succeeded: 0 }], 'the slot was freed once, after the answer and before the outcome was written');
+      assert.equal(queue.outcomes().succeeded, 1, 'the outcome written once the run ended');
+      const meanwhile = await claimedMeanwhile!;
+      assert.ok(!meanwhile.some((d) => d.id === first!.id), 'the delivery in flight was not claimed again');
+      await queue.release(meanwhile);
+      const row = await db()
+        .selectFrom('webhook_deliveries')
+        .select(['state', 'attempts', 'last_status'])
+        .where('id', '=', first!.id)
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(row, { state: 'succeeded', attempts: 1, last_status: 204 });
+      assert.equal(at('/freed/one').length, 1);
+    });
+
     test('the outbox writes deliveries only with its transaction, once per event and enabled endpoint', async () => {
       const { admin, memberId } = await world.member('Q-OUTBOX');
       const bystander = await world.member('Q-BYSTANDER');

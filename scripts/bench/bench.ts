@@ -5,6 +5,7 @@
 //
 //   npm run bench -- [--companies 1000000] [--engines sqlite,postgres] [--duration 10] [--warm-up 10] [--connections 10] [--no-write] [--bin other/bin/risklookup.js]
 //                    [--pg-prefix risklookup_bench] [--tag before] [--fresh-pool 40000]
+//   npm run bench -- --watchers 10000 [--receiver-delay-ms 100] [--engines …] [--bin …] [--tag …]
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -36,6 +37,8 @@ const { values: args } = parseArgs({
     'fresh-pool': { type: 'string', default: '40000' },
     // Issue 30's load instead of the search scenarios: N watchers of one company, a consensus reached (watchers.ts).
     watchers: { type: 'string' },
+    // With --watchers: the receiver answers each delivery this many ms after it arrived (a remote receiver's answer time).
+    'receiver-delay-ms': { type: 'string', default: '0' },
     // Tax IDs per kind (hits, misses) for the fresh tax-ID row (fresh-tax-ids.ts).
     'tax-pool': { type: 'string', default: '150000' },
   },
@@ -310,6 +313,7 @@ if (args.watchers !== undefined) {
       bin: BIN,
       keyRing: process.env.RISKLOOKUP_SECRET_KEYS || BENCH_KEY_RING,
       seconds: Number(args.duration),
+      receiverDelayMs: Number(args['receiver-delay-ms']),
     });
     const loop = (w: typeof r.loop.before) =>
       w

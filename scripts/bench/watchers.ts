@@ -126,6 +126,8 @@ interface Hooks {
   bin: string;
   keyRing: string;
   seconds: number;
+  /** The receiver answers this long after a delivery arrived (a remote receiver's answer time); 0: at once. */
+  receiverDelayMs?: number;
 }
 
 export async function runWatchersScenario(engineName: string, watchers: number, hooks: Hooks): Promise<WatchersResult> {
@@ -142,7 +144,8 @@ export async function runWatchersScenario(engineName: string, watchers: number, 
     req.resume();
     req.on('end', () => {
       received.add(String(req.headers['webhook-id']));
-      res.writeHead(204).end();
+      if (hooks.receiverDelayMs) setTimeout(() => res.writeHead(204).end(), hooks.receiverDelayMs);
+      else res.writeHead(204).end();
       if (received.size >= watchers) allIn?.();
     });
   });

@@ -65,6 +65,13 @@ export interface NameSearchTuning {
   estimatedPrefixMatches?: (core: string) => number;
   /** Companies in all, estimated: how dense the prefix matches are along the rank index. */
   estimatedCompanies?: () => number;
+  /**
+   * Every character a name key may hold but the space (the names' words' letters and digits,
+   * which include the fillers' `a`–`z`): a query word of two characters is then looked up in the
+   * substring index too, as the trigrams that can hold it (db/dialect-seam.ts, TwoLetterLookup).
+   * Absent: such a word is only checked on the rows the others found.
+   */
+  keyCharacters?: () => Iterable<string>;
 }
 
 /**
@@ -73,6 +80,12 @@ export interface NameSearchTuning {
  * not, a word repeated or not).
  */
 const MAX_KEPT_WORDS = 6;
+
+/**
+ * A two-character query word that more than this share of names hold (`su`: ~13 % at 10^6) is
+ * not looked up beside a rarer one: its ~45 trigrams' doclists cost more than they narrow.
+ */
+const COMMON_SHORT_WORD_SHARE = 0.05;
 
 /** Measured at 10^6 companies (docs/benchmarks.md): each path stays within a few ms. */
 export const NAME_SEARCH_TUNING: NameSearchTuning = { candidateCap: 2000, walkWindow: 30_000 };
@@ -98,11 +111,13 @@ const VISIBLE_NOT_FROM_INDEX = sql<boolean>`visible_report_count + 0 > 0`;
 
 /**
  * The D8 name search, best first (D8, D10), without ranking every match of a common word:
- * 1. few candidates in the substring index → check and rank them all;
+ * 1. few candidates in the substring index → check and rank them all (common words beside a
+ *    two-letter word: the names that hold the two letters too, `shortWordCandidates`);
  * 2. many (or surely many, by the name sample's estimate) → whole-name and prefix matches
  *    (headMatches), then the other matches in rank order from the rank index, walking at most
  *    `walkWindow` entries;
- * 3. a walk that ends short (the matches are mostly prefixes, or hidden) → the exact query.
+ * 3. a walk that ends short (the matches are mostly prefixes, or hidden) → the candidates of the
+ *    two-letter words if not tried and few, else the exact query.
  * Every path returns the same rows as `nameSearchQuery`; tests compare them.
  */
 export async function findCompaniesByName(db: Db, seam: DialectSeam, search: NameSearch, tuning: NameSearchTuning = NAME_SEARCH_TUNING): Promise<CompanyRow[]> {
@@ -117,39 +132,84 @@ export async function findCompaniesByName(db: Db, seam: DialectSeam, search: Nam
   // Null: the word index cannot answer (a legal-form piece, too many name words).
   const oneWord = search.indexedWords.length === 1 && !surelyMany && wordIndexAnswers(search.indexedWords);
   const byWords = oneWord ? await seam.wordCandidateIds(db, search.indexedWords, tuning.candidateCap + 1, tuning.wordTrigrams) : null;
+  // Whether the candidates hold every indexed word (the word index; PostgreSQL's seam checks them).
+  let exact = byWords !== null || !seam.indexTermOverSelects;
   if (byWords !== null) candidates = byWords.map((id) => ({ id }));
   else if (!surelyMany) {
     ({ rows: candidates } = await seam.nameCandidateIds(search.indexedWords, tuning.candidateCap + 1, tuning.indexTerm).execute(db));
+  }
+  // Common words beside a two-letter one (`pk film`): the names holding the two letters too,
+  // unless the walk should meet enough matches (`ok guvenlik`: ~600 at 10^6).
+  let narrowFirst = false;
+  if (!surelyMany && candidates.length > tuning.candidateCap) {
+    narrowFirst = !walkMayFind(tuning.estimatedMatches?.(words) ?? 0, search, tuning);
+    const narrowed = narrowFirst ? await shortWordCandidates(db, seam, search, tuning) : null;
+    if (narrowed !== null) [candidates, exact] = [narrowed, false];
     // Rare trigrams over-select; when that crosses the cap, the whole words may still be few.
-    if (candidates.length > tuning.candidateCap && tuning.indexTerm && seam.indexTermOverSelects) {
+    else if (byWords === null && tuning.indexTerm && seam.indexTermOverSelects) {
       ({ rows: candidates } = await seam.nameCandidateIds(search.indexedWords, tuning.candidateCap + 1).execute(db));
     }
   }
-  if (!surelyMany && candidates.length <= tuning.candidateCap) {
-    if (candidates.length === 0) return [];
-    // PostgreSQL's candidates hold every indexed word already (the seam checks them whole): the
-    // ranking then depends on no LIKE pattern, and its plan (the ids by primary key) is kept
-    // prepared, made once per connection (the statement log put parsing and planning at over
-    // half its time for a distinctive name at 10^6), for the few shapes of a query of up to 6
-    // words of 3+ characters; others stay unnamed. SQLite's rare trigrams over-select: its words are checked here.
-    const exact = byWords !== null || !seam.indexTermOverSelects;
-    const ranked = rankedQuery(
-      matchesAll(db, search, exact)
-        // Named columns, as every kept statement: `*` would change with a migration that adds one.
-        .select(COMPANY_ROW_COLUMNS)
-        .where(VISIBLE_NOT_FROM_INDEX)
-        .where(seam.idIn(candidates.map((r) => Number(r.id)))),
-      search.core,
-    ).limit(search.limit);
-    const fewShapes = search.otherWords.length === 0 && search.core.split(' ').length <= MAX_KEPT_WORDS;
-    return exact && fewShapes ? runKeptPrepared(db, ranked) : ranked.execute();
-  }
+  if (!surelyMany && candidates.length <= tuning.candidateCap) return rankCandidates(db, seam, search, candidates, exact);
+  const exactAnswer = async () => {
+    // The last resort, when the walk found too few: the candidates of the two-letter words when
+    // few (a walk past names that hold `pk` found none: ~5 ms, then the exact query 15–80 ms
+    // at 10^6), else the exact query.
+    const narrowed = narrowFirst ? null : await shortWordCandidates(db, seam, search, tuning);
+    return narrowed !== null ? rankCandidates(db, seam, search, narrowed, false) : nameSearchQuery(db, seam, search).execute();
+  };
   const head = await headMatches(db, seam, search, tuning);
-  if (head === null) return nameSearchQuery(db, seam, search).execute();
+  if (head === null) return exactAnswer();
   const wanted = search.limit - head.length;
   if (wanted === 0) return head;
   const tail = await walkFor(db, seam, search, 'rest', wanted, tuning.walkWindow);
-  return tail ? [...head, ...tail] : nameSearchQuery(db, seam, search).execute();
+  return tail ? [...head, ...tail] : exactAnswer();
+}
+
+/** Whether `estimated` matches are dense enough along the rank index for the walk to meet a page of them within its window. */
+function walkMayFind(estimated: number, search: NameSearch, tuning: NameSearchTuning): boolean {
+  return estimated * tuning.walkWindow >= search.limit * (tuning.estimatedCompanies?.() ?? Infinity);
+}
+
+/**
+ * Ranks candidates that hold every match (D8 order), checking the words on their rows; with
+ * `exact`, the candidates are known to hold the indexed words and only the others are checked.
+ */
+async function rankCandidates(db: Db, seam: DialectSeam, search: NameSearch, candidates: ReadonlyArray<{ id: number }>, exact: boolean): Promise<CompanyRow[]> {
+  if (candidates.length === 0) return [];
+  // PostgreSQL's candidates hold every indexed word already (the seam checks them whole): the
+  // ranking then depends on no LIKE pattern, and its plan (the ids by primary key) is kept
+  // prepared, made once per connection (the statement log put parsing and planning at over
+  // half its time for a distinctive name at 10^6), for the few shapes of a query of up to 6
+  // words of 3+ characters; others stay unnamed. SQLite's rare trigrams over-select: its words are checked here.
+  const ranked = rankedQuery(
+    matchesAll(db, search, exact)
+      // Named columns, as every kept statement: `*` would change with a migration that adds one.
+      .select(COMPANY_ROW_COLUMNS)
+      .where(VISIBLE_NOT_FROM_INDEX)
+      .where(seam.idIn(candidates.map((r) => Number(r.id)))),
+    search.core,
+  ).limit(search.limit);
+  const fewShapes = search.otherWords.length === 0 && search.core.split(' ').length <= MAX_KEPT_WORDS;
+  return exact && fewShapes ? runKeptPrepared(db, ranked) : ranked.execute();
+}
+
+/**
+ * Up to the cap of candidates for a query with two-letter words, from the substring index:
+ * the other words' pieces (their `indexTerm`s) and, for each such word, one of the trigrams that
+ * can hold it (TwoLetterLookup); a superset of the matches. The rarest two-letter word by the
+ * sample is looked up, and the others unless common. Null: no characters to make them with, no such
+ * word, or more than the cap (the caller goes on as before).
+ */
+async function shortWordCandidates(db: Db, seam: DialectSeam, search: NameSearch, tuning: NameSearchTuning): Promise<Array<{ id: number }> | null> {
+  const short = [...new Set(search.otherWords.filter((w) => [...w].length === 2))];
+  if (!tuning.keyCharacters || short.length === 0) return null;
+  const held = (w: string) => tuning.estimatedMatches?.([w]) ?? 0;
+  const common = COMMON_SHORT_WORD_SHARE * (tuning.estimatedCompanies?.() ?? 0);
+  const looked = short.sort((a, b) => held(a) - held(b)).filter((w, i) => i === 0 || held(w) <= common);
+  const characters = [...tuning.keyCharacters()];
+  const { rows } = await seam.nameCandidateIds(search.indexedWords, tuning.candidateCap + 1, tuning.indexTerm, { words: looked, characters }).execute(db);
+  return rows.length > tuning.candidateCap ? null : rows;
 }
 
 /**

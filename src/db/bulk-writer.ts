@@ -73,6 +73,8 @@ const PG_REPORT_COLUMNS = [
   ['reported_by', 'bigint'],
   ['created_at', 'bigint'],
   ['updated_at', 'bigint'],
+  ['retention_anchor', 'text'],
+  ['expired_at', 'bigint'],
 ] as const;
 const PG_CHANGE_COLUMNS = [
   ['report_id', 'bigint'],
@@ -80,6 +82,7 @@ const PG_CHANGE_COLUMNS = [
   ['to_status', 'text'],
   ['changed_at', 'bigint'],
   ['changed_by', 'text'],
+  ['reason', 'text'],
 ] as const;
 
 /**
@@ -210,8 +213,10 @@ const REPORT_COLUMNS = [
   'reported_by',
   'created_at',
   'updated_at',
+  'retention_anchor',
+  'expired_at',
 ] as const;
-const CHANGE_COLUMNS = ['report_id', 'from_status', 'to_status', 'changed_at', 'changed_by'] as const;
+const CHANGE_COLUMNS = ['report_id', 'from_status', 'to_status', 'changed_at', 'changed_by', 'reason'] as const;
 
 function insertSql(table: string, columns: readonly string[]): string {
   return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;

@@ -5,6 +5,7 @@ import { findUserByEmailNorm } from '../users/users.repository.ts';
 import { inviteUser, normaliseEmail, setDemoPassword } from '../users/users.service.ts';
 import type { Clock } from '../lib/clock.ts';
 import { importLines, type ImportEngine } from '../import/import.service.ts';
+import type { RetentionSettings } from '../retention/retention-settings.ts';
 import { issueKey } from '../keys/keys.service.ts';
 import { countMembers, findMemberByRef } from '../members/members.repository.ts';
 import { addMember, setMember } from '../members/members.service.ts';
@@ -34,7 +35,14 @@ async function prepareDemoPortalUser(db: Db, clock: Clock): Promise<DemoPortalUs
   return { email: DEMO_PORTAL_EMAIL, password };
 }
 
-export async function prepareDemo(engine: ImportEngine, clock: Clock, countries: CountryCatalogue, dailyLimit: number): Promise<DemoOutcome> {
+/** `retention`: the server's D34 settings (a demo report already past its end is imported `expired`); default D34's own. */
+export async function prepareDemo(
+  engine: ImportEngine,
+  clock: Clock,
+  countries: CountryCatalogue,
+  dailyLimit: number,
+  retention?: RetentionSettings,
+): Promise<DemoOutcome> {
   const { db } = engine;
   if ((await countMembers(db)) === 0) {
     for (const m of DEMO_MEMBERS) await addMember(db, clock, { ...m });
@@ -45,7 +53,7 @@ export async function prepareDemo(engine: ImportEngine, clock: Clock, countries:
       engine,
       companies.map((c) => JSON.stringify(c)),
       'demo data',
-      { countries, clock },
+      { countries, clock, ...(retention ? { retention } : {}) },
     );
     const issued = await issueKey(db, clock, DEMO_MEMBER_REF, dailyLimit);
     return { kind: 'created', key: issued.key, companies: companies.length, portal: await prepareDemoPortalUser(db, clock) };

@@ -2,9 +2,15 @@
  * Writes one batch of checked import lines (D24) with a handful of statements: look up the
  * batch's companies, reports and members at once, insert new rows many at a time, and take
  * the rare paths (a changed company, a report updated by ref) one row at a time.
+ *
+ * Retention (D34): every report is written with its anchor (import-line.ts, the daily job's
+ * rule), so the job's next run has nothing to work out. A report already past its retention end
+ * at the import's instant is written `expired` (expired now, with a history row saying why,
+ * kept for the operators like one the job expired, never counted as visible): it never appears
+ * in search, not even until the job's next run, and the import stays one transaction.
  */
 import type { Insertable } from 'kysely';
-import type { CompaniesTable, ReportsTable } from '../db/schema.ts';
+import type { CompaniesTable, ReportsTable, ReportStatusChangesTable } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { findMemberIdsByRefs } from '../members/members.repository.ts';
 import { checkTransition, type ReportStatus } from '../reports/lifecycle.ts';
@@ -16,6 +22,9 @@ import type { WriteSession } from '../db/write-session.ts';
 import type { ImportCompany, ImportReport } from './import-line.ts';
 import type { WrittenFilter } from './written-filter.ts';
 import { newCompanyRow, renamedCompany } from '../companies/company-row.ts';
+import type { ReportType } from '../reports/report-types.ts';
+import { EXPIRY_BY, EXPIRY_REASON, expiryCutoffOf, retentionAnchorOf } from '../retention/retention-rules.ts';
+import type { RetentionSettings } from '../retention/retention-settings.ts';
 
 export interface ImportSummary {
   lines: number;
@@ -23,12 +32,16 @@ export interface ImportSummary {
   companiesUpdated: number;
   reportsAdded: number;
   reportsUpdated: number;
+  /** Of the reports added or updated, those already past their retention end (D34): written `expired`. */
+  reportsExpired: number;
 }
 
 export interface BatchContext {
   session: WriteSession;
   clock: Clock;
   changedBy: string;
+  /** D34's settings: which reports are already past their retention end. */
+  retention: RetentionSettings;
   /** Member ref → id, filled as refs are met; kept across batches. */
   memberIds: Map<string, number>;
   summary: ImportSummary;
@@ -71,13 +84,26 @@ function reportFields(r: ImportReport, reportedBy: number | null) {
   };
 }
 
+/**
+ * Whether an imported report is past its retention end at `now` (the job's own test: its anchor
+ * at or before the type's cutoff), per type once per batch.
+ */
+function pastRetention(settings: RetentionSettings, now: number): (type: ReportType, anchor: string) => boolean {
+  const cutoffs = new Map<ReportType, string>();
+  return (type, anchor) => {
+    let cutoff = cutoffs.get(type);
+    if (cutoff === undefined) cutoffs.set(type, (cutoff = expiryCutoffOf(type, now, settings)));
+    return anchor <= cutoff;
+  };
+}
+
 /** A whole new report row, written out rather than spread: this runs once per imported report. */
-function newReportRow(r: ImportReport, companyId: number, reportedBy: number | null, now: number): Insertable<ReportsTable> {
+function newReportRow(r: ImportReport, companyId: number, reportedBy: number | null, now: number, expired: boolean): Insertable<ReportsTable> {
   return {
     company_id: companyId,
     ref: r.ref,
     type: r.type,
-    status: r.status,
+    status: expired ? 'expired' : r.status,
     filed_at: r.filedAt,
     description: r.description,
     amount_minor: r.amountMinor,
@@ -89,6 +115,8 @@ function newReportRow(r: ImportReport, companyId: number, reportedBy: number | n
     reported_by: reportedBy,
     created_at: now,
     updated_at: now,
+    retention_anchor: r.retentionAnchor,
+    expired_at: expired ? now : null,
   };
 }
 
@@ -109,14 +137,23 @@ function checkLine(ctx: BatchContext, line: BatchLine, existingCompany: CompanyR
   return problems;
 }
 
-/** The visible count of a new company, from its own reports (D12), without a query. */
-function visibleCountOf(ctx: BatchContext, company: ImportCompany): number {
+/** The visible count of a new company, from its own reports (D12), without a query; an expired one never counts. */
+function visibleCountOf(ctx: BatchContext, company: ImportCompany, expired: (r: ImportReport) => boolean): number {
   return visibleReports(
-    company.reports.map((r) => ({ type: r.type, status: r.status, reportedBy: r.reportedBy === null ? null : ctx.memberIds.get(r.reportedBy)! })),
+    company.reports
+      // An expired report is not active: it counts neither itself nor towards a consensus.
+      .filter((r) => !expired(r))
+      .map((r) => ({ type: r.type, status: r.status, reportedBy: r.reportedBy === null ? null : ctx.memberIds.get(r.reportedBy)! })),
   ).length;
 }
 
-async function updateExisting(ctx: BatchContext, row: CompanyRow, line: BatchLine, reportsByRef: Map<string, ReportRow>) {
+async function updateExisting(
+  ctx: BatchContext,
+  row: CompanyRow,
+  line: BatchLine,
+  reportsByRef: Map<string, ReportRow>,
+  past: (type: ReportType, anchor: string) => boolean,
+) {
   const c = line.company;
   const now = ctx.clock.now();
   if (row.company_name !== c.companyName || row.city !== c.city || row.tax_id !== c.taxId) {
@@ -127,8 +164,27 @@ async function updateExisting(ctx: BatchContext, row: CompanyRow, line: BatchLin
     const existing = r.ref === null ? undefined : reportsByRef.get(r.ref);
     if (!existing) continue;
     const reportedBy = r.reportedBy === null ? null : ctx.memberIds.get(r.reportedBy)!;
-    await updateReport(ctx.session.trx, Number(existing.id), { ...reportFields(r, reportedBy), updated_at: now });
+    // The line's dates replace the stored ones; a report filed in the portal keeps its event date.
+    const anchor =
+      existing.event_date === null
+        ? r.retentionAnchor
+        : retentionAnchorOf({
+            type: r.type,
+            eventDate: existing.event_date,
+            caseFields: r.caseJson === null ? null : (JSON.parse(r.caseJson) as Record<string, string>),
+            courtDecisionDate: r.courtDecisionDate,
+            concordatEnd: r.concordatEnd,
+            filedAt: r.filedAt,
+          }).date;
+    await updateReport(ctx.session.trx, Number(existing.id), { ...reportFields(r, reportedBy), retention_anchor: anchor, updated_at: now });
     if (existing.status !== r.status) await applyStatus(ctx.session.trx, ctx.clock, existing, r.status, ctx.changedBy);
+    if (past(r.type, anchor)) {
+      await updateReport(ctx.session.trx, Number(existing.id), { status: 'expired', expired_at: now, updated_at: now });
+      await ctx.session.insertStatusChanges([
+        { report_id: Number(existing.id), from_status: r.status, to_status: 'expired', changed_at: now, changed_by: EXPIRY_BY, reason: EXPIRY_REASON },
+      ]);
+      ctx.summary.reportsExpired++;
+    }
     ctx.summary.reportsUpdated++;
   }
 }
@@ -148,6 +204,8 @@ export async function writeBatch(ctx: BatchContext, batch: readonly BatchLine[])
   const reportsByRef = new Map((await findReportsByRefs(ctx.session.trx, refs)).map((r) => [r.ref!, r]));
 
   const now = ctx.clock.now();
+  const past = pastRetention(ctx.retention, now);
+  const expired = (r: ImportReport) => past(r.type, r.retentionAnchor);
   const newCompanies: Array<Insertable<CompaniesTable>> = [];
   const newReports: Array<{ key: string; report: ImportReport }> = [];
   const touched = new Set<number>();
@@ -161,10 +219,10 @@ export async function writeBatch(ctx: BatchContext, batch: readonly BatchLine[])
       continue;
     }
     if (existing) {
-      await updateExisting(ctx, existing, line, reportsByRef);
+      await updateExisting(ctx, existing, line, reportsByRef, past);
       touched.add(Number(existing.id));
     } else {
-      newCompanies.push(newCompanyRow(c, now, visibleCountOf(ctx, c)));
+      newCompanies.push(newCompanyRow(c, now, visibleCountOf(ctx, c, expired)));
     }
     for (const r of c.reports) if (r.ref === null || !reportsByRef.has(r.ref)) newReports.push({ key, report: r });
   }
@@ -176,15 +234,22 @@ export async function writeBatch(ctx: BatchContext, batch: readonly BatchLine[])
   ctx.summary.companiesAdded += newCompanies.length;
   if (written) for (const c of newCompanies) written.taxIds.add(c.tax_id_norm);
 
-  const reportRows = newReports.map(({ key, report: r }) =>
-    newReportRow(r, ids.get(key)!, r.reportedBy === null ? null : ctx.memberIds.get(r.reportedBy)!, now),
+  const pastEnd = newReports.map(({ report }) => expired(report));
+  const reportRows = newReports.map(({ key, report: r }, i) =>
+    newReportRow(r, ids.get(key)!, r.reportedBy === null ? null : ctx.memberIds.get(r.reportedBy)!, now, pastEnd[i]!),
   );
   const inserted = await ctx.session.insertReports(reportRows);
   if (written) for (const { report } of newReports) if (report.ref !== null) written.refs.add(report.ref);
-  await ctx.session.insertStatusChanges(
-    inserted.map((r) => ({ report_id: r.id, from_status: null, to_status: r.status, changed_at: now, changed_by: ctx.changedBy })),
-  );
+  // Its history as the file gives it, then (past its retention end) its expiry, as the job writes it.
+  const history: Array<Insertable<ReportStatusChangesTable>> = [];
+  inserted.forEach((r, i) => {
+    const status = newReports[i]!.report.status;
+    history.push({ report_id: r.id, from_status: null, to_status: status, changed_at: now, changed_by: ctx.changedBy });
+    if (pastEnd[i]) history.push({ report_id: r.id, from_status: status, to_status: 'expired', changed_at: now, changed_by: EXPIRY_BY, reason: EXPIRY_REASON });
+  });
+  await ctx.session.insertStatusChanges(history);
   ctx.summary.reportsAdded += inserted.length;
+  ctx.summary.reportsExpired += pastEnd.filter(Boolean).length;
   // Companies that existed before: their count depends on reports outside this batch too.
   for (const { key } of newReports) {
     const id = ids.get(key)!;

@@ -10,6 +10,8 @@ import { checkAmount, checkCase, checkConcordat, checkCourtDecisionDate } from '
 import { isReportType, needsReportingMember, REPORT_TYPES, type ReportType } from '../reports/report-types.ts';
 import { nameColumnsOf } from '../companies/company-row.ts';
 import { checkTaxId } from '../companies/tax-id.ts';
+import type { CalendarDate } from '../lib/calendar-date.ts';
+import { retentionAnchorOf } from '../retention/retention-rules.ts';
 
 export interface ImportReport {
   ref: string | null;
@@ -24,6 +26,12 @@ export interface ImportReport {
   concordatEnd: string | null;
   caseJson: string | null;
   reportedBy: string | null;
+  /**
+   * D34: the date the report ages from, by the daily job's own rule (retention-rules.ts
+   * `retentionAnchorOf`; an imported report has no event date). Worked out here, on the line
+   * checker's thread, so the import writes it and the job's first run has none to fill.
+   */
+  retentionAnchor: CalendarDate;
 }
 
 export interface ImportCompany {
@@ -113,6 +121,15 @@ function parseReport(raw: unknown, index: number, problems: string[]): ImportRep
     concordatEnd,
     caseJson,
     reportedBy,
+    retentionAnchor: retentionAnchorOf({
+      type,
+      eventDate: null,
+      // checkCase kept every field of a good line as it came (strings); a bad line is never written.
+      caseFields: caseJson === null ? null : (raw.case as Record<string, string>),
+      courtDecisionDate,
+      concordatEnd,
+      filedAt: filedAt ?? 0,
+    }).date,
   };
 }
 

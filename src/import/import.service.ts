@@ -15,6 +15,7 @@ import type { Database } from '../db/schema.ts';
 import { recordCompanyChanges, type CompanyChange } from '../events/company-changes.ts';
 import { watchedAmong, watchedSince, watchKey } from '../events/events.repository.ts';
 import { WrittenFilter } from './written-filter.ts';
+import { DEFAULT_RETENTION, type RetentionSettings } from '../retention/retention-settings.ts';
 
 export type { ImportSummary } from './import-batch.ts';
 
@@ -49,6 +50,11 @@ export interface ImportOptions {
    */
   checkInWorker?: boolean;
   clock: Clock;
+  /**
+   * D34's settings, the server's (config `retention`): a report already past its retention end
+   * is written `expired` (import-batch.ts). Default: D34's own periods.
+   */
+  retention?: RetentionSettings;
   /** Called now and then with the lines and bytes read so far (bytes: 0 when not from a file). */
   onProgress?: (lines: number, bytes: number) => void;
 }
@@ -172,7 +178,7 @@ export async function importLines(
   changedBy: string,
   options: ImportOptions,
 ): Promise<ImportSummary> {
-  const summary: ImportSummary = { lines: 0, companiesAdded: 0, companiesUpdated: 0, reportsAdded: 0, reportsUpdated: 0 };
+  const summary: ImportSummary = { lines: 0, companiesAdded: 0, companiesUpdated: 0, reportsAdded: 0, reportsUpdated: 0, reportsExpired: 0 };
   const problems: string[] = [];
   try {
     // One session: into an empty database it builds the indexes once at the end, and its close
@@ -180,7 +186,10 @@ export async function importLines(
     await runWriteSession(engine, async (session) => {
       const watchers = new ImportWatchers(session.trx, options.clock);
       const written = session.freshLoad ? { taxIds: new WrittenFilter(), refs: new WrittenFilter() } : null;
-      const batcher = new Batcher({ session, clock: options.clock, changedBy, memberIds: new Map(), summary, problems, written }, watchers);
+      const batcher = new Batcher(
+        { session, clock: options.clock, changedBy, retention: options.retention ?? DEFAULT_RETENTION, memberIds: new Map(), summary, problems, written },
+        watchers,
+      );
       const checked = options.checkInWorker ? checkLinesInWorker(lines, options.countries) : checkLinesInline(lines, options.countries);
       let lineNo = 0;
       try {

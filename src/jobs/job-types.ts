@@ -50,8 +50,12 @@ export interface QueueJob<Item> {
   /**
    * Runs one claimed item and records its outcome. `signal` aborts on drain; a run in progress
    * may finish (bounded by its own timeout) or stop and leave the item to be retried.
+   * `freeSlot()`, when the run calls it, gives its slot to the next item before the run ends (the
+   * delivery worker: the receiver has answered, the outcome is still to be written): the run
+   * still counts until it ends (drain waits for it, its outcome is counted), and no more than
+   * twice `concurrency` runs are kept at once, ending or not.
    */
-  run(item: Item, signal: AbortSignal): Promise<void>;
+  run(item: Item, signal: AbortSignal, freeSlot: () => void): Promise<void>;
   /** Gives back claimed items that will not be run (claimed as the process began to drain). */
   release(items: readonly Item[]): Promise<void>;
   /** Items due now, and the due instant of the oldest (null when none). */

@@ -58,3 +58,74 @@ test('a paced queue claims no more than its pace allows, and nothing while the p
   assert.ok(q.limits.slice(1).every((l) => l <= 8));
   stop.abort();
 });
+
+/** Resolves after `check()` holds (each turn of the event loop looked at), or fails after 2 s. */
+async function until(check: () => boolean, what: string): Promise<void> {
+  const give = Date.now() + 2000;
+  while (!check()) {
+    if (Date.now() > give) throw new Error(`not reached: ${what}`);
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+test('a run that frees its slot lets the next item start before it ends; at most twice the slots are alive; drain waits for the ending ones', async () => {
+  const answer = Array.from({ length: 6 }, deferred);
+  const recorded = Array.from({ length: 6 }, deferred);
+  const started: number[] = [];
+  const ended: number[] = [];
+  let alive = 0;
+  let mostAlive = 0;
+  let next = 0;
+  const job: QueueJob<number> = {
+    name: 'two-phase',
+    concurrency: 2,
+    claimBatch: 1,
+    claim(limit) {
+      return Promise.resolve(Array.from({ length: Math.min(limit, 6 - next) }, () => next++));
+    },
+    async run(item, _signal, freeSlot) {
+      started.push(item);
+      mostAlive = Math.max(mostAlive, ++alive);
+      await answer[item]!.promise;
+      freeSlot();
+      freeSlot(); // twice: frees one slot only
+      await recorded[item]!.promise;
+      alive--;
+      ended.push(item);
+    },
+    release: () => Promise.resolve(),
+    backlog: () => Promise.resolve({ due: 6 - next, oldestDueAt: null }),
+  };
+  const stop = new AbortController();
+  const pump = createQueuePump(job, { log: quietLog, mayWork: () => true, stopping: stop.signal, counted: () => {} });
+  pump.pump();
+  await until(() => started.length === 2, 'two started');
+  answer[0]!.resolve();
+  await until(() => started.length === 3, 'the third started once the first freed its slot');
+  assert.deepEqual(ended, [], 'the first has not ended (its outcome is still being written)');
+  answer[1]!.resolve();
+  await until(() => started.length === 4, 'the fourth started once the second freed its slot');
+  answer[2]!.resolve();
+  for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+  assert.deepEqual(started, [0, 1, 2, 3], 'four alive (twice the slots): no fifth, although a slot is free');
+  let idle = false;
+  const whenIdle = pump.whenIdle().then(() => (idle = true));
+  recorded[0]!.resolve();
+  await until(() => started.length === 5, 'the fifth started once the first ended');
+  for (const i of [1, 2, 3, 4, 5]) {
+    answer[i]!.resolve();
+    recorded[i]!.resolve();
+  }
+  await until(() => started.length === 6, 'all started');
+  await whenIdle;
+  assert.ok(idle);
+  assert.deepEqual([...ended].sort(), [0, 1, 2, 3, 4, 5], 'whenIdle resolved only after every run ended');
+  assert.equal(mostAlive, 4);
+  stop.abort();
+});

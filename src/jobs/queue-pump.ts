@@ -1,7 +1,9 @@
 /**
  * Keeps one queue's items running, at most `concurrency` at once in this process: claims as many
- * as there is room for, starts each, and claims again as they finish. Once stopped it claims
- * nothing more and gives back whatever a claim in flight brings.
+ * as there is room for, starts each, and claims again as they finish, or as they free their slot
+ * (`freeSlot`, job-types.ts): at most `concurrency` hold a slot, and at most twice that many runs
+ * have not ended.
+ * Once stopped it claims nothing more and gives back whatever a claim in flight brings.
  */
 import type { JobLog, QueueJob } from './job-types.ts';
 
@@ -21,7 +23,10 @@ export interface QueuePump {
 }
 
 export function createQueuePump<Item>(job: QueueJob<Item>, deps: QueuePumpDeps): QueuePump {
+  /** Every run not ended yet (drain waits for them). */
   const running = new Set<Promise<void>>();
+  /** Of those, the runs that hold a slot (have not freed it). */
+  const holding = new Set<object>();
   let claiming: Promise<void> | null = null;
   let pumpAgain = false;
   /** Set while the job's pace lets nothing start: the pump tries again when it fires. */
@@ -31,8 +36,13 @@ export function createQueuePump<Item>(job: QueueJob<Item>, deps: QueuePumpDeps):
   });
 
   const start = (item: Item) => {
+    const slot = {};
+    holding.add(slot);
+    const freeSlot = () => {
+      if (holding.delete(slot)) setImmediate(pump);
+    };
     const run: Promise<void> = job
-      .run(item, deps.stopping)
+      .run(item, deps.stopping, freeSlot)
       .then(
         () => deps.counted('run'),
         (error: unknown) => {
@@ -42,6 +52,7 @@ export function createQueuePump<Item>(job: QueueJob<Item>, deps: QueuePumpDeps):
       )
       .finally(() => {
         running.delete(run);
+        holding.delete(slot);
         setImmediate(pump);
       });
     running.add(run);
@@ -71,8 +82,10 @@ export function createQueuePump<Item>(job: QueueJob<Item>, deps: QueuePumpDeps):
       pumpAgain = true;
       return;
     }
-    let room = job.concurrency - running.size;
-    if (room <= 0 || (running.size > 0 && room < Math.min(job.claimBatch ?? 1, job.concurrency))) return;
+    // Runs that freed their slot and have not ended yet are bounded too: never more runs in all
+    // than twice the slots (a database slower than the receivers does not pile outcomes up).
+    let room = Math.min(job.concurrency - holding.size, 2 * job.concurrency - running.size);
+    if (room <= 0 || (holding.size > 0 && room < Math.min(job.claimBatch ?? 1, job.concurrency))) return;
     if (job.pace) {
       if (paced) return;
       const { limit, retryInMs } = job.pace(room);

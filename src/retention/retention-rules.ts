@@ -138,6 +138,14 @@ export function auditPurgeBefore(now: number, settings: RetentionSettings): numb
   return now - settings.auditKeptDays * DAY_MS;
 }
 
+/** The reason a report's expiry gives in its history (the job's and an import's alike). */
+export const EXPIRY_REASON = 'retention period ended (D34)';
+/**
+ * Who an expiry by the rule is by, in the history: the service by itself (the disclosure says so),
+ * whether the daily job found it due or an import wrote it already past its end.
+ */
+export const EXPIRY_BY = 'system:retention';
+
 export type RetentionStep = 'keep' | 'expire' | 'delete';
 
 /**

@@ -34,26 +34,30 @@ import {
   countLookupMonthsBefore,
   deleteAttachmentsOf,
   deleteExpiredReports,
-  deleteLookupMonthsBefore,
+  deleteLookupMonthsBatch,
   expireReportsIf,
   insertStatusChanges,
   listCompaniesFacts,
   setVisibleCounts,
   listDueForDeletion,
   listDueForExpiry,
+  listReportsForExpiry,
   listReportsWithoutAnchor,
   setRetentionAnchor,
   type AnchorFactsRow,
+  type DeletionKey,
   type DueKey,
   type DueReportRow,
 } from './retention.repository.ts';
-import { auditPurgeBefore, deleteExpiredBefore, expiryCutoffOf, retentionAnchorOf } from './retention-rules.ts';
+import { auditPurgeBefore, deleteExpiredBefore, EXPIRY_REASON, expiryCutoffOf, retentionAnchorOf } from './retention-rules.ts';
 import type { RetentionSettings } from './retention-settings.ts';
 
 /** Reports per transaction: short locks, and a drain waits for one batch at most. */
 const BATCH = 200;
 /** Rows read a page for the anchors and the dry run's lists: reads only, so larger. */
 const FILL_PAGE = 2000;
+/** Lookup counts (rows) a statement of the purge deletes, about. */
+export const LOOKUP_PURGE_BATCH = 5000;
 
 /** The daily job as an actor (retention.job.ts); `risklookup retention run` acts as the CLI. */
 export const RETENTION_JOB_ACTOR: Actor = { kind: 'system', job: 'retention' };
@@ -122,10 +126,10 @@ export function createRetention(deps: RetentionDeps): Retention {
    * are kept (8 bytes each in a packed array: ~12 MB for the 1.45 million due on a fresh 10^6
    * import, where the rows themselves would be several times that).
    */
-  async function everyDue(type: ReportType, cutoff: string): Promise<number[]> {
+  async function everyDue(type: ReportType, cutoff: string, signal?: AbortSignal): Promise<number[]> {
     const all: number[] = [];
     for (let after: DueKey = null; ;) {
-      await betweenBatches();
+      await betweenBatches(signal);
       const rows = await listDueForExpiry(db, type, cutoff, after, FILL_PAGE);
       for (const row of rows) all.push(row.id);
       if (rows.length < FILL_PAGE) return all;
@@ -166,9 +170,10 @@ export function createRetention(deps: RetentionDeps): Retention {
   /**
    * Expires one batch in one transaction; returns the ids it expired and those changed meanwhile.
    * A few statements a batch, not a few a report: one UPDATE per status read, one INSERT of the
-   * history rows, one read of the companies' reports and one UPDATE of their visible counts.
+   * history rows, one read of the companies' reports and one UPDATE of their visible counts, one
+   * operator log entry per type.
    */
-  async function expireBatch(actor: { label: string }, now: number, type: ReportType, rows: readonly DueReportRow[]) {
+  async function expireBatch(actor: { label: string }, now: number, rows: ReadonlyArray<DueReportRow & { type: ReportType }>) {
     return db.transaction().execute(async (trx) => {
       const byStatus = new Map<string, number[]>();
       for (const row of rows) {
@@ -179,8 +184,9 @@ export function createRetention(deps: RetentionDeps): Retention {
       const done: Array<{ id: number; companyId: number; from: string }> = [];
       for (const [from, ids] of byStatus) done.push(...(await expireReportsIf(trx, ids, from, now)).map((r) => ({ ...r, from })));
       const expired = done.map((d) => d.id).sort((a, b) => a - b);
-      const missed = rows.map((r) => r.id).filter((id) => !expired.includes(id));
-      if (expired.length === 0) return { expired, missed };
+      const expiredSet = new Set(expired);
+      const missed = rows.map((r) => r.id).filter((id) => !expiredSet.has(id));
+      if (expired.length === 0) return { expired: [], missed };
       await insertStatusChanges(
         trx,
         done.map((d) => ({
@@ -190,22 +196,32 @@ export function createRetention(deps: RetentionDeps): Retention {
           changed_at: now,
           changed_by: actor.label,
           changed_by_user_id: null,
-          reason: 'retention period ended (D34)',
+          reason: EXPIRY_REASON,
         })),
       );
       const attachments = await deleteAttachmentsOf(trx, expired);
       const changes = await refreshVisibleCounts(trx, [...new Set(done.map((d) => d.companyId))]);
       if (changes.length > 0) await deps.recordCompanyChanges(trx, now, changes);
-      await appendOperatorLog(trx, {
-        at: now,
-        userId: null,
-        actor: actor.label,
-        action: 'retention.expire',
-        target: `reports:${type}`,
-        before: null,
-        after: { status: 'expired', ids: expired, attachments_deleted: attachments, companies_changed: changes.length },
-      });
-      return { expired, missed };
+      // One entry per type, as when the batches went type by type (the attachments and companies: the batch's).
+      const byType = new Map<ReportType, number[]>();
+      for (const row of rows) {
+        if (!expiredSet.has(row.id)) continue;
+        const ids = byType.get(row.type);
+        if (ids) ids.push(row.id);
+        else byType.set(row.type, [row.id]);
+      }
+      for (const [type, ids] of byType) {
+        await appendOperatorLog(trx, {
+          at: now,
+          userId: null,
+          actor: actor.label,
+          action: 'retention.expire',
+          target: `reports:${type}`,
+          before: null,
+          after: { status: 'expired', ids, attachments_deleted: attachments, companies_changed: changes.length },
+        });
+      }
+      return { expired: rows.filter((r) => expiredSet.has(r.id)), missed };
     });
   }
 
@@ -230,6 +246,22 @@ export function createRetention(deps: RetentionDeps): Retention {
     });
   }
 
+  /**
+   * The lookup counts of months before `month`, in batches of `LOOKUP_PURGE_BATCH` rows, each its
+   * own statement (a short lock) with a turn for the event loop before it; a drain stops it between
+   * two, the rest left for the next run (as the audit purge).
+   */
+  async function purgeLookupMonths(month: string, signal?: AbortSignal): Promise<number> {
+    let deleted = 0;
+    for (let after = 0; ;) {
+      await betweenBatches(signal);
+      const batch = await deleteLookupMonthsBatch(db, month, after, LOOKUP_PURGE_BATCH);
+      deleted += batch.deleted;
+      if (batch.lastCompanyId === null) return deleted;
+      after = batch.lastCompanyId;
+    }
+  }
+
   function cutoffs(now: number) {
     return {
       deleteBefore: deleteExpiredBefore(now, settings),
@@ -252,7 +284,15 @@ export function createRetention(deps: RetentionDeps): Retention {
         const ids = [...due, ...missing.filter((m) => m.anchor <= cutoff).map((m) => m.id)].sort((a, b) => a - b);
         if (ids.length > 0) byType[type] = ids;
       }
-      const deleted = (await everyRow((afterId) => listDueForDeletion(db, deleteBefore, afterId, FILL_PAGE), FILL_PAGE)).map((r) => r.id);
+      const deleted: number[] = [];
+      for (let after: DeletionKey = null; ;) {
+        await betweenBatches();
+        const rows = await listDueForDeletion(db, deleteBefore, after, FILL_PAGE);
+        for (const row of rows) deleted.push(row.id);
+        if (rows.length < FILL_PAGE) break;
+        after = { expiredAt: rows.at(-1)!.expired_at, id: rows.at(-1)!.id };
+      }
+      deleted.sort((a, b) => a - b);
       return {
         at: now,
         anchorsFilled,
@@ -271,33 +311,36 @@ export function createRetention(deps: RetentionDeps): Retention {
       const anchorsFilled = await fillAnchors(signal);
       const byType: Partial<Record<ReportType, number[]>> = {};
       const changedMeanwhile: number[] = [];
-      for (const type of REPORT_TYPES) {
-        const cutoff = expiryCutoffOf(type, now, settings);
-        for (let after: DueKey = null; ;) {
-          // A turn for the requests, timers and signals that came meanwhile (better-sqlite3 never gives one up by itself), then a drain stops here.
-          await betweenBatches(signal);
-          const rows = await listDueForExpiry(db, type, cutoff, after, BATCH);
-          if (rows.length === 0) break;
-          const { expired, missed } = await expireBatch(actor, now, type, rows);
-          if (expired.length > 0) {
-            const ids = (byType[type] ??= []);
-            for (const id of expired) ids.push(id);
-          }
-          changedMeanwhile.push(...missed);
-          const last = rows.at(-1)!;
-          after = { anchor: last.retention_anchor!, id: last.id };
-        }
+      // The due reports' ids from the (type, anchor) index, then expired in id order: neighbours in
+      // id share table and index pages (a company's reports are neighbours too), so a batch writes
+      // about a quarter of the pages it wrote in anchor order (docs/benchmarks.md).
+      const cutoffOf = new Map(REPORT_TYPES.map((type) => [type, expiryCutoffOf(type, now, settings)]));
+      const due: number[] = [];
+      for (const type of REPORT_TYPES) for (const id of await everyDue(type, cutoffOf.get(type)!, signal)) due.push(id);
+      due.sort((a, b) => a - b);
+      for (let i = 0; i < due.length; i += BATCH) {
+        // A turn for the requests, timers and signals that came meanwhile (better-sqlite3 never gives one up by itself), then a drain stops here.
+        await betweenBatches(signal);
+        // Read again: what changed since the ids were listed is judged as it is now.
+        const rows = (await listReportsForExpiry(db, due.slice(i, i + BATCH))).filter(
+          (r) => r.status !== 'expired' && r.retention_anchor !== null && r.retention_anchor <= cutoffOf.get(r.type)!,
+        );
+        if (rows.length === 0) continue;
+        const { expired, missed } = await expireBatch(actor, now, rows);
+        for (const row of expired) (byType[row.type] ??= []).push(row.id);
+        changedMeanwhile.push(...missed);
       }
       const deleted: number[] = [];
-      for (let afterId = 0; ;) {
+      for (let after: DeletionKey = null; ;) {
         await betweenBatches(signal);
-        const rows = await listDueForDeletion(db, deleteBefore, afterId, BATCH);
+        const rows = await listDueForDeletion(db, deleteBefore, after, BATCH);
         if (rows.length === 0) break;
         for (const id of await deleteBatch(actor, now, rows, deleteBefore)) deleted.push(id);
-        afterId = rows.at(-1)!.id;
+        after = { expiredAt: rows.at(-1)!.expired_at, id: rows.at(-1)!.id };
       }
+      deleted.sort((a, b) => a - b);
       const auditDeleted = await purgeAuditBefore(db, auditBefore, signal);
-      const lookupsDeleted = await deleteLookupMonthsBefore(db, lookupMonth);
+      const lookupsDeleted = await purgeLookupMonths(lookupMonth, signal);
       if (auditDeleted > 0 || lookupsDeleted > 0) {
         await appendOperatorLog(db, {
           at: now,

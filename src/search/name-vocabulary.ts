@@ -27,6 +27,7 @@ const MIN_WORDS = 1 << 16;
 const CHUNK = 5_000;
 /** Letters of nearly every key (name-key.ts folds Turkish letters to these). */
 const PLAIN = /^[a-z0-9]$/;
+const PLAIN_CHARACTERS = [...'abcdefghijklmnopqrstuvwxyz0123456789'];
 
 export class NameVocabulary {
   private bits = new Int32Array(0);
@@ -112,6 +113,14 @@ export class NameVocabulary {
   /** Every letter of the names' words other than `a`–`z` and `0`–`9`. */
   letters(): string[] {
     return [...this.otherLetters];
+  }
+
+  /**
+   * Every character a name key may hold but the space: `a`–`z`, `0`–`9` (the fillers' letters
+   * among them) and `letters()`. Complete once refreshed (every name's words are in the table).
+   */
+  keyCharacters(): string[] {
+    return [...PLAIN_CHARACTERS, ...this.otherLetters];
   }
 
   /** Words read so far, and the filter's size in bytes. */

@@ -119,6 +119,10 @@ async function findCandidates(deps: SearchDeps, plan: SearchPlan, limit: number)
   if (!deps.names) return findCompaniesByName(deps.db, deps.seam, { ...plan, limit });
   await deps.names.refresh(deps.db);
   const { estimatedMatches, estimatedPrefixMatches, estimatedCompanies } = deps.names;
+  // A word of two letters is looked up as the trigrams that can hold it, made with every
+  // character of the names (the vocabulary's, read up to now).
+  const vocabulary = plan.otherWords.length > 0 ? (deps.vocabulary ?? null) : null;
+  await vocabulary?.refresh(deps.db, deps.seam);
   return findCompaniesByName(
     deps.db,
     deps.seam,
@@ -130,6 +134,7 @@ async function findCandidates(deps: SearchDeps, plan: SearchPlan, limit: number)
       estimatedMatches,
       estimatedPrefixMatches,
       estimatedCompanies,
+      ...(vocabulary ? { keyCharacters: () => vocabulary.keyCharacters() } : {}),
     },
   );
 }

@@ -65,7 +65,7 @@ async function prepareDatabase(options: ServeOptions, out: Output): Promise<Demo
         `sealed ${sealed} secret${sealed === 1 ? '' : 's'} an earlier version stored in clear (operators' TOTP seeds) under key '${options.keyRing.newestId}'`,
       );
     if (!options.demo) return { kind: 'untouched' };
-    return await prepareDemo(engine, systemClock, buildCountryCatalogue(options.config.countries), options.config.defaultDailyLimit);
+    return await prepareDemo(engine, systemClock, buildCountryCatalogue(options.config.countries), options.config.defaultDailyLimit, options.config.retention);
   } finally {
     await engine.close();
   }

@@ -11,7 +11,10 @@
  * gave one a turn within the last second (SERVING_QUIET_MS), the worker starts at most `ratePerSecond` deliveries a second, at most `burst` at once (a token
  * bucket), and only whole bursts (or all the room it has, when that is less): one claim of 16
  * every 64 ms rather than one of 4 every 16 ms, so that the database's writer is taken a few
- * times a second rather than a hundred (issue 30, second pass); with no request for a second it starts as many as it has slots for. Deliveries
+ * times a second rather than a hundred (issue 30, second pass); with no request for a second it starts as many as it has slots for.
+ * The bucket holds two bursts: the worker asks again when the next burst is due, and on a busy
+ * machine its timer fires late; with room for one burst only, the tokens of that delay were lost,
+ * and 250 a second became ~200 (issue 30, third pass). Deliveries
  * in flight are not counted: a receiver that answers slowly holds a slot and a socket, not the CPU,
  * so it does not take the searches' share. A rate of 0 turns the rule off.
  *
@@ -55,6 +58,8 @@ export type DeliveryPacer = ((wanted: number) => PaceAnswer) & {
 
 export function createDeliveryPacer(settings: PaceSettings, load: () => RequestLoad, now: () => number): DeliveryPacer {
   const burst = Math.max(1, settings.burst);
+  /** A late look (a timer fired late) loses nothing up to one burst's time. */
+  const capacity = 2 * burst;
   let tokens = burst;
   let at = now();
   let lastAdmitted = load().admitted;
@@ -63,7 +68,7 @@ export function createDeliveryPacer(settings: PaceSettings, load: () => RequestL
   const pace = (wanted: number): PaceAnswer => {
     if (settings.ratePerSecond <= 0) return { limit: wanted, retryInMs: 0 };
     const t = now();
-    tokens = Math.min(burst, tokens + ((t - at) * settings.ratePerSecond) / 1000);
+    tokens = Math.min(capacity, tokens + ((t - at) * settings.ratePerSecond) / 1000);
     at = t;
     const { active, queued, admitted } = load();
     if (active > 0 || queued > 0 || admitted !== lastAdmitted) servingUntil = t + SERVING_QUIET_MS;

@@ -39,7 +39,10 @@ import type { Db } from '../db/types.ts';
 export const DELIVERY_QUEUE = 'webhook-deliveries';
 
 export interface DeliverySettings {
-  /** Deliveries in flight at once in this process (default 16). */
+  /**
+   * Attempts waiting for their receiver's answer at once in this process (default 64). An answered
+   * attempt gives its slot to the next one while its outcome is written (at most as many again).
+   */
   readonly concurrency: number;
   /** … of which to one endpoint (default 4). */
   readonly perEndpoint: number;
@@ -55,7 +58,7 @@ export interface DeliverySettings {
 }
 
 export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = {
-  concurrency: 16,
+  concurrency: 64,
   perEndpoint: 4,
   timeoutMs: DELIVERY_TIMEOUT_MS,
   claimMs: DELIVERY_TIMEOUT_MS + 20_000,
@@ -162,7 +165,7 @@ export interface AttemptOutcome {
  */
 export function createAttemptRecorder(
   write: (batch: readonly AttemptOutcome[]) => Promise<boolean[]>,
-  options: { max?: number; gather?: () => { count: number; ms: number } | null } = {},
+  options: { max?: number; gather?: (queued: number) => { count: number; ms: number } | null } = {},
 ) {
   const max = options.max ?? 64;
   let queue: Array<{ outcome: AttemptOutcome; resolve: (recorded: boolean) => void; reject: (error: unknown) => void }> = [];
@@ -189,7 +192,7 @@ export function createAttemptRecorder(
       return new Promise<boolean>((resolve, reject) => {
         queue.push({ outcome, resolve, reject });
         if (writing) return;
-        const gather = options.gather?.() ?? null;
+        const gather = options.gather?.(queue.length) ?? null;
         if (gather === null || queue.length >= gather.count) {
           if (waitingFor) clearTimeout(waitingFor);
           waitingFor = null;
@@ -201,8 +204,11 @@ export function createAttemptRecorder(
   };
 }
 
-/** While serving: outcomes written in batches of half the slots (or of every attempt still running, when fewer), or this long after the first. */
+/** While serving: outcomes written in batches of a claim's size (or of every attempt still waiting, when fewer), or this long after the first. */
 export const RECORD_GATHER_MS = 50;
+
+/** Items claimed at once, and outcomes written at once while serving: at most this many. */
+export const CLAIM_BATCH_MAX = 16;
 
 export function createDeliveryQueue(deps: DeliveryWorkerDeps): DeliveryQueue {
   const settings = { ...DEFAULT_DELIVERY_SETTINGS, ...deps.settings };
@@ -212,12 +218,18 @@ export function createDeliveryQueue(deps: DeliveryWorkerDeps): DeliveryQueue {
   const sender = deps.sendInThread
     ? createThreadSender({ ...senderOptions, allowPrivate: deps.addresses.allowPrivate })
     : createInThreadSender(senderOptions, deps.addresses);
+  /** Attempts sent and not answered yet, per endpoint (the per-endpoint bound). */
   const inFlight = new Map<number, number>();
+  const answered = (endpointId: number) => {
+    const left = (inFlight.get(endpointId) ?? 1) - 1;
+    if (left > 0) inFlight.set(endpointId, left);
+    else inFlight.delete(endpointId);
+  };
   const outcomes: Record<DeliveryOutcome, number> = { succeeded: 0, retrying: 0, failed: 0, lost_claim: 0, secret_unreadable: 0 };
   const jitter = deps.jitter ?? Math.random;
   const pacer = deps.requestLoad ? createDeliveryPacer(settings.pace, deps.requestLoad, deps.monotonicNow ?? (() => performance.now())) : null;
 
-  const claimBatch = Math.max(1, Math.floor(settings.concurrency / 2));
+  const claimBatch = Math.max(1, Math.min(CLAIM_BATCH_MAX, Math.floor(settings.concurrency / 2)));
   // One statement records the batch (recordAttempts); an endpoint to disable joins it in one
   // transaction (the outcome and the disabling commit together), which is rare.
   const recorder = createAttemptRecorder(
@@ -236,15 +248,12 @@ export function createDeliveryQueue(deps: DeliveryWorkerDeps): DeliveryQueue {
       });
     },
     {
-      // Never more than the attempts still running (each waits here for its record): an endpoint's
-      // next first attempt waits for this one's record, so a lone stream is written at once.
-      gather: () =>
+      // Never more than the outcomes waiting and the attempts still waiting for an answer: an
+      // endpoint's next first attempt waits for this one's record, so a lone stream is written at once.
+      gather: (queued) =>
         pacer?.serving()
           ? {
-              count: Math.min(
-                claimBatch,
-                [...inFlight.values()].reduce((a, b) => a + b, 0),
-              ),
+              count: Math.min(claimBatch, queued + [...inFlight.values()].reduce((a, b) => a + b, 0)),
               ms: RECORD_GATHER_MS,
             }
           : null,
@@ -261,17 +270,28 @@ export function createDeliveryQueue(deps: DeliveryWorkerDeps): DeliveryQueue {
     outcomes[deferred ? 'secret_unreadable' : 'lost_claim']++;
   }
 
-  async function deliver(delivery: ClaimedDelivery): Promise<void> {
+  /**
+   * `answered()` once the attempt is over (the receiver answered, or could not be reached, or it
+   * was never sent): the endpoint's and the worker's slot are free from then on, while the outcome
+   * is written. The row stays `delivering` under this claim until then, so no process takes it again.
+   */
+  async function deliver(delivery: ClaimedDelivery, answered: () => void): Promise<void> {
     const started = deps.clock.now();
     const timestampSeconds = Math.floor(started / 1000);
     let secrets: string[];
     try {
       secrets = signingSecrets(delivery, deps.keyRing, started, deps.log);
     } catch (error) {
+      answered();
       if (error instanceof SecretUnreadableError) return deferUnreadable(delivery, error);
       throw error;
     }
-    const result = await sender.send({ url: delivery.url, webhookId: delivery.webhookId, timestampSeconds, secrets, body: delivery.payload });
+    let result;
+    try {
+      result = await sender.send({ url: delivery.url, webhookId: delivery.webhookId, timestampSeconds, secrets, body: delivery.payload });
+    } finally {
+      answered();
+    }
     const now = deps.clock.now();
     const decision = decideAfterAttempt(result, delivery.attempts + 1, now, jitter());
     const status = result.kind === 'answered' ? result.status : null;
@@ -301,22 +321,18 @@ export function createDeliveryQueue(deps: DeliveryWorkerDeps): DeliveryQueue {
       for (const d of claimed) inFlight.set(d.endpointId, (inFlight.get(d.endpointId) ?? 0) + 1);
       return claimed;
     },
-    async run(delivery) {
-      try {
-        await deliver(delivery);
-      } finally {
-        const left = (inFlight.get(delivery.endpointId) ?? 1) - 1;
-        if (left > 0) inFlight.set(delivery.endpointId, left);
-        else inFlight.delete(delivery.endpointId);
-      }
+    async run(delivery, _signal, freeSlot) {
+      let over = false;
+      await deliver(delivery, () => {
+        if (over) return;
+        over = true;
+        answered(delivery.endpointId);
+        freeSlot();
+      });
     },
     async release(claimed) {
       await releaseDeliveries(deps.db, claimed);
-      for (const d of claimed) {
-        const left = (inFlight.get(d.endpointId) ?? 1) - 1;
-        if (left > 0) inFlight.set(d.endpointId, left);
-        else inFlight.delete(d.endpointId);
-      }
+      for (const d of claimed) answered(d.endpointId);
     },
     backlog: () => deliveryBacklog(deps.db, deps.clock.now()),
     outcomes: () => ({ ...outcomes }),

@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { Command } from 'commander';
 import { CommandError } from '../command-errors.ts';
+import { readRetentionSettings } from '../../retention/retention-settings.ts';
 import { withContext } from '../context.ts';
 
 /** A progress bar with percent, rate and ETA, redrawn in place on a terminal. */
@@ -34,6 +35,9 @@ export function importCommand(): Command {
     .argument('<file>', 'JSON Lines file, one company per line')
     .action(async (file: string, _opts: unknown, cmd: Command) => {
       if (!existsSync(file)) throw new CommandError(`no such file: ${file}`);
+      // D34: the server's retention settings decide which reports arrive already past their end (written `expired`).
+      const retention = readRetentionSettings({}, process.env);
+      if (retention.problems.length > 0) throw new CommandError(`${retention.problems.join('\n')}\nnothing was imported: fix the settings and import again`);
       return withContext(cmd, async ({ engine, clock, out }) => {
         const [{ buildCountryCatalogue }, { importFile, ImportFailed }] = await Promise.all([
           import('../../countries/catalogue.ts'),
@@ -42,13 +46,21 @@ export function importCommand(): Command {
         const progress = progressReporter(process.stderr.isTTY === true && !out.json, statSync(file).size);
         const started = Date.now();
         try {
-          const summary = await importFile(engine, file, { countries: buildCountryCatalogue(), clock, onProgress: progress.update });
+          const summary = await importFile(engine, file, {
+            countries: buildCountryCatalogue(),
+            clock,
+            retention: retention.settings,
+            onProgress: progress.update,
+          });
           progress.done();
           const seconds = (Date.now() - started) / 1000;
           out.result({ ok: true, ...summary, seconds }, [
             `imported ${file}: ${summary.lines} lines in ${seconds.toFixed(1)} s`,
             `  companies: ${summary.companiesAdded} added, ${summary.companiesUpdated} updated`,
             `  reports:   ${summary.reportsAdded} added, ${summary.reportsUpdated} updated`,
+            ...(summary.reportsExpired > 0
+              ? [`  ${summary.reportsExpired} of them already past their retention end (D34): kept as expired, for operators only`]
+              : []),
           ]);
         } catch (error) {
           progress.done();
