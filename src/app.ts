@@ -195,8 +195,9 @@ export async function buildApp({
     PORTAL_PREFIX,
     HEALTH_PATHS,
   );
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     addCommonHeaders(request, reply);
+    done(null, payload);
   });
 
   const audit = createAuditWriter(engine.db, (error, lost) => app.log.error({ err: error, lost }, 'could not write audit records'));

@@ -81,11 +81,25 @@ function overloaded(request: FastifyRequest): AppError {
 }
 
 /** A turn for the request (waiting in its lane if need be); false when shed. */
-async function takeTurn(request: AdmittedRequest, reply: FastifyReply, gate: AdmissionGate, admission: Admission): Promise<boolean> {
+function takeTurn(reply: FastifyReply, gate: AdmissionGate, admission: Admission): boolean | Promise<boolean> {
   const ticket = gate.enter(admission.lane);
   admission.ticket = ticket;
   reply.raw.once('close', ticket.leave);
   return ticket.admitted;
+}
+
+/**
+ * Calls `done` once the turn is decided: at once when the gate answers at once (no promise, no
+ * microtask: issue 28), else when the wait ends.
+ */
+function onTurn(request: FastifyRequest, turn: boolean | Promise<boolean>, onShed: (() => void) | undefined, done: (error?: Error) => void): void {
+  const decide = (admitted: boolean) => {
+    if (admitted) return done();
+    onShed?.();
+    done(overloaded(request));
+  };
+  if (typeof turn === 'boolean') decide(turn);
+  else turn.then(decide, done);
 }
 
 /** While the body arrives: no turn; past its deadline, the parser reading it fails with 408. */
@@ -131,32 +145,30 @@ export function admittedKeyDigest(request: FastifyRequest): string | null | unde
 }
 
 export function registerAdmission(app: App, gate: AdmissionGate, options: AdmissionOptions) {
-  app.addHook('onRequest', async (request: AdmittedRequest, reply) => {
-    if (options.exempt.has(request.routeOptions.url ?? '')) return;
+  // Callback hooks, not async ones: a request passes most of them without waiting, and an async
+  // hook costs a promise and a microtask each (issue 28).
+  app.addHook('onRequest', (request: AdmittedRequest, reply, done) => {
+    if (options.exempt.has(request.routeOptions.url ?? '')) return done();
     const { lane, digest } = laneOf(request, options.knownKeys);
     const admission: Admission = { lane, digest, ticket: { admitted: true, leave: () => {} }, bodyTimer: null };
     request[ADMISSION] = admission;
-    if (await takeTurn(request, reply, gate, admission)) return;
-    options.onShed?.();
-    throw overloaded(request);
+    onTurn(request, takeTurn(reply, gate, admission), options.onShed, done);
   });
 
-  app.addHook('preParsing', async (request: AdmittedRequest, reply, payload) => {
+  app.addHook('preParsing', (request: AdmittedRequest, reply, payload, done) => {
     const admission = request[ADMISSION];
     if (admission && hasBody(request)) awaitBody(request, reply, admission, options.bodyTimeoutMs);
-    return payload;
+    done(null, payload);
   });
 
   // The first preHandler of every route: the body (urlencoded, or multipart read by its
   // preValidation hook) is in; a turn again before any route's own work.
-  app.addHook('preHandler', async (request: AdmittedRequest, reply) => {
+  app.addHook('preHandler', (request: AdmittedRequest, reply, done) => {
     const admission = request[ADMISSION];
-    if (!admission || admission.bodyTimer === null) return;
+    if (!admission || admission.bodyTimer === null) return done();
     clearTimeout(admission.bodyTimer);
     admission.bodyTimer = null;
-    if (await takeTurn(request, reply, gate, admission)) return;
-    options.onShed?.();
-    throw overloaded(request);
+    onTurn(request, takeTurn(reply, gate, admission), options.onShed, done);
   });
 
   // A key that authentication found has its own lane from its next request on.

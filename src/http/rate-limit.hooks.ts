@@ -6,7 +6,7 @@ import type { App } from './app-type.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../lib/clock.ts';
 import { nextQuotaResetSeconds, quotaDayOf } from '../lib/turkey-time.ts';
-import { addressSubject, memberSubject, peekAllowance, rateLimitHeaders, takeUnit } from '../quota/allowance.ts';
+import { addressSubject, memberSubject, peekAllowance, rateLimitHeaders, takeUnit, type Allowance } from '../quota/allowance.ts';
 import type { Db } from '../db/types.ts';
 
 export interface RateLimitDeps {
@@ -28,12 +28,16 @@ export async function chargeAnonymous(deps: RateLimitDeps, request: FastifyReque
   request.allowance = await takeUnit(deps.db, meter, deps.clock.now());
 }
 
-async function allowanceFor(deps: RateLimitDeps, request: FastifyRequest) {
+/** The allowance that applied, when known without a statement (charged, or read with the key this very day). */
+function knownAllowance(request: FastifyRequest, now: number): Allowance | null {
   if (request.allowance) return request.allowance;
   const holder = request.keyHolder;
-  const now = deps.clock.now();
-  // Read with the key, this very day: no second statement.
   if (holder && holder.usage.day === quotaDayOf(now)) return { limit: holder.dailyLimit, used: holder.usage.used, resetAt: nextQuotaResetSeconds(now) };
+  return null;
+}
+
+function allowanceFor(deps: RateLimitDeps, request: FastifyRequest): Promise<Allowance> {
+  const holder = request.keyHolder;
   return holder
     ? peekAllowance(deps.db, deps.clock, memberSubject(holder.memberId), holder.dailyLimit)
     : peekAllowance(deps.db, deps.clock, addressSubject(request.ip), deps.anonDailyLimit);
@@ -62,17 +66,30 @@ export function registerRateLimitHooks(
   unmeteredPaths: readonly string[] = [],
 ) {
   const unmetered = (request: FastifyRequest) => isUnder(request.url, unmeteredPrefix) || unmeteredPaths.includes(request.routeOptions.url ?? '');
-  app.addHook('onRequest', async (request) => {
-    if (unmetered(request)) return;
-    if (!keyedPaths.includes(request.routeOptions.url ?? '')) await chargeAnonymous(deps, request);
+  // Callback hooks: a keyed request passes both without a statement, and then without a promise
+  // or a microtask either (issue 28).
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (unmetered(request) || keyedPaths.includes(request.routeOptions.url ?? '')) return done();
+    chargeAnonymous(deps, request).then(() => done(), done);
   });
-  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply) => {
+  app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload, done) => {
     // A shed request (D26) is answered without touching the database, so without the figures.
-    if (reply.hasHeader('x-ratelimit-limit') || request.shed || unmetered(request)) return;
-    try {
-      reply.headers(rateLimitHeaders(await allowanceFor(deps, request), deps.clock.now()));
-    } catch (error) {
-      request.log.error({ err: error }, 'could not read the allowance for the rate-limit headers');
+    if (reply.hasHeader('x-ratelimit-limit') || request.shed || unmetered(request)) return done(null, payload);
+    const now = deps.clock.now();
+    const known = knownAllowance(request, now);
+    if (known) {
+      reply.headers(rateLimitHeaders(known, now));
+      return done(null, payload);
     }
+    allowanceFor(deps, request).then(
+      (allowance) => {
+        reply.headers(rateLimitHeaders(allowance, deps.clock.now()));
+        done(null, payload);
+      },
+      (error: unknown) => {
+        request.log.error({ err: error }, 'could not read the allowance for the rate-limit headers');
+        done(null, payload);
+      },
+    );
   });
 }

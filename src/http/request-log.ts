@@ -29,12 +29,13 @@ export function requestLogFields(request: FastifyRequest, reply: FastifyReply) {
 }
 
 export function registerRequestLog(app: App, metrics: Metrics) {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const fields = requestLogFields(request, reply);
     request.log.info(fields, 'request');
     const route = fields.route ?? 'unmatched';
     metrics.requests.inc({ route, method: request.method, status: String(reply.statusCode) });
     metrics.duration.observe({ route, method: request.method }, reply.elapsedTime / 1000);
     if (reply.statusCode === 429) metrics.quotaRefusals.inc({ route });
+    done();
   });
 }

@@ -60,8 +60,8 @@ function isHttps(transport: Transport, request: FastifyRequest): boolean {
  */
 export function registerTransportHooks(app: App, transport: Transport, plainHttpPaths: readonly string[] = []) {
   app.server.headersTimeout = LIMITS.headersTimeoutMs;
-  // eslint-disable-next-line @typescript-eslint/require-await -- Fastify waits for done() unless a hook returns a promise; a throw rejects it
-  app.addHook('onRequest', async (request: FastifyRequest) => {
+  // Callback hooks (no promise, no microtask: issue 28); Fastify turns a throw into the error answer.
+  app.addHook('onRequest', (request: FastifyRequest, _reply, done) => {
     if (request.url.length > LIMITS.maxUrlLength) {
       throw new AppError(
         'uri_too_long',
@@ -95,9 +95,11 @@ export function registerTransportHooks(app: App, transport: Transport, plainHttp
         },
       );
     }
+    done();
   });
-  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply) => {
+  app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload, done) => {
     if (isHttps(transport, request)) reply.header('strict-transport-security', HSTS);
+    done(null, payload);
   });
 }
 

@@ -4,7 +4,7 @@
  * key is refused without a database look-up and a leaked one is easy for secret scanners to find.
  * Only the SHA-256 digest and the 8-character display prefix are ever stored.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 export const KEY_PREFIX = 'rlk1';
 export const KEY_LENGTH = 64;
@@ -25,7 +25,8 @@ function randomBase62(length: number): string {
 }
 
 function checksumOf(body: string): string {
-  let n = createHash('sha256').update(body).digest().readUInt32BE(0);
+  // crypto.hash: one call, no Hash object (two a request: 1 µs each instead of 3, issue 28).
+  let n = hash('sha256', body, 'buffer').readUInt32BE(0);
   let out = '';
   for (let i = 0; i < CHECKSUM_LENGTH; i++) {
     out = ALPHABET[n % 62] + out;
@@ -47,7 +48,7 @@ export function isWellFormedApiKey(text: string): boolean {
 }
 
 export function digestApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 export function displayPrefixOf(key: string): string {

@@ -31,11 +31,43 @@ export function createLogger(options: { level?: string; destination?: Destinatio
   );
 }
 
+/** How long a line may wait before it is written (a process killed outright loses at most these). */
+export const LOG_WRITE_DELAY_MS = 50;
+/** Lines waiting beyond this many characters are written at once. */
+const LOG_PENDING_MAX = 64 * 1024;
+
 /**
- * The server's log stream: stderr written asynchronously. A synchronous write per line cost more
- * than answering the request under a burst (a 429 logs three lines); lines that pile up while a
- * write is in flight go out together in the next one. `flush()` writes what is left (at exit).
+ * The server's log stream: stderr written asynchronously, the lines of up to 50 ms at once. A
+ * synchronous write per line cost more than answering the request under a burst (a 429 logs
+ * three lines); an asynchronous write per line, or even per turn of the event loop, cost a
+ * thread-pool round trip and a wake-up of the loop each time: 0.035–0.04 ms of CPU a cached
+ * search at info against warn (issue 28), 0.01–0.02 ms with one write per 50 ms. Lines wait at
+ * most `LOG_WRITE_DELAY_MS` (or until 64 KiB wait), in order; lines that pile up while a write
+ * is in flight go out together in the next one. `flushSync()` writes what is left (serve.ts calls
+ * it at exit, whatever the exit); a process killed outright (SIGKILL, out of memory) loses the
+ * lines of its last 50 ms besides the write in flight.
  */
-export function createServerLogStream(): DestinationStream & { flushSync(): void } {
-  return pino.destination({ dest: 2, sync: false });
+export function createServerLogStream(dest = 2): DestinationStream & { flushSync(): void } {
+  const stream = pino.destination({ dest, sync: false });
+  let pending = '';
+  let timer: NodeJS.Timeout | null = null;
+  const hand = () => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    if (pending === '') return;
+    const lines = pending;
+    pending = '';
+    stream.write(lines);
+  };
+  return {
+    write(line: string) {
+      pending += line;
+      if (pending.length >= LOG_PENDING_MAX) hand();
+      else if (timer === null) timer = setTimeout(hand, LOG_WRITE_DELAY_MS).unref();
+    },
+    flushSync() {
+      hand();
+      stream.flushSync();
+    },
+  };
 }

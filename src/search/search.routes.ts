@@ -20,7 +20,7 @@ import { quotaDayOf } from '../lib/turkey-time.ts';
 import { recordSearch, searchRecord } from '../audit/audit.service.ts';
 import type { AuditWriter } from '../audit/audit-writer.ts';
 import { checkSearchInput, normaliseSearchQuery, rejectSecretsInUrl } from './search-params.ts';
-import type { SearchService } from './answer-search.ts';
+import type { SearchResponse, SearchService } from './answer-search.ts';
 import type { SearchInput } from './search.service.ts';
 import type { Db } from '../db/types.ts';
 
@@ -61,8 +61,27 @@ async function authenticate(deps: SearchRouteDeps, request: FastifyRequest) {
  * running the branches' Ajv validators: 0.23 against 0.14 ms for a 51 KB answer of 208 reports.
  * test/search.happy.test.ts checks real answers of every report type against the
  * OpenAPI document, so the model cannot drift from it unseen.
+ *
+ * The results' JSON is kept with the results (issue 28): an answer from the search cache shares
+ * its `results` array with every other answer of that cached search, so their bytes are written
+ * once and only the fields of the request (query, meta) each time. Byte for byte JSON.stringify's
+ * (search.routes.test.ts), in toSearchResponse's order of fields.
  */
-const serializeSearchResponse = (response: unknown) => JSON.stringify(response);
+const resultsJson = new WeakMap<readonly unknown[], string>();
+
+export function serializeSearchResponse(response: SearchResponse): string {
+  let results = resultsJson.get(response.results);
+  if (results === undefined) {
+    results = JSON.stringify(response.results);
+    resultsJson.set(response.results, results);
+  }
+  const near = response.near_matches === undefined ? '' : `,"near_matches":${JSON.stringify(response.near_matches)}`;
+  return (
+    `{"success":true,"query":${JSON.stringify(response.query)},"type":${JSON.stringify(response.type)},` +
+    `"country":${JSON.stringify(response.country)},"result_count":${response.result_count},` +
+    `"results":${results},"meta":${JSON.stringify(response.meta)}${near}}`
+  );
+}
 
 /** Keys remembered as marked used today (one entry per key; 10^4 members have at most 10^4 keys). */
 const MAX_MARKED_KEYS = 100_000;
@@ -89,24 +108,25 @@ export function registerSearchRoutes(app: App, deps: SearchRouteDeps, paths: rea
         },
       },
       onRequest: async (request) => authenticate(deps, request),
-      // eslint-disable-next-line @typescript-eslint/require-await -- Fastify waits for done() unless a hook returns a promise; a throw rejects it
-      preValidation: async (request) => {
+      // A callback hook (no promise, no microtask: issue 28); Fastify turns a throw into the error answer.
+      preValidation: (request, _reply, done) => {
         // D7's rules (search-params.ts, the same for the portal and the CLI) before the schema, which documents them.
         const asked = normaliseSearchQuery(request.query);
         const { q, type, country } = checkSearchInput(asked, (code) => deps.countryCodes.includes(code));
         // The type stays absent when it was not asked (D21's audit records what the request said).
         (request as { query: unknown }).query = { q, ...(asked.type === undefined ? {} : { type }), ...(country === null ? {} : { country }) };
+        done();
       },
       // Before the answer leaves, not after (issue 28): an answer of 200 was recorded with its unit
       // (the handler); any other is committed here with the others of its event-loop turn
       // (audit-writer.ts), so a process killed right after answering has the record. Once per
       // request: a failed write turns the answer into an error, whose own send comes here again.
-      onSend: async (request, reply) => {
-        if (request.audited) return;
+      onSend: (request, reply, payload, done) => {
+        if (request.audited) return done(null, payload);
         request.audited = true;
         // The answer is made: the commit it waits for is shared work, not this request's.
         leaveTurn(request);
-        await recordSearch(deps, request, reply);
+        recordSearch(deps, request, reply).then(() => done(null, payload), done);
       },
       handler: async (request, reply) => {
         const query = request.query;

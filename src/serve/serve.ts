@@ -75,6 +75,15 @@ async function prepareDatabase(options: ServeOptions, out: Output): Promise<Demo
 async function serveHere(options: ServeOptions, onListening: (url: string, database: string, metricsUrl: string | null) => void): Promise<void> {
   const engine = openServerEngine(options.config);
   const logStream = createServerLogStream();
+  // Lines wait up to 50 ms (lib/logger.ts): whatever ends the process, what was logged is written.
+  const flushLog = () => {
+    try {
+      logStream.flushSync();
+    } catch {
+      // stderr gone: nothing left to write to.
+    }
+  };
+  process.once('exit', flushLog);
   const logger = createLogger({ level: options.logLevel, destination: logStream });
   const metrics = createMetrics({ processMetrics: true });
   const lifecycle = { draining: false };

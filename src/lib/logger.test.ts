@@ -1,0 +1,46 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { createLogger, createServerLogStream } from './logger.ts';
+
+async function waitFor(check: () => boolean): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    assert.ok(Date.now() - started < 5000, 'the lines were never written');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+test("the server's log stream writes its lines together within 50 ms, in order, and flushSync writes what is left", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'risklookup-log-'));
+  const file = join(dir, 'server.log');
+  const fd = openSync(file, 'w');
+  try {
+    const logger = createLogger({ level: 'info', destination: createServerLogStream(fd) });
+    for (let i = 0; i < 50; i++) logger.info({ n: i }, 'request');
+    assert.equal(readFileSync(file, 'utf8'), '', 'nothing is written in the turn that logs');
+    await nextTurn();
+    assert.equal(readFileSync(file, 'utf8'), '', 'nor in the next: lines wait up to 50 ms');
+    await waitFor(() => readFileSync(file, 'utf8').split('\n').length > 50);
+    assert.deepEqual(
+      readFileSync(file, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { n: number }).n),
+      Array.from({ length: 50 }, (_, i) => i),
+    );
+
+    // At exit (serve.ts): the lines of the last turn are written at once.
+    const stream = createServerLogStream(fd);
+    const last = createLogger({ level: 'info', destination: stream });
+    last.warn({ n: 50 }, 'stopped');
+    stream.flushSync();
+    assert.match(readFileSync(file, 'utf8').trimEnd().split('\n').at(-1)!, /"n":50,"msg":"stopped"/);
+  } finally {
+    closeSync(fd);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
