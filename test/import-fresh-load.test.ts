@@ -17,6 +17,14 @@ import { IMPORT_BATCH_LINES, importLines, ImportFailed } from '../src/import/imp
 import { WrittenFilter } from '../src/import/written-filter.ts';
 import { runWriteSession } from '../src/db/write-session.ts';
 import type { Db } from '../src/db/types.ts';
+import { openEngine, sqlitePathOf } from '../src/db/connect.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
+import SQLite from 'better-sqlite3';
+import { BIN } from './helpers/cli.ts';
 
 /** Every index, trigger and constraint of the tables an import writes, as the database states them. */
 async function schemaOf(db: Db, kind: string): Promise<string[]> {
@@ -232,3 +240,142 @@ for (const engine of ENGINES) {
     });
   });
 }
+
+/**
+ * A fresh SQLite load writes without the WAL (db/write-session.ts): every page once, into the
+ * database file, with a rollback journal of the pages the file had before; WAL mode again after.
+ */
+const SQLITE = ENGINES.find((e) => e.name === 'sqlite')!;
+const sizeOf = (path: string) => (existsSync(path) ? statSync(path).size : 0);
+const journalModeOf = (path: string) => {
+  const probe = new SQLite(path, { readonly: true });
+  try {
+    return probe.pragma('journal_mode', { simple: true }) as string;
+  } finally {
+    probe.close();
+  }
+};
+/** Lines of about 5 KB each: 10,000 of them are more than the import's 32 MB page cache holds. */
+const linesOf = (n: number, prefix: string) =>
+  Array.from({ length: n }, (_, i) =>
+    companyLine({
+      company_name: `${prefix} ${i} İnşaat Ticaret A.Ş.`,
+      reports: [1, 2].map((k) =>
+        makeReport({ type: 'unpaid_debt', reported_by: `M-CLAIM-${((i + k) % 4) + 1}`, description: `${prefix} ${i}/${k} `.repeat(160) }),
+      ),
+    }),
+  );
+
+describe('a fresh SQLite load and the WAL', () => {
+  test('the load grows no WAL: its pages go to the database file; WAL mode after it, on success and on failure', async () => {
+    const database = await SQLITE.create();
+    try {
+      const clock = fixedClock(NOON_TR);
+      await makeClaimants(database.engine.db, clock);
+      const path = sqlitePathOf(database.url);
+      const seen: Array<{ wal: number; journal: boolean; db: number }> = [];
+      const watch = () => seen.push({ wal: sizeOf(`${path}-wal`), journal: existsSync(`${path}-journal`), db: sizeOf(path) });
+      const start = sizeOf(path);
+      // A bad last line: the load fails after it wrote everything else.
+      const failing = [...linesOf(12_000, 'Başarısız'), '{"company_name": "Yarım'];
+      await assert.rejects(importLines(database.engine, failing, 'test', { countries, clock, onProgress: watch }), ImportFailed);
+      assert.ok(seen.length >= 5);
+      assert.equal(Math.max(...seen.map((s) => s.wal)), 0, 'no WAL while the load ran');
+      assert.ok(
+        seen.every((s) => s.journal),
+        'a rollback journal while the load ran',
+      );
+      assert.ok(Math.max(...seen.map((s) => s.db)) > start + 8_000_000, 'the rows went into the database file');
+      assert.equal(journalModeOf(path), 'wal', 'WAL again after a failed load');
+      assert.equal(existsSync(`${path}-journal`), false);
+
+      seen.length = 0;
+      const summary = await importLines(database.engine, linesOf(12_000, 'Başarılı'), 'test', { countries, clock, onProgress: watch });
+      assert.equal(summary.companiesAdded, 12_000);
+      assert.equal(Math.max(...seen.map((s) => s.wal)), 0, 'no WAL while the load ran');
+      assert.ok(sizeOf(`${path}-wal`) < 1_000_000, `no WAL the size of the data after it (${sizeOf(`${path}-wal`)} bytes)`);
+      assert.equal(journalModeOf(path), 'wal', 'WAL again after the load');
+      // What the load wrote is found, and the next writes go through the WAL as always.
+      const found = await database.engine.db.selectFrom('companies').select('id').where('company_name', '=', 'Başarılı 11999 İnşaat Ticaret A.Ş.').execute();
+      assert.equal(found.length, 1);
+      await importLines(database.engine, linesOf(10, 'Sonraki'), 'test', { countries, clock });
+      assert.ok(sizeOf(`${path}-wal`) > 0, 'an import into a database with companies writes through the WAL');
+    } finally {
+      await database.drop();
+    }
+  });
+
+  test('while another connection has the file open, the load keeps the WAL and says so', async () => {
+    const database = await SQLITE.create();
+    const path = sqlitePathOf(database.url);
+    // Another process's connection (a running `serve`): open, and it has read.
+    const other = openEngine(database.url);
+    try {
+      const clock = fixedClock(NOON_TR);
+      await makeClaimants(database.engine.db, clock);
+      await other.db.selectFrom('companies').select('id').execute();
+      const notices: string[] = [];
+      const summary = await importLines(database.engine, linesOf(1_200, 'Paylaşılan'), 'test', { countries, clock, onNotice: (m) => notices.push(m) });
+      assert.equal(summary.companiesAdded, 1_200);
+      assert.equal(notices.length, 1);
+      assert.match(notices[0]!, /another connection has the database file open .*keeps the WAL/);
+      assert.equal(journalModeOf(path), 'wal');
+      // The other connection reads what the load committed.
+      const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM companies`.execute(other.db);
+      assert.equal(Number(rows[0]!.n), 1_200);
+    } finally {
+      await other.close();
+      await database.drop();
+    }
+  });
+
+  test('killed mid-load (kill -9): the next open rolls the load back, and the import then succeeds', async () => {
+    const database = await SQLITE.create();
+    const path = sqlitePathOf(database.url);
+    const dir = mkdtempSync(join(tmpdir(), 'risklookup-kill-'));
+    try {
+      const clock = fixedClock(NOON_TR);
+      await makeClaimants(database.engine.db, clock);
+      await database.engine.close();
+      const start = sizeOf(path);
+      const file = join(dir, 'companies.jsonl');
+      writeFileSync(file, linesOf(12_000, 'Yarıda').join('\n') + '\n');
+      const child = spawn(process.execPath, [BIN, 'import', file, '--db', database.url], { stdio: 'ignore' });
+      const exited = new Promise((resolve) => child.on('close', resolve));
+      const started = Date.now();
+      // Killed once the load has written well past the file's old end (pages that are in no journal).
+      while (sizeOf(path) < start + 8_000_000) {
+        assert.equal(child.exitCode, null, 'the import ended before it was killed');
+        assert.ok(Date.now() - started < 120_000, `the database file did not grow (WAL ${sizeOf(`${path}-wal`)} bytes)`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      child.kill('SIGKILL');
+      await exited;
+      assert.ok(existsSync(`${path}-journal`), 'the kill left a hot journal');
+
+      const engine = openEngine(database.url);
+      try {
+        await migrateToLatest(engine);
+        const { rows } = await sql<{ c: number; r: number; m: number }>`SELECT (SELECT count(*) FROM companies) AS c,
+          (SELECT count(*) FROM reports) AS r, (SELECT count(*) FROM members) AS m`.execute(engine.db);
+        assert.deepEqual([Number(rows[0]!.c), Number(rows[0]!.r), Number(rows[0]!.m)], [0, 0, 4], 'the load rolled back; what was there before stays');
+        assert.equal(existsSync(`${path}-journal`), false);
+        assert.equal(sizeOf(path), start, 'the file cut back to its old end');
+        assert.equal(journalModeOf(path), 'wal');
+        const { rows: check } = await sql<{ integrity_check: string }>`PRAGMA integrity_check`.execute(engine.db);
+        assert.deepEqual(
+          check.map((r) => r.integrity_check),
+          ['ok'],
+        );
+      } finally {
+        await engine.close();
+      }
+      const again = spawnSync(process.execPath, [BIN, 'import', file, '--db', database.url], { encoding: 'utf8' });
+      assert.equal(again.status, 0, again.stderr);
+      assert.match(again.stdout, /companies: 12000 added/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await database.drop();
+    }
+  });
+});

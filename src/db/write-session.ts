@@ -133,13 +133,93 @@ async function suspendForFreshLoad(seam: DialectSeam, trx: Db): Promise<(words: 
  * before the transaction begins, while the session holds that one connection (nothing else in
  * the process runs a statement in between), and set back after it ends, whatever the outcome.
  */
-async function sqliteForeignKeysOffForFreshLoad(connection: Db): Promise<(() => Promise<void>) | null> {
-  if (!(await isEmptyDatabase(connection))) return null;
+async function sqliteForeignKeysOff(connection: Db): Promise<(() => Promise<void>) | null> {
   const { rows } = await sql<{ foreign_keys: number }>`PRAGMA foreign_keys`.execute(connection);
   if (Number(rows[0]?.foreign_keys) !== 1) return null;
   await sql`PRAGMA foreign_keys = OFF`.execute(connection);
   return async () => {
     await sql`PRAGMA foreign_keys = ON`.execute(connection);
+  };
+}
+
+/**
+ * A fresh SQLite load without the WAL. In WAL mode every page of the load is written twice (to
+ * the WAL, then by the checkpoint into the database), and the WAL grows to the size of the data
+ * (~2 GB at 10^6 companies, ~16 GB more disk at 10^7). With a rollback journal SQLite journals a
+ * page only when it changes a page the file had when the transaction began (the schema's and the
+ * members' pages: a few hundred KB); every page past the file's original end is written once and
+ * a rollback (a failure, or the next open after a crash) truncates the file back to its old end.
+ * The load stays all or nothing.
+ *
+ * Leaving WAL mode needs the only connection to the file (SQLite refuses at once with
+ * SQLITE_BUSY while another one holds it, a running `serve` among them): then the load keeps the
+ * WAL, as before, and says so. While it runs, no other process can open the file (every open
+ * asks for WAL mode and is refused; a reader would wait for the load's exclusive lock anyway).
+ *
+ * `synchronous = FULL` for the load: the journal is synced before any page it guards is
+ * overwritten, and its header again after (NORMAL syncs once, which the documentation allows to
+ * corrupt on a power loss on older file systems). It costs nothing measurable: only the pages of
+ * the original file are journalled, so the journal is synced a handful of times. The commit then
+ * syncs the database before it deletes the journal: a load that returned is on disk (WAL with
+ * NORMAL may lose the last commits on a power loss). A power loss or a kill -9 during the load
+ * leaves the file longer and the journal hot: the next open rolls it back (every open of the file
+ * does, before it switches to WAL; test/import-fresh-load.test.ts kills an import mid-load).
+ *
+ * Switched back to WAL with the connection's own synchronous after the transaction ends, whatever
+ * the outcome; should that fail (another process opened the file since), the next open of the
+ * file switches it.
+ */
+async function sqliteRollbackJournal(connection: Db, onNotice: (message: string) => void): Promise<(() => Promise<void>) | null> {
+  const mode = await sql<{ journal_mode: string }>`PRAGMA journal_mode`.execute(connection);
+  if (mode.rows[0]?.journal_mode !== 'wal') return null;
+  const { rows } = await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(connection);
+  const synchronous = Number(rows[0]?.synchronous);
+  try {
+    const changed = await sql<{ journal_mode: string }>`PRAGMA journal_mode = DELETE`.execute(connection);
+    if (changed.rows[0]?.journal_mode !== 'delete') throw Object.assign(new Error('journal mode unchanged'), { code: 'SQLITE_BUSY' });
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+    onNotice(
+      'another connection has the database file open (a running `serve`?): this load into an empty database keeps the WAL, ' +
+        'which is slower and needs free disk about the size of the data until the end',
+    );
+    return null;
+  }
+  await sql`PRAGMA synchronous = FULL`.execute(connection);
+  return async () => {
+    await sql`PRAGMA synchronous = ${sql.lit(synchronous)}`.execute(connection);
+    try {
+      await sql`PRAGMA journal_mode = WAL`.execute(connection);
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+      onNotice('the database file is in rollback journal mode: another process opened it during the load; its next open switches it back to WAL');
+    }
+  };
+}
+
+/** A fresh SQLite load's settings of the connection, made before its transaction begins; returns what sets them back. */
+async function sqliteFreshLoadSettings(
+  connection: Db,
+  onNotice: (message: string) => void,
+): Promise<{ restore: () => Promise<void>; checkForeignKeys: boolean } | null> {
+  if (!(await isEmptyDatabase(connection))) return null;
+  const restoreJournal = await sqliteRollbackJournal(connection, onNotice);
+  let restoreForeignKeys: (() => Promise<void>) | null = null;
+  try {
+    restoreForeignKeys = await sqliteForeignKeysOff(connection);
+  } catch (error) {
+    await restoreJournal?.();
+    throw error;
+  }
+  return {
+    checkForeignKeys: restoreForeignKeys !== null,
+    restore: async () => {
+      try {
+        await restoreForeignKeys?.();
+      } finally {
+        await restoreJournal?.();
+      }
+    },
   };
 }
 
@@ -149,19 +229,24 @@ async function checkSqliteForeignKeys(trx: Db): Promise<void> {
   if (rows.length > 0) throw new Error(`the load wrote ${rows.length} row(s) whose foreign key points nowhere (first: ${rows[0]!.table} → ${rows[0]!.parent})`);
 }
 
+export interface WriteSessionOptions {
+  /** Told what the operator should know about how the session writes (a fresh SQLite load that keeps the WAL). */
+  onNotice?: (message: string) => void;
+}
+
 /**
  * Runs `work` in one transaction as a write session (see the rule above). When `work` throws,
  * the transaction rolls back and the error passes through; nothing was written.
  */
-export async function runWriteSession<T>(engine: WriteEngine, work: (session: WriteSession) => Promise<T>): Promise<T> {
+export async function runWriteSession<T>(engine: WriteEngine, work: (session: WriteSession) => Promise<T>, options: WriteSessionOptions = {}): Promise<T> {
   engine.bulk.prepareForImport();
   if (engine.seam.kind !== 'sqlite') return inTransaction(engine, engine.db, work, false);
   return engine.db.connection().execute(async (connection) => {
-    const restoreForeignKeys = await sqliteForeignKeysOffForFreshLoad(connection);
+    const freshLoad = await sqliteFreshLoadSettings(connection, options.onNotice ?? (() => {}));
     try {
-      return await inTransaction(engine, connection, work, restoreForeignKeys !== null);
+      return await inTransaction(engine, connection, work, freshLoad?.checkForeignKeys ?? false);
     } finally {
-      await restoreForeignKeys?.();
+      await freshLoad?.restore();
     }
   });
 }

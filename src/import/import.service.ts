@@ -58,6 +58,8 @@ export interface ImportOptions {
   retention?: RetentionSettings;
   /** Called now and then with the lines and bytes read so far (bytes: 0 when not from a file). */
   onProgress?: (lines: number, bytes: number) => void;
+  /** Told, before the first line is written, what the operator should know about how the import writes (db/write-session.ts). */
+  onNotice?: (message: string) => void;
 }
 
 /** Imports the file whole or not at all. Throws ImportFailed with every `line N: reason`. */
@@ -204,32 +206,36 @@ async function importChecked(engine: ImportEngine, checked: AsyncGenerator<Check
   try {
     // One session: into an empty database it builds the indexes once at the end, and its close
     // bumps the data version, so cached search answers see the import.
-    await runWriteSession(engine, async (session) => {
-      const watchers = new ImportWatchers(session.trx, options.clock);
-      const written = session.freshLoad ? { taxIds: new WrittenFilter(), refs: new WrittenFilter() } : null;
-      const batcher = new Batcher(
-        { session, clock: options.clock, changedBy, retention: options.retention ?? DEFAULT_RETENTION, memberIds: new Map(), summary, problems, written },
-        watchers,
-      );
-      let lineNo = 0;
-      try {
-        for await (const line of checked) {
-          lineNo = line.lineNo;
-          if (lineNo % 1000 === 0) options.onProgress?.(lineNo, 0);
-          if (line.blank) continue;
-          summary.lines++;
-          if (line.company) await batcher.add({ lineNo, company: line.company });
-          for (const p of line.problems) problems.push(`line ${lineNo}: ${p}`);
+    await runWriteSession(
+      engine,
+      async (session) => {
+        const watchers = new ImportWatchers(session.trx, options.clock);
+        const written = session.freshLoad ? { taxIds: new WrittenFilter(), refs: new WrittenFilter() } : null;
+        const batcher = new Batcher(
+          { session, clock: options.clock, changedBy, retention: options.retention ?? DEFAULT_RETENTION, memberIds: new Map(), summary, problems, written },
+          watchers,
+        );
+        let lineNo = 0;
+        try {
+          for await (const line of checked) {
+            lineNo = line.lineNo;
+            if (lineNo % 1000 === 0) options.onProgress?.(lineNo, 0);
+            if (line.blank) continue;
+            summary.lines++;
+            if (line.company) await batcher.add({ lineNo, company: line.company });
+            for (const p of line.problems) problems.push(`line ${lineNo}: ${p}`);
+          }
+          await batcher.finish();
+        } finally {
+          // No statement of a batch may run after the transaction has ended.
+          await batcher.idle();
         }
-        await batcher.finish();
-      } finally {
-        // No statement of a batch may run after the transaction has ended.
-        await batcher.idle();
-      }
-      options.onProgress?.(lineNo, 0);
-      if (problems.length > 0) throw new Rollback();
-      await watchers.tell();
-    });
+        options.onProgress?.(lineNo, 0);
+        if (problems.length > 0) throw new Rollback();
+        await watchers.tell();
+      },
+      { onNotice: options.onNotice },
+    );
   } catch (error) {
     if (error instanceof Rollback) throw new ImportFailed(sortByLine(problems), summary.lines);
     throw error;

@@ -51,6 +51,7 @@ export function importCommand(): Command {
             clock,
             retention: retention.settings,
             onProgress: progress.update,
+            onNotice: (message) => process.stderr.write(`${message}\n`),
           });
           progress.done();
           const seconds = (Date.now() - started) / 1000;
