@@ -379,3 +379,23 @@ describe('a fresh SQLite load and the WAL', () => {
     }
   });
 });
+
+test('opening a SQLite file that a fresh load holds fails with a message that says why', async () => {
+  const database = await SQLITE.create();
+  const path = sqlitePathOf(database.url);
+  await database.engine.close();
+  // What a fresh load holds (db/write-session.ts): the file out of WAL mode, its lock taken.
+  const load = new SQLite(path);
+  try {
+    load.pragma('journal_mode = DELETE');
+    load.exec('BEGIN EXCLUSIVE');
+    assert.throws(
+      () => openEngine(database.url),
+      /is locked by another process \(an import into an empty database holds it until it ends\): try again when it has finished/,
+    );
+    load.exec('ROLLBACK');
+  } finally {
+    load.close();
+    await database.drop();
+  }
+});

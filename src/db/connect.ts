@@ -206,7 +206,16 @@ function openSqlite(url: string, options: EngineOptions): Engine {
   const path = sqlitePathOf(url);
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const database = new SQLite(path);
-  database.pragma('journal_mode = WAL');
+  try {
+    database.pragma('journal_mode = WAL');
+  } catch (error) {
+    database.close();
+    // An import into an empty database holds the file alone while it runs (db/write-session.ts).
+    if ((error as { code?: string }).code === 'SQLITE_BUSY') {
+      throw new Error(`${path} is locked by another process (an import into an empty database holds it until it ends): try again when it has finished`);
+    }
+    throw error;
+  }
   database.pragma(`busy_timeout = ${options.yieldWhenBusy ? 0 : 10000}`);
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
