@@ -295,6 +295,8 @@ describe('a fresh SQLite load and the WAL', () => {
       assert.equal(Math.max(...seen.map((s) => s.wal)), 0, 'no WAL while the load ran');
       assert.ok(sizeOf(`${path}-wal`) < 1_000_000, `no WAL the size of the data after it (${sizeOf(`${path}-wal`)} bytes)`);
       assert.equal(journalModeOf(path), 'wal', 'WAL again after the load');
+      const { rows: synchronous } = await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(database.engine.db);
+      assert.equal(Number(synchronous[0]!.synchronous), 1, "the connection's synchronous = NORMAL again");
       // What the load wrote is found, and the next writes go through the WAL as always.
       const found = await database.engine.db.selectFrom('companies').select('id').where('company_name', '=', 'Başarılı 11999 İnşaat Ticaret A.Ş.').execute();
       assert.equal(found.length, 1);

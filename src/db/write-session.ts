@@ -156,14 +156,16 @@ async function sqliteForeignKeysOff(connection: Db): Promise<(() => Promise<void
  * WAL, as before, and says so. While it runs, no other process can open the file (every open
  * asks for WAL mode and is refused; a reader would wait for the load's exclusive lock anyway).
  *
- * `synchronous = FULL` for the load: the journal is synced before any page it guards is
- * overwritten, and its header again after (NORMAL syncs once, which the documentation allows to
- * corrupt on a power loss on older file systems). It costs nothing measurable: only the pages of
- * the original file are journalled, so the journal is synced a handful of times. The commit then
- * syncs the database before it deletes the journal: a load that returned is on disk (WAL with
- * NORMAL may lose the last commits on a power loss). A power loss or a kill -9 during the load
- * leaves the file longer and the journal hot: the next open rolls it back (every open of the file
- * does, before it switches to WAL; test/import-fresh-load.test.ts kills an import mid-load).
+ * `synchronous = EXTRA` for the load: the journal (and its directory entry) is synced before any
+ * page it guards is overwritten, its header again after (NORMAL syncs once, which SQLite's
+ * documentation allows to corrupt on a power loss on older file systems), and the journal's
+ * deletion, the commit itself, is synced too (with FULL a power loss right after the commit
+ * could find the journal again and roll the load back). It costs nothing measurable: only the
+ * pages of the original file are journalled, so the journal is synced a handful of times. A
+ * load that returned is on disk (WAL with NORMAL may lose its last commits on a power loss). A
+ * power loss or a kill -9 during the load leaves the file longer and the journal hot: the next
+ * open rolls it back (every open of the file does, before it switches to WAL;
+ * test/import-fresh-load.test.ts kills an import mid-load).
  *
  * Switched back to WAL with the connection's own synchronous after the transaction ends, whatever
  * the outcome; should that fail (another process opened the file since), the next open of the
@@ -185,7 +187,7 @@ async function sqliteRollbackJournal(connection: Db, onNotice: (message: string)
     );
     return null;
   }
-  await sql`PRAGMA synchronous = FULL`.execute(connection);
+  await sql`PRAGMA synchronous = EXTRA`.execute(connection);
   return async () => {
     await sql`PRAGMA synchronous = ${sql.lit(synchronous)}`.execute(connection);
     try {
