@@ -66,10 +66,10 @@ for (const engine of ENGINES.filter((e) => e.name === 'postgres')) {
           return r.status;
         });
         for (const deadline = Date.now() + 10_000; ;) {
-          const { rows } = await locker.query(
+          const { rows } = await locker.query<{ n: number }>(
             "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()",
           );
-          if (rows[0].n > 0) break;
+          if (rows[0]!.n > 0) break;
           assert.ok(Date.now() < deadline, 'the search reached the locked tables');
           await new Promise((r) => setTimeout(r, 50));
         }
