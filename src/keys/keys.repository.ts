@@ -97,15 +97,18 @@ const keyHolderQuery = preparedQuery((db, p) =>
 export async function findKeyHolderByDigest(db: Db, digest: string, day: string): Promise<KeyHolderRow | undefined> {
   const [row] = await keyHolderQuery(db, [digest, day]);
   if (!row) return undefined;
-  const { usedToday, dataVersion, ...holder } = row;
+  // Field by field: an object rest and spread here took 2.7 % of a cached hit's CPU (issue 28).
   return {
-    ...holder,
-    dataVersion: Number(dataVersion),
     keyId: Number(row.keyId),
     memberId: Number(row.memberId),
     dailyLimit: Number(row.dailyLimit),
     revokedAt: row.revokedAt === null ? null : Number(row.revokedAt),
-    usage: { day, used: usedToday === null ? 0 : Number(usedToday) },
+    memberRef: row.memberRef,
+    memberStatus: row.memberStatus,
+    memberTier: row.memberTier,
+    agreementSignedOn: row.agreementSignedOn,
+    dataVersion: Number(row.dataVersion),
+    usage: { day, used: row.usedToday === null ? 0 : Number(row.usedToday) },
   };
 }
 
