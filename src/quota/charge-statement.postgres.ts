@@ -15,6 +15,10 @@
  * waited for and read as that batch committed it (READ COMMITTED: `FOR UPDATE` returns the newest
  * version), so processes sharing the database stay exact too.
  *
+ * Locks are taken in the old transaction's order, so batches of several processes never wait on
+ * each other crosswise: every counter row of the batch first (the update waits for all of them to
+ * be locked), then the lookups rows in (company, month) order.
+ *
  * A (subject, day) with no counter row yet (a member's first answer of the day) is not handled
  * here: the caller takes those requests the old way (charge-batch.ts), an upsert per unit.
  */
@@ -44,7 +48,9 @@ const STATEMENT = `${KEEP_PREPARED}WITH wanted AS (
 ), taken AS (
   UPDATE usage_counters u SET used = least(h.used + w.n, w.lim)
   FROM held h JOIN wanted w ON w.subject = h.subject AND w.day = h.day
-  WHERE u.subject = h.subject AND u.day = h.day AND h.used < w.lim
+  -- Every counter row of the batch locked before the first is updated, and so before any lookups
+  -- row is (they come from this CTE's rows): the old transaction's lock order, whatever the plan.
+  WHERE u.subject = h.subject AND u.day = h.day AND h.used < w.lim AND (SELECT count(*) FROM held) > 0
   RETURNING u.subject, u.day, h.used AS before, u.used AS after
 ), records AS (
   SELECT * FROM unnest($5::text[], $6::text[], $7::int[], $8::int[], $9::bigint[], $10::bigint[], $11::bigint[], $12::text[], $13::text[],
