@@ -47,7 +47,7 @@ export function createKeyHolderReads(db: Db): FindKeyHolder {
     new Promise((resolve, reject) => {
       if (pending.size === 0) setImmediate(flush);
       let byDigest = pending.get(day);
-      if (!byDigest) pending.set(day, (byDigest = new Map()));
+      if (!byDigest) pending.set(day, (byDigest = new Map<string, Waiter[]>()));
       const waiters = byDigest.get(digest);
       if (waiters) waiters.push({ resolve, reject });
       else byDigest.set(digest, [{ resolve, reject }]);
