@@ -19,6 +19,13 @@ export { DEFAULT_DATABASE_URL } from './database-url.ts';
 
 export interface Engine {
   readonly db: Db;
+  /**
+   * The server's background work (src/serve/background-work.ts: deliveries' claims and outcomes,
+   * the runner's lease, the daily jobs): on PostgreSQL a pool of its own when `backgroundPoolSize`
+   * was given, so that its statements never take a connection a request waits for, nor wait for
+   * one behind the requests (issue 30); otherwise, and on SQLite (one connection), `db` itself.
+   */
+  readonly backgroundDb: Db;
   readonly seam: DialectSeam;
   /** Many-row inserts for the import (fast path per engine). */
   readonly bulk: BulkWriter;
@@ -37,6 +44,8 @@ export interface Engine {
 export interface EngineOptions {
   /** PostgreSQL pool size. */
   poolSize?: number;
+  /** PostgreSQL: connections of a pool of their own for `backgroundDb` (absent or 0: none, `backgroundDb` is `db`). */
+  backgroundPoolSize?: number;
   /** PostgreSQL statement timeout, milliseconds; none when absent (operator commands). */
   statementTimeoutMs?: number;
   /** Longest wait for a PostgreSQL pool connection, or for SQLite's write lock, milliseconds. */
@@ -215,6 +224,7 @@ function openSqlite(url: string, options: EngineOptions): Engine {
   const db = new Kysely<Database>({ dialect });
   return {
     db,
+    backgroundDb: db,
     seam: seamFor('sqlite'),
     bulk: sqliteBulkWriter(database),
     description: `SQLite ${path}`,
@@ -226,47 +236,61 @@ function openSqlite(url: string, options: EngineOptions): Engine {
 function openPostgres(url: string, options: EngineOptions): Engine {
   const statementTimeout = options.statementTimeoutMs;
   const poolSize = options.poolSize ?? 10;
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: poolSize,
-    // For the server (not for operators' long imports): the server cancels a slow statement,
-    // and the client gives up too when the server is unreachable and cannot cancel anything.
-    // Neither lets a request hang.
-    ...(statementTimeout ? { statement_timeout: statementTimeout, query_timeout: statementTimeout + 1000 } : {}),
-    // Bounded and shorter than what clients wait for (D26): admission keeps the requests in work
-    // near the pool size, so a wait for a connection is short or a sign of a stuck database.
-    connectionTimeoutMillis: options.connectionWaitMs ?? 5000,
-    // Opened connections are kept (openPool): none is closed for being idle.
-    min: poolSize,
-    keepAlive: true,
-  });
-  // A client that loses its server emits 'error'; with no listener that is an uncaught
-  // exception that ends the process. The query in flight fails on its own (→ 503) and the pool
-  // drops the broken client, so the event itself needs no handling beyond being heard.
-  pool.on('error', () => {});
+  const backgroundPoolSize = options.backgroundPoolSize ?? 0;
   // The import's COPY runs on the write session's own connection (db/bulk-writer.ts): clients by
   // their server process id, which a transaction can ask for.
   const clientsByPid = new Map<number, pg.PoolClient>();
-  pool.on('connect', (client) => {
-    client.on('error', () => {});
-    keepPrepared(client);
-    const pid = (client as unknown as { processID: number }).processID;
-    clientsByPid.set(pid, client);
-    client.on('end', () => clientsByPid.delete(pid));
-  });
+  const makePool = (size: number) => {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: size,
+      // For the server (not for operators' long imports): the server cancels a slow statement,
+      // and the client gives up too when the server is unreachable and cannot cancel anything.
+      // Neither lets a request hang.
+      ...(statementTimeout ? { statement_timeout: statementTimeout, query_timeout: statementTimeout + 1000 } : {}),
+      // Bounded and shorter than what clients wait for (D26): admission keeps the requests in work
+      // near the pool size, so a wait for a connection is short or a sign of a stuck database.
+      connectionTimeoutMillis: options.connectionWaitMs ?? 5000,
+      // Opened connections are kept (openPool): none is closed for being idle.
+      min: size,
+      keepAlive: true,
+    });
+    // A client that loses its server emits 'error'; with no listener that is an uncaught
+    // exception that ends the process. The query in flight fails on its own (→ 503) and the pool
+    // drops the broken client, so the event itself needs no handling beyond being heard.
+    pool.on('error', () => {});
+    pool.on('connect', (client) => {
+      client.on('error', () => {});
+      keepPrepared(client);
+      const pid = (client as unknown as { processID: number }).processID;
+      clientsByPid.set(pid, client);
+      client.on('end', () => clientsByPid.delete(pid));
+    });
+    return pool;
+  };
+  const pool = makePool(poolSize);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const backgroundPool = backgroundPoolSize > 0 ? makePool(backgroundPoolSize) : null;
+  const backgroundDb = backgroundPool ? new Kysely<Database>({ dialect: new PostgresDialect({ pool: backgroundPool }) }) : db;
+  const open = async (p: pg.Pool, size: number) => {
+    const clients = await Promise.all(Array.from({ length: size }, () => p.connect()));
+    for (const client of clients) client.release();
+  };
   const safe = new URL(url);
   safe.password = '';
   return {
     db,
+    backgroundDb,
     seam: seamFor('postgres'),
     bulk: postgresBulkWriter((pid) => clientsByPid.get(pid)),
     description: `PostgreSQL ${safe.host}${safe.pathname}`,
     openPool: async () => {
-      const clients = await Promise.all(Array.from({ length: poolSize }, () => pool.connect()));
-      for (const client of clients) client.release();
+      await open(pool, poolSize);
+      if (backgroundPool) await open(backgroundPool, backgroundPoolSize);
     },
-    close: () => db.destroy(),
+    close: async () => {
+      await Promise.all([db.destroy(), backgroundDb === db ? null : backgroundDb.destroy()]);
+    },
     poolStats: () => ({ waiting: pool.waitingCount, total: pool.totalCount, idle: pool.idleCount }),
   };
 }

@@ -37,18 +37,28 @@ export interface BackgroundWork extends JobRunner {
   eventsWritten(): Promise<number>;
 }
 
+/**
+ * PostgreSQL connections of the background work's own pool in a `serve` process (beside
+ * RISKLOOKUP_DB_POOL_SIZE for the requests): a delivery claim, a batch of outcomes being written,
+ * and the runner's tick or a daily job, at once. Its statements never take a connection that a
+ * search waits for, and never wait behind the searches for one (issue 30, third pass).
+ */
+export const BACKGROUND_POOL_SIZE = 3;
+
 export function buildBackgroundWork(deps: BackgroundWorkDeps): BackgroundWork {
   const { engine, clock, config, log } = deps;
-  const runner = createJobRunner({ db: engine.db, engineKind: engine.seam.kind, clock, log });
+  // Every statement of the background work goes through the engine's background pool (PostgreSQL).
+  const db = engine.backgroundDb;
+  const runner = createJobRunner({ db, engineKind: engine.seam.kind, clock, log });
   // The jobs' use cases from the composition root; each job acts as a `system` actor.
-  const { retention, disputes } = createServices({ db: engine.db, seam: engine.seam, clock, config, log });
+  const { retention, disputes } = createServices({ db, seam: engine.seam, clock, config, log });
   // D34: reports expired and deleted, audit records (D21) purged: one daily job, one setting each.
   runner.addPeriodic(retentionJob({ retention, log }));
-  runner.addPeriodic(deliveryRetentionJob({ db: engine.db, clock, log }));
-  runner.addPeriodic(eventRetentionJob({ db: engine.db, clock, log }));
+  runner.addPeriodic(deliveryRetentionJob({ db, clock, log }));
+  runner.addPeriodic(eventRetentionJob({ db, clock, log }));
   runner.addPeriodic(disputeLapseJob({ disputes, log }));
   const queue = createDeliveryQueue({
-    db: engine.db,
+    db,
     seam: engine.seam,
     clock,
     log,
@@ -68,7 +78,7 @@ export function buildBackgroundWork(deps: BackgroundWorkDeps): BackgroundWork {
   return {
     ...runner,
     deliveries: queue,
-    eventsWritten: () => readEventsWritten(engine.db),
+    eventsWritten: () => readEventsWritten(db),
     async drain() {
       await runner.drain();
       queue.close();

@@ -22,7 +22,7 @@ import { startMetricsServer, type MetricsServer } from '../metrics/metrics-serve
 import type { KeyRing } from '../secrets/key-ring.ts';
 import { KEYS_VARIABLE } from '../secrets/key-ring-source.ts';
 import { sealLegacySecrets } from '../secrets/secrets.service.ts';
-import { buildBackgroundWork } from './background-work.ts';
+import { BACKGROUND_POOL_SIZE, buildBackgroundWork } from './background-work.ts';
 
 export interface ServeOptions {
   config: Config;
@@ -45,6 +45,7 @@ export interface ServeOptions {
 function openServerEngine(config: Config) {
   return openEngine(config.databaseUrl, {
     poolSize: config.dbPoolSize,
+    backgroundPoolSize: BACKGROUND_POOL_SIZE,
     statementTimeoutMs: config.dbStatementTimeoutMs,
     connectionWaitMs: config.dbConnectionWaitMs,
     yieldWhenBusy: true,

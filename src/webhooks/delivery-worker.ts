@@ -235,9 +235,9 @@ export function createDeliveryQueue(deps: DeliveryWorkerDeps): DeliveryQueue {
   const recorder = createAttemptRecorder(
     async (batch) => {
       const attempts = batch.map(({ delivery, decision, now, status }) => ({ claimed: delivery, record: recordOf(decision, now, status) }));
-      if (!batch.some((b) => b.decision.kind === 'failed')) return recordAttempts(deps.db, attempts);
+      if (!batch.some((b) => b.decision.kind === 'failed')) return recordAttempts(deps.db, deps.seam, attempts);
       return deps.db.transaction().execute(async (trx) => {
-        const results = await recordAttempts(trx, attempts);
+        const results = await recordAttempts(trx, deps.seam, attempts);
         for (const [i, { delivery, decision, now }] of batch.entries()) {
           if (!results[i] || decision.kind !== 'failed') continue;
           if (await disableEndpoint(trx, delivery.endpointId, decision.disableEndpoint, now)) {
