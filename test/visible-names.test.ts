@@ -13,6 +13,7 @@ import { coreOfKey, FILLER_WORDS, parseNameQuery, toSearchKey } from '../src/com
 import { openEngine, type Engine } from '../src/db/connect.ts';
 import { namesFromMemory, type SearchPlan } from '../src/search/search.service.ts';
 import { VisibleNamesKeeper } from '../src/search/visible-names-keeper.ts';
+import { purgeChanges } from '../src/search/visible-names.repository.ts';
 
 const WORDS = ['anadolu', 'lojistik', 'yilmaz', 'yilmazlar', 'ozdemir', 'ozdemiroglu', 'celik', 'demir', 'ege', 'gida', 'kaya', 'kayalar', 'mert', 'burak', 'ab', 'x1'];
 const FILLERS = ['ltd sti', 'san tic a s', 'sanayi ve ticaret limited sirketi', 'gmbh', ''];
@@ -211,6 +212,20 @@ for (const engine of ENGINES) {
       assert.equal(await search('kestane'), null);
       await keeper.loaded();
       assert.equal((await search('kestane'))!.length, 2);
+    });
+
+    test('a process behind the purged part of the log builds its index again', async () => {
+      const behind = new VisibleNamesKeeper(database.engine.db, database.engine.seam);
+      behind.start();
+      await behind.loaded();
+      await other.db.updateTable('companies').set({ name_key: 'incir toplu', name_core: 'incir toplu' }).where('company_name', '=', 'Kestane Toplu').execute();
+      assert.ok((await purgeChanges(other.db, 0)) > 0);
+      // The rename's row is gone: only the row left in its place says so.
+      assert.equal(await behind.current(), null);
+      await behind.loaded();
+      const index = await behind.current();
+      assert.deepEqual(index?.matchAll(['incir'], null, 10)?.length, 1);
+      assert.deepEqual(index?.matchAll(['kestane'], null, 10)?.length, 1);
     });
   });
 }
