@@ -38,7 +38,9 @@ export interface NameMatch {
 }
 
 /** Entries read per query at most, before a word is judged too common to answer from memory. */
-const MAX_POSTINGS_READ = 200_000;
+const MAX_POSTINGS_READ = 100_000;
+/** Entries whose words are checked for the other query words at most (a query with a common word and a rare piece: the database). */
+const MAX_CHECKED = 20_000;
 
 const EMPTY = new Int32Array(0);
 
@@ -277,7 +279,7 @@ export class VisibleNames {
       .sort((a, b) => a.postings - b.postings);
     const lead = plans[0]!;
     if (lead.postings > MAX_POSTINGS_READ) return null;
-    const out: NameMatch[] = [];
+    const hits = new IntList();
     if (country === null || countryIndex >= 0) {
       // The rarest word's entries; the next words by their postings when few, else checked on the words.
       let entries = this.entriesOf(lead.held);
@@ -290,12 +292,19 @@ export class VisibleNames {
         } else rest.push(p.word);
       }
       const others = [...rest, ...[...new Set(words)].filter((w) => w.length < 3)];
+      // Checking words on the names costs ~1 µs a name: beyond this many, the database's plans are cheaper.
+      if (others.length > 0 && entries.length > MAX_CHECKED) return null;
       for (const e of entries) {
         if (this.dead[e] || (countryIndex >= 0 && this.countryOf[e] !== countryIndex)) continue;
-        if (!others.every((w) => this.entryHolds(e, w))) continue;
-        if (out.length === cap) return null;
-        out.push({ id: this.ids[e]!, nameCore: this.coreOfEntry(e), visibleReportCount: this.counts[e]! });
+        if (others.length > 0 && !others.every((w) => this.entryHolds(e, w))) continue;
+        if (hits.length === cap) return null;
+        hits.push(e);
       }
+    }
+    const out: NameMatch[] = [];
+    for (let i = 0; i < hits.length; i++) {
+      const e = hits.data[i]!;
+      out.push({ id: this.ids[e]!, nameCore: this.coreOfEntry(e), visibleReportCount: this.counts[e]! });
     }
     for (const c of this.changed.values()) {
       if (country !== null && c.country !== country) continue;
