@@ -71,7 +71,7 @@ for (const engine of ENGINES) {
       const names = async (q: string) => {
         const response = await search(app, key, `q=${encodeURIComponent(q)}&type=name`);
         assert.equal(response.statusCode, 200, response.body);
-        return (response.json() as { results: Array<{ company_name: string }> }).results.map((r) => r.company_name);
+        return response.json<{ results: Array<{ company_name: string }> }>().results.map((r) => r.company_name);
       };
 
       test('searches answer, and an imported company is found on the next search', async () => {

@@ -15,7 +15,24 @@ import { namesFromMemory, type SearchPlan } from '../src/search/search.service.t
 import { VisibleNamesKeeper } from '../src/search/visible-names-keeper.ts';
 import { purgeChanges } from '../src/search/visible-names.repository.ts';
 
-const WORDS = ['anadolu', 'lojistik', 'yilmaz', 'yilmazlar', 'ozdemir', 'ozdemiroglu', 'celik', 'demir', 'ege', 'gida', 'kaya', 'kayalar', 'mert', 'burak', 'ab', 'x1'];
+const WORDS = [
+  'anadolu',
+  'lojistik',
+  'yilmaz',
+  'yilmazlar',
+  'ozdemir',
+  'ozdemiroglu',
+  'celik',
+  'demir',
+  'ege',
+  'gida',
+  'kaya',
+  'kayalar',
+  'mert',
+  'burak',
+  'ab',
+  'x1',
+];
 const FILLERS = ['ltd sti', 'san tic a s', 'sanayi ve ticaret limited sirketi', 'gmbh', ''];
 
 function random(seed: number) {
@@ -100,7 +117,22 @@ for (const engine of ENGINES) {
     test('fixed and drawn queries: the same companies in the same order', async () => {
       const next = random(99);
       const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
-      const queries = ['anadolu lojistik', 'lojistik anadolu', 'ana dolu', 'yilmaz', 'yilmaz lar', 'demir ab', 'ab ege', 'oglu', 'sanay', 'irket', 'imi', 'x1 kaya', 'zzz', 'odd'];
+      const queries = [
+        'anadolu lojistik',
+        'lojistik anadolu',
+        'ana dolu',
+        'yilmaz',
+        'yilmaz lar',
+        'demir ab',
+        'ab ege',
+        'oglu',
+        'sanay',
+        'irket',
+        'imi',
+        'x1 kaya',
+        'zzz',
+        'odd',
+      ];
       for (let i = 0; i < 120; i++) {
         const words = pick(names).split(' ');
         const word = pick(words);
@@ -155,14 +187,20 @@ for (const engine of ENGINES) {
     let other: Engine;
     let keeper: VisibleNamesKeeper;
     const search = (q: string) => fromMemory(database.engine, keeper, planOf(q, null), 11);
-    const idOf = async (name: string) => Number((await other.db.selectFrom('companies').select('id').where('company_name', '=', name).executeTakeFirstOrThrow()).id);
+    const idOf = async (name: string) =>
+      Number((await other.db.selectFrom('companies').select('id').where('company_name', '=', name).executeTakeFirstOrThrow()).id);
     before(async () => {
       database = await engine.create();
       // The writer: another engine on the same database (another process's connections).
       other = openEngine(database.url);
       await other.db
         .insertInto('companies')
-        .values([company(1, 'Kestane Lojistik', 'TR', 1), company(2, 'Hidden Kestane', 'TR', 0), company(3, 'Cevizli Gida', 'TR', 2), company(4, 'Fındık Ltd', 'TR', 1)])
+        .values([
+          company(1, 'Kestane Lojistik', 'TR', 1),
+          company(2, 'Hidden Kestane', 'TR', 0),
+          company(3, 'Cevizli Gida', 'TR', 2),
+          company(4, 'Fındık Ltd', 'TR', 1),
+        ])
         .execute();
       keeper = new VisibleNamesKeeper(database.engine.db, database.engine.seam);
       keeper.start();
@@ -178,12 +216,19 @@ for (const engine of ENGINES) {
       await other.db.updateTable('companies').set({ visible_report_count: 3 }).where('company_name', '=', 'Hidden Kestane').execute();
       // A prefix match first (D8), then the other.
       assert.deepEqual(await search('kestane'), [await idOf('Kestane Lojistik'), await idOf('Hidden Kestane')]);
-      await other.db.updateTable('companies').set({ name_key: 'badem gida', name_core: 'badem gida', company_name: 'Badem Gida' }).where('company_name', '=', 'Cevizli Gida').execute();
+      await other.db
+        .updateTable('companies')
+        .set({ name_key: 'badem gida', name_core: 'badem gida', company_name: 'Badem Gida' })
+        .where('company_name', '=', 'Cevizli Gida')
+        .execute();
       assert.deepEqual(await search('cevizli'), []);
       assert.deepEqual(await search('badem'), [await idOf('Badem Gida')]);
       await other.db.updateTable('companies').set({ visible_report_count: 0 }).where('company_name', '=', 'Kestane Lojistik').execute();
       assert.deepEqual(await search('kestane'), [await idOf('Hidden Kestane')]);
-      await other.db.insertInto('companies').values(company(5, 'Kestane Yeni', 'TR', 1)).execute();
+      await other.db
+        .insertInto('companies')
+        .values(company(5, 'Kestane Yeni', 'TR', 1))
+        .execute();
       assert.deepEqual((await search('kestane'))!.length, 2);
       await other.db.deleteFrom('companies').where('company_name', '=', 'Kestane Yeni').execute();
       assert.deepEqual(await search('kestane'), [await idOf('Hidden Kestane')]);
@@ -208,7 +253,10 @@ for (const engine of ENGINES) {
         await sql`UPDATE data_version SET version = version + 1 WHERE id = 1`.execute(trx);
         await sql`INSERT INTO company_changes (version, company_id) SELECT version, NULL FROM data_version WHERE id = 1`.execute(trx);
       });
-      await other.db.insertInto('companies').values(company(6, 'Kestane Toplu', 'TR', 1)).execute();
+      await other.db
+        .insertInto('companies')
+        .values(company(6, 'Kestane Toplu', 'TR', 1))
+        .execute();
       assert.equal(await search('kestane'), null);
       await keeper.loaded();
       assert.equal((await search('kestane'))!.length, 2);
@@ -267,7 +315,11 @@ if (ENGINES.some((e) => e.name === 'postgres')) {
       });
       await wrote;
       // The second writer's statement queues behind the first's lock on the data version.
-      const two = second.db.updateTable('companies').set({ name_key: 'elma kiraz', name_core: 'elma kiraz' }).where('company_name', '=', 'Elma Tarim').execute();
+      const two = second.db
+        .updateTable('companies')
+        .set({ name_key: 'elma kiraz', name_core: 'elma kiraz' })
+        .where('company_name', '=', 'Elma Tarim')
+        .execute();
       await new Promise((resolve) => setTimeout(resolve, 100));
       assert.deepEqual(await search('kiraz'), []);
       releaseFirst();

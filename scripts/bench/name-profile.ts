@@ -31,7 +31,10 @@ await search.warmUp();
 const loadStarted = performance.now();
 await search.nameIndexLoaded();
 const index = search.nameIndex();
-if (index) console.log(`index of names: ${index.companies} companies, ${(index.bytes / 1048576).toFixed(1)} MB, loaded in ${Math.round(performance.now() - loadStarted)} ms`);
+if (index)
+  console.log(
+    `index of names: ${index.companies} companies, ${(index.bytes / 1048576).toFixed(1)} MB, loaded in ${Math.round(performance.now() - loadStarted)} ms`,
+  );
 
 // This process's CPU time (user + system), not wall time: on a shared machine the wall time of
 // a 0.1 ms statement moves 10 × with the load; the CPU it takes much less. SQLite works in this

@@ -177,7 +177,15 @@ export async function namesFromMemory(
   const matches = index.matchAll(words, plan.country, NAME_SEARCH_TUNING.candidateCap);
   if (matches === null) return null;
   const shown = rankMatches(matches, plan.core, limit);
-  const rows = new Map((await findCompaniesById(deps.db, deps.seam, shown.map((m) => m.id))).map((r) => [Number(r.id), r]));
+  const rows = new Map(
+    (
+      await findCompaniesById(
+        deps.db,
+        deps.seam,
+        shown.map((m) => m.id),
+      )
+    ).map((r) => [Number(r.id), r]),
+  );
   const answer: CompanyRow[] = [];
   for (const m of shown) {
     const row = rows.get(m.id);

@@ -55,13 +55,7 @@ export async function readChangesSince(db: Db, version: number, limit: number): 
  */
 export async function purgeChanges(db: Db, keep: number): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    const cut = await trx
-      .selectFrom('company_changes')
-      .select('version')
-      .orderBy('version', 'desc')
-      .offset(keep)
-      .limit(1)
-      .executeTakeFirst();
+    const cut = await trx.selectFrom('company_changes').select('version').orderBy('version', 'desc').offset(keep).limit(1).executeTakeFirst();
     if (!cut) return 0;
     const result = await trx.deleteFrom('company_changes').where('version', '<=', Number(cut.version)).executeTakeFirst();
     await trx

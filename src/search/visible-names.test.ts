@@ -45,13 +45,10 @@ test('matchAll: every word a substring of some word of the key, any order; hidde
 
 test('matchAll returns what D8 ranks by, the stored name_core when it is not the key without fillers', () => {
   const index = build([company(1, 'anadolu ltd', 3, 'TR', 'anadolu'), company(2, 'anadolu x', 1, 'TR', 'odd core')]);
-  assert.deepEqual(
-    index.matchAll(['anadolu'], null, 10),
-    [
-      { id: 1, nameCore: 'anadolu', visibleReportCount: 3 },
-      { id: 2, nameCore: 'odd core', visibleReportCount: 1 },
-    ],
-  );
+  assert.deepEqual(index.matchAll(['anadolu'], null, 10), [
+    { id: 1, nameCore: 'anadolu', visibleReportCount: 3 },
+    { id: 2, nameCore: 'odd core', visibleReportCount: 1 },
+  ]);
 });
 
 test('apply: renamed, hidden, new and deleted companies are seen; the packed entries are not', () => {
@@ -91,7 +88,11 @@ test('rank classes as D8: the whole name (words split or not), another order, a 
 
 test('rankMatches: class, then more visible reports, then the name in code-point order, then the id', () => {
   const m = (id: number, nameCore: string, visibleReportCount: number) => ({ id, nameCore, visibleReportCount });
-  const ranked = rankMatches([m(1, 'zz anadolu', 9), m(2, 'anadolu b', 1), m(3, 'anadolu a', 1), m(4, 'anadolu', 1), m(5, 'anadolu a', 1), m(6, 'anadolu z', 2)], 'anadolu', 10);
+  const ranked = rankMatches(
+    [m(1, 'zz anadolu', 9), m(2, 'anadolu b', 1), m(3, 'anadolu a', 1), m(4, 'anadolu', 1), m(5, 'anadolu a', 1), m(6, 'anadolu z', 2)],
+    'anadolu',
+    10,
+  );
   assert.deepEqual(
     ranked.map((r) => r.id),
     [4, 6, 3, 5, 2, 1],
