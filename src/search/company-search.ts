@@ -51,7 +51,8 @@ export function createCompanySearch({ db, seam, maxResults, cacheEntries, nearMa
   const searchDeps = { db, seam, maxResults, names, vocabulary, visibleNames, ...(nearMatchThreshold === undefined ? {} : { nearMatchThreshold }) };
   const cache = new SearchCache<SearchOutcome>(cacheEntries);
   return {
-    find: (plan, dataVersion) => cache.get(db, JSON.stringify(plan), () => runSearch(searchDeps, plan), dataVersion),
+    find: (plan, dataVersion) =>
+      cache.get(db, JSON.stringify(plan), (version) => runSearch(version === undefined ? searchDeps : { ...searchDeps, dataVersion: version }, plan), dataVersion),
     warmUp: async () => {
       visibleNames?.start();
       await names.refresh(db);

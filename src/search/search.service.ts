@@ -96,6 +96,8 @@ export interface SearchDeps {
    * when it is current and they are few; absent or null: from the database.
    */
   visibleNames?: VisibleNamesKeeper | null;
+  /** The data version, when read since the request arrived (the cache's): the index of names reads it no more. */
+  dataVersion?: number;
 }
 
 /** A search checked and ready to run: everything that can make it a 400 has been decided. */
@@ -171,7 +173,7 @@ export async function namesFromMemory(
   plan: Extract<SearchPlan, { kind: 'name' }>,
   limit: number,
 ): Promise<CompanyRow[] | null> {
-  const index = await keeper.current();
+  const index = await keeper.current(deps.dataVersion);
   if (!index) return null;
   const words = [...plan.indexedWords, ...plan.otherWords];
   const matches = index.matchAll(words, plan.country, NAME_SEARCH_TUNING.candidateCap);

@@ -79,13 +79,16 @@ export class VisibleNamesKeeper {
     while (this.building) await this.building;
   }
 
-  /** The index, current with every change committed before this call; null: use the database. */
-  async current(): Promise<VisibleNames | null> {
+  /**
+   * The index, current with every change committed before this call (or before `knownVersion`
+   * was read, when given: a data version read since the request arrived); null: use the database.
+   */
+  async current(knownVersion?: number): Promise<VisibleNames | null> {
     if (this.unusable) return null;
     // Not loaded (or not started: only a serving process starts it, company-search.ts warmUp).
     if (!this.index) return null;
     while (this.catchingUp) await this.catchingUp;
-    this.catchingUp = this.catchUp().finally(() => {
+    this.catchingUp = this.catchUp(knownVersion).finally(() => {
       this.catchingUp = null;
     });
     await this.catchingUp;
@@ -97,11 +100,12 @@ export class VisibleNamesKeeper {
     return { state, companies: this.index?.size ?? 0, bytes: this.index?.bytes() ?? 0, version: this.version, loadMs: this.loadMs };
   }
 
-  private async catchUp(): Promise<void> {
+  private async catchUp(knownVersion?: number): Promise<void> {
     const index = this.index;
     if (!index || this.stale) return;
-    const version = await readDataVersion(this.db);
-    if (version === this.version) return;
+    const version = knownVersion ?? (await readDataVersion(this.db));
+    // Equal, or older than the version applied (read before a concurrent catch-up): nothing to read.
+    if (version <= this.version) return;
     const changes = await readChangesSince(this.db, this.version, this.maxCatchUp + 1);
     if (changes.length > this.maxCatchUp || changes.some((c) => c.companyId === null)) {
       this.stale = true;
