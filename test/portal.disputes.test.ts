@@ -31,6 +31,9 @@ import { runPeriodicIfDue } from '../src/jobs/periodic-run.ts';
 import { firstDue } from '../src/jobs/schedule.ts';
 import { listOperatorLog } from '../src/operator/operator-log.ts';
 import { turkeyDateOf } from '../src/lib/calendar-date.ts';
+import { recordCompanyChanges } from '../src/events/company-changes.ts';
+import { createRetention, RETENTION_JOB_ACTOR } from '../src/retention/retention.service.ts';
+import { DEFAULT_RETENTION } from '../src/retention/retention-settings.ts';
 
 const DAY = 24 * 3_600_000;
 
@@ -269,6 +272,29 @@ for (const engine of ENGINES) {
       const portal = await browsers['DS-3']!.get(`/portal/search?q=${c.taxId}&type=tax_id&country=TR`);
       assert.equal(portal.statusCode, 200);
       assert.match(portal.body, /We paid on &lt;b&gt;2 October&lt;\/b&gt;/);
+    });
+
+    test('a corrected event date moves the retention end (D34): the next daily run takes the report out of search', async () => {
+      const c = await company();
+      const retention = createRetention({ db: database.engine.db, clock: t.clock, settings: DEFAULT_RETENTION, recordCompanyChanges });
+      // A daily run before the dispute has worked out the reports' anchors from the dates filed.
+      assert.equal((await retention.run(RETENTION_JOB_ACTOR)).expired.byType.unpaid_debt, undefined);
+      const { disputeId: id } = await recordDispute(deps(), { userId: opId }, recordInput([c.claim]));
+      // The invoice was from 2019: past the 3 years an unpaid debt is kept.
+      await decideDispute(deps(), { userId: opId }, id, {
+        outcome: 'corrected',
+        reason: 'The unpaid invoice dates from March 2019.',
+        corrections: [{ reportId: c.claim, fields: { event_date: '2019-03-01' } }],
+      });
+      assert.equal((await byTaxId(c.taxId)).results[0]!.report_count, 2, 'shown until the daily run');
+      const run = await retention.run(RETENTION_JOB_ACTOR);
+      assert.deepEqual(run.expired.byType.unpaid_debt, [c.claim]);
+      const answer = await byTaxId(c.taxId);
+      assert.equal(answer.results[0]!.report_count, 1);
+      assert.deepEqual(
+        answer.results[0]!.reports.map((r) => r.report_id),
+        [c.official],
+      );
     });
 
     test('two decisions at once: exactly one is taken', async () => {

@@ -1,6 +1,6 @@
 /** The audit record of every search request (D21). Never the key, never its digest. */
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../lib/clock.ts';
+import type { KeyHolderRow } from '../keys/keys.repository.ts';
 import { redactSecrets } from '../lib/redact.ts';
 import type { AuditEntry } from './audit.repository.ts';
 import type { AuditWriter } from './audit-writer.ts';
@@ -9,6 +9,27 @@ export interface SearchAuditDeps {
   audit: AuditWriter;
   clock: Clock;
   auditQueryChars: number;
+}
+
+/**
+ * What a search's record reads of its request: the HTTP layer's request carries these
+ * (http/request-context.ts), so the audit needs no web framework's types.
+ */
+export interface SearchRequestFacts {
+  readonly query: unknown;
+  readonly keyHolder: Pick<KeyHolderRow, 'keyId' | 'memberId'> | null;
+  readonly clientAddress: string | null;
+  /** Undefined once the client's socket is gone. */
+  readonly ip: string | undefined;
+  readonly shed: boolean;
+  readonly resultCount: number | null;
+  readonly foundCompanyIds: readonly number[] | null;
+}
+
+/** How the request was answered. */
+export interface SearchReplyFacts {
+  readonly statusCode: number;
+  readonly elapsedTime: number;
 }
 
 /**
@@ -24,7 +45,7 @@ export function auditText(value: unknown, max: number): string | null {
 /** The record of an API search request as it was asked and answered. */
 export function searchRecord(
   deps: Pick<SearchAuditDeps, 'clock' | 'auditQueryChars'>,
-  request: FastifyRequest,
+  request: SearchRequestFacts,
   answer: { status: number; resultCount: number | null; responseMs: number },
 ): AuditEntry {
   const query = (request.query ?? {}) as Record<string, unknown>;
@@ -51,7 +72,7 @@ export function searchRecord(
  * the writer logs the loss). An answered search (200) was recorded with its unit instead
  * (charge-batch.ts, search.routes.ts), where a failure fails the answer.
  */
-export async function recordSearch(deps: SearchAuditDeps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+export async function recordSearch(deps: SearchAuditDeps, request: SearchRequestFacts, reply: SearchReplyFacts): Promise<void> {
   // Shed before authentication (D26): not a search request that reached it (D21).
   if (request.shed) return;
   await deps.audit

@@ -31,6 +31,7 @@ import { checkAmount, checkCase, checkConcordat, checkCourtDecisionDate } from '
 import type { ReportType } from '../reports/report-types.ts';
 import { findReportById, insertStatusChange } from '../reports/reports.repository.ts';
 import { refreshVisibleCount } from '../reports/reports.service.ts';
+import { retentionAnchorOf } from '../retention/retention-rules.ts';
 import { checkRecord } from './dispute-record.ts';
 import type { RecordInput, ReportCorrection } from './dispute-input.ts';
 import type { ReportEffect } from './dispute-effects.ts';
@@ -505,9 +506,19 @@ async function applyCorrection(trx: Db, effect: Extract<ReportEffect, { kind: 'c
     description,
     event_date: eventDate,
   };
+  // The corrected dates move the date the report ages from (D34): its retention end follows the
+  // correction, and the next daily run expires it if the corrected date is past it.
+  const anchor = retentionAnchorOf({
+    type,
+    eventDate,
+    caseFields: caseJson === null ? null : (JSON.parse(caseJson) as Record<string, string>),
+    courtDecisionDate,
+    concordatEnd,
+    filedAt: Number(report.filed_at),
+  }).date;
   await trx
     .updateTable('reports')
-    .set({ ...after, updated_at: now })
+    .set({ ...after, retention_anchor: anchor, updated_at: now })
     .where('id', '=', effect.reportId)
     .execute();
   const changedNames = Object.keys(after).filter((k) => before[k as keyof typeof before] !== after[k as keyof typeof after]);
