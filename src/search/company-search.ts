@@ -18,7 +18,7 @@ export interface CompanySearch {
   find(plan: SearchPlan, dataVersion?: number): Promise<SearchOutcome>;
   /**
    * Does before the first request what the first name search would otherwise do (65 ms at 10^7;
-   * the vocabulary's first read), and starts loading the in-memory index of names (not awaited).
+   * the vocabulary's first read), then starts loading the in-memory index of names (not awaited).
    */
   warmUp(): Promise<void>;
   /** The in-memory index of names (visible-names-keeper.ts); null when turned off. */
@@ -54,9 +54,11 @@ export function createCompanySearch({ db, seam, maxResults, cacheEntries, nearMa
     find: (plan, dataVersion) =>
       cache.get(db, JSON.stringify(plan), (version) => runSearch(version === undefined ? searchDeps : { ...searchDeps, dataVersion: version }, plan), dataVersion),
     warmUp: async () => {
-      visibleNames?.start();
       await names.refresh(db);
       await vocabulary.refresh(db, seam);
+      // Started after the rest, not awaited: its load (~4 s of CPU at 10^6) must not hold up
+      // the server's start (onReady awaits this warm-up, within Fastify's plugin timeout).
+      visibleNames?.start();
     },
     nameIndex: () => visibleNames?.status() ?? null,
     nameIndexLoaded: async () => {
