@@ -52,7 +52,12 @@ export function createCompanySearch({ db, seam, maxResults, cacheEntries, nearMa
   const cache = new SearchCache<SearchOutcome>(cacheEntries);
   return {
     find: (plan, dataVersion) =>
-      cache.get(db, JSON.stringify(plan), (version) => runSearch(version === undefined ? searchDeps : { ...searchDeps, dataVersion: version }, plan), dataVersion),
+      cache.get(
+        db,
+        JSON.stringify(plan),
+        (version) => runSearch(version === undefined ? searchDeps : { ...searchDeps, dataVersion: version }, plan),
+        dataVersion,
+      ),
     warmUp: async () => {
       await names.refresh(db);
       await vocabulary.refresh(db, seam);
