@@ -41,6 +41,10 @@ const { values: args } = parseArgs({
     'receiver-delay-ms': { type: 'string', default: '0' },
     // Tax IDs per kind (hits, misses) for the fresh tax-ID row (fresh-tax-ids.ts).
     'tax-pool': { type: 'string', default: '150000' },
+    // Only the fresh scenarios (the headline rows), for quick before/after pairs.
+    'fresh-only': { type: 'boolean', default: false },
+    // Seconds to wait after the server starts, before any scenario (a background load, e.g. the index of names, ends first).
+    settle: { type: 'string', default: '0' },
   },
 });
 const N = Number(args.companies);
@@ -238,6 +242,7 @@ async function benchEngine(engine: string) {
   const queries = await pickQueries(url);
   const serveArgs = [BIN, 'serve', '--port', '0', '--log-level', 'warn', '--db', url, '--anon-daily-limit', '10000000'];
   const server = await start(process.execPath, serveArgs);
+  if (Number(args.settle) > 0) await new Promise((resolve) => setTimeout(resolve, Number(args.settle) * 1000));
   const headers = { 'x-api-key': key };
   const seconds = Number(args.duration);
   try {
@@ -281,6 +286,7 @@ async function benchEngine(engine: string) {
     const freshRun = { baseUrl: server.url, pid: server.child.pid, key, seconds, warmUp, connections: Number(args.connections), measurePostgres, work: WORK };
     const fresh = await runFreshScenarios(url, { ...freshRun, perKind: Math.min(Number(args['fresh-pool']), Math.floor(N / 8)) });
     for (const row of fresh) console.error(`${engine}: ${row.name}: ${row.inputs}`);
+    if (args['fresh-only']) return { engine, importSeconds, ceiling, rows: fresh, rss: rssMb(server.child.pid!) };
     const rows: Array<Result & { name: string; inputs?: string }> = [
       ...fresh,
       ...queries.map((q) => ({ name: q.name, ...measured(server.url, q.path, server.child.pid) })),
