@@ -286,7 +286,7 @@ async function benchEngine(engine: string) {
     const freshRun = { baseUrl: server.url, pid: server.child.pid, key, seconds, warmUp, connections: Number(args.connections), measurePostgres, work: WORK };
     const fresh = await runFreshScenarios(url, { ...freshRun, perKind: Math.min(Number(args['fresh-pool']), Math.floor(N / 8)) });
     for (const row of fresh) console.error(`${engine}: ${row.name}: ${row.inputs}`);
-    if (args['fresh-only']) return { engine, importSeconds, ceiling, rows: fresh, rss: rssMb(server.child.pid!) };
+    if (args['fresh-only']) return { engine, importSeconds, ceiling, fastifyCeiling, rows: fresh, rss: rssMb(server.child.pid!) };
     const rows: Array<Result & { name: string; inputs?: string }> = [
       ...fresh,
       ...queries.map((q) => ({ name: q.name, ...measured(server.url, q.path, server.child.pid) })),
