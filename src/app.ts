@@ -209,6 +209,20 @@ export async function buildApp({
   app.addHook('onReady', async () => {
     await services.companySearch.warmUp().catch((error: unknown) => app.log.warn({ err: error }, 'could not sample company names'));
   });
+  metrics.gauge({
+    name: 'risklookup_name_index_bytes',
+    help: 'Bytes of the in-memory index of names (issue 28); 0 while loading or turned off',
+    collect() {
+      this.set(services.companySearch.nameIndex()?.bytes ?? 0);
+    },
+  });
+  metrics.gauge({
+    name: 'risklookup_name_index_companies',
+    help: 'Companies in the in-memory index of names (those with a visible report)',
+    collect() {
+      this.set(services.companySearch.nameIndex()?.companies ?? 0);
+    },
+  });
   const countryCodes = countries.list().map((c) => c.code);
   registerSearchRoutes(
     app,

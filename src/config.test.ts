@@ -90,3 +90,11 @@ test('the delivery pace while serving: 250 a second by default, 0 turns it off, 
     );
   }
 });
+
+test('the in-memory index of names (issue 28): on by default, off by RISKLOOKUP_NAME_INDEX or the flag, a bad value reported', () => {
+  assert.equal(parseConfig({}, {}).nameIndex, true);
+  assert.equal(parseConfig({}, { RISKLOOKUP_NAME_INDEX: 'no' }).nameIndex, false);
+  assert.equal(parseConfig({ nameIndex: 'yes' }, { RISKLOOKUP_NAME_INDEX: 'no' }).nameIndex, true);
+  assert.equal(parseConfig({ nameIndex: 'off' }, {}).nameIndex, false);
+  assert.throws(() => parseConfig({ nameIndex: 'maybe' }, {}), /in-memory index of names \(RISKLOOKUP_NAME_INDEX\) must be 1 or 0/);
+});

@@ -62,6 +62,11 @@ export interface Config {
   readonly searchCacheEntries: number;
   /** D25: near matches scoring below this (0–1) are not shown. */
   readonly nearMatchThreshold: number;
+  /**
+   * Issue 28: each process keeps the searchable names in memory (search/visible-names.ts) and
+   * answers fresh name searches from it; off: from the database only (default on).
+   */
+  readonly nameIndex: boolean;
   /** D26 admission (http/admission-gate.ts): requests in work at once in one process. */
   readonly maxActive: number;
   /** … of which from one key (or one address without a key). */
@@ -111,6 +116,7 @@ export interface ConfigInput {
   auditRetentionDays?: string | number;
   searchCacheEntries?: string | number;
   nearMatchThreshold?: string | number;
+  nameIndex?: string | boolean;
   maxActive?: string | number;
   maxActivePerKey?: string | number;
   maxQueued?: string | number;
@@ -163,6 +169,11 @@ function yesNo(name: string, raw: string | boolean | undefined, problems: string
   if (['0', 'false', 'no', 'off'].includes(text)) return false;
   problems.push(`${name} must be 1 or 0 (true or false), got '${raw}'`);
   return false;
+}
+
+/** As yesNo, but on when not given. */
+function defaultYes(name: string, raw: string | boolean | undefined, problems: string[]): boolean {
+  return raw === undefined || raw === '' ? true : yesNo(name, raw, problems);
 }
 
 function fraction(name: string, raw: string | number | undefined, fallback: number, problems: string[]) {
@@ -284,6 +295,7 @@ export function parseConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pr
       DEFAULT_NEAR_MATCH_THRESHOLD,
       problems,
     ),
+    nameIndex: defaultYes('in-memory index of names (RISKLOOKUP_NAME_INDEX)', input.nameIndex ?? env.RISKLOOKUP_NAME_INDEX, problems),
     maxActive: integer(
       'requests in work at once (RISKLOOKUP_MAX_ACTIVE)',
       input.maxActive ?? env.RISKLOOKUP_MAX_ACTIVE,

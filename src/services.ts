@@ -79,6 +79,8 @@ export function createServices({ db, seam, clock, config, log, audit, countries 
     maxResults: config.maxResults,
     cacheEntries: config.searchCacheEntries,
     nearMatchThreshold: config.nearMatchThreshold,
+    nameIndex: config.nameIndex,
+    ...(log ? { log } : {}),
   });
   const search = createSearch({ countries, search: companySearch, quota: quotaOn(db), clock });
   return {

@@ -1,7 +1,7 @@
 // The cost of one answered request, program against program (issue 28, fourth pass): each
 // program (`--bin`, a checkout's bin/risklookup.js; give several) serves its own copy of the
 // database, rounds alternate between them, and each round also measures the bare node:http
-// ceiling answering the same bytes. A round sends a fixed number of requests (autocannon
+// ceiling answering the same bytes (and a bare Fastify app, the framework's share). A round sends a fixed number of requests (autocannon
 // `--amount`) after a warm-up and reads the server's CPU time from /proc: ms a request and req/s.
 //
 // With --callgrind each server runs under `valgrind --tool=callgrind`; its counters are zeroed
@@ -203,6 +203,16 @@ for (let round = 1; round <= Number(args.rounds); round++) {
   const line = (name: string, m: Measure) =>
     `| ${round} | ${name} | ${fmt(m.reqPerS, 0)} | ${fmt(m.reqPerS / ceiling.reqPerS, 3)} | ${m.p50} / ${m.p99} | ${fmt(m.cpuMsPerReq, 3)} | ${fmt(m.databaseCpuMsPerReq, 3)} | ${fmt(m.instrPerReq, 0)} | ${m.bad} |`;
   rows.push(line('ceiling', ceiling));
+  console.error(rows.at(-1));
+  // The framework alone (ceiling-server.mjs --fastify): the same bytes at the same path and query.
+  const fastify = await measureServer(
+    process.execPath,
+    [`${ROOT}scripts/bench/ceiling-server.mjs`, `${WORK}/ceiling-response.json`, '--fastify', path.split('?')[0]!],
+    {},
+    path,
+    'fastify',
+  );
+  rows.push(line('Fastify 5 alone, same bytes', fastify));
   console.error(rows.at(-1));
   // Alternate the order of the programs from round to round.
   const order = round % 2 === 1 ? programs : [...programs].reverse();

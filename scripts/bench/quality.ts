@@ -21,6 +21,7 @@ import { fixedClock } from '../../src/lib/clock.ts';
 import { AppError } from '../../src/lib/errors.ts';
 import { DEFAULT_NEAR_MATCH_THRESHOLD } from '../../src/search/near-match-score.ts';
 import { NameSample } from '../../src/search/name-sample.ts';
+import { VisibleNamesKeeper } from '../../src/search/visible-names-keeper.ts';
 import { NameVocabulary } from '../../src/search/name-vocabulary.ts';
 import { planSearch, runSearch, type SearchDeps } from '../../src/search/search.service.ts';
 import { absentNames, qualityCompanies, VARIANTS } from './quality-names.ts';
@@ -140,7 +141,11 @@ async function runEngine(kind: string) {
     );
     await importLines(engine, lines, 'quality', { countries, clock: fixedClock(Date.UTC(2026, 5, 1)) });
     const names = new NameSample(); // as the server does (company-search.ts)
-    const deps: SearchDeps = { db: engine.db, seam: engine.seam, maxResults: 10, names, vocabulary: new NameVocabulary(), nearMatchThreshold: 0 };
+    // The in-memory index of names, loaded, as a serving process has it (visible-names.ts).
+    const visibleNames = new VisibleNamesKeeper(engine.db, engine.seam);
+    visibleNames.start();
+    await visibleNames.loaded();
+    const deps: SearchDeps = { db: engine.db, seam: engine.seam, maxResults: 10, names, vocabulary: new NameVocabulary(), nearMatchThreshold: 0, visibleNames };
     const started = Date.now();
     const all = queries();
     const answers: Array<Query & Answer> = [];

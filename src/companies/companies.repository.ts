@@ -14,6 +14,12 @@ export async function findCompaniesByTaxIds(db: Db, taxIdNorms: readonly string[
   return db.selectFrom('companies').selectAll().where('tax_id_norm', 'in', taxIdNorms).execute();
 }
 
+/** The companies among `ids` (any order, any visibility). */
+export async function findCompaniesById(db: Db, seam: DialectSeam, ids: readonly number[]): Promise<CompanyRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('companies').select(COMPANY_ROW_COLUMNS).where(seam.idIn(ids)).execute();
+}
+
 export async function updateCompany(db: Db, id: number, changes: Updateable<CompaniesTable>): Promise<void> {
   await db.updateTable('companies').set(changes).where('id', '=', id).execute();
 }

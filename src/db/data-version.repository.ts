@@ -18,3 +18,11 @@ export async function bumpDataVersion(db: Db): Promise<void> {
     .where('id', '=', 1)
     .execute();
 }
+
+/**
+ * For the same writers: logs that any company may have changed (migration 0021), at the version
+ * just bumped, so that every process builds its index of the names again (search/visible-names-keeper.ts).
+ */
+export async function logEverythingChanged(db: Db): Promise<void> {
+  await sql`INSERT INTO company_changes (version, company_id) SELECT version, NULL FROM data_version WHERE id = 1`.execute(db);
+}

@@ -498,10 +498,15 @@ const postgresSeam: DialectSeam = {
       sql: string;
     }>`SELECT tgname AS name, tgrelid::regclass::text AS "table", pg_get_triggerdef(oid) AS sql FROM pg_trigger
       WHERE tgrelid::regclass::text IN (${sql.join(tables)})
-        AND tgname IN ('companies_insert_name_words', 'companies_data_version', 'reports_data_version') ORDER BY tgname`.execute(db);
+        AND tgname IN ('companies_insert_name_words', 'companies_data_version', 'reports_data_version', 'companies_insert_changes',
+          'companies_update_changes', 'companies_delete_changes', 'companies_truncate_changes') ORDER BY tgname`.execute(db);
     return rows;
   },
-  markBulkLoad: () => Promise.resolve(),
+  // The change log's triggers (migration 0021) read this transaction-local setting; the others
+  // run once per statement and stay on.
+  async markBulkLoad(db, active) {
+    await sql`SELECT set_config('risklookup.bulk_load', ${active ? 'on' : 'off'}, true)`.execute(db);
+  },
   async rebuildNameIndex(db, words) {
     // Only after a fresh load (perRowTriggers): the words of every name, as migration 0007 adds them.
     if (words === null) {

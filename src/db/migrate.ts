@@ -17,6 +17,8 @@ import * as disputes from './migrations/0017-disputes.ts';
 import * as retention from './migrations/0018-retention.ts';
 import * as deliveryClaimIndexes from './migrations/0019-delivery-claim-indexes.ts';
 import * as nameVocabularyIds from './migrations/0020-name-vocabulary-ids.ts';
+import * as companyChanges from './migrations/0021-company-changes.ts';
+import * as disputeReportIndexes from './migrations/0022-dispute-report-indexes.ts';
 
 function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -37,6 +39,8 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '0018-retention': { up: (db) => retention.up(db, engine.seam) },
     '0019-delivery-claim-indexes': { up: (db) => deliveryClaimIndexes.up(db) },
     '0020-name-vocabulary-ids': { up: (db) => nameVocabularyIds.up(db, engine.seam) },
+    '0021-company-changes': { up: (db) => companyChanges.up(db, engine.seam) },
+    '0022-dispute-report-indexes': { up: (db) => disputeReportIndexes.up(db) },
   };
 }
 

@@ -188,6 +188,12 @@ export interface DataVersionTable {
   version: number;
 }
 
+/** Companies whose searchable fields changed, at the data version of the change (migration 0021); company_id NULL: everything. */
+export interface CompanyChangesTable {
+  version: number;
+  company_id: number | null;
+}
+
 export type UserRole = 'member_admin' | 'member_user' | 'operator';
 export type UserStatus = 'invited' | 'active' | 'disabled';
 
@@ -472,6 +478,7 @@ export interface Database {
   usage_counters: UsageCountersTable;
   audit_log: AuditLogTable;
   data_version: DataVersionTable;
+  company_changes: CompanyChangesTable;
   users: UsersTable;
   user_tokens: UserTokensTable;
   sessions: SessionsTable;

@@ -19,7 +19,7 @@
  * the version, or reaches the bulk writer, and when a bulk write outside a session is accepted.
  */
 import { sql, type Insertable, type Transaction } from 'kysely';
-import { bumpDataVersion } from './data-version.repository.ts';
+import { bumpDataVersion, logEverythingChanged } from './data-version.repository.ts';
 import type { BulkTicket, BulkWriter } from './bulk-writer.ts';
 import type { DialectSeam } from './dialect-seam.ts';
 import type { CompaniesTable, Database, ReportsTable, ReportStatusChangesTable } from './schema.ts';
@@ -272,6 +272,8 @@ async function inTransaction<T>(engine: WriteEngine, db: Db, work: (session: Wri
       await engine.seam.markBulkLoad(trx, false);
       // The per-row triggers were quiet: one bump for the whole session, before the commit.
       await bumpDataVersion(trx);
+      // The change log's triggers were quiet too: every process reads the companies again.
+      await logEverythingChanged(trx);
       return result;
     } finally {
       ticket.open = false;

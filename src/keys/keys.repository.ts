@@ -90,22 +90,63 @@ const keyHolderQuery = preparedQuery((db, p) =>
     .where('api_keys.digest', '=', p(0)),
 );
 
+/** The same for several keys at once (PostgreSQL: `= ANY` of an array, one statement whatever their number). */
+const keyHoldersQuery = preparedQuery((db, p) =>
+  db
+    .selectFrom('api_keys')
+    .innerJoin('members', 'members.id', 'api_keys.member_id')
+    .leftJoin('usage_counters', (join) =>
+      join.on('usage_counters.subject', '=', sql<string>`${sql.lit(MEMBER_SUBJECT_PREFIX)} || api_keys.member_id`).on('usage_counters.day', '=', p(1)),
+    )
+    .select((eb) => [
+      'api_keys.digest',
+      'api_keys.id as keyId',
+      'api_keys.member_id as memberId',
+      eb.fn.coalesce('members.key_daily_limit', 'api_keys.daily_limit').as('dailyLimit'),
+      'api_keys.revoked_at as revokedAt',
+      'members.ref as memberRef',
+      'members.status as memberStatus',
+      'members.tier as memberTier',
+      'members.agreement_signed_on as agreementSignedOn',
+      'usage_counters.used as usedToday',
+      eb.selectFrom('data_version').select('version').where('data_version.id', '=', 1).as('dataVersion'),
+    ])
+    .where(sql<boolean>`api_keys.digest = ANY(${p(0)}::text[])`),
+);
+
+type KeyHolderQueryRow = Awaited<ReturnType<typeof keyHolderQuery>>[number];
+
 /**
  * The key, its member and the member's API use on `day` in one look-up, for D17's checks and
  * D18's quota check, with the data version the search cache checks (every search: kept compiled).
  */
 export async function findKeyHolderByDigest(db: Db, digest: string, day: string): Promise<KeyHolderRow | undefined> {
   const [row] = await keyHolderQuery(db, [digest, day]);
-  if (!row) return undefined;
-  const { usedToday, dataVersion, ...holder } = row;
+  return row ? keyHolderOf(row, day) : undefined;
+}
+
+/**
+ * Several keys' holders as findKeyHolderByDigest reads each, in one statement (PostgreSQL only):
+ * by digest, absent for an unknown one.
+ */
+export async function findKeyHoldersByDigests(db: Db, digests: readonly string[], day: string): Promise<Map<string, KeyHolderRow>> {
+  const rows = await keyHoldersQuery(db, [digests, day]);
+  return new Map(rows.map((row) => [row.digest, keyHolderOf(row, day)]));
+}
+
+function keyHolderOf(row: KeyHolderQueryRow, day: string): KeyHolderRow {
+  // Field by field: an object rest and spread here took 2.7 % of a cached hit's CPU (issue 28).
   return {
-    ...holder,
-    dataVersion: Number(dataVersion),
     keyId: Number(row.keyId),
     memberId: Number(row.memberId),
     dailyLimit: Number(row.dailyLimit),
     revokedAt: row.revokedAt === null ? null : Number(row.revokedAt),
-    usage: { day, used: usedToday === null ? 0 : Number(usedToday) },
+    memberRef: row.memberRef,
+    memberStatus: row.memberStatus,
+    memberTier: row.memberTier,
+    agreementSignedOn: row.agreementSignedOn,
+    dataVersion: Number(row.dataVersion),
+    usage: { day, used: row.usedToday === null ? 0 : Number(row.usedToday) },
   };
 }
 

@@ -19,6 +19,9 @@ const ALNUM = /[A-Za-z0-9]/;
  * redaction takes any such run; a refusal wants the checksum too).
  */
 export function findKeySpans(text: string, accept: (candidate: string) => boolean = () => true): Array<[number, number]> {
+  // A key is 64 characters without its gaps: a shorter text holds none (every search's q, type and
+  // country pass here twice, issue 28).
+  if (text.length < KEY_LENGTH) return [];
   const spans: Array<[number, number]> = [];
   let chars = '';
   let positions: number[] = [];

@@ -13,10 +13,12 @@
  * own fixed order (lookup-counts.repository.ts). A refused unit (429) stores nothing of its request;
  * a failed transaction fails every request of the batch, and none of them has taken anything.
  */
+import { PostgresAdapter } from 'kysely';
 import type { Db } from '../db/types.ts';
 import { addLookups, type Lookup } from '../disclosure/lookup-counts.repository.ts';
 import { insertAuditEntries, type AuditEntry } from '../audit/audit.repository.ts';
 import { consumeUsage } from './usage.repository.ts';
+import { chargeGroupsInOneStatement, type ChargeGroup } from './charge-statement.postgres.ts';
 
 /** The audit record of an answer, stored with its unit. */
 export interface ChargedRecord {
@@ -31,6 +33,8 @@ interface Charge {
   limit: number;
   record: ChargedRecord | undefined;
   used: number | null;
+  /** Set when this charge's own transaction failed (the others of its batch may have committed). */
+  failed?: { error: unknown };
   resolve: (used: number | null) => void;
   reject: (error: unknown) => void;
 }
@@ -48,7 +52,7 @@ export function createChargeBatch(db: Db): ChargeBatch {
   let scheduled = false;
   let inFlight = false;
 
-  const store = async (batch: Charge[]): Promise<void> => {
+  const storeInTransaction = async (batch: Charge[]): Promise<void> => {
     const ordered = [...batch].sort((a, b) => (a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : 0));
     await db.transaction().execute(async (trx) => {
       for (const charge of ordered) charge.used = await consumeUsage(trx, charge.subject, charge.day, charge.limit);
@@ -65,6 +69,46 @@ export function createChargeBatch(db: Db): ChargeBatch {
     });
   };
 
+  // PostgreSQL: the batch as one statement, one round trip (charge-statement.postgres.ts); the
+  // groups it cannot take (no counter row yet, or limits that differ within the group) the old way
+  // after it. Each charge learns its own outcome: one committed by the statement stays committed
+  // when the transaction after it fails.
+  const storeInOneStatement = async (batch: Charge[]): Promise<void> => {
+    const bySubjectDay = new Map<string, Charge[]>();
+    for (const c of batch) {
+      const key = `${c.subject}\u0000${c.day}`;
+      const group = bySubjectDay.get(key);
+      if (group) group.push(c);
+      else bySubjectDay.set(key, [c]);
+    }
+    const groups: Charge[][] = [];
+    let rest: Charge[] = [];
+    for (const group of bySubjectDay.values()) {
+      if (group.every((c) => c.limit === group[0]!.limit)) groups.push(group);
+      else rest.push(...group);
+    }
+    if (groups.length > 0) {
+      const toCharge: ChargeGroup[] = groups.map((g) => ({ subject: g[0]!.subject, day: g[0]!.day, limit: g[0]!.limit, records: g.map((c) => c.record) }));
+      const outcomes = await chargeGroupsInOneStatement(db, toCharge);
+      outcomes.forEach((outcome, i) => {
+        const group = groups[i]!;
+        if (outcome === null) {
+          rest = rest.concat(group);
+          return;
+        }
+        group.forEach((c, r) => (c.used = r + 1 <= outcome.after - outcome.before ? outcome.before + r + 1 : null));
+      });
+    }
+    if (rest.length === 0) return;
+    try {
+      await storeInTransaction(rest);
+    } catch (error) {
+      for (const c of rest) c.failed = { error };
+    }
+  };
+
+  const store = db.getExecutor().adapter instanceof PostgresAdapter ? storeInOneStatement : storeInTransaction;
+
   const run = (): void => {
     scheduled = false;
     if (inFlight || queue.length === 0) return;
@@ -74,7 +118,10 @@ export function createChargeBatch(db: Db): ChargeBatch {
     store(batch)
       .then(
         () => {
-          for (const c of batch) c.resolve(c.used);
+          for (const c of batch) {
+            if (c.failed) c.reject(c.failed.error);
+            else c.resolve(c.used);
+          }
         },
         (error: unknown) => {
           for (const c of batch) c.reject(error);

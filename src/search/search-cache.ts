@@ -22,7 +22,7 @@ export class SearchCache<T> {
    * @param knownVersion the data version when the caller has read it since its request arrived
    *   (with the key, keys.repository.ts): the same guarantee, one statement fewer.
    */
-  async get(db: Db, key: string, compute: () => Promise<T>, knownVersion?: number): Promise<T> {
+  async get(db: Db, key: string, compute: (version?: number) => Promise<T>, knownVersion?: number): Promise<T> {
     if (this.maxEntries === 0) return compute();
     const version = knownVersion ?? (await readDataVersion(db));
     if (version !== this.version) {
@@ -36,7 +36,8 @@ export class SearchCache<T> {
       this.entries.set(key, hit);
       return hit;
     }
-    const value = await compute();
+    // The version read since the request arrived: the computation may rely on it too.
+    const value = await compute(version);
     // Another request may have moved the version while this one computed: store only under
     // the version this answer was read at (see above).
     if (this.version === version) {

@@ -9,9 +9,18 @@ import type { Db } from '../db/types.ts';
 import type { ReportStatus } from '../reports/lifecycle.ts';
 import type { ReportType } from '../reports/report-types.ts';
 import { threatLevelOf, visibleReports, type ThreatLevel } from '../reports/visibility.ts';
-import { findCompaniesByName, findCompaniesByTaxId, findCompaniesByTaxIds, NAME_SEARCH_TUNING, type CompanyRow } from '../companies/companies.repository.ts';
+import {
+  findCompaniesById,
+  findCompaniesByName,
+  findCompaniesByTaxId,
+  findCompaniesByTaxIds,
+  NAME_SEARCH_TUNING,
+  type CompanyRow,
+} from '../companies/companies.repository.ts';
 import type { NameSample } from './name-sample.ts';
 import type { NameVocabulary } from './name-vocabulary.ts';
+import type { VisibleNamesKeeper } from './visible-names-keeper.ts';
+import { rankMatches } from './name-rank-order.ts';
 import { parseNameQuery } from '../companies/name-key.ts';
 import {
   correctedGroup,
@@ -82,6 +91,13 @@ export interface SearchDeps {
    * may hold, and correct a word of up to 8 letters from its variants alone; absent: by pieces.
    */
   vocabulary?: NameVocabulary | null;
+  /**
+   * The searchable names in memory (visible-names.ts): a name search's candidates come from it
+   * when it is current and they are few; absent or null: from the database.
+   */
+  visibleNames?: VisibleNamesKeeper | null;
+  /** The data version, when read since the request arrived (the cache's): the index of names reads it no more. */
+  dataVersion?: number;
 }
 
 /** A search checked and ready to run: everything that can make it a 400 has been decided. */
@@ -116,6 +132,10 @@ export function planSearch(countries: Pick<CountryCatalogue, 'get'>, input: Sear
 
 async function findCandidates(deps: SearchDeps, plan: SearchPlan, limit: number): Promise<CompanyRow[]> {
   if (plan.kind === 'tax_id') return findCompaniesByTaxId(deps.db, plan.candidates, limit);
+  if (deps.visibleNames) {
+    const fromMemory = await namesFromMemory(deps, deps.visibleNames, plan, limit);
+    if (fromMemory !== null) return fromMemory;
+  }
   if (!deps.names) return findCompaniesByName(deps.db, deps.seam, { ...plan, limit });
   await deps.names.refresh(deps.db);
   const { estimatedMatches, estimatedPrefixMatches, estimatedCompanies } = deps.names;
@@ -137,6 +157,50 @@ async function findCandidates(deps: SearchDeps, plan: SearchPlan, limit: number)
       ...(vocabulary ? { keyCharacters: () => vocabulary.keyCharacters() } : {}),
     },
   );
+}
+
+/**
+ * The first `limit` matches of a name search in D8 order, ranked in memory from the index's
+ * candidates, with only those rows read (by primary key): the same rows as nameSearchQuery.
+ * Null when the index is not current (loading, rebuilding), the matches are more than the
+ * candidate cap (a common word: the database's rank walk), or a row read no longer matches what
+ * the index held (a change committed since it caught up): the database path answers then.
+ * Exported for the tests that compare it with nameSearchQuery.
+ */
+export async function namesFromMemory(
+  deps: SearchDeps,
+  keeper: VisibleNamesKeeper,
+  plan: Extract<SearchPlan, { kind: 'name' }>,
+  limit: number,
+): Promise<CompanyRow[] | null> {
+  const index = await keeper.current(deps.dataVersion);
+  if (!index) return null;
+  const words = [...plan.indexedWords, ...plan.otherWords];
+  const matches = index.matchAll(words, plan.country, NAME_SEARCH_TUNING.candidateCap);
+  if (matches === null) return null;
+  const shown = rankMatches(matches, plan.core, limit);
+  const rows = new Map(
+    (
+      await findCompaniesById(
+        deps.db,
+        deps.seam,
+        shown.map((m) => m.id),
+      )
+    ).map((r) => [Number(r.id), r]),
+  );
+  const answer: CompanyRow[] = [];
+  for (const m of shown) {
+    const row = rows.get(m.id);
+    const same =
+      row !== undefined &&
+      Number(row.visible_report_count) === m.visibleReportCount &&
+      row.name_core === m.nameCore &&
+      (plan.country === null || row.country === plan.country) &&
+      words.every((w) => row.name_key.includes(w));
+    if (!same) return null;
+    answer.push(row);
+  }
+  return answer;
 }
 
 /** Which of a company's active reports a search shows (D12), in the given order: the one rule both the answer and the watchers' events (D31) apply. */

@@ -18,6 +18,7 @@ import { DEFAULT_PACE, type RequestLoad } from '../webhooks/delivery-pace.ts';
 import { systemResolver } from '../webhooks/safe-lookup.ts';
 import { eventRetentionJob } from '../events/event-feed.service.ts';
 import { readEventsWritten } from '../events/events.repository.ts';
+import { companyChangesPurgeJob } from '../search/company-changes.job.ts';
 
 export interface BackgroundWorkDeps {
   readonly engine: Engine;
@@ -57,6 +58,8 @@ export function buildBackgroundWork(deps: BackgroundWorkDeps): BackgroundWork {
   runner.addPeriodic(deliveryRetentionJob({ db, clock, log }));
   runner.addPeriodic(eventRetentionJob({ db, clock, log }));
   runner.addPeriodic(disputeLapseJob({ disputes, log }));
+  // The names' change log (migration 0021), read by every process's index of names.
+  runner.addPeriodic(companyChangesPurgeJob({ db: engine.db, log }));
   const queue = createDeliveryQueue({
     db,
     seam: engine.seam,

@@ -44,6 +44,7 @@ interface ServeFlags {
   auditRetentionDays?: string;
   searchCacheEntries?: string;
   nearMatchThreshold?: string;
+  nameIndex?: string;
   maxActive?: string;
   maxActivePerKey?: string;
   maxQueued?: string;
@@ -111,6 +112,7 @@ export function serveCommand(): Command {
     .option('--db-statement-timeout <ms>', 'PostgreSQL statement timeout (default 5000)')
     .option('--search-cache-entries <n>', 'search answers kept until the data changes; 0 turns the cache off (default 1000)')
     .option('--near-match-threshold <x>', `near matches (D25) scoring below this, 0 to 1, are not shown (default ${DEFAULT_NEAR_MATCH_THRESHOLD})`)
+    .option('--name-index <yes|no>', 'keep the searchable names in memory for fresh name searches; no: the database only (default yes)')
     .option('--max-active <n>', 'requests in work at once per process; beyond, they wait (D26, default 16)')
     .option('--max-active-per-key <n>', 'of those, from one key or keyless address (default 4)')
     .option('--max-queued <n>', 'requests waiting for a turn per process; beyond, 503 overloaded (default 2000)')
@@ -165,6 +167,7 @@ export function serveCommand(): Command {
           auditRetentionDays: flags.auditRetentionDays,
           searchCacheEntries: flags.searchCacheEntries,
           nearMatchThreshold: flags.nearMatchThreshold,
+          nameIndex: flags.nameIndex,
           maxActive: flags.maxActive,
           maxActivePerKey: flags.maxActivePerKey,
           maxQueued: flags.maxQueued,

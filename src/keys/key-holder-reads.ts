@@ -1,0 +1,55 @@
+/**
+ * The key look-ups of one turn of the event loop in one statement (issue 28, branch taxhit28).
+ * On PostgreSQL every API request's key, member and day's use were one round trip each (the
+ * node CPU of a cached hit there was 3 × SQLite's); the requests that arrive in one turn (a
+ * member's connections answered by one group commit come back together) now share one.
+ *
+ * Nothing is cached: each request's look-up still runs after the request arrived, so a key
+ * revoked or regenerated, a member suspended or a limit changed by any process is seen by the
+ * very next request of every process, as before (D17, D18 amended), and the day's use and the
+ * data version are as fresh as they were. On SQLite, in process, a look-up is no round trip:
+ * it runs at once as before.
+ */
+import { PostgresAdapter } from 'kysely';
+import type { Db } from '../db/types.ts';
+import { findKeyHolderByDigest, findKeyHoldersByDigests, type KeyHolderRow } from './keys.repository.ts';
+
+export type FindKeyHolder = (digest: string, day: string) => Promise<KeyHolderRow | undefined>;
+
+interface Waiter {
+  resolve: (holder: KeyHolderRow | undefined) => void;
+  reject: (error: unknown) => void;
+}
+
+export function createKeyHolderReads(db: Db): FindKeyHolder {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return (digest, day) => findKeyHolderByDigest(db, digest, day);
+  // By day (a turn across midnight asks for two), then by digest.
+  let pending = new Map<string, Map<string, Waiter[]>>();
+  const flush = () => {
+    const turn = pending;
+    pending = new Map();
+    for (const [day, byDigest] of turn) {
+      findKeyHoldersByDigests(db, [...byDigest.keys()], day).then(
+        (holders) => {
+          for (const [digest, waiters] of byDigest) {
+            const holder = holders.get(digest);
+            // Each request its own object (a request's holder is its own, as when read alone).
+            for (const w of waiters) w.resolve(holder ? { ...holder, usage: { ...holder.usage } } : undefined);
+          }
+        },
+        (error: unknown) => {
+          for (const waiters of byDigest.values()) for (const w of waiters) w.reject(error);
+        },
+      );
+    }
+  };
+  return (digest, day) =>
+    new Promise((resolve, reject) => {
+      if (pending.size === 0) setImmediate(flush);
+      let byDigest = pending.get(day);
+      if (!byDigest) pending.set(day, (byDigest = new Map<string, Waiter[]>()));
+      const waiters = byDigest.get(digest);
+      if (waiters) waiters.push({ resolve, reject });
+      else byDigest.set(digest, [{ resolve, reject }]);
+    });
+}

@@ -1,0 +1,58 @@
+/**
+ * D8's order of matches computed in memory (the in-memory index's answers, visible-names.ts):
+ * the same rank classes and ties as the SQL of companies/name-rank.ts, over the values the
+ * index holds. Pure. Ties compare `name_core` in code-point order, which is SQLite's BINARY
+ * and PostgreSQL's "C" collation (visible-names-keeper.ts checks the database's before use).
+ */
+import { wholeNameForms } from '../companies/name-rank.ts';
+import type { NameMatch } from './visible-names.ts';
+
+/** D8 rank class of `nameCore` for a query whose core is `core`: 0 the whole name, 1 another order, 2 a prefix, 3 the rest. */
+export function rankClassOf(core: string): (nameCore: string) => number {
+  const whole = new Set(wholeNameForms(core));
+  const words = core.split(' ');
+  // As reorderedCondition: only for 2+ distinct words; the same length and every word whole.
+  const reorderable = words.length >= 2 && new Set(words).size === words.length;
+  const length = [...core].length;
+  return (nameCore) => {
+    if (whole.has(nameCore)) return 0;
+    if (reorderable && codePoints(nameCore) === length) {
+      const padded = ` ${nameCore} `;
+      if (words.every((w) => padded.includes(` ${w} `))) return 1;
+    }
+    return nameCore.startsWith(core) ? 2 : 3;
+  };
+}
+
+/** Strings in code-point order (UTF-8 bytes' order), not UTF-16 units'. */
+export function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // Below the surrogates both orders agree; at or above them, compare whole code points.
+    if (x < 0xd800 && y < 0xd800) return x - y;
+    return a.codePointAt(i)! - b.codePointAt(i)! || x - y;
+  }
+  return a.length - b.length;
+}
+
+/** The first `limit` of `matches` in D8 order: rank class, then more visible reports, then the name, then the id. */
+export function rankMatches(matches: readonly NameMatch[], core: string, limit: number): NameMatch[] {
+  const classOf = rankClassOf(core);
+  return matches
+    .map((m) => ({ m, rank: classOf(m.nameCore) }))
+    .sort((a, b) => a.rank - b.rank || b.m.visibleReportCount - a.m.visibleReportCount || compareCodePoints(a.m.nameCore, b.m.nameCore) || a.m.id - b.m.id)
+    .slice(0, limit)
+    .map((r) => r.m);
+}
+
+function codePoints(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdbff) n++;
+  }
+  return n;
+}
