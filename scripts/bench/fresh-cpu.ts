@@ -71,8 +71,13 @@ async function startServer(bin: string, profileDir?: string): Promise<{ child: C
   });
   // The index of names loads in the background: measure once it answers.
   for (;;) {
-    const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    // Not answering yet (or a reset while it starts): ask again.
+    const text = await fetch(`http://127.0.0.1:${metricsPort}/metrics`).then(
+      (r) => r.text(),
+      () => '',
+    );
     if (/risklookup_name_index_companies [1-9]/.test(text)) break;
+    if (child.exitCode !== null) throw new Error(`serve exited ${child.exitCode}`);
     await new Promise((r) => setTimeout(r, 500));
   }
   return { child, url, spawnedAt };
