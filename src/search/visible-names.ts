@@ -49,6 +49,8 @@ const EMPTY = new Int32Array(0);
  * finding their holders scans a trigram's words (0.1–0.2 ms each at 10^6). Cleared when full.
  */
 const MAX_HOLDERS_KEPT = 4096;
+/** And at most this many bytes of their word ids (a three-letter word can be inside thousands of words). */
+const MAX_HOLDERS_BYTES = 2 * 1024 * 1024;
 
 /** Grows a typed array of int32 as values are pushed. */
 class IntList {
@@ -159,6 +161,7 @@ export class VisibleNames {
   private readonly changed = new Map<number, VisibleName>();
   /** Query words' holders, as found (see MAX_HOLDERS_KEPT). */
   private readonly holdersKept = new Map<string, Holders>();
+  private holdersBytes = 0;
   /** Per entry, the query it was last seen in (a set without allocation). */
   private readonly seen: Uint32Array;
   private stamp = 0;
@@ -330,8 +333,12 @@ export class VisibleNames {
     let postings = 0;
     for (const w of held) postings = this.filler[w] ? Infinity : postings + this.postingStart[w + 1]! - this.postingStart[w]!;
     holders = { held, postings };
-    if (this.holdersKept.size >= MAX_HOLDERS_KEPT) this.holdersKept.clear();
+    if (this.holdersKept.size >= MAX_HOLDERS_KEPT || this.holdersBytes + held.byteLength > MAX_HOLDERS_BYTES) {
+      this.holdersKept.clear();
+      this.holdersBytes = 0;
+    }
     this.holdersKept.set(word, holders);
+    this.holdersBytes += held.byteLength;
     return holders;
   }
 
