@@ -38,6 +38,8 @@ export interface VisibleNamesKeeperOptions {
   maxCatchUp?: number;
   /** Changed companies kept beside the packed ones before the index is built again. */
   maxChanged?: number;
+  /** The words of every company's name too, for near matches from memory (all-name-words.ts); default on. */
+  nameWords?: boolean;
   log?: VisibleNamesLog;
 }
 
@@ -193,6 +195,7 @@ export class VisibleNamesKeeper {
     this.index = index;
     this.version = version;
     this.loadMs = performance.now() - started;
+    if (this.options.nameWords === false) return this.logLoaded(index);
     this.buildingWords = this.buildWords(index)
       .catch((error: unknown) => {
         this.options.log?.warn({ err: error }, "could not build the names' words: near matches use the database until the index is built again");
@@ -200,8 +203,12 @@ export class VisibleNamesKeeper {
       .finally(() => {
         this.buildingWords = null;
       });
+    this.logLoaded(index);
+  }
+
+  private logLoaded(index: VisibleNames): void {
     this.options.log?.info(
-      { companies: index.size, bytes: index.bytes(), loadMs: Math.round(this.loadMs) },
+      { companies: index.size, bytes: index.bytes(), loadMs: Math.round(this.loadMs ?? 0) },
       'in-memory index of names loaded: fresh name searches read only the rows they show',
     );
   }
