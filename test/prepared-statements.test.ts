@@ -11,7 +11,7 @@ import { makeClaimants, makeCompanies } from './helpers/factories.ts';
 import { fixedClock } from '../src/lib/clock.ts';
 import { openEngine } from '../src/db/connect.ts';
 import { listActiveReports } from '../src/reports/reports.repository.ts';
-import { findCompaniesByName, findCompaniesByTaxId } from '../src/companies/companies.repository.ts';
+import { findCompaniesById, findCompaniesByName, findCompaniesByTaxId } from '../src/companies/companies.repository.ts';
 import { seamFor } from '../src/db/dialect-seam.ts';
 import { KEEP_PREPARED } from '../src/db/prepared.ts';
 
@@ -42,15 +42,38 @@ for (const engine of ENGINES) {
       const byName = () =>
         findCompaniesByName(db, seamFor(engine.name), { indexedWords: ['kaya', 'lojistik'], otherWords: [], core: 'kaya lojistik', country: null, limit: 10 });
       assert.deepEqual(await byName(), [company]);
+      const byId = () => findCompaniesById(db, seamFor(engine.name), [company.id, 999_999]);
+      assert.deepEqual(await byId(), [company]);
       await sql`ALTER TABLE companies ADD COLUMN later_note text`.execute(db);
       await sql`ALTER TABLE reports ADD COLUMN later_note text`.execute(db);
       assert.deepEqual(await find(), [company]);
       assert.deepEqual(await listActiveReports(db, [company.id]), reports);
       assert.deepEqual(await byName(), [company]);
+      assert.deepEqual(await byId(), [company]);
       if (engine.name === 'postgres') {
         const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'rlk_%'`.execute(db);
         assert.ok(rows[0]!.n >= 3, String(rows[0]!.n));
       }
+    });
+
+    test("the index of names' shown rows by id: kept prepared, one text whatever the count (issue 28)", async () => {
+      const single = openEngine(database.url, { poolSize: 1 });
+      after(() => single.close());
+      const texts: string[] = [];
+      const executor = single.db.getExecutor() as unknown as { executeQuery: (q: { sql: string }, id: unknown) => Promise<unknown> };
+      const run = executor.executeQuery.bind(executor);
+      executor.executeQuery = (query, id) => {
+        texts.push(query.sql);
+        return run(query, id);
+      };
+      const [company] = await findCompaniesByTaxId(single.db, [{ taxId: '1234567890', country: 'TR' }], 10);
+      texts.length = 0;
+      const seam = seamFor(engine.name);
+      assert.deepEqual(await findCompaniesById(single.db, seam, [company!.id]), [company]);
+      assert.deepEqual(await findCompaniesById(single.db, seam, [7, company!.id, 8]), [company]);
+      assert.equal(texts.length, 2);
+      assert.ok(texts[0]!.startsWith(KEEP_PREPARED), texts[0]);
+      assert.equal(texts[1], texts[0]);
     });
 
     test('return the same row objects as a statement run once: keys in order, values and their types, a repeated name', async () => {

@@ -17,8 +17,16 @@ export async function findCompaniesByTaxIds(db: Db, taxIdNorms: readonly string[
 /** The companies among `ids` (any order, any visibility). */
 export async function findCompaniesById(db: Db, seam: DialectSeam, ids: readonly number[]): Promise<CompanyRow[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom('companies').select(COMPANY_ROW_COLUMNS).where(seam.idIn(ids)).execute();
+  return companiesByIdQuery(db, [seam.idList(ids)], seam);
 }
+
+/** Every fresh name search's shown rows (the index of names): kept compiled, one parameter whatever the count. */
+const companiesByIdQuery = preparedQuery((db, p, seam: DialectSeam) =>
+  db
+    .selectFrom('companies')
+    .select(COMPANY_ROW_COLUMNS)
+    .where(seam.idInList(p(0))),
+);
 
 export async function updateCompany(db: Db, id: number, changes: Updateable<CompaniesTable>): Promise<void> {
   await db.updateTable('companies').set(changes).where('id', '=', id).execute();

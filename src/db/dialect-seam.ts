@@ -143,6 +143,10 @@ export interface DialectSeam {
   nameKeyHolds(text: string): Expression<SqlBool>;
   /** A condition that holds when `companies.id` is one of `ids` (one parameter, any count). */
   idIn(ids: readonly number[]): Expression<SqlBool>;
+  /** idIn with its one parameter given: `idList(ids)`, or a prepared query's placeholder for it (db/prepared.ts). */
+  idInList(list: unknown): Expression<SqlBool>;
+  /** `ids` as the one parameter of idIn binds them. */
+  idList(ids: readonly number[]): unknown;
   /**
    * A condition that holds when `companies.name_core` starts with `core` (keys hold only
    * letters, digits and single spaces), answered from the prefix index.
@@ -344,6 +348,8 @@ const sqliteSeam: DialectSeam = {
   },
   nameKeyHolds: (text) => sql<SqlBool>`instr(name_key, ${text}) > 0`,
   idIn: (ids) => sql<SqlBool>`companies.id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
+  idInList: (list) => sql<SqlBool>`companies.id IN (SELECT value FROM json_each(${list}))`,
+  idList: (ids) => JSON.stringify(ids),
   nameCoreStartsWith(core) {
     // A range the index answers (SQLite's LIKE folds case, so it cannot), then the exact test;
     // U+10FFFF is the largest code point, so the range holds every key that starts with core.
@@ -467,6 +473,8 @@ const postgresSeam: DialectSeam = {
   },
   nameKeyHolds: (text) => sql<SqlBool>`strpos(name_key, ${text}) > 0`,
   idIn: (ids) => sql<SqlBool>`companies.id = ANY(${ids}::bigint[])`,
+  idInList: (list) => sql<SqlBool>`companies.id = ANY(${list}::bigint[])`,
+  idList: (ids) => ids,
   // Keys hold no LIKE metacharacter.
   nameCoreStartsWith: (core) => sql<SqlBool>`companies.name_core LIKE ${`${core}%`}`,
   async secondaryIndexes(db, tables) {

@@ -38,14 +38,40 @@ export function compareCodePoints(a: string, b: string): number {
   return a.length - b.length;
 }
 
-/** The first `limit` of `matches` in D8 order: rank class, then more visible reports, then the name, then the id. */
+/**
+ * The first `limit` of `matches` in D8 order: rank class, then more visible reports, then the
+ * name, then the id. Selected, not sorted: a match that does not beat the last of those kept
+ * costs one comparison (a word in 2,000 names sorted them all: 0.2 ms a query at 10^6).
+ */
 export function rankMatches(matches: readonly NameMatch[], core: string, limit: number): NameMatch[] {
   const classOf = rankClassOf(core);
-  return matches
-    .map((m) => ({ m, rank: classOf(m.nameCore) }))
-    .sort((a, b) => a.rank - b.rank || b.m.visibleReportCount - a.m.visibleReportCount || compareCodePoints(a.m.nameCore, b.m.nameCore) || a.m.id - b.m.id)
-    .slice(0, limit)
-    .map((r) => r.m);
+  const kept: NameMatch[] = [];
+  const ranks: number[] = [];
+  if (limit <= 0) return kept;
+  for (const m of matches) {
+    const rank = classOf(m.nameCore);
+    if (kept.length === limit && inD8Order(rank, m, ranks[limit - 1]!, kept[limit - 1]!) > 0) continue;
+    // Where it goes among those kept (none of them equal: the ids differ).
+    let lo = 0;
+    let hi = kept.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (inD8Order(ranks[mid]!, kept[mid]!, rank, m) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    kept.splice(lo, 0, m);
+    ranks.splice(lo, 0, rank);
+    if (kept.length > limit) {
+      kept.pop();
+      ranks.pop();
+    }
+  }
+  return kept;
+}
+
+/** Negative when (rankA, a) comes before (rankB, b) in D8's order. */
+function inD8Order(rankA: number, a: NameMatch, rankB: number, b: NameMatch): number {
+  return rankA - rankB || b.visibleReportCount - a.visibleReportCount || compareCodePoints(a.nameCore, b.nameCore) || a.id - b.id;
 }
 
 function codePoints(s: string): number {

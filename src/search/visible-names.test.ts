@@ -108,3 +108,38 @@ test('compareCodePoints: UTF-8 byte order, not UTF-16 units (SQLite BINARY, Post
   assert.ok(compareCodePoints('\uff21', '\u{1d400}') < 0);
   assert.ok('\uff21' > '\u{1d400}');
 });
+
+test('rankMatches: the first `limit` of many matches, exactly as sorting them all would (selected, not sorted)', () => {
+  // Few distinct names, counts and classes: many ties, broken by the id last.
+  let seed = 28;
+  const next = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) >>> 0) % n;
+  const names = ['anadolu', 'anadolu gida', 'gida anadolu', 'ege anadolu', 'anadolu ege', 'anadoluu', 'zz anadolu gida'];
+  const matches = Array.from({ length: 500 }, (_, i) => ({
+    id: 1000 - i * 3 + next(2),
+    nameCore: names[next(names.length)]!,
+    visibleReportCount: 1 + next(3),
+  }));
+  const uniqueIds = [...new Map(matches.map((m) => [m.id, m])).values()];
+  for (const core of ['anadolu', 'anadolu gida', 'gida']) {
+    const classOf = rankClassOf(core);
+    const sorted = [...uniqueIds].sort(
+      (a, b) =>
+        classOf(a.nameCore) - classOf(b.nameCore) || b.visibleReportCount - a.visibleReportCount || compareCodePoints(a.nameCore, b.nameCore) || a.id - b.id,
+    );
+    for (const limit of [0, 1, 11, 499, 600]) assert.deepEqual(rankMatches(uniqueIds, core, limit), sorted.slice(0, limit), `${core}, limit ${limit}`);
+  }
+});
+
+test("matchAll: a query word's holders are found once and kept (bytes() counts them), the answers unchanged", () => {
+  const index = build([company(1, 'anadolu lojistik'), company(2, 'lojistikci anadolu'), company(3, 'ege lojistik')]);
+  const before = index.bytes();
+  assert.deepEqual(ids(index.matchAll(['lojistik', 'anadolu'], null, 10)), [1, 2]);
+  const kept = index.bytes();
+  assert.ok(kept > before, 'the two words are kept');
+  assert.deepEqual(ids(index.matchAll(['lojistik', 'anadolu'], null, 10)), [1, 2]);
+  assert.deepEqual(ids(index.matchAll(['lojistik'], null, 10)), [1, 2, 3]);
+  assert.equal(index.bytes(), kept, 'asked again: nothing more kept');
+  // A change (the overlay) is not in the kept holders: it is checked beside them, as before.
+  index.apply([3], [company(3, 'ege anadolu lojistik')]);
+  assert.deepEqual(ids(index.matchAll(['lojistik', 'anadolu'], null, 10)), [1, 2, 3]);
+});

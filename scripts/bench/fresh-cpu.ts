@@ -1,0 +1,161 @@
+// `node --import tsx scripts/bench/fresh-cpu.ts --db URL --bin A/bin/risklookup.js[,B/bin/risklookup.js] [--pairs 3]`
+// Server CPU per fresh name request (issue 28), programs side by side: each round starts one
+// `serve` of a program on the database (in the order A B B A A B …), waits for its index of
+// names, sends the same unmeasured warm-up and then the same fresh queries of each kind (every
+// one distinct, each new to that process's search cache), and reads the server's CPU
+// (user + system, /proc) per answered request, PostgreSQL's beside it. `--found` keeps only the
+// name queries that find a result (classified once, over HTTP, on a server of their own).
+// `--cpu-prof DIR` runs every server under `node --cpu-prof` (one .cpuprofile per round).
+// The database is written to (a key, quota, audit): use a copy.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { openEngine } from '../../src/db/connect.ts';
+import { generateKeyEntry } from '../../src/secrets/key-ring.ts';
+import { buildFreshPools, FRESH_KINDS, type FreshKind } from './fresh-queries.ts';
+import { runClient } from './fresh-scenarios.ts';
+import { execFileSync } from 'node:child_process';
+
+const { values: args } = parseArgs({
+  options: {
+    db: { type: 'string' },
+    bin: { type: 'string' },
+    pairs: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '10' },
+    // Measured queries per kind (and as many again for the warm-up).
+    requests: { type: 'string', default: '300' },
+    kinds: { type: 'string', default: 'distinctive word,whole name,other legal form,two words' },
+    found: { type: 'boolean', default: false },
+    'one-at-a-time': { type: 'boolean', default: false },
+    'cpu-prof': { type: 'string' },
+    work: { type: 'string', default: '/tmp' },
+    // The lists of queries, kept from an earlier run (--found classifies once): read if it exists, else written.
+    lists: { type: 'string' },
+  },
+});
+const bins = args.bin!.split(',');
+const kinds = args.kinds.split(',') as FreshKind[];
+for (const k of kinds) if (!FRESH_KINDS.includes(k)) throw new Error(`unknown kind ${k}`);
+const perKind = Number(args.requests);
+const ring = process.env.RISKLOOKUP_SECRET_KEYS || generateKeyEntry('fresh-cpu');
+const measurePostgres = args.db!.startsWith('postgres');
+
+const key = (
+  JSON.parse(
+    execFileSync(process.execPath, [bins[0]!, 'key', 'issue', 'GM-00001', '--daily-limit', '10000000', '--json', '--db', args.db!], { encoding: 'utf8' }),
+  ) as { key: string }
+).key;
+
+let nextPort = 19_300 + Math.floor(Math.random() * 500);
+async function startServer(bin: string, profileDir?: string): Promise<{ child: ChildProcess; url: string; spawnedAt: number }> {
+  const spawnedAt = performance.now();
+  const metricsPort = nextPort++;
+  const node = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
+  const child = spawn(
+    process.execPath,
+    [...node, bin, 'serve', '--port', '0', '--log-level', 'warn', '--db', args.db!, '--anon-daily-limit', '10000000', '--metrics-port', String(metricsPort)],
+    {
+      env: { ...process.env, RISKLOOKUP_SECRET_KEYS: ring },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
+  });
+  // The index of names loads in the background: measure once it answers.
+  for (;;) {
+    // Not answering yet (or a reset while it starts): ask again.
+    const text = await fetch(`http://127.0.0.1:${metricsPort}/metrics`).then(
+      (r) => r.text(),
+      () => '',
+    );
+    if (/risklookup_name_index_companies [1-9]/.test(text)) break;
+    if (child.exitCode !== null) throw new Error(`serve exited ${child.exitCode}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return { child, url, spawnedAt };
+}
+
+async function stop(child: ChildProcess) {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+let lists: Record<FreshKind, string[]>;
+if (args.lists && existsSync(args.lists)) lists = JSON.parse(readFileSync(args.lists, 'utf8')) as Record<FreshKind, string[]>;
+else lists = await makeLists();
+if (args.lists && !existsSync(args.lists)) writeFileSync(args.lists, JSON.stringify(lists));
+
+async function makeLists(): Promise<Record<FreshKind, string[]>> {
+  const engine = openEngine(args.db!);
+  const pools = await buildFreshPools(engine.db, perKind * 4, new Set()).finally(() => engine.close());
+  const lists = Object.fromEntries(kinds.map((k) => [k, pools.paths[k]])) as Record<FreshKind, string[]>;
+  if (args.found) {
+    // Which queries find a result: asked once, on a server of their own.
+    const server = await startServer(bins[0]!);
+    try {
+      for (const k of kinds) {
+        const kept: string[] = [];
+        for (const path of lists[k]) {
+          const body = (await (await fetch(server.url + path, { headers: { 'x-api-key': key } })).json()) as { result_count: number };
+          if (body.result_count > 0) kept.push(path);
+          if (kept.length >= perKind * 2) break;
+        }
+        lists[k] = kept;
+      }
+    } finally {
+      await stop(server.child);
+    }
+  }
+  return Object.fromEntries(kinds.map((k) => [k, lists[k].slice(0, perKind * 2)])) as Record<FreshKind, string[]>;
+}
+mkdirSync(args.work, { recursive: true });
+const connections = args['one-at-a-time'] ? 1 : Number(args.connections);
+const order = Array.from({ length: Number(args.pairs) * 2 }, (_, i) => (bins.length === 1 ? 0 : [0, 1, 1, 0][i % 4]!));
+const results: Array<{ bin: number; load: number; byKind: Record<string, { cpu: number | null; db: number | null; p50: number; p99: number; n: number }> }> =
+  [];
+for (const [round, b] of order.entries()) {
+  const profileDir = args['cpu-prof'] ? `${args['cpu-prof']}/${round}-${String.fromCharCode(65 + b)}` : undefined;
+  const server = await startServer(bins[b]!, profileDir);
+  const run = { baseUrl: server.url, pid: server.child.pid, key, seconds: 120, warmUp: 0, connections, measurePostgres, work: args.work, perKind };
+  const byKind: (typeof results)[number]['byKind'] = {};
+  try {
+    for (const k of kinds) {
+      const half = Math.floor(lists[k].length / 2);
+      runClient(run, 120, connections, { shared: lists[k].slice(half) }, false);
+      const from = (performance.now() - server.spawnedAt) / 1000;
+      const { r, serverCpuMs, databaseCpuMs } = runClient(run, 120, connections, { shared: lists[k].slice(0, half) }, true);
+      // For a profile: the seconds since the server was started that this kind was measured in.
+      if (profileDir) console.error(`${profileDir} ${k}: ${from.toFixed(2)}–${((performance.now() - server.spawnedAt) / 1000).toFixed(2)} s`);
+      byKind[k] = { cpu: serverCpuMs, db: databaseCpuMs, p50: r.latency.p50, p99: r.latency.p99, n: r.requests.total };
+    }
+  } finally {
+    await stop(server.child);
+  }
+  results.push({ bin: b, load: loadavg()[0]!, byKind });
+  const cells = kinds.map((k) => {
+    const x = byKind[k]!;
+    return `${x.cpu?.toFixed(2)}${x.db == null ? '' : ` + ${x.db.toFixed(2)}`} (${x.p50}/${x.p99}, n ${x.n})`;
+  });
+  console.log(`| ${round + 1} | ${String.fromCharCode(65 + b)} | ${results[results.length - 1]!.load.toFixed(2)} | ${cells.join(' | ')} |`);
+}
+// Per kind: the mean of B/A over the pairs (each pair: adjacent A and B rounds).
+if (bins.length > 1) {
+  for (const k of kinds) {
+    const ratios: number[] = [];
+    for (let i = 0; i + 1 < results.length; i += 2) {
+      const a = results.slice(i, i + 2).find((r) => r.bin === 0)!.byKind[k]!;
+      const b = results.slice(i, i + 2).find((r) => r.bin === 1)!.byKind[k]!;
+      if (a.cpu && b.cpu) ratios.push(b.cpu / a.cpu);
+    }
+    console.log(`${k}: B/A server CPU per request ${ratios.map((x) => x.toFixed(2)).join(', ')}`);
+  }
+}
