@@ -65,13 +65,22 @@ test('bytes: one a character while every unit is Latin-1, two otherwise', () => 
 
 test('IntList and ChunkedIntList give back exactly what was pushed', () => {
   const list = new IntList(2);
-  const chunked = new ChunkedIntList();
+  const chunked = new ChunkedIntList((n) => new Int32Array(n));
+  const expected = new ChunkedIntList((n) => new Int32Array(n), 200_000);
   const values = Array.from({ length: 200_000 }, (_, i) => (i * 7919) % 100_003);
   for (const v of values) {
     list.push(v);
     chunked.push(v);
+    expected.push(v);
   }
   assert.deepEqual(Array.from(list.done()), values);
-  assert.deepEqual(Array.from(chunked.done((n) => new Int32Array(n))), values);
-  assert.deepEqual(Array.from(new ChunkedIntList().done((n) => new Uint16Array(n))), []);
+  assert.deepEqual(Array.from(chunked.done()), values);
+  // The expected length: the array filled is the one given back, not a copy.
+  const held = expected.done();
+  assert.deepEqual(Array.from(held), values);
+  assert.equal(held.buffer.byteLength, 200_000 * 4);
+  assert.deepEqual(Array.from(new ChunkedIntList((n) => new Uint16Array(n), 10).done()), []);
+  const over = new ChunkedIntList((n) => new Uint16Array(n), 3);
+  for (const v of [1, 2, 3, 4, 5]) over.push(v);
+  assert.deepEqual(Array.from(over.done()), [1, 2, 3, 4, 5]);
 });

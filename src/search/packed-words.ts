@@ -31,27 +31,36 @@ export class IntList {
 }
 
 /**
- * An append-only list of int32 in chunks of 64K values (256 KB): no array is outgrown and left
- * behind while a load grows it, so `done()` leaves the collector only the chunks (as many bytes
- * as the values), where a doubling array leaves it up to three times as many.
+ * An append-only list of integers: first into one array of the expected length (a load knows
+ * it from a count), then in chunks of 64K values when more come. `done()` gives that first array
+ * itself when it held them all and is not much too long: a load leaves the collector nothing,
+ * where a doubling array leaves it up to three times the values' bytes (and malloc keeps them).
  */
-export class ChunkedIntList {
-  private readonly chunks: Int32Array[] = [];
-  private current = new Int32Array(1 << 16);
+export class ChunkedIntList<T extends Int32Array | Uint16Array = Int32Array> {
+  private readonly chunks: T[] = [];
+  private current: T;
   private used = 0;
   length = 0;
+  constructor(
+    private readonly make: (length: number) => T,
+    expected = 0,
+  ) {
+    this.current = make(Math.max(expected, 1024));
+  }
   push(value: number) {
     if (this.used === this.current.length) {
       this.chunks.push(this.current);
-      this.current = new Int32Array(1 << 16);
+      this.current = this.make(1 << 16);
       this.used = 0;
     }
     this.current[this.used++] = value;
     this.length++;
   }
-  /** The values, exactly, in an array made by `make` (Int32Array, or a narrower one when they fit). */
-  done<T extends Int32Array | Uint16Array>(make: (length: number) => T): T {
-    const out = make(this.length);
+  /** The values, exactly. */
+  done(): T {
+    // Within 1/16 of the values: kept whole (a view), not copied.
+    if (this.chunks.length === 0 && this.current.length - this.used <= (this.used >> 4) + 1024) return this.current.subarray(0, this.used) as T;
+    const out = this.make(this.length);
     let at = 0;
     for (const chunk of this.chunks) {
       out.set(chunk, at);

@@ -34,6 +34,12 @@ export interface VisibleName {
   visibleReportCount: number;
 }
 
+/** How many companies have a visible report, and how many words their keys hold (spaces + 1 each). */
+export interface VisibleNamesCount {
+  companies: number;
+  words: number;
+}
+
 /** A company that matched, with what D8 ranks it by. */
 export interface NameMatch {
   id: number;
@@ -51,16 +57,23 @@ const coreOf = (words: readonly string[]) => words.filter((w) => w !== '' && !FI
 /** Builds a VisibleNames from companies given in ascending id order. */
 export class VisibleNamesBuilder {
   private readonly words = new PackedWordsBuilder();
-  private readonly ids = new ChunkedIntList();
-  private readonly counts = new ChunkedIntList();
-  private readonly countryOf = new ChunkedIntList();
+  private readonly ids: ChunkedIntList;
+  private readonly counts: ChunkedIntList;
+  private readonly countryOf: ChunkedIntList<Uint16Array>;
   private readonly countries: string[] = [];
-  private readonly entryWordStart = new ChunkedIntList();
-  private readonly entryWords = new ChunkedIntList();
+  private readonly entryWordStart: ChunkedIntList;
+  private readonly entryWords: ChunkedIntList;
   private readonly coreExceptions = new Map<number, string>();
   private lastId = -Infinity;
 
-  constructor() {
+  /** @param expected how many companies and words of their keys will come, when known (a count): nothing is then grown. */
+  constructor(expected: VisibleNamesCount = { companies: 0, words: 0 }) {
+    const int32 = (n: number) => new Int32Array(n);
+    this.ids = new ChunkedIntList(int32, expected.companies);
+    this.counts = new ChunkedIntList(int32, expected.companies);
+    this.countryOf = new ChunkedIntList((n) => new Uint16Array(n), expected.companies);
+    this.entryWordStart = new ChunkedIntList(int32, expected.companies + 1);
+    this.entryWords = new ChunkedIntList(int32, expected.words);
     this.entryWordStart.push(0);
   }
 
@@ -85,12 +98,12 @@ export class VisibleNamesBuilder {
   build(): VisibleNames {
     return new VisibleNames({
       words: this.words.build(),
-      ids: this.ids.done((n) => new Int32Array(n)),
-      counts: this.counts.done((n) => new Int32Array(n)),
-      countryOf: this.countryOf.done((n) => new Uint16Array(n)),
+      ids: this.ids.done(),
+      counts: this.counts.done(),
+      countryOf: this.countryOf.done(),
       countries: this.countries,
-      entryWordStart: this.entryWordStart.done((n) => new Int32Array(n)),
-      entryWords: this.entryWords.done((n) => new Int32Array(n)),
+      entryWordStart: this.entryWordStart.done(),
+      entryWords: this.entryWords.done(),
       coreExceptions: this.coreExceptions,
     });
   }
@@ -185,21 +198,21 @@ export class VisibleNames {
     return this.changed.size;
   }
 
-  /** Bytes held, near enough: typed arrays and the words' string exactly, the overlay's maps by estimate. */
+  /** Bytes held, near enough: typed arrays (their whole buffers) and the words' string exactly, the overlay's maps by estimate. */
   bytes(): number {
     let bytes =
       11 * TYPED_ARRAY_OVERHEAD +
-      this.ids.byteLength +
-      this.counts.byteLength +
-      this.countryOf.byteLength +
-      this.entryWordStart.byteLength +
-      this.entryWords.byteLength +
-      this.postingStart.byteLength +
-      this.postings.byteLength +
-      this.filler.byteLength +
-      this.dead.byteLength +
-      this.seen.byteLength +
-      this.scratch.byteLength +
+      this.ids.buffer.byteLength +
+      this.counts.buffer.byteLength +
+      this.countryOf.buffer.byteLength +
+      this.entryWordStart.buffer.byteLength +
+      this.entryWords.buffer.byteLength +
+      this.postingStart.buffer.byteLength +
+      this.postings.buffer.byteLength +
+      this.filler.buffer.byteLength +
+      this.dead.buffer.byteLength +
+      this.seen.buffer.byteLength +
+      this.scratch.buffer.byteLength +
       this.words.bytes();
     // A V8 string: ~16 bytes of header, a byte a character (one-byte strings); a Map entry ~24.
     for (const core of this.coreExceptions.values()) bytes += 40 + core.length;
