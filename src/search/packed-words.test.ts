@@ -39,10 +39,29 @@ test('containing and contains equal `includes` on every word: ASCII, Turkish let
   for (let i = 0; i < 3000; i++) words.push(Array.from({ length: 1 + Math.floor(r() * 10) }, () => letters[Math.floor(r() * letters.length)]).join(''));
   const distinct = [...new Set(words)];
   const { packed } = pack(distinct);
-  const texts = ['abc', 'şiş', 'ağl', 'ğğğ', 'ğğğğ', 'anadolu', 'yyyanadoluxx', 'xanadoluy', 'ı̇st', 'zzz', 'lay', 'mnö', 'iiii', ...distinct.filter((w) => w.length >= 3).slice(0, 300)];
+  const texts = [
+    'abc',
+    'şiş',
+    'ağl',
+    'ğğğ',
+    'ğğğğ',
+    'anadolu',
+    'yyyanadoluxx',
+    'xanadoluy',
+    'ı̇st',
+    'zzz',
+    'lay',
+    'mnö',
+    'iiii',
+    ...distinct.filter((w) => w.length >= 3).slice(0, 300),
+  ];
   for (const w of distinct) for (let i = 0; i + 4 <= w.length; i += 3) texts.push(w.slice(i, i + 4));
   for (const text of texts) {
-    assert.deepEqual([...Array.from(packed.containing(text))].sort((a, b) => a - b), containingByIncludes(distinct, text), text);
+    assert.deepEqual(
+      [...Array.from(packed.containing(text))].sort((a, b) => a - b),
+      containingByIncludes(distinct, text),
+      text,
+    );
     const some = Math.floor(r() * distinct.length);
     assert.equal(packed.contains(some, text), distinct[some]!.includes(text), `${distinct[some]} ${text}`);
   }

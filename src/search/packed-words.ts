@@ -250,7 +250,15 @@ export class PackedWords {
 
   /** Bytes held: the characters (one or two a unit, as V8 stores the string) and the arrays. */
   bytes(): number {
-    return 24 + 4 * TYPED_ARRAY_OVERHEAD + this.all.length * this.unitBytes + this.starts.byteLength + this.trigramKeys.byteLength + this.trigramStart.byteLength + this.trigramWords.byteLength;
+    return (
+      24 +
+      4 * TYPED_ARRAY_OVERHEAD +
+      this.all.length * this.unitBytes +
+      this.starts.byteLength +
+      this.trigramKeys.byteLength +
+      this.trigramStart.byteLength +
+      this.trigramWords.byteLength
+    );
   }
 
   private find(key: number): number {
