@@ -195,6 +195,12 @@ describe('serve: the metrics port (D36)', () => {
       const text = await (await fetch(metricsUrl)).text();
       assert.match(text, /risklookup_http_requests_total\{route="\/healthz",method="GET",status="200"\} 1/);
       assert.match(text, /risklookup_process_cpu_seconds_total/);
+      // Memory beside the heap (issue 28): ArrayBuffers and the peak resident set, in bytes.
+      assert.match(text, /^risklookup_nodejs_array_buffers_bytes \d+$/m);
+      const peak = Number(/^risklookup_process_max_resident_memory_bytes (\d+)$/m.exec(text)?.[1]);
+      const resident = Number(/^risklookup_process_resident_memory_bytes (\d+)$/m.exec(text)?.[1]);
+      // Read a moment apart: the peak may trail a resident set still growing, never by much.
+      assert.ok(peak >= 0.9 * resident && resident > 10 * 2 ** 20, `peak ${peak}, resident ${resident}`);
       assert.equal((await fetch(`${server.url}/metrics`)).status, 404);
     } finally {
       await server.stop();

@@ -37,11 +37,38 @@ export interface Metrics {
 /** Seconds; a search is a few milliseconds, a queued or slow one up to the 5 s admission wait. */
 const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
+/**
+ * What prom-client's process figures leave out (issue 28): the bytes of ArrayBuffers (typed
+ * arrays' contents, outside V8's heap: the in-memory index of names holds most of its bytes there)
+ * and the highest resident set the process has had (its start-up peak, the index's load).
+ */
+function registerMemoryGauges(registry: Registry) {
+  new Gauge({
+    name: 'risklookup_nodejs_array_buffers_bytes',
+    help: "Bytes of ArrayBuffers and Buffers (outside V8's heap; part of external memory)",
+    registers: [registry],
+    collect() {
+      this.set(process.memoryUsage().arrayBuffers);
+    },
+  });
+  new Gauge({
+    name: 'risklookup_process_max_resident_memory_bytes',
+    help: 'The highest resident memory size of the process so far, in bytes',
+    registers: [registry],
+    collect() {
+      this.set(process.resourceUsage().maxRSS * 1024);
+    },
+  });
+}
+
 export function createMetrics(options: { processMetrics?: boolean } = {}): Metrics {
   const registry = new Registry();
   const registers = [registry];
   // The process's own figures (CPU, memory, event-loop lag) only for a serving process: tests skip them.
-  if (options.processMetrics) collectDefaultMetrics({ register: registry, prefix: 'risklookup_' });
+  if (options.processMetrics) {
+    collectDefaultMetrics({ register: registry, prefix: 'risklookup_' });
+    registerMemoryGauges(registry);
+  }
   return {
     registry,
     requests: new Counter({

@@ -22,7 +22,7 @@
 import { readDataVersion } from '../db/data-version.repository.ts';
 import type { DialectSeam } from '../db/dialect-seam.ts';
 import type { Db } from '../db/types.ts';
-import { ordersByCodePoint, readChangesSince, readNamesAfter, readNamesByIds, readVisibleNames } from './visible-names.repository.ts';
+import { countVisibleNames, ordersByCodePoint, readChangesSince, readNamesAfter, readNamesByIds, readVisibleNames } from './visible-names.repository.ts';
 import { VisibleNamesBuilder, type VisibleNames } from './visible-names.ts';
 import { AllNameWordsBuilder, type AllNameWords } from './all-name-words.ts';
 
@@ -158,7 +158,7 @@ export class VisibleNamesKeeper {
   private rebuild(): void {
     if (this.building) return;
     // The old index goes first (searches take the database path until the new one is built):
-    // two at once would add its ~40 MB at 10^6 to the process's peak.
+    // two at once would add its ~35 MB at 10^6 to the process's peak.
     this.index = null;
     this.words = null;
     this.version = -1;
@@ -181,7 +181,7 @@ export class VisibleNamesKeeper {
     }
     // The version first: a change committed while the companies are read is in the log above it.
     const version = await readDataVersion(this.db);
-    const builder = new VisibleNamesBuilder();
+    const builder = new VisibleNamesBuilder(await countVisibleNames(this.db));
     let afterId = 0;
     for (;;) {
       const rows = await readVisibleNames(this.db, afterId, this.chunk);

@@ -3,13 +3,16 @@
  * visible report (D12), packed, with the words of its `name_key` and what D8 ranks by. Pure: no
  * I/O; visible-names-keeper.ts loads it and keeps it current.
  *
- * Layout (typed arrays, no object per company):
- * - a vocabulary of the distinct words of the names' keys (`words`), each marked filler or not;
+ * Layout (typed arrays and one string, no object per company or word; 35 MB at 10^6, all of it
+ * outside V8's heap but the 1.7 MB string of the words):
+ * - a vocabulary of the distinct words of the names' keys (`words`, packed-words.ts), each
+ *   marked filler or not, with a trigram → words index over it;
  * - per company (an *entry*, in id order): its id, visible report count, country, and its
  *   key's word ids in order (`name_key` is those words joined by spaces, `name_core` the
  *   non-filler ones, kept aside where the stored one differs);
  * - postings: for each non-filler word, the entries holding it;
- * - a trigram → words index over the vocabulary.
+ * - per entry a byte of scratch (seen in this query step) and an int32 of scratch (a query's
+ *   candidates): a query allocates no array for them.
  *
  * A query word has no space, so `name_key LIKE '%w%'` holds iff some word of the key contains
  * `w`: the words containing `w` (the rarest of its trigrams' words, each checked) lead to the
@@ -20,6 +23,7 @@
  * state, if visible, is kept whole beside it and checked on every query.
  */
 import { FILLER_WORDS } from '../companies/name-key.ts';
+import { ChunkedIntList, PackedWordsBuilder, TYPED_ARRAY_OVERHEAD, type PackedWords } from './packed-words.ts';
 
 /** One company as the index sees it: what D8 matches and ranks by. */
 export interface VisibleName {
@@ -28,6 +32,12 @@ export interface VisibleName {
   nameCore: string;
   country: string;
   visibleReportCount: number;
+}
+
+/** How many companies have a visible report, and how many words their keys hold (spaces + 1 each). */
+export interface VisibleNamesCount {
+  companies: number;
+  words: number;
 }
 
 /** A company that matched, with what D8 ranks it by. */
@@ -41,8 +51,6 @@ export interface NameMatch {
 const MAX_POSTINGS_READ = 100_000;
 /** Entries whose words are checked for the other query words at most (a query with a common word and a rare piece: the database). */
 const MAX_CHECKED = 20_000;
-
-const EMPTY = new Int32Array(0);
 /**
  * Query words whose holders are kept (a word's vocabulary words and their postings never change
  * after the build): the common words of names (`gida`, `urunleri`) come back in most queries, and
@@ -52,39 +60,34 @@ const MAX_HOLDERS_KEPT = 4096;
 /** And at most this many bytes of their word ids (a three-letter word can be inside thousands of words). */
 const MAX_HOLDERS_BYTES = 2 * 1024 * 1024;
 
-/** Grows a typed array of int32 as values are pushed. */
-class IntList {
-  data = new Int32Array(1024);
-  length = 0;
-  push(value: number) {
-    if (this.length === this.data.length) {
-      const bigger = new Int32Array(this.data.length * 2);
-      bigger.set(this.data);
-      this.data = bigger;
-    }
-    this.data[this.length++] = value;
-  }
-  done(): Int32Array {
-    return this.data.slice(0, this.length);
-  }
+/** The vocabulary's words holding a query word, and how many entries they post (a filler among them: Infinity). */
+interface Holders {
+  held: ArrayLike<number>;
+  postings: number;
 }
 
 const coreOf = (words: readonly string[]) => words.filter((w) => w !== '' && !FILLER_WORDS.has(w)).join(' ');
 
 /** Builds a VisibleNames from companies given in ascending id order. */
 export class VisibleNamesBuilder {
-  private readonly wordIds = new Map<string, number>();
-  private readonly words: string[] = [];
-  private readonly ids = new IntList();
-  private readonly counts = new IntList();
-  private readonly countryOf = new IntList();
+  private readonly words = new PackedWordsBuilder();
+  private readonly ids: ChunkedIntList;
+  private readonly counts: ChunkedIntList;
+  private readonly countryOf: ChunkedIntList<Uint16Array>;
   private readonly countries: string[] = [];
-  private readonly entryWordStart = new IntList();
-  private readonly entryWords = new IntList();
+  private readonly entryWordStart: ChunkedIntList;
+  private readonly entryWords: ChunkedIntList;
   private readonly coreExceptions = new Map<number, string>();
   private lastId = -Infinity;
 
-  constructor() {
+  /** @param expected how many companies and words of their keys will come, when known (a count): nothing is then grown. */
+  constructor(expected: VisibleNamesCount = { companies: 0, words: 0 }) {
+    const int32 = (n: number) => new Int32Array(n);
+    this.ids = new ChunkedIntList(int32, expected.companies);
+    this.counts = new ChunkedIntList(int32, expected.companies);
+    this.countryOf = new ChunkedIntList((n) => new Uint16Array(n), expected.companies);
+    this.entryWordStart = new ChunkedIntList(int32, expected.companies + 1);
+    this.entryWords = new ChunkedIntList(int32, expected.words);
     this.entryWordStart.push(0);
   }
 
@@ -101,21 +104,14 @@ export class VisibleNamesBuilder {
     if (country < 0) country = this.countries.push(company.country) - 1;
     this.countryOf.push(country);
     const keyWords = company.nameKey.split(' ');
-    for (const word of keyWords) {
-      let id = this.wordIds.get(word);
-      if (id === undefined) {
-        id = this.words.push(word) - 1;
-        this.wordIds.set(word, id);
-      }
-      this.entryWords.push(id);
-    }
+    for (const word of keyWords) this.entryWords.push(this.words.idOf(word));
     this.entryWordStart.push(this.entryWords.length);
     if (coreOf(keyWords) !== company.nameCore) this.coreExceptions.set(entry, company.nameCore);
   }
 
   build(): VisibleNames {
     return new VisibleNames({
-      words: this.words,
+      words: this.words.build(),
       ids: this.ids.done(),
       counts: this.counts.done(),
       countryOf: this.countryOf.done(),
@@ -127,16 +123,11 @@ export class VisibleNamesBuilder {
   }
 }
 
-interface Holders {
-  held: Int32Array;
-  postings: number;
-}
-
 interface Packed {
-  words: string[];
+  words: PackedWords;
   ids: Int32Array;
   counts: Int32Array;
-  countryOf: Int32Array;
+  countryOf: Uint16Array;
   countries: string[];
   entryWordStart: Int32Array;
   entryWords: Int32Array;
@@ -144,7 +135,7 @@ interface Packed {
 }
 
 export class VisibleNames {
-  private readonly words: string[];
+  private readonly words: PackedWords;
   private readonly filler: Uint8Array;
   private readonly ids: Int32Array;
   private readonly counts: Int32Array;
@@ -155,33 +146,39 @@ export class VisibleNames {
   private readonly coreExceptions: Map<number, string>;
   private readonly postingStart: Int32Array;
   private readonly postings: Int32Array;
-  private readonly trigramWords = new Map<string, Int32Array>();
   /** The overlay: entries no longer current, and companies' current state since the build. */
   private readonly dead: Uint8Array;
   private readonly changed = new Map<number, VisibleName>();
   /** Query words' holders, as found (see MAX_HOLDERS_KEPT). */
   private readonly holdersKept = new Map<string, Holders>();
   private holdersBytes = 0;
-  /** Per entry, the query it was last seen in (a set without allocation). */
-  private readonly seen: Uint32Array;
+  /** Per entry, the query step it was last seen in (a set without allocation; a byte: cleared every 255 steps). */
+  private readonly seen: Uint8Array;
   private stamp = 0;
+  /** A query's candidate entries, reused by every query (no array per query for the collector). */
+  private readonly scratch: Int32Array;
 
   constructor(packed: Packed) {
     this.words = packed.words;
     this.ids = packed.ids;
     this.counts = packed.counts;
     this.countries = packed.countries;
-    this.countryOf = Uint16Array.from(packed.countryOf);
+    this.countryOf = packed.countryOf;
     this.entryWordStart = packed.entryWordStart;
     this.entryWords = packed.entryWords;
     this.coreExceptions = packed.coreExceptions;
     const n = this.ids.length;
     this.dead = new Uint8Array(n);
-    this.seen = new Uint32Array(n);
-    this.filler = new Uint8Array(this.words.length);
-    for (const [i, w] of this.words.entries()) if (w === '' || FILLER_WORDS.has(w)) this.filler[i] = 1;
+    this.seen = new Uint8Array(n);
+    this.scratch = new Int32Array(n);
+    const words = this.words.count;
+    this.filler = new Uint8Array(words);
+    for (let i = 0; i < words; i++) {
+      const w = this.words.word(i);
+      if (w === '' || FILLER_WORDS.has(w)) this.filler[i] = 1;
+    }
     // Postings: entries per non-filler word, in entry order.
-    const counts = new Int32Array(this.words.length + 1);
+    const counts = new Int32Array(words + 1);
     for (let e = 0; e < n; e++) {
       for (let k = this.entryWordStart[e]!; k < this.entryWordStart[e + 1]!; k++) {
         const w = this.entryWords[k]!;
@@ -189,9 +186,9 @@ export class VisibleNames {
         if (!this.filler[w] && !this.repeatsLater(e, k, w)) counts[w + 1]!++;
       }
     }
-    for (let w = 0; w < this.words.length; w++) counts[w + 1]! += counts[w]!;
+    for (let w = 0; w < words; w++) counts[w + 1]! += counts[w]!;
     this.postingStart = counts.slice();
-    this.postings = new Int32Array(counts[this.words.length]!);
+    this.postings = new Int32Array(counts[words]!);
     const next = counts;
     for (let e = 0; e < n; e++) {
       for (let k = this.entryWordStart[e]!; k < this.entryWordStart[e + 1]!; k++) {
@@ -199,16 +196,6 @@ export class VisibleNames {
         if (!this.filler[w] && !this.repeatsLater(e, k, w)) this.postings[next[w]!++] = e;
       }
     }
-    // Trigrams of every word (fillers too: a query word inside a filler must be known to be one).
-    const byTrigram = new Map<string, number[]>();
-    for (const [id, word] of this.words.entries()) {
-      for (const t of new Set(trigramsOf(word))) {
-        let list = byTrigram.get(t);
-        if (!list) byTrigram.set(t, (list = []));
-        list.push(id);
-      }
-    }
-    for (const [t, list] of byTrigram) this.trigramWords.set(t, Int32Array.from(list));
   }
 
   private repeatsLater(e: number, k: number, w: number): boolean {
@@ -228,26 +215,26 @@ export class VisibleNames {
     return this.changed.size;
   }
 
-  /** Bytes held, near enough: typed arrays exactly, strings and maps by estimate. */
+  /** Bytes held, near enough: typed arrays (their whole buffers) and the words' string exactly, the overlay's maps by estimate. */
   bytes(): number {
     let bytes =
-      this.ids.byteLength +
-      this.counts.byteLength +
-      this.countryOf.byteLength +
-      this.entryWordStart.byteLength +
-      this.entryWords.byteLength +
-      this.postingStart.byteLength +
-      this.postings.byteLength +
-      this.filler.byteLength +
-      this.dead.byteLength +
-      this.seen.byteLength;
-    // A V8 string: ~16 bytes of header, a byte a character (one-byte strings); an array slot 8.
-    for (const w of this.words) bytes += 24 + w.length;
-    for (const [t, list] of this.trigramWords) bytes += 24 + t.length + 64 + list.byteLength;
+      11 * TYPED_ARRAY_OVERHEAD +
+      this.ids.buffer.byteLength +
+      this.counts.buffer.byteLength +
+      this.countryOf.buffer.byteLength +
+      this.entryWordStart.buffer.byteLength +
+      this.entryWords.buffer.byteLength +
+      this.postingStart.buffer.byteLength +
+      this.postings.buffer.byteLength +
+      this.filler.buffer.byteLength +
+      this.dead.buffer.byteLength +
+      this.seen.buffer.byteLength +
+      this.scratch.buffer.byteLength +
+      this.words.bytes();
+    // A V8 string: ~16 bytes of header, a byte a character (one-byte strings); a Map entry ~24.
     for (const core of this.coreExceptions.values()) bytes += 40 + core.length;
-    for (const [word, kept] of this.holdersKept) bytes += 24 + word.length + 64 + kept.held.byteLength;
     for (const c of this.changed.values()) bytes += 120 + c.nameKey.length + c.nameCore.length;
-    return bytes;
+    return bytes + this.holdersBytes;
   }
 
   /** Applies the current state of changed companies: `current` holds those that still exist. */
@@ -289,31 +276,35 @@ export class VisibleNames {
     const plans = looked.map((word) => ({ word, ...this.holdersOf(word) })).sort((a, b) => a.postings - b.postings);
     const lead = plans[0]!;
     if (lead.postings > MAX_POSTINGS_READ) return null;
-    const hits = new IntList();
+    // The candidates, then the hits, in `scratch[0 .. count]`.
+    let count = 0;
     if (country === null || countryIndex >= 0) {
       // The rarest word's entries; the next words by their postings when few, else checked on the words.
-      let entries = this.entriesOf(lead.held);
+      count = this.entriesOf(lead.held);
       let read = lead.postings;
       const rest: string[] = [];
       for (const p of plans.slice(1)) {
-        if (read + p.postings <= MAX_POSTINGS_READ && p.postings <= 8 * entries.length) {
-          entries = this.keepHolding(entries, p.held);
+        if (read + p.postings <= MAX_POSTINGS_READ && p.postings <= 8 * count) {
+          count = this.keepHolding(count, p.held);
           read += p.postings;
         } else rest.push(p.word);
       }
       const others = [...rest, ...[...new Set(words)].filter((w) => w.length < 3)];
       // Checking words on the names costs ~1 µs a name: beyond this many, the database's plans are cheaper.
-      if (others.length > 0 && entries.length > MAX_CHECKED) return null;
-      for (const e of entries) {
+      if (others.length > 0 && count > MAX_CHECKED) return null;
+      let hits = 0;
+      for (let i = 0; i < count; i++) {
+        const e = this.scratch[i]!;
         if (this.dead[e] || (countryIndex >= 0 && this.countryOf[e] !== countryIndex)) continue;
         if (others.length > 0 && !others.every((w) => this.entryHolds(e, w))) continue;
-        if (hits.length === cap) return null;
-        hits.push(e);
+        if (hits === cap) return null;
+        this.scratch[hits++] = e;
       }
+      count = hits;
     }
     const out: NameMatch[] = [];
-    for (let i = 0; i < hits.length; i++) {
-      const e = hits.data[i]!;
+    for (let i = 0; i < count; i++) {
+      const e = this.scratch[i]!;
       out.push({ id: this.ids[e]!, nameCore: this.coreOfEntry(e), visibleReportCount: this.counts[e]! });
     }
     for (const c of this.changed.values()) {
@@ -325,62 +316,60 @@ export class VisibleNames {
     return out;
   }
 
-  /** The vocabulary's words that contain `word` (3+ characters) and how many entries they post (a filler among them: Infinity). */
+  /** The vocabulary's words that contain `word` (3+ characters) and how many entries they post, kept for the next query. */
   private holdersOf(word: string): Holders {
     let holders = this.holdersKept.get(word);
     if (holders) return holders;
-    const held = this.wordsContaining(word);
+    // A view of the trigram lists or a list of its own; neither is ever written to.
+    const held = this.words.containing(word);
     let postings = 0;
-    for (const w of held) postings = this.filler[w] ? Infinity : postings + this.postingStart[w + 1]! - this.postingStart[w]!;
+    for (let i = 0; i < held.length; i++) {
+      const w = held[i]!;
+      postings = this.filler[w] ? Infinity : postings + this.postingStart[w + 1]! - this.postingStart[w]!;
+    }
     holders = { held, postings };
-    if (this.holdersKept.size >= MAX_HOLDERS_KEPT || this.holdersBytes + held.byteLength > MAX_HOLDERS_BYTES) {
+    // ~8 bytes an id in a JS array (4 in a view's own buffer), a Map entry and the word ~64.
+    const bytes = 64 + word.length + 8 * held.length;
+    if (this.holdersKept.size >= MAX_HOLDERS_KEPT || this.holdersBytes + bytes > MAX_HOLDERS_BYTES) {
       this.holdersKept.clear();
       this.holdersBytes = 0;
     }
     this.holdersKept.set(word, holders);
-    this.holdersBytes += held.byteLength;
+    this.holdersBytes += bytes;
     return holders;
   }
 
-  /** Ids of the vocabulary's words that contain `text` (3+ characters). */
-  private wordsContaining(text: string): Int32Array {
-    let rarest: Int32Array | undefined;
-    for (const t of trigramsOf(text)) {
-      const list = this.trigramWords.get(t);
-      if (!list) return EMPTY;
-      if (!rarest || list.length < rarest.length) rarest = list;
-    }
-    if (!rarest || text.length === 3) return rarest ?? EMPTY;
-    const held = new IntList();
-    for (const w of rarest) if (this.words[w]!.includes(text)) held.push(w);
-    return held.done();
-  }
-
-  /** The entries posted under any of the (non-filler) words, each once. */
-  private entriesOf(wordIds: Int32Array): Int32Array {
+  /** Puts the entries posted under any of the (non-filler) words, each once, in `scratch`; returns how many. */
+  private entriesOf(wordIds: ArrayLike<number>): number {
     const stamp = this.nextStamp();
-    const out = new IntList();
-    for (const w of wordIds) {
+    let count = 0;
+    for (let i = 0; i < wordIds.length; i++) {
+      const w = wordIds[i]!;
       for (let k = this.postingStart[w]!; k < this.postingStart[w + 1]!; k++) {
         const e = this.postings[k]!;
         if (this.seen[e] !== stamp) {
           this.seen[e] = stamp;
-          out.push(e);
+          this.scratch[count++] = e;
         }
       }
     }
-    return out.done();
+    return count;
   }
 
-  /** Those of `entries` posted under any of the words. */
-  private keepHolding(entries: Int32Array, wordIds: Int32Array): Int32Array {
+  /** Keeps those of `scratch[0 .. count]` posted under any of the words, in order; returns how many. */
+  private keepHolding(count: number, wordIds: ArrayLike<number>): number {
     const stamp = this.nextStamp();
-    for (const w of wordIds) for (let k = this.postingStart[w]!; k < this.postingStart[w + 1]!; k++) this.seen[this.postings[k]!] = stamp;
-    return entries.filter((e) => this.seen[e] === stamp);
+    for (let i = 0; i < wordIds.length; i++) {
+      const w = wordIds[i]!;
+      for (let k = this.postingStart[w]!; k < this.postingStart[w + 1]!; k++) this.seen[this.postings[k]!] = stamp;
+    }
+    let kept = 0;
+    for (let i = 0; i < count; i++) if (this.seen[this.scratch[i]!] === stamp) this.scratch[kept++] = this.scratch[i]!;
+    return kept;
   }
 
   private nextStamp(): number {
-    this.stamp = (this.stamp + 1) >>> 0;
+    this.stamp = (this.stamp + 1) & 0xff;
     if (this.stamp === 0) {
       this.seen.fill(0);
       this.stamp = 1;
@@ -389,7 +378,7 @@ export class VisibleNames {
   }
 
   private entryHolds(e: number, text: string): boolean {
-    for (let k = this.entryWordStart[e]!; k < this.entryWordStart[e + 1]!; k++) if (this.words[this.entryWords[k]!]!.includes(text)) return true;
+    for (let k = this.entryWordStart[e]!; k < this.entryWordStart[e + 1]!; k++) if (this.words.contains(this.entryWords[k]!, text)) return true;
     return false;
   }
 
@@ -400,15 +389,8 @@ export class VisibleNames {
     for (let k = this.entryWordStart[e]!; k < this.entryWordStart[e + 1]!; k++) {
       const w = this.entryWords[k]!;
       if (this.filler[w]) continue;
-      core = core === '' ? this.words[w]! : `${core} ${this.words[w]!}`;
+      core = core === '' ? this.words.word(w) : `${core} ${this.words.word(w)}`;
     }
     return core;
   }
-}
-
-/** The distinct-or-not trigrams of a string (UTF-16 units, as `includes` compares). */
-function trigramsOf(text: string): string[] {
-  const out: string[] = [];
-  for (let i = 0; i + 3 <= text.length; i++) out.push(text.slice(i, i + 3));
-  return out;
 }
