@@ -3,7 +3,9 @@
 // through the search service with the cache off, each timed whole and statement by statement
 // (the CPU time of this process while Kysely's executor runs each, by what the statement does). For the
 // profiles in docs/benchmarks.md.
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
 import { buildCountryCatalogue } from '../../src/countries/catalogue.ts';
 import { openEngine } from '../../src/db/connect.ts';
 import { createCompanySearch } from '../../src/search/company-search.ts';
@@ -21,6 +23,8 @@ const { values: args } = parseArgs({
     'short-words-only': { type: 'boolean', default: false },
     // The in-memory index of names (src/search/visible-names.ts): on unless `no`.
     'name-index': { type: 'string', default: 'yes' },
+    // Only these kinds (comma-separated, fresh-queries.ts), e.g. `misspelt name`.
+    kinds: { type: 'string' },
   },
 });
 const engine = openEngine(args.db!);
@@ -33,7 +37,7 @@ await search.nameIndexLoaded();
 const index = search.nameIndex();
 if (index)
   console.log(
-    `index of names: ${index.companies} companies, ${(index.bytes / 1048576).toFixed(1)} MB, loaded in ${Math.round(performance.now() - loadStarted)} ms`,
+    `index of names: ${index.companies} companies, ${(index.bytes / 1048576).toFixed(1)} MB${'wordBytes' in index ? `, names' words ${(index.wordBytes / 1048576).toFixed(1)} MB, loaded ${Math.round(index.wordsLoadMs ?? 0)} ms after the index` : ''}, loaded in ${Math.round(performance.now() - loadStarted)} ms`,
   );
 
 // This process's CPU time (user + system), not wall time: on a shared machine the wall time of
@@ -97,8 +101,25 @@ console.log(
   `| kind | queries | CPU ms: median | p90 | p95 | p99 | max | wall ms: median | p99 | statements: ${onPostgres ? 'wall' : 'CPU'} ms per query (calls per query) |`,
 );
 console.log('|---|---|---|---|---|---|---|---|---|---|');
-for (const kind of FRESH_KINDS) {
+// PostgreSQL's CPU: its backends serving this database (only this process uses it: a copy), from /proc.
+const backendTicks = async (): Promise<Map<number, number>> => {
+  const out = new Map<number, number>();
+  if (!onPostgres) return out;
+  const { rows } = await sql<{ pid: number }>`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`.execute(engine.db);
+  for (const { pid } of rows) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      out.set(pid, Number(fields[11]) + Number(fields[12]));
+    } catch {
+      // Another machine, or gone.
+    }
+  }
+  return out;
+};
+const kinds = args.kinds ? args.kinds.split(',') : [...FRESH_KINDS];
+for (const kind of FRESH_KINDS.filter((k) => kinds.includes(k))) {
   const times: number[] = [];
+  const ticksBefore = await backendTicks();
   // Wall time too: PostgreSQL's own work is not in this process's CPU.
   const walls: number[] = [];
   byStatement.clear();
@@ -115,6 +136,10 @@ for (const kind of FRESH_KINDS) {
     walls.push(performance.now() - startedAt);
     all.push({ kind, q: params.get('q')!, ms: times[times.length - 1]!, wall: walls[walls.length - 1]!, statements: thisQuery });
   }
+  const ticksAfter = await backendTicks();
+  let pgTicks = 0;
+  for (const [pid, t] of ticksAfter) pgTicks += t - (ticksBefore.get(pid) ?? 0);
+  const pgCpu = onPostgres ? ` PostgreSQL CPU ${((pgTicks * 10) / Math.max(1, times.length)).toFixed(2)} ms/query;` : '';
   const statements = [...byStatement.entries()]
     .sort((a, b) => b[1].ms - a[1].ms)
     .map(([label, { ms, calls }]) => `${label}: ${(ms / times.length).toFixed(2)} (${(calls / times.length).toFixed(1)})`)
@@ -122,7 +147,7 @@ for (const kind of FRESH_KINDS) {
   const q = (x: number) => quantile(times, x).toFixed(2);
   if (times.length === 0) continue;
   console.log(
-    `| ${kind} | ${times.length} | ${q(0.5)} | ${q(0.9)} | ${q(0.95)} | ${q(0.99)} | ${Math.max(...times).toFixed(1)} | ${quantile(walls, 0.5).toFixed(2)} | ${quantile(walls, 0.99).toFixed(2)} | ${statements} |`,
+    `| ${kind} | ${times.length} | ${q(0.5)} | ${q(0.9)} | ${q(0.95)} | ${q(0.99)} | ${Math.max(...times).toFixed(1)} | ${quantile(walls, 0.5).toFixed(2)} | ${quantile(walls, 0.99).toFixed(2)} |${pgCpu} ${statements} |`,
   );
 }
 if (args.slowest) {

@@ -19,6 +19,7 @@ import * as deliveryClaimIndexes from './migrations/0019-delivery-claim-indexes.
 import * as nameVocabularyIds from './migrations/0020-name-vocabulary-ids.ts';
 import * as companyChanges from './migrations/0021-company-changes.ts';
 import * as disputeReportIndexes from './migrations/0022-dispute-report-indexes.ts';
+import * as retentionDueIndex from './migrations/0024-retention-due-index.ts';
 
 function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -41,6 +42,8 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '0020-name-vocabulary-ids': { up: (db) => nameVocabularyIds.up(db, engine.seam) },
     '0021-company-changes': { up: (db) => companyChanges.up(db, engine.seam) },
     '0022-dispute-report-indexes': { up: (db) => disputeReportIndexes.up(db) },
+    // 0023 is held for a branch in work.
+    '0024-retention-due-index': { up: (db) => retentionDueIndex.up(db) },
   };
 }
 

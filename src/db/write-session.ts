@@ -57,7 +57,7 @@ export interface WriteEngine {
  * id order and counts a repeated company's reports, the unique ones check the rows.
  */
 const DEFERRED_INDEX_TABLES = ['companies'];
-const DEFERRED_REPORT_INDEXES = new Set(['reports_status_created', 'reports_reported_by', 'reports_retention', 'reports_expired_at']);
+const DEFERRED_REPORT_INDEXES = new Set(['reports_status_created', 'reports_reported_by', 'reports_retention_due', 'reports_expired_at']);
 
 /**
  * PostgreSQL's memory for one index build, for the builds at a fresh load's end (the default is

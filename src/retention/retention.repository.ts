@@ -28,6 +28,12 @@ export interface AnchorFactsRow {
   filed_at: number;
 }
 
+/**
+ * `status <> 'expired'` as the retention index's own predicate (migration 0024): a literal, since
+ * neither engine uses a partial index for a condition on a bound parameter.
+ */
+const NOT_EXPIRED = sql.lit('expired');
+
 /** Reports of `type` whose anchor is not worked out yet (new since the last run, or a corrected date), by id. */
 export async function listReportsWithoutAnchor(db: Db, type: string, afterId: number, limit: number): Promise<AnchorFactsRow[]> {
   const rows = await db
@@ -35,6 +41,7 @@ export async function listReportsWithoutAnchor(db: Db, type: string, afterId: nu
     .select(['id', 'type', 'event_date', 'case_json', 'court_decision_date', 'concordat_end', 'filed_at'])
     .where('type', '=', type)
     .where('retention_anchor', 'is', null)
+    .where('status', '<>', NOT_EXPIRED)
     .where('id', '>', afterId)
     .orderBy('id')
     .limit(limit)
@@ -71,11 +78,12 @@ export async function listDueForExpiry(db: Db, type: string, cutoff: string, aft
     .select(['id', 'company_id', 'status', 'retention_anchor'])
     .where('type', '=', type)
     .where('retention_anchor', '<=', cutoff)
-    .where('status', '<>', 'expired');
+    .where('status', '<>', NOT_EXPIRED);
   if (after) {
-    query = query.where((eb) =>
-      eb.or([eb('retention_anchor', '>', after.anchor), eb.and([eb('retention_anchor', '=', after.anchor), eb('id', '>', after.id)])]),
-    );
+    // `anchor >= last` bounds the index's range, so a page starts where the last one stopped.
+    query = query
+      .where('retention_anchor', '>=', after.anchor)
+      .where((eb) => eb.or([eb('retention_anchor', '>', after.anchor), eb.and([eb('retention_anchor', '=', after.anchor), eb('id', '>', after.id)])]));
   }
   const rows = await query.orderBy('retention_anchor').orderBy('id').limit(limit).execute();
   return rows.map((r) => ({ id: Number(r.id), company_id: Number(r.company_id), status: r.status, retention_anchor: r.retention_anchor }));

@@ -33,7 +33,7 @@ import {
   shownSimilarity,
   type NearMatchGroup,
 } from './near-match-score.ts';
-import { knownWords, lookUpQueryWord, NEAR_MATCH_COLUMNS, nearMatchCandidatesQuery, nearMatchWordCandidatesQuery } from './near-matches.repository.ts';
+import { databaseLookups, memoryLookups, NotInMemory, type NearMatchCandidate, type NearMatchLookups } from './near-match-lookups.ts';
 import { oneEditAway, wordsOf, wordsOfVariants } from './near-match-words.ts';
 import { checkTaxId, taxIdCandidates } from '../companies/tax-id.ts';
 
@@ -316,21 +316,53 @@ const MAX_NEAR_MATCHES = 5;
 
 /** Up to 5 companies close to a name query that matched nothing, best first (D25). */
 async function findNearMatches(deps: SearchDeps, plan: Extract<SearchPlan, { kind: 'name' }>): Promise<NearMatch[]> {
+  return (await findNearMatchesFrom(deps, plan, 'memory')) ?? (await findNearMatchesFrom(deps, plan, 'database'))!;
+}
+
+/**
+ * Near matches from memory when the index of names and the names' words are current (and the
+ * vocabulary, whose corrections they answer exactly, is on), else null; or from the database's
+ * statements. Null too when memory cannot answer this search exactly (near-match-lookups.ts).
+ * Exported for the tests that compare the two.
+ */
+export async function findNearMatchesFrom(
+  deps: SearchDeps,
+  plan: Extract<SearchPlan, { kind: 'name' }>,
+  source: 'memory' | 'database',
+): Promise<NearMatch[] | null> {
+  const advice = deps.names ?? null;
+  if (source === 'memory') {
+    const memory = deps.vocabulary ? await deps.visibleNames?.currentWithWords(deps.dataVersion) : null;
+    if (!memory) return null;
+    try {
+      return await nearMatchesFrom(deps, plan, memoryLookups({ db: deps.db, seam: deps.seam, advice, ...memory }));
+    } catch (error) {
+      if (error instanceof NotInMemory) return null;
+      throw error;
+    }
+  }
   await deps.vocabulary?.refresh(deps.db, deps.seam);
-  const { groups, piecesToo } = await nearMatchCandidateGroups(deps, plan.nearWords);
-  let scored = await scoreCandidates(deps, plan, groups);
+  const vocabulary = deps.vocabulary ?? null;
+  return nearMatchesFrom(deps, plan, databaseLookups({ db: deps.db, seam: deps.seam, advice, vocabulary, sampleLetters: deps.names?.letters ?? null }));
+}
+
+async function nearMatchesFrom(deps: SearchDeps, plan: Extract<SearchPlan, { kind: 'name' }>, lookups: NearMatchLookups): Promise<NearMatch[]> {
+  const { groups, piecesToo } = await nearMatchCandidateGroups(deps, lookups, plan.nearWords);
+  let scored = await scoreCandidates(deps, lookups, plan, groups);
   // Corrections one edit away are not all there is: a word long enough for two edits, or a name
   // word with a letter no correction was made with (ł, ø, a Cyrillic one), is found by pieces.
   // Only when the corrections did not fill the list (a company that is not shown, a word left
   // from a renamed company, cannot hide anything that way).
   if (piecesToo && scored.length < MAX_NEAR_MATCHES) {
-    const more = await scoreCandidates(deps, plan, await piecesToo());
+    const more = await scoreCandidates(deps, lookups, plan, await piecesToo());
     const seen = new Set(scored.map((c) => Number(c.company.id)));
     scored = [...scored, ...more.filter((c) => !seen.has(Number(c.company.id)))].sort(bestFirst).slice(0, MAX_NEAR_MATCHES);
   }
+  const rows = await lookups.rowsOf(scored.map((s) => s.company));
   // No reports are shown: the count and threat level come from the company's visible count,
   // which every report change keeps (reports.service.ts, D12); candidates have one or more.
-  return scored.map(({ company, score }) => {
+  return scored.map(({ score }, i) => {
+    const company = rows[i]!;
     const count = Number(company.visible_report_count);
     return {
       company_name: company.company_name,
@@ -344,30 +376,23 @@ async function findNearMatches(deps: SearchDeps, plan: Extract<SearchPlan, { kin
   });
 }
 
-type Candidate = Pick<CompanyRow, (typeof NEAR_MATCH_COLUMNS)[number]>;
+type Candidate = NearMatchCandidate;
 type Scored = { company: Candidate; score: number };
 
 /** The groups' candidates at or above the threshold, best first, at most 5. */
-async function scoreCandidates(deps: SearchDeps, plan: Extract<SearchPlan, { kind: 'name' }>, groups: NearMatchGroup[]): Promise<Scored[]> {
+async function scoreCandidates(
+  deps: SearchDeps,
+  lookups: NearMatchLookups,
+  plan: Extract<SearchPlan, { kind: 'name' }>,
+  groups: NearMatchGroup[],
+): Promise<Scored[]> {
   if (groups.length === 0) return [];
   // A group of corrections that few names hold, as words: the companies holding them, from the
   // word index (SQLite), each checked for the other words. The rest: both engines ask the
   // substring index for rare trigrams (db/dialect-seam.ts).
   const byWords = groups.filter((g) => fewHoldCorrections(g, deps));
   const byPieces = groups.filter((g) => !byWords.includes(g));
-  const found = [
-    ...(byWords.length > 0 ? await nearMatchWordCandidatesQuery(deps.db, deps.seam, byWords, plan.country, NEAR_MATCH_CANDIDATES)!.execute() : []),
-    ...(byPieces.length > 0
-      ? await nearMatchCandidatesQuery(deps.db, deps.seam, {
-          groups: byPieces,
-          country: plan.country,
-          limit: NEAR_MATCH_CANDIDATES,
-          ...(deps.names ? { advice: deps.names } : {}),
-        }).execute()
-      : []),
-  ];
-  const seen = new Set<number>();
-  const candidates = found.filter((c) => !seen.has(Number(c.id)) && seen.add(Number(c.id))).slice(0, NEAR_MATCH_CANDIDATES);
+  const candidates = await lookups.candidates({ byWords, byPieces, country: plan.country, limit: NEAR_MATCH_CANDIDATES });
   const threshold = deps.nearMatchThreshold ?? DEFAULT_NEAR_MATCH_THRESHOLD;
   return candidates
     .map((company) => ({ company, score: scoreNearMatch(plan.nearWords, company.name_core) }))
@@ -389,18 +414,16 @@ const byName = (a: Candidate, b: Candidate) => (a.name_core < b.name_core ? -1 :
  */
 async function nearMatchCandidateGroups(
   deps: SearchDeps,
+  lookups: NearMatchLookups,
   words: readonly string[],
 ): Promise<{ groups: NearMatchGroup[]; piecesToo: (() => Promise<NearMatchGroup[]>) | null }> {
   const vocabulary = deps.vocabulary ?? null;
   // With the vocabulary, corrections are made with every letter of the names' words: a word's
   // corrections are then every name word one edit from it.
-  const letters = vocabulary ? vocabulary.letters() : deps.names?.letters();
+  const letters = lookups.letters();
   const variantsOf = (word: string) => (editBudget(word) > 0 ? oneEditAway(word, letters) : []);
   // Of the variants' words, only those the vocabulary may hold are looked up (a tenth of them).
-  const lookedUp = (neighbours: readonly string[]) => {
-    const all = wordsOfVariants(neighbours);
-    return vocabulary ? all.filter(vocabulary.mightHold) : all;
-  };
+  const lookedUp = (neighbours: readonly string[]) => wordsOfVariants(neighbours).filter((w) => lookups.mightBeKnown(w));
   const absent: Array<{ index: number; neighbours: string[]; known: ReadonlySet<string> }> = [];
   for (const [index, word] of words.entries()) {
     if (word.includes(LOST_LETTER) || [...word].length < 3) continue;
@@ -409,7 +432,7 @@ async function nearMatchCandidateGroups(
     // Whether any name holds it, and which of its one-edit variants are words of names: one
     // statement (each round trip to PostgreSQL cost more than its work here).
     const neighbours = variantsOf(word);
-    const { present, known } = await lookUpQueryWord(deps.db, deps.seam, word, lookedUp(neighbours), deps.names ?? undefined);
+    const { present, known } = await lookups.lookUpQueryWord(word, lookedUp(neighbours));
     if (!present) absent.push({ index, neighbours, known });
   }
   if (absent.length > 1) return { groups: [], piecesToo: null };
@@ -431,7 +454,7 @@ async function nearMatchCandidateGroups(
   // others by pieces: a rare word's pieces beside a common word (`zabumet şekerleme`) led to
   // hundreds of names holding `şekerleme` and `met`.
   const oneEdit = words.map((w, index) => ({ index, neighbours: editBudget(w) === 1 ? variantsOf(w) : [] }));
-  const known = await knownWords(deps.db, deps.seam, [...new Set(oneEdit.flatMap((w) => lookedUp(w.neighbours)))]);
+  const known = await lookups.knownWords([...new Set(oneEdit.flatMap((w) => lookedUp(w.neighbours)))]);
   const groups = words.flatMap((w, index) =>
     editBudget(w) === 1
       ? correctedGroups(words, { index, neighbours: oneEdit[index]!.neighbours, known }).filter((g) => !tooMany(g, deps))

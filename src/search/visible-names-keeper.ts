@@ -14,12 +14,17 @@
  *   TRUNCATE, a purge past the version applied) or holds more rows than a catch-up reads, and
  *   when the overlay of changes grows large; the old index is dropped first (one at a time in
  *   memory) and searches take the database path until the new one is built.
+ * - The words of every company's name (all-name-words.ts, near matches) are built after the
+ *   index is (it serves meanwhile: reading every company doubles the load), from their own read,
+ *   brought to the index's version from the log, and then kept by the same catch-ups. Until
+ *   then, and while the index is built again, near matches take the database path.
  */
 import { readDataVersion } from '../db/data-version.repository.ts';
 import type { DialectSeam } from '../db/dialect-seam.ts';
 import type { Db } from '../db/types.ts';
-import { ordersByCodePoint, readChangesSince, readNamesByIds, readVisibleNames } from './visible-names.repository.ts';
+import { ordersByCodePoint, readChangesSince, readNamesAfter, readNamesByIds, readVisibleNames } from './visible-names.repository.ts';
 import { VisibleNamesBuilder, type VisibleNames } from './visible-names.ts';
+import { AllNameWordsBuilder, type AllNameWords } from './all-name-words.ts';
 
 export interface VisibleNamesLog {
   info(details: object, message: string): void;
@@ -33,6 +38,8 @@ export interface VisibleNamesKeeperOptions {
   maxCatchUp?: number;
   /** Changed companies kept beside the packed ones before the index is built again. */
   maxChanged?: number;
+  /** The words of every company's name too, for near matches from memory (all-name-words.ts); default on. */
+  nameWords?: boolean;
   log?: VisibleNamesLog;
 }
 
@@ -40,8 +47,12 @@ export interface VisibleNamesStatus {
   state: 'loading' | 'ready' | 'rebuilding' | 'unusable';
   companies: number;
   bytes: number;
+  /** Bytes of the words of every company's name (all-name-words.ts). */
+  wordBytes: number;
   /** The data version the index is current at (-1 before the first load). */
   version: number;
+  /** Milliseconds the last load of the words took (after the index's). */
+  wordsLoadMs: number | null;
   /** Milliseconds the last load took. */
   loadMs: number | null;
 }
@@ -51,9 +62,12 @@ const RETRY_MS = 30_000;
 
 export class VisibleNamesKeeper {
   private index: VisibleNames | null = null;
+  private words: AllNameWords | null = null;
   private version = -1;
   private unusable = false;
   private building: Promise<void> | null = null;
+  private buildingWords: Promise<void> | null = null;
+  private wordsLoadMs: number | null = null;
   private catchingUp: Promise<void> | null = null;
   private loadMs: number | null = null;
   private readonly chunk: number;
@@ -77,7 +91,7 @@ export class VisibleNamesKeeper {
 
   /** Resolves once a build in progress has ended (tests, the bench). */
   async loaded(): Promise<void> {
-    while (this.building) await this.building;
+    while (this.building || this.buildingWords) await (this.building ?? this.buildingWords);
   }
 
   /**
@@ -96,13 +110,31 @@ export class VisibleNamesKeeper {
     return this.index;
   }
 
+  /**
+   * The index and the words of every company's name (near matches), both current as `current()`
+   * makes them; null: use the database.
+   */
+  async currentWithWords(knownVersion?: number): Promise<{ index: VisibleNames; words: AllNameWords } | null> {
+    const index = await this.current(knownVersion);
+    return index && this.words ? { index, words: this.words } : null;
+  }
+
   status(): VisibleNamesStatus {
     const state = this.unusable ? 'unusable' : !this.index ? 'loading' : this.building ? 'rebuilding' : 'ready';
-    return { state, companies: this.index?.size ?? 0, bytes: this.index?.bytes() ?? 0, version: this.version, loadMs: this.loadMs };
+    return {
+      state,
+      companies: this.index?.size ?? 0,
+      bytes: this.index?.bytes() ?? 0,
+      wordBytes: this.words?.size().bytes ?? 0,
+      version: this.version,
+      loadMs: this.loadMs,
+      wordsLoadMs: this.wordsLoadMs,
+    };
   }
 
   private async catchUp(knownVersion?: number): Promise<void> {
     const index = this.index;
+    const words = this.words;
     if (!index) return;
     const version = knownVersion ?? (await readDataVersion(this.db));
     // Equal, or older than the version applied (read before a concurrent catch-up): nothing to read.
@@ -117,8 +149,10 @@ export class VisibleNamesKeeper {
     // Replaced meanwhile (a build ended): the new one catches up by itself.
     if (this.index !== index) return;
     index.apply(ids, current);
+    // Loaded since these were read (it caught up by itself then): applying them again is harmless.
+    words?.apply(ids, current);
     this.version = version;
-    if (index.changedCount > this.maxChanged) this.rebuild();
+    if (index.changedCount > this.maxChanged || (words && words.changedCount > this.maxChanged)) this.rebuild();
   }
 
   private rebuild(): void {
@@ -126,6 +160,7 @@ export class VisibleNamesKeeper {
     // The old index goes first (searches take the database path until the new one is built):
     // two at once would add its ~40 MB at 10^6 to the process's peak.
     this.index = null;
+    this.words = null;
     this.version = -1;
     this.building = this.build()
       .catch((error: unknown) => {
@@ -160,9 +195,69 @@ export class VisibleNamesKeeper {
     this.index = index;
     this.version = version;
     this.loadMs = performance.now() - started;
+    if (this.options.nameWords === false) return this.logLoaded(index);
+    this.buildingWords = this.buildWords(index)
+      .catch((error: unknown) => {
+        this.options.log?.warn({ err: error }, "could not build the names' words: near matches use the database until the index is built again");
+      })
+      .finally(() => {
+        this.buildingWords = null;
+      });
+    this.logLoaded(index);
+  }
+
+  private logLoaded(index: VisibleNames): void {
     this.options.log?.info(
-      { companies: index.size, bytes: index.bytes(), loadMs: Math.round(this.loadMs) },
+      { companies: index.size, bytes: index.bytes(), loadMs: Math.round(this.loadMs ?? 0) },
       'in-memory index of names loaded: fresh name searches read only the rows they show',
     );
+  }
+
+  /** The words of every company's name, for `index`, brought to its version (the class comment). */
+  private async buildWords(index: VisibleNames): Promise<void> {
+    const started = performance.now();
+    // The version first: a change committed while the words are read is in the log above it.
+    const version = await readDataVersion(this.db);
+    const builder = new AllNameWordsBuilder();
+    const chunk = this.chunk * 10;
+    for (let afterWord = 0; ;) {
+      const { rows } = await this.seam.vocabularySince(this.db, afterWord, chunk);
+      for (const row of rows) builder.addKnownWord(row.word);
+      if (rows.length < chunk) break;
+      afterWord = rows[rows.length - 1]!.id;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    for (let afterId = 0; ;) {
+      const rows = await readNamesAfter(this.db, afterId, this.chunk);
+      for (const row of rows) builder.addName(row.nameKey);
+      if (rows.length < this.chunk) break;
+      afterId = rows[rows.length - 1]!.id;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const words = builder.build();
+    // As a catch-up (none runs meanwhile): every change above the words' version, the index's
+    // own included (applied again: harmless), then both are at the index's version or later.
+    while (this.catchingUp) await this.catchingUp;
+    this.catchingUp = (async () => {
+      if (this.index !== index) return;
+      const changes = await readChangesSince(this.db, version, this.maxCatchUp + 1);
+      if (changes.length > this.maxCatchUp || changes.some((c) => c.companyId === null)) {
+        this.rebuild();
+        return;
+      }
+      const ids = [...new Set(changes.map((c) => c.companyId!))];
+      const current = await readNamesByIds(this.db, this.seam, ids);
+      if (this.index !== index) return;
+      words.apply(ids, current);
+      this.words = words;
+      this.wordsLoadMs = performance.now() - started;
+      this.options.log?.info(
+        { words: words.size().words, bytes: words.size().bytes, loadMs: Math.round(this.wordsLoadMs) },
+        "names' words loaded: near matches from memory",
+      );
+    })().finally(() => {
+      this.catchingUp = null;
+    });
+    await this.catchingUp;
   }
 }

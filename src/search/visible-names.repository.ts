@@ -30,6 +30,15 @@ export async function readVisibleNames(db: Db, afterId: number, limit: number): 
   return rows.map(toVisibleName);
 }
 
+/**
+ * Up to `limit` companies (any visibility) with an id above `afterId`, in id order: the index of
+ * names keeps the visible ones, the names' words (all-name-words.ts) every one.
+ */
+export async function readNamesAfter(db: Db, afterId: number, limit: number): Promise<VisibleName[]> {
+  const rows = await db.selectFrom('companies').select(INDEX_COLUMNS).where('id', '>', afterId).orderBy('id').limit(limit).execute();
+  return rows.map(toVisibleName);
+}
+
 /** The companies (any visibility) among `ids` that exist now. */
 export async function readNamesByIds(db: Db, seam: DialectSeam, ids: readonly number[]): Promise<VisibleName[]> {
   if (ids.length === 0) return [];

@@ -1,0 +1,177 @@
+/**
+ * What near matches (D25, search.service.ts) look up besides scoring, from one of two sources
+ * that answer alike: the database (its statements, near-matches.repository.ts), or memory
+ * (issue 28): the index of visible names (visible-names.ts) for the candidates and the words of
+ * every company's name (all-name-words.ts) for the rest, with only the rows shown read.
+ *
+ * Memory answers only what it answers exactly; otherwise it throws NotInMemory and the search
+ * asks the database, for that search: a query word held only by names changed since the build,
+ * more candidates than are scored (then which ones the database scores is the engine's choice),
+ * a piece the index cannot look up (inside a filler word, or in 10^5 names), a row read that
+ * no longer is what the index held.
+ */
+import type { DialectSeam, LookupAdvice } from '../db/dialect-seam.ts';
+import type { Db } from '../db/types.ts';
+import { findCompaniesById, type CompanyRow } from '../companies/companies.repository.ts';
+import type { NearMatchGroup } from './near-match-score.ts';
+import { knownWords, lookUpQueryWord, NEAR_MATCH_COLUMNS, nearMatchCandidatesQuery, nearMatchWordCandidatesQuery } from './near-matches.repository.ts';
+import type { AllNameWords } from './all-name-words.ts';
+import type { NameMatch, VisibleNames } from './visible-names.ts';
+
+/** A near match's row as shown (D25). */
+export type NearMatchRow = Pick<CompanyRow, (typeof NEAR_MATCH_COLUMNS)[number]>;
+/** What a candidate is scored and ranked by. */
+export type NearMatchCandidate = Pick<CompanyRow, 'id' | 'name_core' | 'visible_report_count'>;
+
+export interface NearMatchCandidateQuery {
+  /** Groups whose corrections are looked up as whole words of `name_core` (SQLite's word index). */
+  byWords: readonly NearMatchGroup[];
+  /** Groups looked up by their pieces in `name_key`. */
+  byPieces: readonly NearMatchGroup[];
+  country: string | null;
+  /** Candidates scored at most (with more, which ones is the engine's choice). */
+  limit: number;
+}
+
+export interface NearMatchLookups {
+  /** The letters beyond `a`–`z`, `0`–`9` that corrections are made with (every name word's); undefined: those of the name sample. */
+  letters(): readonly string[] | undefined;
+  /** Whether the vocabulary may hold `word` (a filter before `known`; no false negatives). */
+  mightBeKnown(word: string): boolean;
+  /** Whether some company's `name_key` holds `word`, and which of `words` company_name_words holds. */
+  lookUpQueryWord(word: string, words: readonly string[]): Promise<{ present: boolean; known: Set<string> }>;
+  /** Which of `words` company_name_words holds. */
+  knownWords(words: readonly string[]): Promise<Set<string>>;
+  /** The companies with a visible report (in the country) that the groups lead to, each once. */
+  candidates(query: NearMatchCandidateQuery): Promise<NearMatchCandidate[]>;
+  /** The rows of the candidates shown, in their order. */
+  rowsOf(shown: readonly NearMatchCandidate[]): Promise<NearMatchRow[]>;
+}
+
+/** Names holding a group's shared pieces, or an alternative's own, listed at most this many times the candidates scored. */
+const WIDE = 4;
+
+/** Memory cannot answer this search exactly: the database does. */
+export class NotInMemory extends Error {}
+
+interface DatabaseSource {
+  db: Db;
+  seam: DialectSeam;
+  /** The name sample's advice on what to ask the substring index for. */
+  advice: LookupAdvice | null;
+  /** The vocabulary's letters and filter (name-vocabulary.ts), refreshed by the caller; null: none. */
+  vocabulary: { letters(): string[]; mightHold(word: string): boolean } | null;
+  sampleLetters: (() => readonly string[]) | null;
+}
+
+/** Today's statements (near-matches.repository.ts). */
+export function databaseLookups({ db, seam, advice, vocabulary, sampleLetters }: DatabaseSource): NearMatchLookups {
+  return {
+    letters: () => (vocabulary ? vocabulary.letters() : sampleLetters?.()),
+    mightBeKnown: (word) => (vocabulary ? vocabulary.mightHold(word) : true),
+    lookUpQueryWord: (word, words) => lookUpQueryWord(db, seam, word, words, advice ?? undefined),
+    knownWords: (words) => knownWords(db, seam, words),
+    async candidates({ byWords, byPieces, country, limit }) {
+      const found = [
+        ...(byWords.length > 0 ? await nearMatchWordCandidatesQuery(db, seam, byWords, country, limit)!.execute() : []),
+        ...(byPieces.length > 0
+          ? await nearMatchCandidatesQuery(db, seam, { groups: [...byPieces], country, limit, ...(advice ? { advice } : {}) }).execute()
+          : []),
+      ];
+      const seen = new Set<number>();
+      return found.filter((c) => !seen.has(Number(c.id)) && seen.add(Number(c.id))).slice(0, limit);
+    },
+    // The candidates are the rows.
+    rowsOf: (shown) => Promise.resolve(shown as NearMatchRow[]),
+  };
+}
+
+interface MemorySource {
+  db: Db;
+  seam: DialectSeam;
+  advice: LookupAdvice | null;
+  index: VisibleNames;
+  words: AllNameWords;
+}
+
+/**
+ * The same answers from memory. The candidates are those the database's statements return, by
+ * the same tests: on SQLite, whose substring index is asked for the pieces' rare trigrams and
+ * returns every name holding them (the caller scores that superset), names holding those
+ * trigrams; on PostgreSQL, which checks each piece whole, names holding the pieces; and names
+ * holding a correction's words as whole words of `name_core` (SQLite's word index).
+ */
+export function memoryLookups({ db, seam, advice, index, words }: MemorySource): NearMatchLookups {
+  const terms =
+    seam.indexTermOverSelects && advice ? (pieces: readonly string[]) => [...new Set(advice.lookupTerms(pieces))] : (pieces: readonly string[]) => [...pieces];
+  const known = (list: readonly string[]) => new Set(list.filter((w) => words.isKnown(w)));
+  return {
+    letters: () => words.letters(),
+    mightBeKnown: () => true,
+    lookUpQueryWord(word, list) {
+      const present = words.holdsSubstring(word);
+      if (present === null) throw new NotInMemory(`only names changed since the build hold ${word}`);
+      return Promise.resolve({ present, known: present ? new Set<string>() : known(list) });
+    },
+    knownWords: (list) => Promise.resolve(known(list)),
+    candidates({ byWords, byPieces, country, limit }) {
+      const found = new Map<number, NameMatch>();
+      const add = (matches: NameMatch[] | null, keep: (m: NameMatch) => boolean = () => true) => {
+        if (matches === null) throw new NotInMemory('the index cannot list these candidates');
+        for (const m of matches) if (keep(m)) found.set(m.id, m);
+        if (found.size > limit) throw new NotInMemory('more candidates than are scored');
+      };
+      // The index's cost is finding each piece's words (visible-names.ts): the pieces every
+      // alternative of a group shares are looked up once when few names hold them, and each
+      // alternative is then those names that hold its own pieces too (`hatari deminsoy catering`
+      // at 10^6: 17 ms of CPU as one look-up per alternative).
+      for (const g of byWords) {
+        const holding = g.all.length > 0 ? index.matchAll(g.all, country, WIDE * limit) : null;
+        if (holding !== null) add(holding, (m) => (g.corrections ?? []).some((c) => holdsWords(m.nameCore, c)));
+        else for (const c of g.corrections ?? []) add(index.matchAll([...g.all, ...c], country, limit), (m) => holdsWords(m.nameCore, c));
+      }
+      for (const g of byPieces) {
+        const common = g.all.length > 0 ? terms(g.all) : [];
+        if (g.any.length === 0) {
+          if (common.length > 0) add(index.matchAll(common, country, limit));
+          continue;
+        }
+        const holding = common.length > 0 ? index.matchAll(common, country, WIDE * limit) : null;
+        const held = holding && new Set(holding.map((m) => m.id));
+        for (const list of g.any) {
+          const own = terms(list).filter((t) => !common.includes(t));
+          const alone = held && own.length > 0 ? index.matchAll(own, country, WIDE * limit) : null;
+          if (held && own.length === 0) add(holding);
+          else if (held && alone) add(alone, (m) => held.has(m.id));
+          else add(index.matchAll([...new Set([...common, ...terms(list)])], country, limit));
+        }
+      }
+      return Promise.resolve([...found.values()].map((m) => ({ id: m.id, name_core: m.nameCore, visible_report_count: m.visibleReportCount })));
+    },
+    async rowsOf(shown) {
+      const rows = new Map(
+        (
+          await findCompaniesById(
+            db,
+            seam,
+            shown.map((c) => Number(c.id)),
+          )
+        ).map((r) => [Number(r.id), r]),
+      );
+      return shown.map((c) => {
+        const row = rows.get(Number(c.id));
+        // Changed since the index caught up: the database answers the whole search.
+        if (!row || row.name_core !== c.name_core || Number(row.visible_report_count) !== Number(c.visible_report_count)) {
+          throw new NotInMemory('a candidate changed since the index caught up');
+        }
+        return row;
+      });
+    },
+  };
+}
+
+/** Whether every one of `words` is a whole word of `nameCore` (SQLite's word index, migration 0012). */
+function holdsWords(nameCore: string, words: readonly string[]): boolean {
+  const own = nameCore.split(' ');
+  return words.every((w) => own.includes(w));
+}
