@@ -128,6 +128,29 @@ for (const engine of ENGINES) {
         endpoints.slice(16, 32),
         'the claimed rows are not taken again; the held-back second messages are not taken',
       );
+      assert.ok(
+        [...claimed, ...next].every(
+          (c) => c.url === 'https://receiver.test/hook' && c.secretSealed === 'sealed' && c.previousSecretSealed === null && !c.reclaimed,
+        ),
+        "the claim returns each endpoint's address and secret with its rows",
+      );
+    });
+
+    test('expired claims are taken again (oldest first, marked reclaimed) only when the claim looks for them', async () => {
+      // The two claims above expire at now + 30 s.
+      const later = { ...request(16), now: now + 31_000, claimUntil: now + 61_000 };
+      const pendingOnly = await claimDueDeliveries(database.engine.db, database.engine.seam, { ...later, token: 'third', lookForExpired: false });
+      assert.deepEqual(
+        pendingOnly.map((c) => [c.endpointId, c.reclaimed]),
+        endpoints.slice(32, 48).map((id) => [id, false]),
+        'not looking: pending rows only, the expired claims left',
+      );
+      const looking = await claimDueDeliveries(database.engine.db, database.engine.seam, { ...later, token: 'fourth' });
+      assert.deepEqual(
+        looking.map((c) => [c.endpointId, c.reclaimed, c.webhookId.startsWith('msg_0_')]),
+        endpoints.slice(0, 16).map((id) => [id, true, true]),
+        "looking: the first claim's rows, expired, before any pending row",
+      );
     });
   });
 }

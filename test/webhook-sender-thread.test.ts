@@ -5,7 +5,8 @@
  * address rule is applied in the thread, and attempts in flight when it stops end as "no answer"
  * (retried on the schedule) instead of waiting for ever.
  */
-import { after, before, test } from 'node:test';
+import { after, before, mock, test } from 'node:test';
+import { Worker } from 'node:worker_threads';
 import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
 import { createInThreadSender, createThreadSender, type AttemptSender } from '../src/webhooks/attempt-sender.ts';
@@ -116,5 +117,32 @@ test('an endpoint given as an IP literal is refused at connection time too (Node
     }
   } finally {
     for (const s of senders) s.close();
+  }
+});
+
+test("a claim's attempts started in one turn cross to the thread in one message, each signed and answered on its own", async () => {
+  const thread = sender(true);
+  const posted = mock.method(Worker.prototype, 'postMessage');
+  try {
+    receiver.answer = () => ({ status: 204 });
+    const secret = newSigningSecret();
+    const paths = Array.from({ length: 8 }, (_, i) => `/thread-burst-${i}`);
+    const results = await Promise.all(paths.map((path) => thread.send(attempt(path, [secret], '127.0.0.1', `{"n":${path.length}}`))));
+    assert.deepEqual(
+      results.map((r) => r.kind),
+      paths.map(() => 'answered'),
+    );
+    // (Under tsx the module loader's own thread is a Worker too: its messages are not lists.)
+    const toTheSender = posted.mock.calls.filter((call) => Array.isArray(call.arguments[0]));
+    assert.equal(toTheSender.length, 1, 'one message for the eight attempts');
+    assert.equal((toTheSender[0]!.arguments[0] as unknown[]).length, 8);
+    for (const path of paths) {
+      const got = receiver.received.find((r) => r.path === path)!;
+      assert.equal(got.headers['webhook-id'], `msg_${path.slice(1)}`);
+      new Webhook(secret.slice('whsec_'.length)).verify(got.body, got.headers as Record<string, string>);
+    }
+  } finally {
+    posted.mock.restore();
+    thread.close();
   }
 });

@@ -35,6 +35,10 @@ const { values: args } = parseArgs({
     checkpoint: { type: 'boolean', default: false },
     // Another checkout's program for the serve process (a before/after pair).
     bin: { type: 'string' },
+    // With --deliver: this many tax-ID searches a second meanwhile (from before the approval to the
+    // last delivery), so that the server counts as serving and delivers at its pace, as in the bench.
+    // Their own CPU is in the figures (the same for both programs of a pair).
+    searching: { type: 'string', default: '0' },
   },
 });
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -76,8 +80,9 @@ const receiver = https.createServer({ cert: readFileSync(certificate.certFile), 
 });
 await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
 const port = (receiver.address() as AddressInfo).port;
-const { claims, opId } = await setUpWatchers(engine, watchers, ring, `https://localhost:${port}/hook`, randomBytes(3).toString('hex'));
+const { claims, opId, searched, memberIds } = await setUpWatchers(engine, watchers, ring, `https://localhost:${port}/hook`, randomBytes(3).toString('hex'));
 let server: ChildProcess | undefined;
+let searching: NodeJS.Timeout | undefined;
 if (args.deliver) {
   server = spawn(
     process.execPath,
@@ -97,13 +102,27 @@ if (args.deliver) {
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
-  await new Promise<void>((resolve) => {
+  const serverUrl = await new Promise<string>((resolve) => {
     let out = '';
     server!.stdout!.on('data', (d) => {
       out += d;
-      if (/listening on/.test(out)) resolve();
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]!);
     });
   });
+  const perSecond = Number(args.searching);
+  if (perSecond > 0) {
+    const { issueKey } = await import('../../src/keys/keys.service.ts');
+    const ref = (await engine.db.selectFrom('members').select('ref').where('id', '=', memberIds.at(-1)!).executeTakeFirstOrThrow()).ref;
+    const key = (await issueKey(engine.db, systemClock, ref, 10_000_000)).key;
+    const path = `${serverUrl}/api/v1/search.php?type=tax_id&country=TR&q=${searched}`;
+    searching = setInterval(() => {
+      void fetch(path, { headers: { 'x-api-key': key } }).then(
+        (r) => r.arrayBuffer(),
+        () => {},
+      );
+    }, 1000 / perSecond);
+  }
   await new Promise((r) => setTimeout(r, 2000));
 }
 
@@ -214,6 +233,7 @@ if (server) {
         .map((l) => l.toFixed(2))
         .join(' ')}`,
   );
+  clearInterval(searching);
   server.kill('SIGTERM');
   await new Promise((r) => server.on('exit', r));
 }

@@ -45,3 +45,42 @@ test('serving: outcomes wait for a batch, or for the time limit after the first,
     [4, 5, 6, 7],
   ]);
 });
+
+test('serving: outcomes that arrive while a batch is written wait for a batch of their own, not written a few at a time', async (t) => {
+  mock.timers.enable({ apis: ['setTimeout'] });
+  t.after(() => mock.timers.reset());
+  const writes: number[][] = [];
+  let finishWrite: () => void = () => {};
+  const r = createAttemptRecorder(
+    (batch) => {
+      writes.push(batch.map((o) => o.delivery.id));
+      return new Promise<boolean[]>((resolve) => (finishWrite = () => resolve(batch.map(() => true))));
+    },
+    { gather: () => ({ count: 4, ms: 50 }) },
+  );
+  const record = (id: number) => r.record({ delivery: { id }, decision: { kind: 'succeeded' }, now: 0, status: 204 } as unknown as AttemptOutcome);
+  const first = Promise.all([1, 2, 3, 4].map(record));
+  await turn();
+  assert.deepEqual(writes, [[1, 2, 3, 4]]);
+  const late = Promise.all([5, 6].map(record));
+  finishWrite();
+  await first;
+  await turn();
+  assert.deepEqual(writes, [[1, 2, 3, 4]], 'two outcomes that arrived during the write: not written alone at its end');
+  const rest = Promise.all([7, 8].map(record));
+  await turn();
+  finishWrite();
+  await Promise.all([late, rest]);
+  assert.deepEqual(writes, [
+    [1, 2, 3, 4],
+    [5, 6, 7, 8],
+  ]);
+
+  const straggler = record(9);
+  await turn();
+  mock.timers.tick(50);
+  await turn();
+  finishWrite();
+  assert.equal(await straggler, true, 'alone, it is written at the time limit');
+  assert.deepEqual(writes.at(-1), [9]);
+});

@@ -22,6 +22,8 @@ export interface ClaimedDelivery {
   /** Attempts finished before this one. */
   readonly attempts: number;
   readonly claimToken: string;
+  /** Taken from an expired claim (a process stopped or was killed mid-delivery). */
+  readonly reclaimed: boolean;
   readonly url: string;
   readonly secretSealed: string;
   readonly previousSecretSealed: string | null;
@@ -38,6 +40,12 @@ export interface ClaimRequest {
   readonly roomFor: (endpointId: number) => number;
   /** Endpoints with no room at all: their deliveries are not even looked at. */
   readonly fullEndpoints: readonly number[];
+  /**
+   * Whether to look for expired claims too (default true). A caller that claims many times a
+   * second may look once a second only: an expired claim is a process killed mid-delivery, and
+   * the look that finds none is a statement (a round trip on PostgreSQL) for every claim.
+   */
+  readonly lookForExpired?: boolean;
 }
 
 /**
@@ -109,9 +117,10 @@ export async function claimDueDeliveries(db: Db, seam: Pick<DialectSeam, 'claimR
   return db.transaction().execute(async (trx) => {
     await walkTheIndex(trx, seam);
     // Expired claims first (they are the oldest work), then pending rows for the room left.
-    const expired = await dueCandidates(trx, seam, request, 'delivering', request.limit).execute();
+    const expired = request.lookForExpired === false ? [] : await dueCandidates(trx, seam, request, 'delivering', request.limit).execute();
     const pending = expired.length < request.limit ? await dueCandidates(trx, seam, request, 'pending', request.limit - expired.length).execute() : [];
     const candidates = [...expired, ...pending];
+    const reclaimed = new Set(expired.map((row) => Number(row.id)));
     const taken = new Map<number, number>();
     const ids: number[] = [];
     for (const row of candidates) {
@@ -123,28 +132,30 @@ export async function claimDueDeliveries(db: Db, seam: Pick<DialectSeam, 'claimR
       ids.push(Number(row.id));
     }
     if (ids.length === 0) return [];
-    await trx
+    // The claim and what sending needs in one statement (the endpoint's columns by subqueries:
+    // SQLite's RETURNING may not name another table of an UPDATE … FROM).
+    const updated = await trx
       .updateTable('webhook_deliveries')
       .set({ state: 'delivering', claimed_by: request.holder, claim_token: request.token, claim_until: request.claimUntil })
       .where('id', 'in', ids)
+      .returning((eb) => {
+        const endpoint = eb.selectFrom('webhook_endpoints as e').whereRef('e.id', '=', 'webhook_deliveries.endpoint_id');
+        return [
+          'id',
+          'endpoint_id',
+          'webhook_id',
+          'payload',
+          'attempts',
+          endpoint.select('e.url').as('url'),
+          endpoint.select('e.secret_sealed').as('secret_sealed'),
+          endpoint.select('e.previous_secret_sealed').as('previous_secret_sealed'),
+          endpoint.select('e.previous_secret_until').as('previous_secret_until'),
+        ];
+      })
       .execute();
-    const rows = await trx
-      .selectFrom('webhook_deliveries as d')
-      .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
-      .select([
-        'd.id',
-        'd.endpoint_id',
-        'd.webhook_id',
-        'd.payload',
-        'd.attempts',
-        'e.url',
-        'e.secret_sealed',
-        'e.previous_secret_sealed',
-        'e.previous_secret_until',
-      ])
-      .where('d.id', 'in', ids)
-      .orderBy('d.id')
-      .execute();
+    // An endpoint deleted meanwhile: its delivery is gone with it, or its claim expires.
+    const rows = updated.flatMap((row) => (row.url === null || row.secret_sealed === null ? [] : [{ ...row, url: row.url, secret_sealed: row.secret_sealed }]));
+    rows.sort((a, b) => Number(a.id) - Number(b.id));
     return rows.map((row) => ({
       id: Number(row.id),
       endpointId: Number(row.endpoint_id),
@@ -152,6 +163,7 @@ export async function claimDueDeliveries(db: Db, seam: Pick<DialectSeam, 'claimR
       payload: row.payload,
       attempts: row.attempts,
       claimToken: request.token,
+      reclaimed: reclaimed.has(Number(row.id)),
       url: row.url,
       secretSealed: row.secret_sealed,
       previousSecretSealed: row.previous_secret_sealed,

@@ -4,19 +4,23 @@
  * checked at connection time here, with the system's resolver.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { senderDepsOf, signAndSend, type SenderThreadAnswer, type SenderThreadData, type SenderThreadRequest } from './attempt-sender.ts';
+import { coalesced, senderDepsOf, signAndSend, type SenderThreadAnswer, type SenderThreadData, type SenderThreadRequest } from './attempt-sender.ts';
 import { systemResolver } from './safe-lookup.ts';
 
 const data = workerData as SenderThreadData;
 const deps = senderDepsOf(data, { resolve: systemResolver, allowPrivate: data.allowPrivate });
 
-parentPort!.on('message', (request: SenderThreadRequest) => {
-  const { id, ...attempt } = request;
-  // A request that cannot be signed (a malformed secret) fails the attempt's run, as in the calling thread.
-  void Promise.resolve()
-    .then(() => signAndSend(attempt, deps))
-    .then(
-      (result) => parentPort!.postMessage({ id, result } satisfies SenderThreadAnswer),
-      (error: unknown) => parentPort!.postMessage({ id, error: (error as Error).message } satisfies SenderThreadAnswer),
-    );
+// The answers of one turn go back together, after the turn's I/O (setImmediate).
+const answer = coalesced<SenderThreadAnswer>((answers) => parentPort!.postMessage(answers), setImmediate);
+
+parentPort!.on('message', (requests: SenderThreadRequest[]) => {
+  for (const { id, ...attempt } of requests) {
+    // A request that cannot be signed (a malformed secret) fails the attempt's run, as in the calling thread.
+    void Promise.resolve()
+      .then(() => signAndSend(attempt, deps))
+      .then(
+        (result) => answer({ id, result }),
+        (error: unknown) => answer({ id, error: (error as Error).message }),
+      );
+  }
 });
