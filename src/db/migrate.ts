@@ -42,7 +42,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '0020-name-vocabulary-ids': { up: (db) => nameVocabularyIds.up(db, engine.seam) },
     '0021-company-changes': { up: (db) => companyChanges.up(db, engine.seam) },
     '0022-dispute-report-indexes': { up: (db) => disputeReportIndexes.up(db) },
-    // 0023 is held for a branch in work.
+    // 0023 was never used (held for a branch that needed no migration).
     '0024-retention-due-index': { up: (db) => retentionDueIndex.up(db) },
   };
 }
