@@ -137,7 +137,7 @@ for (const engine of ENGINES) {
           .values(rows.slice(i, i + 300))
           .execute();
       await sql`ANALYZE`.execute(database.engine.db);
-      keeper = new VisibleNamesKeeper(database.engine.db, database.engine.seam, { chunk: 100 });
+      keeper = new VisibleNamesKeeper(database.engine.db, database.engine.seam, { chunk: 100, nameWords: true });
       keeper.start();
       await keeper.loaded();
       deps = await depsOf(database.engine, keeper);
@@ -236,7 +236,7 @@ for (const engine of ENGINES) {
           company(4, 'Badem Nakliyat', 'TR', 1),
         ])
         .execute();
-      keeper = new VisibleNamesKeeper(database.engine.db, database.engine.seam);
+      keeper = new VisibleNamesKeeper(database.engine.db, database.engine.seam, { nameWords: true });
       keeper.start();
       await keeper.loaded();
       deps = await depsOf(database.engine, keeper);

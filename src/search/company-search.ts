@@ -47,11 +47,8 @@ export function createCompanySearch({ db, seam, maxResults, cacheEntries, nearMa
   // The names' words, for near matches (name-vocabulary.ts): ~1 MB at 10^6 companies.
   const vocabulary = new NameVocabulary();
   // The companies with a visible report, in memory: a fresh name's candidates without a statement.
-  // Near matches from memory too on PostgreSQL (its statements' CPU per misspelt name at 10^6:
-  // 25 ms, 1.2 from memory); on SQLite, in-process, they cost no less CPU from memory and more in
-  // the tail (docs/benchmarks.md, "Near matches from memory"), so the names' words (21 MB) are not built.
-  const nameWords = seam.kind === 'postgres';
-  const visibleNames = nameIndex ? new VisibleNamesKeeper(db, seam, { nameWords, ...(log ? { log } : {}) }) : null;
+  // Near matches from memory too on PostgreSQL (the keeper's `nameWords`).
+  const visibleNames = nameIndex ? new VisibleNamesKeeper(db, seam, log ? { log } : {}) : null;
   const searchDeps = { db, seam, maxResults, names, vocabulary, visibleNames, ...(nearMatchThreshold === undefined ? {} : { nearMatchThreshold }) };
   const cache = new SearchCache<SearchOutcome>(cacheEntries);
   return {

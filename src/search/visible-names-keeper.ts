@@ -38,7 +38,12 @@ export interface VisibleNamesKeeperOptions {
   maxCatchUp?: number;
   /** Changed companies kept beside the packed ones before the index is built again. */
   maxChanged?: number;
-  /** The words of every company's name too, for near matches from memory (all-name-words.ts); default on. */
+  /**
+   * The words of every company's name too, for near matches from memory (all-name-words.ts).
+   * Default: on PostgreSQL only (its statements' CPU per misspelt name at 10^6: 25 ms, 1.2 from
+   * memory); on SQLite, in-process, they cost no less CPU from memory and more in the tail
+   * (docs/benchmarks.md, "Near matches from memory"), so the words (21 MB) are not built.
+   */
   nameWords?: boolean;
   log?: VisibleNamesLog;
 }
@@ -195,7 +200,7 @@ export class VisibleNamesKeeper {
     this.index = index;
     this.version = version;
     this.loadMs = performance.now() - started;
-    if (this.options.nameWords === false) return this.logLoaded(index);
+    if (!(this.options.nameWords ?? this.seam.kind === 'postgres')) return this.logLoaded(index);
     this.buildingWords = this.buildWords(index)
       .catch((error: unknown) => {
         this.options.log?.warn({ err: error }, "could not build the names' words: near matches use the database until the index is built again");
