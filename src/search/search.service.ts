@@ -9,17 +9,11 @@ import type { Db } from '../db/types.ts';
 import type { ReportStatus } from '../reports/lifecycle.ts';
 import type { ReportType } from '../reports/report-types.ts';
 import { threatLevelOf, visibleReports, type ThreatLevel } from '../reports/visibility.ts';
-import {
-  findCompaniesById,
-  findCompaniesByName,
-  findCompaniesByTaxId,
-  findCompaniesByTaxIds,
-  NAME_SEARCH_TUNING,
-  type CompanyRow,
-} from '../companies/companies.repository.ts';
+import { findCompaniesByName, findCompaniesByTaxId, findCompaniesByTaxIds, NAME_SEARCH_TUNING, type CompanyRow } from '../companies/companies.repository.ts';
 import type { NameSample } from './name-sample.ts';
 import type { NameVocabulary } from './name-vocabulary.ts';
 import type { VisibleNamesKeeper } from './visible-names-keeper.ts';
+import { findShownRows, reportsReadWith } from './shown-rows.repository.ts';
 import { rankMatches } from './name-rank-order.ts';
 import { parseNameQuery } from '../companies/name-key.ts';
 import {
@@ -179,15 +173,9 @@ export async function namesFromMemory(
   const matches = index.matchAll(words, plan.country, NAME_SEARCH_TUNING.candidateCap);
   if (matches === null) return null;
   const shown = rankMatches(matches, plan.core, limit);
-  const rows = new Map(
-    (
-      await findCompaniesById(
-        deps.db,
-        deps.seam,
-        shown.map((m) => m.id),
-      )
-    ).map((r) => [Number(r.id), r]),
-  );
+  const ids = shown.map((m) => m.id);
+  // On PostgreSQL with the shown ones' reports (runSearch's reportsByCompany then reads none).
+  const rows = new Map((await findShownRows(deps.db, deps.seam, ids, ids.slice(0, deps.maxResults))).map((r) => [Number(r.id), r]));
   const answer: CompanyRow[] = [];
   for (const m of shown) {
     const row = rows.get(m.id);
@@ -234,6 +222,9 @@ function toCompanyResult(company: CompanyRow, activeReports: SearchReportRow[]):
 
 /** The companies' visible reports, by company id. */
 async function reportsByCompany(deps: SearchDeps, companies: readonly CompanyRow[]): Promise<Map<number, SearchReportRow[]>> {
+  // Read with the rows (PostgreSQL, from the index of names: shown-rows.repository.ts).
+  const read = companies.map(reportsReadWith);
+  if (read.every((r) => r !== null)) return new Map(companies.map((c, i) => [Number(c.id), read[i]!]));
   const reports = await listActiveReports(
     deps.db,
     companies.map((c) => Number(c.id)),
