@@ -32,6 +32,9 @@ const { values: args } = parseArgs({
     work: { type: 'string', default: '/tmp' },
     // The lists of queries, kept from an earlier run (--found classifies once): read if it exists, else written.
     lists: { type: 'string' },
+    // Seconds to wait after the index of names answers: the names' words load after it (near
+    // matches from memory on PostgreSQL; 20–40 s at 10^6), and until then take the database path.
+    settle: { type: 'string', default: '0' },
   },
 });
 const bins = args.bin!.split(',');
@@ -80,6 +83,7 @@ async function startServer(bin: string, profileDir?: string): Promise<{ child: C
     if (child.exitCode !== null) throw new Error(`serve exited ${child.exitCode}`);
     await new Promise((r) => setTimeout(r, 500));
   }
+  await new Promise((r) => setTimeout(r, Number(args.settle) * 1000));
   return { child, url, spawnedAt };
 }
 

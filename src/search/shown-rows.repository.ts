@@ -40,7 +40,7 @@ export async function findShownRows(db: Db, seam: DialectSeam, ids: readonly num
 export function reportsReadWith(row: CompanyRow): SearchReportRow[] | null {
   const json = (row as ShownRow).active_reports;
   if (json === undefined || json === null) return null;
-  const out: SearchReportRow[] = new Array(json.length);
+  const out = new Array<SearchReportRow>(json.length);
   for (let i = 0; i < json.length; i++) out[i] = toReportRow(json[i]!);
   return out;
 }
