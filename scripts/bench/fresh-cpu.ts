@@ -129,7 +129,18 @@ const results: Array<{ bin: number; load: number; byKind: Record<string, { cpu: 
 for (const [round, b] of order.entries()) {
   const profileDir = args['cpu-prof'] ? `${args['cpu-prof']}/${round}-${String.fromCharCode(65 + b)}` : undefined;
   const server = await startServer(bins[b]!, profileDir);
-  const run = { baseUrl: server.url, pid: server.child.pid, key, seconds: 120, warmUp: 0, connections, measurePostgres, work: args.work, perKind };
+  const run = {
+    baseUrl: server.url,
+    pid: server.child.pid,
+    key,
+    seconds: 120,
+    warmUp: 0,
+    connections,
+    measurePostgres,
+    ...(measurePostgres ? { database: new URL(args.db!).pathname.slice(1) } : {}),
+    work: args.work,
+    perKind,
+  };
   const byKind: (typeof results)[number]['byKind'] = {};
   try {
     for (const k of kinds) {
