@@ -126,8 +126,8 @@ export function memoryLookups({ db, seam, advice, index, words }: MemorySource):
       };
       // The index's cost is finding each piece's words (visible-names.ts): the pieces every
       // alternative of a group shares are looked up once when few names hold them, and each
-      // alternative is then those names that hold its own pieces too (`hatari deminsoy catering`
-      // at 10^6: 17 ms of CPU as one look-up per alternative).
+      // alternative is then those names that hold its own pieces too, checked on them
+      // (`hatari deminsoy catering` at 10^6: 17 ms of CPU as one look-up per alternative).
       for (const g of byWords) {
         const holding = g.all.length > 0 ? index.matchAll(g.all, country, WIDE * limit) : null;
         if (holding !== null) add(holding, (m) => (g.corrections ?? []).some((c) => holdsWords(m.nameCore, c)));
@@ -140,12 +140,9 @@ export function memoryLookups({ db, seam, advice, index, words }: MemorySource):
           continue;
         }
         const holding = common.length > 0 ? index.matchAll(common, country, WIDE * limit) : null;
-        const held = holding && new Set(holding.map((m) => m.id));
         for (const list of g.any) {
           const own = terms(list).filter((t) => !common.includes(t));
-          const alone = held && own.length > 0 ? index.matchAll(own, country, WIDE * limit) : null;
-          if (held && own.length === 0) add(holding);
-          else if (held && alone) add(alone, (m) => held.has(m.id));
+          if (holding) add(own.length === 0 ? holding : index.holdingToo(holding, own));
           else add(index.matchAll([...new Set([...common, ...terms(list)])], country, limit));
         }
       }

@@ -316,6 +316,23 @@ export class VisibleNames {
     return out;
   }
 
+  /**
+   * Those of `matches` whose key holds every one of `words` too, in their order: when `matches`
+   * is what matchAll(common, country, …) just returned (no change applied since), exactly
+   * matchAll(common ∪ words, country, ∞) as a set. Near matches (near-match-lookups.ts) check a
+   * group's few names holding its shared words for each alternative's own pieces this way: as
+   * a look-up of their own, a short piece (`ane`) read tens of thousands of postings and built a
+   * match, its `name_core` included, for each of up to 4,000 names, most then dropped.
+   */
+  holdingToo(matches: readonly NameMatch[], words: readonly string[]): NameMatch[] {
+    return matches.filter((m) => {
+      const changed = this.changed.get(m.id);
+      if (changed) return words.every((w) => changed.nameKey.includes(w));
+      const e = this.entryOf(m.id);
+      return e >= 0 && words.every((w) => this.entryHolds(e, w));
+    });
+  }
+
   /** The vocabulary's words that contain `word` (3+ characters) and how many entries they post, kept for the next query. */
   private holdersOf(word: string): Holders {
     let holders = this.holdersKept.get(word);
