@@ -140,9 +140,10 @@ export function memoryLookups({ db, seam, advice, index, words }: MemorySource):
           continue;
         }
         const holding = common.length > 0 ? index.matchAll(common, country, WIDE * limit) : null;
+        const holdingToo = holding && index.among(holding);
         for (const list of g.any) {
           const own = terms(list).filter((t) => !common.includes(t));
-          if (holding) add(own.length === 0 ? holding : index.holdingToo(holding, own));
+          if (holding) add(own.length === 0 ? holding : holdingToo!(own));
           else add(index.matchAll([...new Set([...common, ...terms(list)])], country, limit));
         }
       }
