@@ -1,7 +1,10 @@
-// Searches at a steady pace (an open loop): one request every 1/rate s, each timed from when it was
-// due, not from when it went out, so a server that stalls is charged for the requests that waited
-// behind the stall (no coordinated omission). autocannon's own `overallRate` sends each second's
-// quota at once at the start of the second, a burst that is its own queue. Used by watchers.ts
+// Searches at a steady pace (an open loop): the requests due are sent at every tick of a 1 ms timer
+// (this machine's timers fire every ~4 ms: a few at once), each on a free connection of its own,
+// so a request never waits for another's answer and a server that stalls is charged for every
+// request sent meanwhile (no coordinated omission). Each is timed from when it went out, not from
+// when it was due: the timer's own lateness is the client's, not the server's. autocannon's
+// `overallRate` sends each second's quota at once at the start of the second, a burst that is its
+// own queue. Used by watchers.ts
 // (`--search-rate`). argv: url, key, rate (requests a second), seconds (0: until stdin closes).
 // Prints `ready`, starts at the first line on stdin (or at once with a duration), then prints
 // autocannon-like JSON: requests { average, total }, latency { p50, p99, max }, non2xx, errors,
@@ -21,14 +24,15 @@ let stopped = false;
 let started = 0;
 let sent = 0;
 
-function one(dueAt) {
+function one() {
+  const sentAt = performance.now();
   inFlight++;
   const req = http.get(url, { agent, headers: { 'x-api-key': key } }, (res) => {
     res.resume();
     res.on('end', () => {
       inFlight--;
       if (res.statusCode < 200 || res.statusCode > 299) non2xx++;
-      latencies.push(performance.now() - dueAt);
+      latencies.push(performance.now() - sentAt);
       finishIfDone();
     });
   });
@@ -43,7 +47,7 @@ function tick() {
   if (stopped) return;
   const now = performance.now();
   const due = Math.floor(((now - started) / 1000) * rate);
-  while (sent < due) one(started + (sent++ * 1000) / rate);
+  for (; sent < due; sent++) one();
   if (seconds > 0 && now - started >= seconds * 1000) stop();
   else setTimeout(tick, 1);
 }
@@ -60,7 +64,7 @@ function finishIfDone() {
   if (!stopped || inFlight > 0) return;
   const ran = (endedAt - started) / 1000;
   const sorted = latencies.sort((a, b) => a - b);
-  const at = (q) => (sorted.length === 0 ? 0 : Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]));
+  const at = (q) => (sorted.length === 0 ? 0 : Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] * 10) / 10);
   process.stdout.write(
     JSON.stringify({
       requests: { average: sorted.length / ran, total: sorted.length },

@@ -96,6 +96,8 @@ export interface LoopWindow {
   p99Median: number;
   p99Max: number;
   max: number;
+  /** Seconds from the window's start to the end of the 250 ms interval that held the longest delay. */
+  maxAt: number;
   /** Intervals with a delay over 10 ms, of all. */
   over10: number;
   elu: number;
@@ -118,6 +120,7 @@ function loopWindow(file: string, from: number, to: number): LoopWindow | null {
     p99Median: p99s[Math.floor(p99s.length / 2)]!,
     p99Max: p99s.at(-1)!,
     max: Math.max(...lines.map((l) => l.max)),
+    maxAt: (lines.reduce((a, b) => (b.max > a.max ? b : a)).t - from) / 1000,
     over10: lines.filter((l) => l.max > 10).length / lines.length,
     elu: sum((l) => l.elu) / lines.length,
     cpuMsPerSecond: sum((l) => l.cpuMs) / (lines.length / 4),
