@@ -42,9 +42,36 @@ export interface VisibleNamesCount {
 
 /** A company that matched, with what D8 ranks it by. */
 export interface NameMatch {
-  id: number;
-  nameCore: string;
-  visibleReportCount: number;
+  readonly id: number;
+  readonly nameCore: string;
+  readonly visibleReportCount: number;
+  /**
+   * Known without building `nameCore` (the index's packed entries): its length in UTF-16 units
+   * and whether it starts with a text. D8's rank class needs no more for most matches
+   * (name-rank-order.ts), and a distinctive word's hundreds of names were each made a string.
+   */
+  readonly coreLength?: number;
+  coreStartsWith?(text: string): boolean;
+}
+
+/** A packed entry's match: its `nameCore` is made only when asked for (then kept). */
+class PackedMatch implements NameMatch {
+  private core: string | undefined = undefined;
+  constructor(
+    private readonly index: VisibleNames,
+    private readonly entry: number,
+    readonly id: number,
+    readonly visibleReportCount: number,
+  ) {}
+  get nameCore(): string {
+    return (this.core ??= this.index.coreOfEntry(this.entry));
+  }
+  get coreLength(): number {
+    return this.core === undefined ? this.index.coreLengthOfEntry(this.entry) : this.core.length;
+  }
+  coreStartsWith(text: string): boolean {
+    return this.core === undefined ? this.index.coreStartsWith(this.entry, text) : this.core.startsWith(text);
+  }
 }
 
 /** Entries read per query at most, before a word is judged too common to answer from memory. */
@@ -305,7 +332,7 @@ export class VisibleNames {
     const out: NameMatch[] = [];
     for (let i = 0; i < count; i++) {
       const e = this.scratch[i]!;
-      out.push({ id: this.ids[e]!, nameCore: this.coreOfEntry(e), visibleReportCount: this.counts[e]! });
+      out.push(new PackedMatch(this, e, this.ids[e]!, this.counts[e]!));
     }
     for (const c of this.changed.values()) {
       if (country !== null && c.country !== country) continue;
@@ -382,7 +409,8 @@ export class VisibleNames {
     return false;
   }
 
-  private coreOfEntry(e: number): string {
+  /** Entry `e`'s `name_core` (for PackedMatch). */
+  coreOfEntry(e: number): string {
     const exception = this.coreExceptions.get(e);
     if (exception !== undefined) return exception;
     let core = '';
@@ -392,5 +420,38 @@ export class VisibleNames {
       core = core === '' ? this.words.word(w) : `${core} ${this.words.word(w)}`;
     }
     return core;
+  }
+
+  /** The length of entry `e`'s `name_core` in UTF-16 units, without making it. */
+  coreLengthOfEntry(e: number): number {
+    const exception = this.coreExceptions.get(e);
+    if (exception !== undefined) return exception.length;
+    let length = -1;
+    for (let k = this.entryWordStart[e]!; k < this.entryWordStart[e + 1]!; k++) {
+      const w = this.entryWords[k]!;
+      if (!this.filler[w]) length += 1 + this.words.lengthOf(w);
+    }
+    return Math.max(length, 0);
+  }
+
+  /** Whether entry `e`'s `name_core` starts with `text` (as `startsWith`), without making it. */
+  coreStartsWith(e: number, text: string): boolean {
+    const exception = this.coreExceptions.get(e);
+    if (exception !== undefined) return exception.startsWith(text);
+    let at = 0;
+    let first = true;
+    for (let k = this.entryWordStart[e]!; k < this.entryWordStart[e + 1]!; k++) {
+      const w = this.entryWords[k]!;
+      if (this.filler[w]) continue;
+      if (at >= text.length) return true;
+      if (!first) {
+        if (text.charCodeAt(at) !== 0x20) return false;
+        if (++at >= text.length) return true;
+      }
+      first = false;
+      if (!this.words.agreesAt(w, text, at)) return false;
+      at += this.words.lengthOf(w);
+    }
+    return at >= text.length;
   }
 }
