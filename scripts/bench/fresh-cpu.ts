@@ -27,6 +27,8 @@ const { values: args } = parseArgs({
     requests: { type: 'string', default: '300' },
     kinds: { type: 'string', default: 'distinctive word,whole name,other legal form,two words' },
     found: { type: 'boolean', default: false },
+    // Only the name queries that find nothing (near matches, D25): the complement of --found.
+    'not-found': { type: 'boolean', default: false },
     'one-at-a-time': { type: 'boolean', default: false },
     'cpu-prof': { type: 'string' },
     work: { type: 'string', default: '/tmp' },
@@ -98,7 +100,7 @@ async function makeLists(): Promise<Record<FreshKind, string[]>> {
   const engine = openEngine(args.db!);
   const pools = await buildFreshPools(engine.db, perKind * 4, new Set()).finally(() => engine.close());
   const lists = Object.fromEntries(kinds.map((k) => [k, pools.paths[k]])) as Record<FreshKind, string[]>;
-  if (args.found) {
+  if (args.found || args['not-found']) {
     // Which queries find a result: asked once, on a server of their own.
     const server = await startServer(bins[0]!);
     try {
@@ -106,7 +108,7 @@ async function makeLists(): Promise<Record<FreshKind, string[]>> {
         const kept: string[] = [];
         for (const path of lists[k]) {
           const body = (await (await fetch(server.url + path, { headers: { 'x-api-key': key } })).json()) as { result_count: number };
-          if (body.result_count > 0) kept.push(path);
+          if (body.result_count > 0 === args.found) kept.push(path);
           if (kept.length >= perKind * 2) break;
         }
         lists[k] = kept;

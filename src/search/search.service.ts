@@ -160,6 +160,15 @@ async function findCandidates(deps: SearchDeps, plan: SearchPlan, limit: number)
 }
 
 /**
+ * Matches a name search ranks in memory at most; more: the database's rank walk. Ten times the
+ * database's cap (NAME_SEARCH_TUNING): a match costs the index no statement and no string
+ * (name-rank-order.ts decides most rank classes without the name), where the walk of a word in
+ * 2,000–20,000 names took several statements (8 % of the bench's distinctive words at 10^6).
+ * The index bounds its own work besides (postings read, names checked: visible-names.ts).
+ */
+export const MEMORY_CANDIDATE_CAP = 20_000;
+
+/**
  * The first `limit` matches of a name search in D8 order, ranked in memory from the index's
  * candidates, with only those rows read (by primary key): the same rows as nameSearchQuery.
  * Null when the index is not current (loading, rebuilding), the matches are more than the
@@ -176,7 +185,7 @@ export async function namesFromMemory(
   const index = await keeper.current(deps.dataVersion);
   if (!index) return null;
   const words = [...plan.indexedWords, ...plan.otherWords];
-  const matches = index.matchAll(words, plan.country, NAME_SEARCH_TUNING.candidateCap);
+  const matches = index.matchAll(words, plan.country, MEMORY_CANDIDATE_CAP);
   if (matches === null) return null;
   const shown = rankMatches(matches, plan.core, limit);
   const rows = new Map(

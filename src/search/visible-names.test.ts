@@ -109,7 +109,23 @@ test("matchAll: a match's name_core length and prefix, known without the name, a
     company(4, 'sanayi anadoluğ şekerleme a s'),
     company(5, 'ana dolu anadolu'),
   ]);
-  const texts = ['a', 'an', 'ana', 'anadolu', 'anadolu ', 'anadolu l', 'anadolu lojistik', 'anadolu lojistikx', 'anadolu gida', 'anadoluğ ş', 'odd', 'odd core', 'ana dolu', 'ana d', 'x'];
+  const texts = [
+    'a',
+    'an',
+    'ana',
+    'anadolu',
+    'anadolu ',
+    'anadolu l',
+    'anadolu lojistik',
+    'anadolu lojistikx',
+    'anadolu gida',
+    'anadoluğ ş',
+    'odd',
+    'odd core',
+    'ana dolu',
+    'ana d',
+    'x',
+  ];
   for (const m of index.matchAll(['anadolu'], null, 10)!) {
     // Asked before the name is made, then again after.
     const before = { length: m.coreLength, starts: texts.map((t) => m.coreStartsWith!(t)) };
