@@ -142,7 +142,7 @@ async function findCandidates(deps: SearchDeps, plan: SearchPlan, limit: number)
   // A word of two letters is looked up as the trigrams that can hold it, made with every
   // character of the names (the vocabulary's, read up to now).
   const vocabulary = plan.otherWords.length > 0 ? (deps.vocabulary ?? null) : null;
-  await vocabulary?.refresh(deps.db, deps.seam);
+  await vocabulary?.refresh(deps.db, deps.seam, deps.dataVersion);
   return findCompaniesByName(
     deps.db,
     deps.seam,
@@ -350,7 +350,7 @@ export async function findNearMatchesFrom(
       throw error;
     }
   }
-  await deps.vocabulary?.refresh(deps.db, deps.seam);
+  await deps.vocabulary?.refresh(deps.db, deps.seam, deps.dataVersion);
   const vocabulary = deps.vocabulary ?? null;
   return nearMatchesFrom(deps, plan, databaseLookups({ db: deps.db, seam: deps.seam, advice, vocabulary, sampleLetters: deps.names?.letters ?? null }));
 }
