@@ -52,6 +52,11 @@ export interface NameMatch {
    */
   readonly coreLength?: number;
   coreStartsWith?(text: string): boolean;
+  /**
+   * Whether `nameCore`'s words include every one of these (ids from VisibleNames.coreWordIds),
+   * without making it; undefined when only the name can tell (its stored core is not its key's).
+   */
+  coreHoldsWords?(ids: readonly number[]): boolean | undefined;
 }
 
 /** A packed entry's match: its `nameCore` is made only when asked for (then kept). */
@@ -71,6 +76,9 @@ class PackedMatch implements NameMatch {
   }
   coreStartsWith(text: string): boolean {
     return this.core === undefined ? this.index.coreStartsWith(this.entry, text) : this.core.startsWith(text);
+  }
+  coreHoldsWords(ids: readonly number[]): boolean | undefined {
+    return this.index.entryCoreHoldsWords(this.entry, ids);
   }
 }
 
@@ -407,6 +415,36 @@ export class VisibleNames {
   private entryHolds(e: number, text: string): boolean {
     for (let k = this.entryWordStart[e]!; k < this.entryWordStart[e + 1]!; k++) if (this.words.contains(this.entryWords[k]!, text)) return true;
     return false;
+  }
+
+  /**
+   * For whole-word tests on matches (NameMatch.coreHoldsWords): each of `words` as the id of the
+   * vocabulary's word it is, -1 when no packed name's core holds it as a word (not in the
+   * vocabulary, or a filler); null when a word is too short to look up (under 3 units).
+   */
+  coreWordIds(words: readonly string[]): number[] | null {
+    const ids: number[] = [];
+    for (const word of words) {
+      if (word.length < 3) return null;
+      const held = this.holdersOf(word).held;
+      let id = -1;
+      for (let i = 0; i < held.length && id < 0; i++) if (this.words.lengthOf(held[i]!) === word.length) id = held[i]!;
+      ids.push(id >= 0 && this.filler[id] ? -1 : id);
+    }
+    return ids;
+  }
+
+  /** Whether entry `e`'s core words include every one of `ids`; undefined when its stored core is not its key's. */
+  entryCoreHoldsWords(e: number, ids: readonly number[]): boolean | undefined {
+    if (this.coreExceptions.has(e)) return undefined;
+    const from = this.entryWordStart[e]!;
+    const to = this.entryWordStart[e + 1]!;
+    for (const id of ids) {
+      let held = false;
+      for (let k = from; k < to && !held; k++) held = this.entryWords[k] === id;
+      if (!held) return false;
+    }
+    return true;
   }
 
   /** Entry `e`'s `name_core` (for PackedMatch). */
