@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { coreOfKey } from '../companies/name-key.ts';
 import { VisibleNamesBuilder, type VisibleName } from './visible-names.ts';
 import { compareCodePoints, rankClassOf, rankMatches } from './name-rank-order.ts';
 
@@ -133,6 +134,50 @@ test("matchAll: a match's name_core length and prefix, known without the name, a
     assert.deepEqual(before, { length: name.length, starts: texts.map((t) => name.startsWith(t)) }, name);
     assert.deepEqual({ length: m.coreLength, starts: texts.map((t) => m.coreStartsWith!(t)) }, before, name);
   }
+});
+
+test("coreHoldsWords: whether a match's name_core holds words whole, by the words' ids, as splitting the name would say", () => {
+  // Stored cores as the key's words without fillers (coreOfKey), but company 3's.
+  const keyed = (id: number, key: string) => company(id, key, 1, 'TR', coreOfKey(key));
+  const index = build([
+    keyed(1, 'anadolu lojistik ltd sti'),
+    keyed(2, 'ltd anadolu gida sanayi'),
+    company(3, 'anadolu x', 1, 'TR', 'odd core anadolu'),
+    keyed(4, 'sanayi anadolu seker lojistikci a s'),
+    keyed(5, 'ana dolu anadolu'),
+  ]);
+  const lists = [
+    ['anadolu'],
+    ['lojistik'],
+    ['anadolu', 'gida'],
+    ['gida', 'lojistik'],
+    ['ltd'],
+    ['sanayi'],
+    ['lojist'],
+    ['ana'],
+    ['ana', 'dolu'],
+    ['odd'],
+    ['x'],
+    ['zzz'],
+    ['seker', 'anadolu'],
+  ];
+  let byIds = 0;
+  for (const m of index.matchAll(['anadolu'], null, 10)!) {
+    for (const words of lists) {
+      const ids = index.coreWordIds(words);
+      const said = ids === null ? undefined : m.coreHoldsWords!(ids);
+      const own = m.nameCore.split(' ');
+      if (said !== undefined) byIds++;
+      // Undefined only where the ids cannot tell: a word under 3 letters, or a stored core that is not the key's.
+      assert.equal(
+        said ?? words.every((w) => own.includes(w)),
+        words.every((w) => own.includes(w)),
+        `${m.nameCore}: ${words.join(' ')}`,
+      );
+      assert.equal(said === undefined, ids === null || m.id === 3, `${m.nameCore}: ${words.join(' ')}`);
+    }
+  }
+  assert.ok(byIds > 40, String(byIds));
 });
 
 test('rankMatches makes the names only of the matches a tie compares (a longer name is a prefix or not by its length and prefix)', () => {
