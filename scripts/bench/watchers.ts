@@ -23,16 +23,17 @@ import { makeCertificate } from '../../test/helpers/tls.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
-/** autocannon in a child process, awaited (the receiver answers in this process meanwhile). */
-function load(url: string, key: string, seconds: number): Promise<{ rps: number; p99: number; total: number }> {
+/**
+ * The searches before the approval, in a child process, awaited (the receiver answers in this
+ * process meanwhile): autocannon's closed loop, or paced-client.mjs at `rate` a second.
+ */
+function load(url: string, key: string, seconds: number, rate: number): Promise<{ rps: number; p99: number; total: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [`${ROOT}node_modules/autocannon/autocannon.js`, '-c', '10', '-d', String(seconds), '-j', '-H', `x-api-key=${key}`, url],
-      {
-        stdio: ['ignore', 'pipe', 'ignore'],
-      },
-    );
+    const args =
+      rate > 0
+        ? [`${ROOT}scripts/bench/paced-client.mjs`, url, key, String(rate), String(seconds)]
+        : [`${ROOT}node_modules/autocannon/autocannon.js`, '-c', '10', '-d', String(seconds), '-j', '-H', `x-api-key=${key}`, url];
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('error', reject);
@@ -52,8 +53,11 @@ function load(url: string, key: string, seconds: number): Promise<{ rps: number;
  * start-up, ~0.35 s of CPU, fell in the measured window before, beside the server on the same two
  * cores (issue 30, third pass: one of the loop's stalls at the start of the delivery).
  */
-function searchesUntil(url: string, key: string) {
-  const child = spawn(process.execPath, [`${ROOT}scripts/bench/search-until-stopped.mjs`, url, key, '10'], { stdio: ['pipe', 'pipe', 'inherit'] });
+function searchesUntil(url: string, key: string, rate: number) {
+  const script = rate > 0 ? ['paced-client.mjs', url, key, String(rate), '0'] : ['search-until-stopped.mjs', url, key, '10'];
+  const child = spawn(process.execPath, [`${ROOT}scripts/bench/${script[0]}`, ...script.slice(1)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   let out = '';
   let readyNow: () => void = () => {};
   const ready = new Promise<void>((resolve) => (readyNow = resolve));
@@ -92,6 +96,8 @@ export interface LoopWindow {
   p99Median: number;
   p99Max: number;
   max: number;
+  /** Seconds from the window's start to the end of the 250 ms interval that held the longest delay. */
+  maxAt: number;
   /** Intervals with a delay over 10 ms, of all. */
   over10: number;
   elu: number;
@@ -114,6 +120,7 @@ function loopWindow(file: string, from: number, to: number): LoopWindow | null {
     p99Median: p99s[Math.floor(p99s.length / 2)]!,
     p99Max: p99s.at(-1)!,
     max: Math.max(...lines.map((l) => l.max)),
+    maxAt: (lines.reduce((a, b) => (b.max > a.max ? b : a)).t - from) / 1000,
     over10: lines.filter((l) => l.max > 10).length / lines.length,
     elu: sum((l) => l.elu) / lines.length,
     cpuMsPerSecond: sum((l) => l.cpuMs) / (lines.length / 4),
@@ -144,6 +151,12 @@ interface Hooks {
   seconds: number;
   /** The receiver answers this long after a delivery arrived (a remote receiver's answer time); 0: at once. */
   receiverDelayMs?: number;
+  /**
+   * The searches' pace, requests a second from all 10 connections; 0: as fast as the server answers
+   * (a closed loop that keeps both cores busy, so any other work, delivery included, lengthens its
+   * queue and its p99). A pace below the server's capacity is the traffic of a service in use.
+   */
+  searchRate?: number;
 }
 
 export async function runWatchersScenario(engineName: string, watchers: number, hooks: Hooks): Promise<WatchersResult> {
@@ -187,11 +200,12 @@ export async function runWatchersScenario(engineName: string, watchers: number, 
     const walMb = () => (walFile && existsSync(walFile) ? Math.round(statSync(walFile).size / 1e5) / 10 : 0);
     const path = `${server.url}/api/v1/search.php?type=tax_id&country=TR&q=${searched}`;
     try {
-      await load(path, key, Math.min(5, hooks.seconds)); // warm-up
+      const rate = hooks.searchRate ?? 0;
+      await load(path, key, Math.min(5, hooks.seconds), rate); // warm-up
       const beforeFrom = Date.now();
-      const before = await load(path, key, hooks.seconds);
+      const before = await load(path, key, hooks.seconds, rate);
       const beforeTo = Date.now();
-      const searches = searchesUntil(path, key);
+      const searches = searchesUntil(path, key, rate);
       await searches.ready;
       const approver = openEngine(url);
       await approver.openPool?.();
