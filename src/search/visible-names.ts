@@ -101,6 +101,9 @@ interface Holders {
   postings: number;
 }
 
+/** A core length that coreLengths cannot hold, or a core kept aside (coreExceptions). */
+const LONG_OR_ODD = 0xffff;
+
 const coreOf = (words: readonly string[]) => words.filter((w) => w !== '' && !FILLER_WORDS.has(w)).join(' ');
 
 /** Builds a VisibleNames from companies given in ascending id order. */
@@ -181,6 +184,8 @@ export class VisibleNames {
   private readonly coreExceptions: Map<number, string>;
   private readonly postingStart: Int32Array;
   private readonly postings: Int32Array;
+  /** Per entry, its `name_core`'s length in UTF-16 units; LONG_OR_ODD: ask coreExceptions or the words. */
+  private readonly coreLengths: Uint16Array;
   /** The overlay: entries no longer current, and companies' current state since the build. */
   private readonly dead: Uint8Array;
   private readonly changed = new Map<number, VisibleName>();
@@ -231,6 +236,18 @@ export class VisibleNames {
         if (!this.filler[w] && !this.repeatsLater(e, k, w)) this.postings[next[w]!++] = e;
       }
     }
+    // D8's rank class asks every match for its core's length (name-rank-order.ts): kept, 2 bytes an entry.
+    this.coreLengths = new Uint16Array(n);
+    for (let e = 0; e < n; e++) this.coreLengths[e] = this.coreExceptions.has(e) ? LONG_OR_ODD : Math.min(this.coreLengthFromWords(e), LONG_OR_ODD);
+  }
+
+  private coreLengthFromWords(e: number): number {
+    let length = -1;
+    for (let k = this.entryWordStart[e]!; k < this.entryWordStart[e + 1]!; k++) {
+      const w = this.entryWords[k]!;
+      if (!this.filler[w]) length += 1 + this.words.lengthOf(w);
+    }
+    return Math.max(length, 0);
   }
 
   private repeatsLater(e: number, k: number, w: number): boolean {
@@ -253,7 +270,7 @@ export class VisibleNames {
   /** Bytes held, near enough: typed arrays (their whole buffers) and the words' string exactly, the overlay's maps by estimate. */
   bytes(): number {
     let bytes =
-      11 * TYPED_ARRAY_OVERHEAD +
+      12 * TYPED_ARRAY_OVERHEAD +
       this.ids.buffer.byteLength +
       this.counts.buffer.byteLength +
       this.countryOf.buffer.byteLength +
@@ -265,6 +282,7 @@ export class VisibleNames {
       this.dead.buffer.byteLength +
       this.seen.buffer.byteLength +
       this.scratch.buffer.byteLength +
+      this.coreLengths.buffer.byteLength +
       this.words.bytes();
     // A V8 string: ~16 bytes of header, a byte a character (one-byte strings); a Map entry ~24.
     for (const core of this.coreExceptions.values()) bytes += 40 + core.length;
@@ -436,7 +454,7 @@ export class VisibleNames {
 
   /** Whether entry `e`'s core words include every one of `ids`; undefined when its stored core is not its key's. */
   entryCoreHoldsWords(e: number, ids: readonly number[]): boolean | undefined {
-    if (this.coreExceptions.has(e)) return undefined;
+    if (this.coreLengths[e] === LONG_OR_ODD && this.coreExceptions.has(e)) return undefined;
     const from = this.entryWordStart[e]!;
     const to = this.entryWordStart[e + 1]!;
     for (const id of ids) {
@@ -462,19 +480,14 @@ export class VisibleNames {
 
   /** The length of entry `e`'s `name_core` in UTF-16 units, without making it. */
   coreLengthOfEntry(e: number): number {
-    const exception = this.coreExceptions.get(e);
-    if (exception !== undefined) return exception.length;
-    let length = -1;
-    for (let k = this.entryWordStart[e]!; k < this.entryWordStart[e + 1]!; k++) {
-      const w = this.entryWords[k]!;
-      if (!this.filler[w]) length += 1 + this.words.lengthOf(w);
-    }
-    return Math.max(length, 0);
+    const length = this.coreLengths[e]!;
+    if (length !== LONG_OR_ODD) return length;
+    return this.coreExceptions.get(e)?.length ?? this.coreLengthFromWords(e);
   }
 
   /** Whether entry `e`'s `name_core` starts with `text` (as `startsWith`), without making it. */
   coreStartsWith(e: number, text: string): boolean {
-    const exception = this.coreExceptions.get(e);
+    const exception = this.coreLengths[e] === LONG_OR_ODD ? this.coreExceptions.get(e) : undefined;
     if (exception !== undefined) return exception.startsWith(text);
     let at = 0;
     let first = true;
