@@ -24,11 +24,22 @@ import { makeCertificate } from '../../test/helpers/tls.ts';
 const ROOT = new URL('../../', import.meta.url).pathname;
 
 /** autocannon in a child process, awaited (the receiver answers in this process meanwhile). */
-function load(url: string, key: string, seconds: number): Promise<{ rps: number; p99: number; total: number }> {
+function load(url: string, key: string, seconds: number, rate: number): Promise<{ rps: number; p99: number; total: number }> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [`${ROOT}node_modules/autocannon/autocannon.js`, '-c', '10', '-d', String(seconds), '-j', '-H', `x-api-key=${key}`, url],
+      [
+        `${ROOT}node_modules/autocannon/autocannon.js`,
+        '-c',
+        '10',
+        '-d',
+        String(seconds),
+        ...(rate > 0 ? ['-R', String(rate)] : []),
+        '-j',
+        '-H',
+        `x-api-key=${key}`,
+        url,
+      ],
       {
         stdio: ['ignore', 'pipe', 'ignore'],
       },
@@ -52,8 +63,10 @@ function load(url: string, key: string, seconds: number): Promise<{ rps: number;
  * start-up, ~0.35 s of CPU, fell in the measured window before, beside the server on the same two
  * cores (issue 30, third pass: one of the loop's stalls at the start of the delivery).
  */
-function searchesUntil(url: string, key: string) {
-  const child = spawn(process.execPath, [`${ROOT}scripts/bench/search-until-stopped.mjs`, url, key, '10'], { stdio: ['pipe', 'pipe', 'inherit'] });
+function searchesUntil(url: string, key: string, rate: number) {
+  const child = spawn(process.execPath, [`${ROOT}scripts/bench/search-until-stopped.mjs`, url, key, '10', String(rate)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   let out = '';
   let readyNow: () => void = () => {};
   const ready = new Promise<void>((resolve) => (readyNow = resolve));
@@ -144,6 +157,12 @@ interface Hooks {
   seconds: number;
   /** The receiver answers this long after a delivery arrived (a remote receiver's answer time); 0: at once. */
   receiverDelayMs?: number;
+  /**
+   * The searches' pace, requests a second from all 10 connections; 0: as fast as the server answers
+   * (a closed loop that keeps both cores busy, so any other work, delivery included, lengthens its
+   * queue and its p99). A pace below the server's capacity is the traffic of a service in use.
+   */
+  searchRate?: number;
 }
 
 export async function runWatchersScenario(engineName: string, watchers: number, hooks: Hooks): Promise<WatchersResult> {
@@ -187,11 +206,12 @@ export async function runWatchersScenario(engineName: string, watchers: number, 
     const walMb = () => (walFile && existsSync(walFile) ? Math.round(statSync(walFile).size / 1e5) / 10 : 0);
     const path = `${server.url}/api/v1/search.php?type=tax_id&country=TR&q=${searched}`;
     try {
-      await load(path, key, Math.min(5, hooks.seconds)); // warm-up
+      const rate = hooks.searchRate ?? 0;
+      await load(path, key, Math.min(5, hooks.seconds), rate); // warm-up
       const beforeFrom = Date.now();
-      const before = await load(path, key, hooks.seconds);
+      const before = await load(path, key, hooks.seconds, rate);
       const beforeTo = Date.now();
-      const searches = searchesUntil(path, key);
+      const searches = searchesUntil(path, key, rate);
       await searches.ready;
       const approver = openEngine(url);
       await approver.openPool?.();
