@@ -6,10 +6,11 @@
 // (user + system, /proc) per answered request, PostgreSQL's beside it. `--found` keeps only the
 // name queries that find a result (classified once, over HTTP, on a server of their own).
 // `--cpu-prof DIR` runs every server under `node --cpu-prof` (one .cpuprofile per round).
-// `--serve-args 'A args;B args'`, `--node-args` and `--env 'K=V K2=V2;…'` (one group per program,
+// `--serve-args='A args;B args'`, `--node-args=…` and `--env='K=V K2=V2;…'` (one group per program,
 // `;` between them) start the same program with different settings. After each round the
 // server's memory: VmRSS and VmHWM, smaps_rollup's anonymous and file-backed resident bytes, and
-// V8's heap and ArrayBuffers from /metrics (issue 28's serving RSS).
+// V8's heap and ArrayBuffers from /metrics (issue 28's serving RSS); the peak after the traffic is
+// the traffic's own (VmHWM reset once the index has loaded).
 // The database is written to (a key, quota, audit): use a copy.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -162,7 +163,9 @@ async function memoryOf(pid: number, metricsPort: number): Promise<string> {
   const field = (text: string, name: string) => new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(text)?.[1];
   const rss = mb(field(status, 'VmRSS'));
   const anon = mb(field(rollup, 'Anonymous'));
-  const metrics = await fetch(`http://127.0.0.1:${metricsPort}/metrics`).then((r) => r.text());
+  // A kept-alive connection the server has closed meanwhile fails once: ask again.
+  const scrape = () => fetch(`http://127.0.0.1:${metricsPort}/metrics`).then((r) => r.text());
+  const metrics = await scrape().catch(scrape);
   const metric = (name: string) => Math.round(Number(new RegExp(`^${name} (\\S+)`, 'm').exec(metrics)?.[1]) / 2 ** 20);
   const old = Math.round(Number(/^risklookup_nodejs_heap_space_size_total_bytes\{space="old"\} (\S+)/m.exec(metrics)?.[1]) / 2 ** 20);
   return (
@@ -179,6 +182,8 @@ for (const [round, b] of order.entries()) {
   let memory = '';
   try {
     memory = `idle after load: ${await memoryOf(server.child.pid!, server.metricsPort)}`;
+    // The peak (VmHWM) from here on is the traffic's, not the start-up's (Linux: 5 resets it).
+    writeFileSync(`/proc/${server.child.pid}/clear_refs`, '5');
     for (const k of kinds) {
       const half = Math.floor(lists[k].length / 2);
       runClient(run, 120, connections, { shared: lists[k].slice(half) }, false);
