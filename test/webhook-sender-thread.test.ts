@@ -6,6 +6,7 @@
  * (retried on the schedule) instead of waiting for ever.
  */
 import { after, before, mock, test } from 'node:test';
+import { readdirSync, readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
@@ -143,6 +144,31 @@ test("a claim's attempts started in one turn cross to the thread in one message,
     }
   } finally {
     posted.mock.restore();
+    thread.close();
+  }
+});
+
+/** The nice value of each of this process's threads (Linux: field 19 of /proc/self/task/<tid>/stat). */
+function threadNiceValues(): Map<number, number> {
+  const nice = new Map<number, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    nice.set(Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+  }
+  return nice;
+}
+
+test('the sending thread gives way to the serving thread: 10 nice steps below it (Linux)', { skip: process.platform !== 'linux' }, async () => {
+  const before = threadNiceValues();
+  const serving = before.get(process.pid)!;
+  const thread = sender(true);
+  try {
+    receiver.answer = () => ({ status: 204 });
+    assert.equal((await thread.send(attempt('/thread-nice', [newSigningSecret()]))).kind, 'answered');
+    const lowered = [...threadNiceValues()].filter(([tid, nice]) => !before.has(tid) && nice === Math.min(19, serving + 10));
+    assert.equal(lowered.length, 1, `exactly one new thread (the sender) at nice ${Math.min(19, serving + 10)}`);
+    assert.equal(threadNiceValues().get(process.pid), serving, 'the serving (main) thread is not lowered');
+  } finally {
     thread.close();
   }
 });

@@ -337,7 +337,7 @@ if (args.watchers !== undefined) {
     });
     const loop = (w: typeof r.loop.before) =>
       w
-        ? `${fmt(w.p99Median, 1)} / ${fmt(w.p99Max, 1)} / ${fmt(w.max)} ms, ${fmt(w.over10 * 100)} %, ELU ${fmt(w.elu, 2)}, CPU ${fmt(w.cpuMsPerSecond)} ms/s`
+        ? `${fmt(w.p99Median, 1)} / ${fmt(w.p99Max, 1)} / ${fmt(w.max)} ms (at ${fmt(w.maxAt, 1)} s), ${fmt(w.over10 * 100)} %, ELU ${fmt(w.elu, 2)}, CPU ${fmt(w.cpuMsPerSecond)} ms/s`
         : 'n/a';
     rows.push(
       `| ${args.tag || 'this'} | ${r.engine} | ${loadavg()[0]!.toFixed(1)} | ${fmt(r.approvalMs)} | ${r.deliveredSeconds === null ? 'not all in 120 s' : fmt(r.deliveredSeconds, 1)} | ` +

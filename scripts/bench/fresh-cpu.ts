@@ -40,6 +40,9 @@ const { values: args } = parseArgs({
     'serve-args': { type: 'string', default: '' },
     'node-args': { type: 'string', default: '' },
     env: { type: 'string', default: '' },
+    // Seconds to wait after the index of names answers: the names' words load after it (near
+    // matches from memory on PostgreSQL; 20–40 s at 10^6), and until then take the database path.
+    settle: { type: 'string', default: '0' },
   },
 });
 const bins = args.bin!.split(',');
@@ -108,6 +111,7 @@ async function startServer(b: number, profileDir?: string): Promise<{ child: Chi
     if (child.exitCode !== null) throw new Error(`serve exited ${child.exitCode}`);
     await new Promise((r) => setTimeout(r, 500));
   }
+  await new Promise((r) => setTimeout(r, Number(args.settle) * 1000));
   return { child, url, spawnedAt, metricsPort };
 }
 
@@ -177,7 +181,18 @@ async function memoryOf(pid: number, metricsPort: number): Promise<string> {
 for (const [round, b] of order.entries()) {
   const profileDir = args['cpu-prof'] ? `${args['cpu-prof']}/${round}-${String.fromCharCode(65 + b)}` : undefined;
   const server = await startServer(b, profileDir);
-  const run = { baseUrl: server.url, pid: server.child.pid, key, seconds: 120, warmUp: 0, connections, measurePostgres, work: args.work, perKind };
+  const run = {
+    baseUrl: server.url,
+    pid: server.child.pid,
+    key,
+    seconds: 120,
+    warmUp: 0,
+    connections,
+    measurePostgres,
+    ...(measurePostgres ? { database: new URL(args.db!).pathname.slice(1) } : {}),
+    work: args.work,
+    perKind,
+  };
   const byKind: (typeof results)[number]['byKind'] = {};
   let memory = '';
   try {

@@ -21,6 +21,8 @@ export interface FreshRun {
   warmUp: number;
   connections: number;
   measurePostgres: boolean;
+  /** PostgreSQL: only the backends serving this database are counted (postgresPids). */
+  database?: string;
   /** A directory for the clients' input files. */
   work: string;
   /** Queries built per kind (the runs stop early, and say so, when one runs out). */
@@ -58,7 +60,7 @@ export function runClient(run: FreshRun, seconds: number, connections: number, l
     throw new Error('fresh-scenarios: no inputs left (raise --fresh-pool)');
   const file = `${run.work}/fresh-inputs.json`;
   writeFileSync(file, JSON.stringify({ url: run.baseUrl, key: run.key, connections, seconds, ...lists }));
-  const databasePids = measure && run.measurePostgres ? postgresPids() : [];
+  const databasePids = measure && run.measurePostgres ? postgresPids(run.database) : [];
   const cpu = () => [measure && run.pid !== undefined ? cpuSecondsOf([run.pid]) : null, databasePids.length > 0 ? cpuSecondsOf(databasePids) : null];
   const [server0, database0] = cpu();
   const json = execFileSync(process.execPath, [CLIENT, file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 26 });

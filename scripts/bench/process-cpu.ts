@@ -19,14 +19,22 @@ export function cpuSecondsOf(pids: readonly number[]): number | null {
   }
 }
 
-/** The local PostgreSQL's processes (for its CPU per request); none when it runs elsewhere. */
-export function postgresPids(): number[] {
+/**
+ * The local PostgreSQL's processes (for its CPU per request); none when it runs elsewhere. With
+ * `database`, the backends serving other databases are left out (another helper's work on a
+ * shared machine); the server's own processes (checkpointer, WAL writer…) stay.
+ */
+export function postgresPids(database?: string): number[] {
   if (!existsSync('/proc')) return [];
   return readdirSync('/proc')
     .filter((name) => /^\d+$/.test(name))
     .filter((pid) => {
       try {
-        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+        if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') return false;
+        if (database === undefined) return true;
+        // A backend: `postgres: USER DATABASE HOST(PORT) ACTIVITY` (or `[local]`).
+        const backend = /^postgres: (?:[^ ]+: )?\S+ (\S+) (?:\S+\(\d+\)|\[local\])/.exec(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '));
+        return backend === null || backend[1] === database;
       } catch {
         return false;
       }

@@ -23,27 +23,17 @@ import { makeCertificate } from '../../test/helpers/tls.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
-/** autocannon in a child process, awaited (the receiver answers in this process meanwhile). */
+/**
+ * The searches before the approval, in a child process, awaited (the receiver answers in this
+ * process meanwhile): autocannon's closed loop, or paced-client.mjs at `rate` a second.
+ */
 function load(url: string, key: string, seconds: number, rate: number): Promise<{ rps: number; p99: number; total: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        `${ROOT}node_modules/autocannon/autocannon.js`,
-        '-c',
-        '10',
-        '-d',
-        String(seconds),
-        ...(rate > 0 ? ['-R', String(rate)] : []),
-        '-j',
-        '-H',
-        `x-api-key=${key}`,
-        url,
-      ],
-      {
-        stdio: ['ignore', 'pipe', 'ignore'],
-      },
-    );
+    const args =
+      rate > 0
+        ? [`${ROOT}scripts/bench/paced-client.mjs`, url, key, String(rate), String(seconds)]
+        : [`${ROOT}node_modules/autocannon/autocannon.js`, '-c', '10', '-d', String(seconds), '-j', '-H', `x-api-key=${key}`, url];
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('error', reject);
@@ -64,7 +54,8 @@ function load(url: string, key: string, seconds: number, rate: number): Promise<
  * cores (issue 30, third pass: one of the loop's stalls at the start of the delivery).
  */
 function searchesUntil(url: string, key: string, rate: number) {
-  const child = spawn(process.execPath, [`${ROOT}scripts/bench/search-until-stopped.mjs`, url, key, '10', String(rate)], {
+  const script = rate > 0 ? ['paced-client.mjs', url, key, String(rate), '0'] : ['search-until-stopped.mjs', url, key, '10'];
+  const child = spawn(process.execPath, [`${ROOT}scripts/bench/${script[0]}`, ...script.slice(1)], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   let out = '';
@@ -105,6 +96,8 @@ export interface LoopWindow {
   p99Median: number;
   p99Max: number;
   max: number;
+  /** Seconds from the window's start to the end of the 250 ms interval that held the longest delay. */
+  maxAt: number;
   /** Intervals with a delay over 10 ms, of all. */
   over10: number;
   elu: number;
@@ -127,6 +120,7 @@ function loopWindow(file: string, from: number, to: number): LoopWindow | null {
     p99Median: p99s[Math.floor(p99s.length / 2)]!,
     p99Max: p99s.at(-1)!,
     max: Math.max(...lines.map((l) => l.max)),
+    maxAt: (lines.reduce((a, b) => (b.max > a.max ? b : a)).t - from) / 1000,
     over10: lines.filter((l) => l.max > 10).length / lines.length,
     elu: sum((l) => l.elu) / lines.length,
     cpuMsPerSecond: sum((l) => l.cpuMs) / (lines.length / 4),

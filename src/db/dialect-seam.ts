@@ -148,6 +148,15 @@ export interface DialectSeam {
   /** `ids` as the one parameter of idIn binds them. */
   idList(ids: readonly number[]): unknown;
   /**
+   * PostgreSQL: a column of a select from `companies` that holds, when `companies.id` is in
+   * `wanted` (one parameter, as idList binds it), the company's approved reports, newest first
+   * (filed_at, then id, descending), each as a JSON array of `columns` in order (an empty array
+   * for none); otherwise null. A name search then reads its shown rows and their reports in one
+   * statement: a round trip fewer (search/shown-rows.repository.ts). SQLite: none (a statement
+   * is a call in-process, two cost no round trip).
+   */
+  readonly activeReportsWith: ((wanted: unknown, columns: readonly string[]) => RawBuilder<unknown>) | null;
+  /**
    * A condition that holds when `companies.name_core` starts with `core` (keys hold only
    * letters, digits and single spaces), answered from the prefix index.
    */
@@ -350,6 +359,7 @@ const sqliteSeam: DialectSeam = {
   idIn: (ids) => sql<SqlBool>`companies.id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
   idInList: (list) => sql<SqlBool>`companies.id IN (SELECT value FROM json_each(${list}))`,
   idList: (ids) => JSON.stringify(ids),
+  activeReportsWith: null,
   nameCoreStartsWith(core) {
     // A range the index answers (SQLite's LIKE folds case, so it cannot), then the exact test;
     // U+10FFFF is the largest code point, so the range holds every key that starts with core.
@@ -475,6 +485,8 @@ const postgresSeam: DialectSeam = {
   idIn: (ids) => sql<SqlBool>`companies.id = ANY(${ids}::bigint[])`,
   idInList: (list) => sql<SqlBool>`companies.id = ANY(${list}::bigint[])`,
   idList: (ids) => ids,
+  activeReportsWith: (wanted, columns) =>
+    sql`CASE WHEN companies.id = ANY(${wanted}::bigint[]) THEN COALESCE((SELECT json_agg(json_build_array(${sql.join(columns.map((c) => sql.ref(`r.${c}`)))}) ORDER BY r.filed_at DESC, r.id DESC) FROM reports r WHERE r.company_id = companies.id AND r.status = 'approved'), '[]'::json) END`,
   // Keys hold no LIKE metacharacter.
   nameCoreStartsWith: (core) => sql<SqlBool>`companies.name_core LIKE ${`${core}%`}`,
   async secondaryIndexes(db, tables) {

@@ -38,8 +38,11 @@ export interface NearMatchLookups {
   letters(): readonly string[] | undefined;
   /** Whether the vocabulary may hold `word` (a filter before `known`; no false negatives). */
   mightBeKnown(word: string): boolean;
-  /** Whether some company's `name_key` holds `word`, and which of `words` company_name_words holds. */
-  lookUpQueryWord(word: string, words: readonly string[]): Promise<{ present: boolean; known: Set<string> }>;
+  /**
+   * Whether some company's `name_key` holds `word`, and which of `words()` company_name_words
+   * holds (the database asks both in one statement; memory makes the list only for a word no name holds).
+   */
+  lookUpQueryWord(word: string, words: () => readonly string[]): Promise<{ present: boolean; known: Set<string> }>;
   /** Which of `words` company_name_words holds. */
   knownWords(words: readonly string[]): Promise<Set<string>>;
   /** The companies with a visible report (in the country) that the groups lead to, each once. */
@@ -69,7 +72,7 @@ export function databaseLookups({ db, seam, advice, vocabulary, sampleLetters }:
   return {
     letters: () => (vocabulary ? vocabulary.letters() : sampleLetters?.()),
     mightBeKnown: (word) => (vocabulary ? vocabulary.mightHold(word) : true),
-    lookUpQueryWord: (word, words) => lookUpQueryWord(db, seam, word, words, advice ?? undefined),
+    lookUpQueryWord: (word, words) => lookUpQueryWord(db, seam, word, words(), advice ?? undefined),
     knownWords: (words) => knownWords(db, seam, words),
     async candidates({ byWords, byPieces, country, limit }) {
       const found = [
@@ -111,7 +114,7 @@ export function memoryLookups({ db, seam, advice, index, words }: MemorySource):
     lookUpQueryWord(word, list) {
       const present = words.holdsSubstring(word);
       if (present === null) throw new NotInMemory(`only names changed since the build hold ${word}`);
-      return Promise.resolve({ present, known: present ? new Set<string>() : known(list) });
+      return Promise.resolve({ present, known: present ? new Set<string>() : known(list()) });
     },
     knownWords: (list) => Promise.resolve(known(list)),
     candidates({ byWords, byPieces, country, limit }) {
@@ -123,8 +126,8 @@ export function memoryLookups({ db, seam, advice, index, words }: MemorySource):
       };
       // The index's cost is finding each piece's words (visible-names.ts): the pieces every
       // alternative of a group shares are looked up once when few names hold them, and each
-      // alternative is then those names that hold its own pieces too (`hatari deminsoy catering`
-      // at 10^6: 17 ms of CPU as one look-up per alternative).
+      // alternative is then those names that hold its own pieces too, checked on them
+      // (`hatari deminsoy catering` at 10^6: 17 ms of CPU as one look-up per alternative).
       for (const g of byWords) {
         const holding = g.all.length > 0 ? index.matchAll(g.all, country, WIDE * limit) : null;
         if (holding !== null) add(holding, (m) => (g.corrections ?? []).some((c) => holdsWords(m.nameCore, c)));
@@ -137,12 +140,10 @@ export function memoryLookups({ db, seam, advice, index, words }: MemorySource):
           continue;
         }
         const holding = common.length > 0 ? index.matchAll(common, country, WIDE * limit) : null;
-        const held = holding && new Set(holding.map((m) => m.id));
+        const holdingToo = holding && index.among(holding);
         for (const list of g.any) {
           const own = terms(list).filter((t) => !common.includes(t));
-          const alone = held && own.length > 0 ? index.matchAll(own, country, WIDE * limit) : null;
-          if (held && own.length === 0) add(holding);
-          else if (held && alone) add(alone, (m) => held.has(m.id));
+          if (holding) add(own.length === 0 ? holding : holdingToo!(own));
           else add(index.matchAll([...new Set([...common, ...terms(list)])], country, limit));
         }
       }

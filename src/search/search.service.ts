@@ -9,17 +9,11 @@ import type { Db } from '../db/types.ts';
 import type { ReportStatus } from '../reports/lifecycle.ts';
 import type { ReportType } from '../reports/report-types.ts';
 import { threatLevelOf, visibleReports, type ThreatLevel } from '../reports/visibility.ts';
-import {
-  findCompaniesById,
-  findCompaniesByName,
-  findCompaniesByTaxId,
-  findCompaniesByTaxIds,
-  NAME_SEARCH_TUNING,
-  type CompanyRow,
-} from '../companies/companies.repository.ts';
+import { findCompaniesByName, findCompaniesByTaxId, findCompaniesByTaxIds, NAME_SEARCH_TUNING, type CompanyRow } from '../companies/companies.repository.ts';
 import type { NameSample } from './name-sample.ts';
 import type { NameVocabulary } from './name-vocabulary.ts';
 import type { VisibleNamesKeeper } from './visible-names-keeper.ts';
+import { findShownRows, reportsReadWith } from './shown-rows.repository.ts';
 import { rankMatches } from './name-rank-order.ts';
 import { parseNameQuery } from '../companies/name-key.ts';
 import {
@@ -179,15 +173,9 @@ export async function namesFromMemory(
   const matches = index.matchAll(words, plan.country, NAME_SEARCH_TUNING.candidateCap);
   if (matches === null) return null;
   const shown = rankMatches(matches, plan.core, limit);
-  const rows = new Map(
-    (
-      await findCompaniesById(
-        deps.db,
-        deps.seam,
-        shown.map((m) => m.id),
-      )
-    ).map((r) => [Number(r.id), r]),
-  );
+  const ids = shown.map((m) => m.id);
+  // On PostgreSQL with the shown ones' reports (runSearch's reportsByCompany then reads none).
+  const rows = new Map((await findShownRows(deps.db, deps.seam, ids, ids.slice(0, deps.maxResults))).map((r) => [Number(r.id), r]));
   const answer: CompanyRow[] = [];
   for (const m of shown) {
     const row = rows.get(m.id);
@@ -234,6 +222,9 @@ function toCompanyResult(company: CompanyRow, activeReports: SearchReportRow[]):
 
 /** The companies' visible reports, by company id. */
 async function reportsByCompany(deps: SearchDeps, companies: readonly CompanyRow[]): Promise<Map<number, SearchReportRow[]>> {
+  // Read with the rows (PostgreSQL, from the index of names: shown-rows.repository.ts).
+  const read = companies.map(reportsReadWith);
+  if (read.every((r) => r !== null)) return new Map(companies.map((c, i) => [Number(c.id), read[i]!]));
   const reports = await listActiveReports(
     deps.db,
     companies.map((c) => Number(c.id)),
@@ -421,9 +412,19 @@ async function nearMatchCandidateGroups(
   // With the vocabulary, corrections are made with every letter of the names' words: a word's
   // corrections are then every name word one edit from it.
   const letters = lookups.letters();
-  const variantsOf = (word: string) => (editBudget(word) > 0 ? oneEditAway(word, letters) : []);
+  // A word's variants (~1,000–3,000 strings) are made once a search, and only when asked for:
+  // memory needs them only for a word that no name holds.
+  const made = new Map<string, { neighbours: string[]; lookedUp?: string[] }>();
+  const variantsOf = (word: string) => {
+    let v = made.get(word);
+    if (!v) made.set(word, (v = { neighbours: editBudget(word) > 0 ? oneEditAway(word, letters) : [] }));
+    return v;
+  };
   // Of the variants' words, only those the vocabulary may hold are looked up (a tenth of them).
-  const lookedUp = (neighbours: readonly string[]) => wordsOfVariants(neighbours).filter((w) => lookups.mightBeKnown(w));
+  const lookedUp = (word: string) => {
+    const v = variantsOf(word);
+    return (v.lookedUp ??= wordsOfVariants(v.neighbours).filter((w) => lookups.mightBeKnown(w)));
+  };
   const absent: Array<{ index: number; neighbours: string[]; known: ReadonlySet<string> }> = [];
   for (const [index, word] of words.entries()) {
     if (word.includes(LOST_LETTER) || [...word].length < 3) continue;
@@ -431,9 +432,8 @@ async function nearMatchCandidateGroups(
     if ((deps.names?.estimatedMatches([word]) ?? 0) > 0) continue;
     // Whether any name holds it, and which of its one-edit variants are words of names: one
     // statement (each round trip to PostgreSQL cost more than its work here).
-    const neighbours = variantsOf(word);
-    const { present, known } = await lookups.lookUpQueryWord(word, lookedUp(neighbours));
-    if (!present) absent.push({ index, neighbours, known });
+    const { present, known } = await lookups.lookUpQueryWord(word, () => lookedUp(word));
+    if (!present) absent.push({ index, neighbours: variantsOf(word).neighbours, known });
   }
   if (absent.length > 1) return { groups: [], piecesToo: null };
   const misspelt = absent[0];
@@ -453,8 +453,8 @@ async function nearMatchCandidateGroups(
   // from the vocabulary (the names holding a word one edit from it and the other words), the
   // others by pieces: a rare word's pieces beside a common word (`zabumet şekerleme`) led to
   // hundreds of names holding `şekerleme` and `met`.
-  const oneEdit = words.map((w, index) => ({ index, neighbours: editBudget(w) === 1 ? variantsOf(w) : [] }));
-  const known = await lookups.knownWords([...new Set(oneEdit.flatMap((w) => lookedUp(w.neighbours)))]);
+  const oneEdit = words.map((w, index) => ({ index, neighbours: editBudget(w) === 1 ? variantsOf(w).neighbours : [] }));
+  const known = await lookups.knownWords([...new Set(words.flatMap((w) => (editBudget(w) === 1 ? lookedUp(w) : [])))]);
   const groups = words.flatMap((w, index) =>
     editBudget(w) === 1
       ? correctedGroups(words, { index, neighbours: oneEdit[index]!.neighbours, known }).filter((g) => !tooMany(g, deps))

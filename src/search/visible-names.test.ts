@@ -143,3 +143,22 @@ test("matchAll: a query word's holders are found once and kept (bytes() counts t
   index.apply([3], [company(3, 'ege anadolu lojistik')]);
   assert.deepEqual(ids(index.matchAll(['lojistik', 'anadolu'], null, 10)), [1, 2, 3]);
 });
+
+test('among: the names matchAll(common) returned that hold the other words too, as matchAll(common ∪ words) finds them', () => {
+  const index = build([
+    company(1, 'anadolu lojistik ltd sti'),
+    company(2, 'anadolu gida sanayi'),
+    company(3, 'anadolu lojistikci'),
+    company(4, 'ege lojistik'),
+    company(5, 'anadolu kargo', 2, 'DE'),
+  ]);
+  // A renamed company (the overlay) is checked on its new key.
+  index.apply([3, 6], [company(3, 'anadolu tasimacilik'), company(6, 'anadolu lojistik yeni')]);
+  const holdingToo = index.among(index.matchAll(['anadolu'], null, 100)!);
+  for (const words of [['jist'], ['lojistik', 'yen'], ['ana', 'gida'], ['nay'], ['tasima'], ['zzz'], ['kargo'], ['ti', 'lojistik'], ['dolu']]) {
+    assert.deepEqual(ids(holdingToo(words)), ids(index.matchAll(['anadolu', ...words], null, 100)) ?? [], words.join(' '));
+  }
+  // A piece inside a filler word only (`sanayi`): matchAll cannot look it up, the check can.
+  assert.deepEqual(ids(holdingToo(['nay'])), [2]);
+  assert.deepEqual(ids(index.among(index.matchAll(['anadolu'], 'DE', 100)!)(['kar'])), [5]);
+});

@@ -157,6 +157,9 @@ export class VisibleNames {
   private stamp = 0;
   /** A query's candidate entries, reused by every query (no array per query for the collector). */
   private readonly scratch: Int32Array;
+  /** Per vocabulary word, the check it was last marked in (among: a set without allocation; cleared every 255 checks). */
+  private readonly wordSeen: Uint8Array;
+  private wordStamp = 0;
 
   constructor(packed: Packed) {
     this.words = packed.words;
@@ -173,6 +176,7 @@ export class VisibleNames {
     this.scratch = new Int32Array(n);
     const words = this.words.count;
     this.filler = new Uint8Array(words);
+    this.wordSeen = new Uint8Array(words);
     for (let i = 0; i < words; i++) {
       const w = this.words.word(i);
       if (w === '' || FILLER_WORDS.has(w)) this.filler[i] = 1;
@@ -218,7 +222,7 @@ export class VisibleNames {
   /** Bytes held, near enough: typed arrays (their whole buffers) and the words' string exactly, the overlay's maps by estimate. */
   bytes(): number {
     let bytes =
-      11 * TYPED_ARRAY_OVERHEAD +
+      12 * TYPED_ARRAY_OVERHEAD +
       this.ids.buffer.byteLength +
       this.counts.buffer.byteLength +
       this.countryOf.buffer.byteLength +
@@ -230,6 +234,7 @@ export class VisibleNames {
       this.dead.buffer.byteLength +
       this.seen.buffer.byteLength +
       this.scratch.buffer.byteLength +
+      this.wordSeen.buffer.byteLength +
       this.words.bytes();
     // A V8 string: ~16 bytes of header, a byte a character (one-byte strings); a Map entry ~24.
     for (const core of this.coreExceptions.values()) bytes += 40 + core.length;
@@ -314,6 +319,48 @@ export class VisibleNames {
       out.push({ id: c.id, nameCore: c.nameCore, visibleReportCount: c.visibleReportCount });
     }
     return out;
+  }
+
+  /**
+   * A check of `matches` for more words: the returned function gives those of them whose key
+   * holds every one of `words` too, in their order. When `matches` is what matchAll(common,
+   * country, …) just returned (no change applied since), exactly matchAll(common ∪ words,
+   * country, ∞) as a set. Near matches (near-match-lookups.ts) check a group's few names holding
+   * its shared words for each alternative's own pieces this way: as a look-up of their own, a
+   * short piece (`ane`) read tens of thousands of postings and built a match, its `name_core`
+   * included, for each of up to 4,000 names, most then dropped. Each word's holders (kept, see
+   * holdersOf) are marked and each name's word ids looked up: no substring test.
+   */
+  among(matches: readonly NameMatch[]): (words: readonly string[]) => NameMatch[] {
+    const entries = Int32Array.from(matches, (m) => (this.changed.has(m.id) ? -1 : this.entryOf(m.id)));
+    return (words) => {
+      let kept = matches.map((_, i) => i);
+      for (const w of words) {
+        // Holders are found by trigrams: a shorter word is checked on the names' words.
+        const stamp = w.length >= 3 ? this.markHolders(w) : -1;
+        kept = kept.filter((i) => {
+          const e = entries[i]!;
+          if (e < 0) return this.changed.get(matches[i]!.id)!.nameKey.includes(w);
+          if (stamp < 0) return this.entryHolds(e, w);
+          for (let k = this.entryWordStart[e]!; k < this.entryWordStart[e + 1]!; k++) if (this.wordSeen[this.entryWords[k]!] === stamp) return true;
+          return false;
+        });
+        if (kept.length === 0) break;
+      }
+      return kept.map((i) => matches[i]!);
+    };
+  }
+
+  /** Marks the vocabulary's words holding `word` (3+ characters) in `wordSeen` with a new stamp, returned. */
+  private markHolders(word: string): number {
+    this.wordStamp = (this.wordStamp + 1) & 0xff;
+    if (this.wordStamp === 0) {
+      this.wordSeen.fill(0);
+      this.wordStamp = 1;
+    }
+    const held = this.holdersOf(word).held;
+    for (let i = 0; i < held.length; i++) this.wordSeen[held[i]!] = this.wordStamp;
+    return this.wordStamp;
   }
 
   /** The vocabulary's words that contain `word` (3+ characters) and how many entries they post, kept for the next query. */

@@ -6,6 +6,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { coalesced, senderDepsOf, signAndSend, type SenderThreadAnswer, type SenderThreadData, type SenderThreadRequest } from './attempt-sender.ts';
 import { systemResolver } from './safe-lookup.ts';
+import { yieldToServingThread } from '../lib/thread-priority.ts';
+
+// Signing and sending give way to the serving thread on the same cores: a delivery can start a few
+// milliseconds later, a search should not wait behind a burst of TLS and HMAC (issue 30).
+yieldToServingThread();
 
 const data = workerData as SenderThreadData;
 const deps = senderDepsOf(data, { resolve: systemResolver, allowPrivate: data.allowPrivate });

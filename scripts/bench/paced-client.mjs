@@ -1,0 +1,91 @@
+// Searches at a steady pace (an open loop): the requests due are sent at every tick of a 1 ms timer
+// (this machine's timers fire every ~4 ms: a few at once), each on a free connection of its own,
+// so a request never waits for another's answer and a server that stalls is charged for every
+// request sent meanwhile (no coordinated omission). Each is timed from when it went out, not from
+// when it was due: the timer's own lateness is the client's, not the server's. autocannon's
+// `overallRate` sends each second's quota at once at the start of the second, a burst that is its
+// own queue. Used by watchers.ts
+// (`--search-rate`). argv: url, key, rate (requests a second), seconds (0: until stdin closes).
+// Prints `ready`, starts at the first line on stdin (or at once with a duration), then prints
+// autocannon-like JSON: requests { average, total }, latency { p50, p99, max }, non2xx, errors,
+// ranSeconds.
+import http from 'node:http';
+
+const [url, key, rateArg, secondsArg] = process.argv.slice(2);
+const rate = Number(rateArg);
+const seconds = Number(secondsArg ?? 0);
+if (!(rate > 0)) throw new Error(`paced-client: a rate in requests a second is needed, got '${rateArg}'`);
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+const latencies = [];
+let non2xx = 0;
+let errors = 0;
+let inFlight = 0;
+let stopped = false;
+let started = 0;
+let sent = 0;
+
+function one() {
+  const sentAt = performance.now();
+  inFlight++;
+  const req = http.get(url, { agent, headers: { 'x-api-key': key } }, (res) => {
+    res.resume();
+    res.on('end', () => {
+      inFlight--;
+      if (res.statusCode < 200 || res.statusCode > 299) non2xx++;
+      latencies.push(performance.now() - sentAt);
+      finishIfDone();
+    });
+  });
+  req.on('error', () => {
+    inFlight--;
+    errors++;
+    finishIfDone();
+  });
+}
+
+function tick() {
+  if (stopped) return;
+  const now = performance.now();
+  const due = Math.floor(((now - started) / 1000) * rate);
+  for (; sent < due; sent++) one();
+  if (seconds > 0 && now - started >= seconds * 1000) stop();
+  else setTimeout(tick, 1);
+}
+
+let endedAt = 0;
+function stop() {
+  if (stopped) return;
+  stopped = true;
+  endedAt = performance.now();
+  finishIfDone();
+}
+
+function finishIfDone() {
+  if (!stopped || inFlight > 0) return;
+  const ran = (endedAt - started) / 1000;
+  const sorted = latencies.sort((a, b) => a - b);
+  const at = (q) => (sorted.length === 0 ? 0 : Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] * 10) / 10);
+  process.stdout.write(
+    JSON.stringify({
+      requests: { average: sorted.length / ran, total: sorted.length },
+      latency: { p50: at(0.5), p99: at(0.99), max: at(1) },
+      non2xx,
+      errors,
+      ranSeconds: ran,
+    }),
+  );
+  agent.destroy();
+}
+
+const go = () => {
+  if (started) return;
+  started = performance.now();
+  tick();
+};
+if (seconds > 0) go();
+else {
+  process.stdin.on('data', go);
+  process.stdin.on('end', stop);
+  process.stdin.on('close', stop);
+  process.stdout.write('ready\n');
+}
