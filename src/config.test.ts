@@ -103,5 +103,8 @@ test("V8's heap growth (issue 28): 50 % by default, the flag over RISKLOOKUP_HEA
   assert.equal(parseConfig({}, {}).heapGrowthPercent, 50);
   assert.equal(parseConfig({}, { RISKLOOKUP_HEAP_GROWTH_PERCENT: '0' }).heapGrowthPercent, 0);
   assert.equal(parseConfig({ heapGrowthPercent: '30' }, { RISKLOOKUP_HEAP_GROWTH_PERCENT: '80' }).heapGrowthPercent, 30);
-  assert.throws(() => parseConfig({ heapGrowthPercent: '-5' }, {}), /heap growth in percent \(RISKLOOKUP_HEAP_GROWTH_PERCENT\) must be a whole number from 0 to 1000/);
+  assert.throws(
+    () => parseConfig({ heapGrowthPercent: '-5' }, {}),
+    /heap growth in percent \(RISKLOOKUP_HEAP_GROWTH_PERCENT\) must be a whole number from 0 to 1000/,
+  );
 });
