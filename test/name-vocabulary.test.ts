@@ -15,6 +15,8 @@ import { findOrCreateCompany } from '../src/reports/filing.repository.ts';
 import { toCoreKey, toSearchKey } from '../src/companies/name-key.ts';
 import { createCompanySearch, type CompanySearch } from '../src/search/company-search.ts';
 import { planSearch } from '../src/search/search.service.ts';
+import { NameVocabulary } from '../src/search/name-vocabulary.ts';
+import { readDataVersion } from '../src/db/data-version.repository.ts';
 import { NOON_TR } from './helpers/app.ts';
 
 const clock = fixedClock(NOON_TR);
@@ -83,6 +85,52 @@ for (const engine of ENGINES) {
       assert.deepEqual(await nearMatches('Dumanlu Gıda'), []);
       await importNames([[name, dumanli]]);
       assert.deepEqual(await nearMatches('Dumanlu Gıda'), [name]);
+    });
+  });
+}
+
+for (const engine of ENGINES) {
+  describe(`the vocabulary with the data version a request read [${engine.name}]`, () => {
+    let database: TestDatabase;
+    before(async () => {
+      database = await engine.create();
+      await makeClaimants(database.engine.db, clock);
+      await importLines(database.engine, [companyLine({ company_name: 'Akbulut Lojistik A.Ş.', tax_id: nextVkn(), reports: [makeReport()] })], 'vocabulary', {
+        countries,
+        clock,
+      });
+    });
+    after(async () => {
+      await database?.drop();
+    });
+
+    test('at or below the version caught up to, nothing is read; above it, the words written since', async () => {
+      const { db, seam } = database.engine;
+      const vocabulary = new NameVocabulary();
+      await vocabulary.refresh(db, seam);
+      const executor = db.getExecutor() as unknown as { executeQuery: (...args: unknown[]) => Promise<unknown> };
+      const original = executor.executeQuery;
+      let statements = 0;
+      executor.executeQuery = function (this: unknown, ...args: unknown[]) {
+        statements++;
+        return original.apply(this, args);
+      };
+      try {
+        const version = await readDataVersion(db);
+        statements = 0;
+        await vocabulary.refresh(db, seam, version);
+        await vocabulary.refresh(db, seam, version - 1);
+        assert.equal(statements, 0);
+        assert.ok(!vocabulary.mightHold('kavaklar'));
+        await importLines(database.engine, [companyLine({ company_name: 'Kavaklar Tekstil A.Ş.', tax_id: nextVkn(), reports: [makeReport()] })], 'vocabulary', {
+          countries,
+          clock,
+        });
+        await vocabulary.refresh(db, seam, await readDataVersion(db));
+        assert.ok(vocabulary.mightHold('kavaklar'));
+      } finally {
+        executor.executeQuery = original;
+      }
     });
   });
 }

@@ -51,7 +51,8 @@ for (const engine of ENGINES) {
             makeReport({ type: 'concordat', filed_at: '2025-01-01 00:00:00', concordat_start: '2024-12-01', concordat_end: '2025-12-01' }),
             makeReport({ type: 'court_decision', filed_at: '2025-02-01 00:00:00', court_decision_date: '2025-01-15' }),
             makeReport({ status: 'pending', description: 'not yet' }),
-            claim(1),
+            // Newer than the rest (the factory's own date depends on how many reports came before).
+            claim(1, { filed_at: '2026-04-01 10:00:00' }),
           ],
         },
         { company_name: 'Kestane Nakliyat Ltd. Şti.', reports: [claim(1), claim(2), claim(3)] },

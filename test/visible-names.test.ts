@@ -331,6 +331,56 @@ if (ENGINES.some((e) => e.name === 'postgres')) {
   });
 }
 
+for (const engine of ENGINES) {
+  describe(`a word in more names than the database ranks in memory [${engine.name}]`, () => {
+    let database: TestDatabase;
+    let keeper: VisibleNamesKeeper;
+    before(async () => {
+      database = await engine.create();
+      const next = random(28);
+      const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
+      // 2,600 visible names hold `ortak` (more than NAME_SEARCH_TUNING's 2,000), in every rank class,
+      // with 1–3 reports (ties by name, then id); some hidden, some in another country.
+      const rows = Array.from({ length: 3000 }, (_, i) => {
+        const name = [
+          () => 'ortak',
+          () => 'ortak gida',
+          () => `ortak ${pick(WORDS)} ${pick(WORDS)}`,
+          () => `${pick(WORDS)} ortak`,
+          () => `ortaklar ${pick(WORDS)}`,
+          () => `gida ortak ${i}`,
+        ][i % 6]!();
+        return company(i, `${name} ${pick(FILLERS)}`.trim(), i % 13 === 0 ? 'DE' : 'TR', i % 7 === 0 ? 0 : 1 + Math.floor(next() * 3));
+      });
+      for (let i = 0; i < rows.length; i += 300)
+        await database.engine.db
+          .insertInto('companies')
+          .values(rows.slice(i, i + 300))
+          .execute();
+      await sql`ANALYZE`.execute(database.engine.db);
+      keeper = new VisibleNamesKeeper(database.engine.db, database.engine.seam, { chunk: 500 });
+      keeper.start();
+      await keeper.loaded();
+    });
+    after(async () => {
+      await database?.drop();
+    });
+
+    test('answered from the index, exactly as nameSearchQuery', async () => {
+      for (const q of ['ortak', 'orta', 'ortak gida', 'gida ortak']) {
+        for (const country of [null, 'TR']) {
+          for (const limit of [1, 11]) {
+            const plan = planOf(q, country);
+            const memory = await fromMemory(database.engine, keeper, plan, limit);
+            assert.notEqual(memory, null, `q=${q} country=${country}: not answered from memory`);
+            assert.deepEqual(memory, await reference(database.engine, plan, limit), `q=${q} country=${country} limit=${limit}`);
+          }
+        }
+      }
+    });
+  });
+}
+
 describe('loading does not block serving', () => {
   test('until loaded, current() is null at once (the database path answers); then the index', async () => {
     const database = await ENGINES[0]!.create();

@@ -13,7 +13,7 @@
 // the traffic's own (VmHWM reset once the index has loaded).
 // The database is written to (a key, quota, audit): use a copy.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { openEngine } from '../../src/db/connect.ts';
@@ -32,6 +32,8 @@ const { values: args } = parseArgs({
     requests: { type: 'string', default: '300' },
     kinds: { type: 'string', default: 'distinctive word,whole name,other legal form,two words' },
     found: { type: 'boolean', default: false },
+    // Only the name queries that find nothing (near matches, D25): the complement of --found.
+    'not-found': { type: 'boolean', default: false },
     'one-at-a-time': { type: 'boolean', default: false },
     'cpu-prof': { type: 'string' },
     work: { type: 'string', default: '/tmp' },
@@ -62,6 +64,22 @@ const key = (
     execFileSync(process.execPath, [bins[0]!, 'key', 'issue', 'GM-00001', '--daily-limit', '10000000', '--json', '--db', args.db!], { encoding: 'utf8' }),
   ) as { key: string }
 ).key;
+
+/** CPU ticks of each of the process's threads by name (the main thread as `main`): where GC helpers' and the thread pool's time goes. */
+function threadTicks(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const text = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = Number(tid) === pid ? 'main' : text.slice(text.indexOf('(') + 1, text.lastIndexOf(')'));
+      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+      out.set(name, (out.get(name) ?? 0) + Number(fields[11]) + Number(fields[12]));
+    }
+  } catch {
+    // Not Linux, or gone.
+  }
+  return out;
+}
 
 let nextPort = 19_300 + Math.floor(Math.random() * 500);
 async function startServer(b: number, profileDir?: string): Promise<{ child: ChildProcess; url: string; spawnedAt: number; metricsPort: number }> {
@@ -130,7 +148,7 @@ async function makeLists(): Promise<Record<FreshKind, string[]>> {
   const engine = openEngine(args.db!);
   const pools = await buildFreshPools(engine.db, perKind * 4, new Set()).finally(() => engine.close());
   const lists = Object.fromEntries(kinds.map((k) => [k, pools.paths[k]])) as Record<FreshKind, string[]>;
-  if (args.found) {
+  if (args.found || args['not-found']) {
     // Which queries find a result: asked once, on a server of their own.
     const server = await startServer(0);
     try {
@@ -138,7 +156,7 @@ async function makeLists(): Promise<Record<FreshKind, string[]>> {
         const kept: string[] = [];
         for (const path of lists[k]) {
           const body = (await (await fetch(server.url + path, { headers: { 'x-api-key': key } })).json()) as { result_count: number };
-          if (body.result_count > 0) kept.push(path);
+          if (body.result_count > 0 === args.found) kept.push(path);
           if (kept.length >= perKind * 2) break;
         }
         lists[k] = kept;
@@ -203,7 +221,15 @@ for (const [round, b] of order.entries()) {
       const half = Math.floor(lists[k].length / 2);
       runClient(run, 120, connections, { shared: lists[k].slice(half) }, false);
       const from = (performance.now() - server.spawnedAt) / 1000;
+      const threadsBefore = threadTicks(server.child.pid!);
       const { r, serverCpuMs, databaseCpuMs } = runClient(run, 120, connections, { shared: lists[k].slice(0, half) }, true);
+      const threadsAfter = threadTicks(server.child.pid!);
+      // Ticks of 10 ms (USER_HZ 100) per request, by thread: the main thread against GC helpers and the pool.
+      const split = [...threadsAfter]
+        .map(([name, t]) => [name, ((t - (threadsBefore.get(name) ?? 0)) * 10) / Math.max(1, r.requests.total)] as const)
+        .filter(([, ms]) => ms > 0)
+        .map(([name, ms]) => `${name} ${ms.toFixed(2)}`);
+      console.error(`round ${round + 1} ${k}: ms/request by thread: ${split.join(', ')}`);
       // For a profile: the seconds since the server was started that this kind was measured in.
       if (profileDir) console.error(`${profileDir} ${k}: ${from.toFixed(2)}–${((performance.now() - server.spawnedAt) / 1000).toFixed(2)} s`);
       byKind[k] = { cpu: serverCpuMs, db: databaseCpuMs, p50: r.latency.p50, p99: r.latency.p99, n: r.requests.total };

@@ -23,13 +23,22 @@ const { values: args } = parseArgs({
     'short-words-only': { type: 'boolean', default: false },
     // The in-memory index of names (src/search/visible-names.ts): on unless `no`.
     'name-index': { type: 'string', default: 'yes' },
+    // Near matches from memory (the names' words, all-name-words.ts): `yes`, `no`, or the engine's default.
+    'name-words': { type: 'string' },
     // Only these kinds (comma-separated, fresh-queries.ts), e.g. `misspelt name`.
     kinds: { type: 'string' },
   },
 });
 const engine = openEngine(args.db!);
 const countries = buildCountryCatalogue();
-const search = createCompanySearch({ db: engine.db, seam: engine.seam, maxResults: 10, cacheEntries: 0, nameIndex: args['name-index'] !== 'no' });
+const search = createCompanySearch({
+  db: engine.db,
+  seam: engine.seam,
+  maxResults: 10,
+  cacheEntries: 0,
+  nameIndex: args['name-index'] !== 'no',
+  ...(args['name-words'] ? { nameWords: args['name-words'] === 'yes' } : {}),
+});
 await search.warmUp();
 // Profiled once loaded (a serving process loads it in the background; until then, the database path).
 const loadStarted = performance.now();

@@ -37,10 +37,21 @@ export interface CompanySearchOptions {
   nearMatchThreshold?: number;
   /** Issue 28: the searchable names in memory (visible-names.ts); false: the database only. Default on. */
   nameIndex?: boolean;
+  /** Near matches from memory too (the keeper's `nameWords`); default: on PostgreSQL only. */
+  nameWords?: boolean;
   log?: VisibleNamesLog;
 }
 
-export function createCompanySearch({ db, seam, maxResults, cacheEntries, nearMatchThreshold, nameIndex = true, log }: CompanySearchOptions): CompanySearch {
+export function createCompanySearch({
+  db,
+  seam,
+  maxResults,
+  cacheEntries,
+  nearMatchThreshold,
+  nameIndex = true,
+  nameWords,
+  log,
+}: CompanySearchOptions): CompanySearch {
   // Both engines: its estimates send a common word straight to the rank walk and spare near
   // matches a look-up per word (a common word's costs most, on PostgreSQL 10+ ms at 10^6).
   const names = new NameSample();
@@ -48,7 +59,7 @@ export function createCompanySearch({ db, seam, maxResults, cacheEntries, nearMa
   const vocabulary = new NameVocabulary();
   // The companies with a visible report, in memory: a fresh name's candidates without a statement.
   // Near matches from memory too on PostgreSQL (the keeper's `nameWords`).
-  const visibleNames = nameIndex ? new VisibleNamesKeeper(db, seam, log ? { log } : {}) : null;
+  const visibleNames = nameIndex ? new VisibleNamesKeeper(db, seam, { ...(log ? { log } : {}), ...(nameWords === undefined ? {} : { nameWords }) }) : null;
   const searchDeps = { db, seam, maxResults, names, vocabulary, visibleNames, ...(nearMatchThreshold === undefined ? {} : { nearMatchThreshold }) };
   const cache = new SearchCache<SearchOutcome>(cacheEntries);
   return {

@@ -43,13 +43,25 @@ export function compareCodePoints(a: string, b: string): number {
  * name, then the id. Selected, not sorted: a match that does not beat the last of those kept
  * costs one comparison (a word in 2,000 names sorted them all: 0.2 ms a query at 10^6).
  */
-export function rankMatches(matches: readonly NameMatch[], core: string, limit: number): NameMatch[] {
+export function rankMatches<M extends NameMatch>(matches: readonly M[], core: string, limit: number): M[] {
   const classOf = rankClassOf(core);
-  const kept: NameMatch[] = [];
+  // The whole name's forms leave out spaces at most (wholeNameForms): none is shorter than this.
+  const shortestWhole = core.length - (core.split(' ').length - 1);
+  // Class 2 or 3 from the length and the prefix alone, where the match knows them without its
+  // name (visible-names.ts): a name longer than the query's core can only be a prefix or not (the
+  // whole name's forms and another order are as long or shorter), and one shorter than every
+  // form of the whole name neither. Its name is then made only if a tie compares it.
+  const quickClassOf = (m: M): number | undefined => {
+    if (m.coreStartsWith === undefined) return undefined;
+    const length = m.coreLength!;
+    if (length > core.length) return m.coreStartsWith(core) ? 2 : 3;
+    return length < shortestWhole ? 3 : undefined;
+  };
+  const kept: M[] = [];
   const ranks: number[] = [];
   if (limit <= 0) return kept;
   for (const m of matches) {
-    const rank = classOf(m.nameCore);
+    const rank = quickClassOf(m) ?? classOf(m.nameCore);
     if (kept.length === limit && inD8Order(rank, m, ranks[limit - 1]!, kept[limit - 1]!) > 0) continue;
     // Where it goes among those kept (none of them equal: the ids differ).
     let lo = 0;

@@ -39,10 +39,15 @@ export class NameVocabulary {
   private otherLetters = new Set<string>();
   private loading: Promise<void> | null = null;
 
-  /** Reads the words added since the last call (all of them the first time). */
-  async refresh(db: Db, seam: DialectSeam): Promise<void> {
+  /**
+   * Reads the words added since the last call (all of them the first time).
+   * @param knownVersion the data version, when read since the request arrived (the key's read):
+   *   at or below the version caught up to, nothing is read, not even the version.
+   */
+  async refresh(db: Db, seam: DialectSeam, knownVersion?: number): Promise<void> {
     // One refresh at a time: concurrent searches wait for the same one.
     while (this.loading) await this.loading;
+    if (knownVersion !== undefined && knownVersion <= this.version) return;
     this.loading = this.catchUp(db, seam).finally(() => {
       this.loading = null;
     });

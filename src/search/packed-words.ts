@@ -218,6 +218,19 @@ export class PackedWords {
     return this.all.slice(this.starts[w], this.starts[w + 1]);
   }
 
+  /** Word `w`'s length in UTF-16 units. */
+  lengthOf(w: number): number {
+    return this.starts[w + 1]! - this.starts[w]!;
+  }
+
+  /** Whether word `w` and `text` from `at` agree over their common length (the word starts it, or it ends inside the word). */
+  agreesAt(w: number, text: string, at: number): boolean {
+    const start = this.starts[w]!;
+    const n = Math.min(this.starts[w + 1]! - start, text.length - at);
+    for (let i = 0; i < n; i++) if (this.all.charCodeAt(start + i) !== text.charCodeAt(at + i)) return false;
+    return true;
+  }
+
   /** Whether word `w` holds `text` (as `includes`). */
   contains(w: number, text: string): boolean {
     const end = this.starts[w + 1]! - text.length;

@@ -136,7 +136,7 @@ async function findCandidates(deps: SearchDeps, plan: SearchPlan, limit: number)
   // A word of two letters is looked up as the trigrams that can hold it, made with every
   // character of the names (the vocabulary's, read up to now).
   const vocabulary = plan.otherWords.length > 0 ? (deps.vocabulary ?? null) : null;
-  await vocabulary?.refresh(deps.db, deps.seam);
+  await vocabulary?.refresh(deps.db, deps.seam, deps.dataVersion);
   return findCompaniesByName(
     deps.db,
     deps.seam,
@@ -152,6 +152,15 @@ async function findCandidates(deps: SearchDeps, plan: SearchPlan, limit: number)
     },
   );
 }
+
+/**
+ * Matches a name search ranks in memory at most; more: the database's rank walk. Ten times the
+ * database's cap (NAME_SEARCH_TUNING): a match costs the index no statement and no string
+ * (name-rank-order.ts decides most rank classes without the name), where the walk of a word in
+ * 2,000–20,000 names took several statements (8 % of the bench's distinctive words at 10^6).
+ * The index bounds its own work besides (postings read, names checked: visible-names.ts).
+ */
+export const MEMORY_CANDIDATE_CAP = 20_000;
 
 /**
  * The first `limit` matches of a name search in D8 order, ranked in memory from the index's
@@ -170,7 +179,7 @@ export async function namesFromMemory(
   const index = await keeper.current(deps.dataVersion);
   if (!index) return null;
   const words = [...plan.indexedWords, ...plan.otherWords];
-  const matches = index.matchAll(words, plan.country, NAME_SEARCH_TUNING.candidateCap);
+  const matches = index.matchAll(words, plan.country, MEMORY_CANDIDATE_CAP);
   if (matches === null) return null;
   const shown = rankMatches(matches, plan.core, limit);
   const ids = shown.map((m) => m.id);
@@ -332,7 +341,7 @@ export async function findNearMatchesFrom(
       throw error;
     }
   }
-  await deps.vocabulary?.refresh(deps.db, deps.seam);
+  await deps.vocabulary?.refresh(deps.db, deps.seam, deps.dataVersion);
   const vocabulary = deps.vocabulary ?? null;
   return nearMatchesFrom(deps, plan, databaseLookups({ db: deps.db, seam: deps.seam, advice, vocabulary, sampleLetters: deps.names?.letters ?? null }));
 }

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { coreOfKey } from '../companies/name-key.ts';
 import { VisibleNamesBuilder, type VisibleName } from './visible-names.ts';
 import { compareCodePoints, rankClassOf, rankMatches } from './name-rank-order.ts';
 
@@ -45,7 +46,8 @@ test('matchAll: every word a substring of some word of the key, any order; hidde
 
 test('matchAll returns what D8 ranks by, the stored name_core when it is not the key without fillers', () => {
   const index = build([company(1, 'anadolu ltd', 3, 'TR', 'anadolu'), company(2, 'anadolu x', 1, 'TR', 'odd core')]);
-  assert.deepEqual(index.matchAll(['anadolu'], null, 10), [
+  const plain = index.matchAll(['anadolu'], null, 10)!.map(({ id, nameCore, visibleReportCount }) => ({ id, nameCore, visibleReportCount }));
+  assert.deepEqual(plain, [
     { id: 1, nameCore: 'anadolu', visibleReportCount: 3 },
     { id: 2, nameCore: 'odd core', visibleReportCount: 1 },
   ]);
@@ -98,6 +100,119 @@ test('rankMatches: class, then more visible reports, then the name in code-point
     [4, 6, 3, 5, 2, 1],
   );
   assert.equal(rankMatches(ranked, 'anadolu', 2).length, 2);
+});
+
+test("matchAll: a match's name_core length and prefix, known without the name, agree with the name", () => {
+  const index = build([
+    company(1, 'anadolu lojistik ltd sti'),
+    company(2, 'ltd anadolu gida sanayi'),
+    company(3, 'anadolu x', 1, 'TR', 'odd core'),
+    company(4, 'sanayi anadoluğ şekerleme a s'),
+    company(5, 'ana dolu anadolu'),
+  ]);
+  const texts = [
+    'a',
+    'an',
+    'ana',
+    'anadolu',
+    'anadolu ',
+    'anadolu l',
+    'anadolu lojistik',
+    'anadolu lojistikx',
+    'anadolu gida',
+    'anadoluğ ş',
+    'odd',
+    'odd core',
+    'ana dolu',
+    'ana d',
+    'x',
+  ];
+  for (const m of index.matchAll(['anadolu'], null, 10)!) {
+    // Asked before the name is made, then again after.
+    const before = { length: m.coreLength, starts: texts.map((t) => m.coreStartsWith!(t)) };
+    const name = m.nameCore;
+    assert.deepEqual(before, { length: name.length, starts: texts.map((t) => name.startsWith(t)) }, name);
+    assert.deepEqual({ length: m.coreLength, starts: texts.map((t) => m.coreStartsWith!(t)) }, before, name);
+  }
+});
+
+test("coreHoldsWords: whether a match's name_core holds words whole, by the words' ids, as splitting the name would say", () => {
+  // Stored cores as the key's words without fillers (coreOfKey), but company 3's.
+  const keyed = (id: number, key: string) => company(id, key, 1, 'TR', coreOfKey(key));
+  const index = build([
+    keyed(1, 'anadolu lojistik ltd sti'),
+    keyed(2, 'ltd anadolu gida sanayi'),
+    company(3, 'anadolu x', 1, 'TR', 'odd core anadolu'),
+    keyed(4, 'sanayi anadolu seker lojistikci a s'),
+    keyed(5, 'ana dolu anadolu'),
+  ]);
+  const lists = [
+    ['anadolu'],
+    ['lojistik'],
+    ['anadolu', 'gida'],
+    ['gida', 'lojistik'],
+    ['ltd'],
+    ['sanayi'],
+    ['lojist'],
+    ['ana'],
+    ['ana', 'dolu'],
+    ['odd'],
+    ['x'],
+    ['zzz'],
+    ['seker', 'anadolu'],
+  ];
+  let byIds = 0;
+  for (const m of index.matchAll(['anadolu'], null, 10)!) {
+    for (const words of lists) {
+      const ids = index.coreWordIds(words);
+      const said = ids === null ? undefined : m.coreHoldsWords!(ids);
+      const own = m.nameCore.split(' ');
+      if (said !== undefined) byIds++;
+      // Undefined only where the ids cannot tell: a word under 3 letters, or a stored core that is not the key's.
+      assert.equal(
+        said ?? words.every((w) => own.includes(w)),
+        words.every((w) => own.includes(w)),
+        `${m.nameCore}: ${words.join(' ')}`,
+      );
+      assert.equal(said === undefined, ids === null || m.id === 3, `${m.nameCore}: ${words.join(' ')}`);
+    }
+  }
+  assert.ok(byIds > 40, String(byIds));
+});
+
+test('rankMatches makes the names only of the matches a tie compares (a longer name is a prefix or not by its length and prefix)', () => {
+  const lazy = (id: number, nameCore: string, visibleReportCount: number, mayRead: boolean) => ({
+    id,
+    visibleReportCount,
+    coreLength: nameCore.length,
+    coreStartsWith: (text: string) => nameCore.startsWith(text),
+    get nameCore(): string {
+      if (!mayRead) throw new Error(`the name of ${id} was made`);
+      return nameCore;
+    },
+  });
+  // Eleven prefixes with 5 reports (ties among them compare names), then 300 longer names that
+  // are not prefixes, with fewer reports: each ranked below the last kept by its class alone.
+  const first = Array.from({ length: 11 }, (_, i) => lazy(i + 1, `ege ${String.fromCharCode(97 + i)} yapi`, 5, true));
+  const rest = Array.from({ length: 300 }, (_, i) => lazy(100 + i, `yeni ege ${i} yapi`, 1 + (i % 3), false));
+  const ranked = rankMatches([...first, ...rest], 'ege', 11);
+  assert.deepEqual(
+    ranked.map((m) => m.id),
+    first.map((m) => m.id),
+  );
+  // And the same order as plain matches give, for every kind of name (shorter, equal, longer).
+  const names = ['ege', 'eg e', 'ege yapi', 'yapi ege', 'egeyapi', 'ege yapix', 'e', 'yapi', 'ege yapi ege', 'ege  yapi'];
+  const plain = names.flatMap((n, i) => [1, 2].map((c) => ({ id: 10 * i + c, nameCore: n, visibleReportCount: c })));
+  const packed = plain.map((m) => lazy(m.id, m.nameCore, m.visibleReportCount, true));
+  for (const core of ['ege', 'ege yapi', 'yapi ege', 'e']) {
+    for (const limit of [1, 5, 11, 40]) {
+      assert.deepEqual(
+        rankMatches(packed, core, limit).map((m) => m.id),
+        rankMatches(plain, core, limit).map((m) => m.id),
+        `${core} ${limit}`,
+      );
+    }
+  }
 });
 
 test('compareCodePoints: UTF-8 byte order, not UTF-16 units (SQLite BINARY, PostgreSQL "C")', () => {

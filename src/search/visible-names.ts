@@ -42,9 +42,44 @@ export interface VisibleNamesCount {
 
 /** A company that matched, with what D8 ranks it by. */
 export interface NameMatch {
-  id: number;
-  nameCore: string;
-  visibleReportCount: number;
+  readonly id: number;
+  readonly nameCore: string;
+  readonly visibleReportCount: number;
+  /**
+   * Known without building `nameCore` (the index's packed entries): its length in UTF-16 units
+   * and whether it starts with a text. D8's rank class needs no more for most matches
+   * (name-rank-order.ts), and a distinctive word's hundreds of names were each made a string.
+   */
+  readonly coreLength?: number;
+  coreStartsWith?(text: string): boolean;
+  /**
+   * Whether `nameCore`'s words include every one of these (ids from VisibleNames.coreWordIds),
+   * without making it; undefined when only the name can tell (its stored core is not its key's).
+   */
+  coreHoldsWords?(ids: readonly number[]): boolean | undefined;
+}
+
+/** A packed entry's match: its `nameCore` is made only when asked for (then kept). */
+class PackedMatch implements NameMatch {
+  private core: string | undefined = undefined;
+  constructor(
+    private readonly index: VisibleNames,
+    private readonly entry: number,
+    readonly id: number,
+    readonly visibleReportCount: number,
+  ) {}
+  get nameCore(): string {
+    return (this.core ??= this.index.coreOfEntry(this.entry));
+  }
+  get coreLength(): number {
+    return this.core === undefined ? this.index.coreLengthOfEntry(this.entry) : this.core.length;
+  }
+  coreStartsWith(text: string): boolean {
+    return this.core === undefined ? this.index.coreStartsWith(this.entry, text) : this.core.startsWith(text);
+  }
+  coreHoldsWords(ids: readonly number[]): boolean | undefined {
+    return this.index.entryCoreHoldsWords(this.entry, ids);
+  }
 }
 
 /** Entries read per query at most, before a word is judged too common to answer from memory. */
@@ -65,6 +100,9 @@ interface Holders {
   held: ArrayLike<number>;
   postings: number;
 }
+
+/** A core length that coreLengths cannot hold, or a core kept aside (coreExceptions). */
+const LONG_OR_ODD = 0xffff;
 
 const coreOf = (words: readonly string[]) => words.filter((w) => w !== '' && !FILLER_WORDS.has(w)).join(' ');
 
@@ -146,6 +184,8 @@ export class VisibleNames {
   private readonly coreExceptions: Map<number, string>;
   private readonly postingStart: Int32Array;
   private readonly postings: Int32Array;
+  /** Per entry, its `name_core`'s length in UTF-16 units; LONG_OR_ODD: ask coreExceptions or the words. */
+  private readonly coreLengths: Uint16Array;
   /** The overlay: entries no longer current, and companies' current state since the build. */
   private readonly dead: Uint8Array;
   private readonly changed = new Map<number, VisibleName>();
@@ -200,6 +240,18 @@ export class VisibleNames {
         if (!this.filler[w] && !this.repeatsLater(e, k, w)) this.postings[next[w]!++] = e;
       }
     }
+    // D8's rank class asks every match for its core's length (name-rank-order.ts): kept, 2 bytes an entry.
+    this.coreLengths = new Uint16Array(n);
+    for (let e = 0; e < n; e++) this.coreLengths[e] = this.coreExceptions.has(e) ? LONG_OR_ODD : Math.min(this.coreLengthFromWords(e), LONG_OR_ODD);
+  }
+
+  private coreLengthFromWords(e: number): number {
+    let length = -1;
+    for (let k = this.entryWordStart[e]!; k < this.entryWordStart[e + 1]!; k++) {
+      const w = this.entryWords[k]!;
+      if (!this.filler[w]) length += 1 + this.words.lengthOf(w);
+    }
+    return Math.max(length, 0);
   }
 
   private repeatsLater(e: number, k: number, w: number): boolean {
@@ -235,6 +287,7 @@ export class VisibleNames {
       this.seen.buffer.byteLength +
       this.scratch.buffer.byteLength +
       this.wordSeen.buffer.byteLength +
+      this.coreLengths.buffer.byteLength +
       this.words.bytes();
     // A V8 string: ~16 bytes of header, a byte a character (one-byte strings); a Map entry ~24.
     for (const core of this.coreExceptions.values()) bytes += 40 + core.length;
@@ -310,7 +363,7 @@ export class VisibleNames {
     const out: NameMatch[] = [];
     for (let i = 0; i < count; i++) {
       const e = this.scratch[i]!;
-      out.push({ id: this.ids[e]!, nameCore: this.coreOfEntry(e), visibleReportCount: this.counts[e]! });
+      out.push(new PackedMatch(this, e, this.ids[e]!, this.counts[e]!));
     }
     for (const c of this.changed.values()) {
       if (country !== null && c.country !== country) continue;
@@ -429,7 +482,38 @@ export class VisibleNames {
     return false;
   }
 
-  private coreOfEntry(e: number): string {
+  /**
+   * For whole-word tests on matches (NameMatch.coreHoldsWords): each of `words` as the id of the
+   * vocabulary's word it is, -1 when no packed name's core holds it as a word (not in the
+   * vocabulary, or a filler); null when a word is too short to look up (under 3 units).
+   */
+  coreWordIds(words: readonly string[]): number[] | null {
+    const ids: number[] = [];
+    for (const word of words) {
+      if (word.length < 3) return null;
+      const held = this.holdersOf(word).held;
+      let id = -1;
+      for (let i = 0; i < held.length && id < 0; i++) if (this.words.lengthOf(held[i]!) === word.length) id = held[i]!;
+      ids.push(id >= 0 && this.filler[id] ? -1 : id);
+    }
+    return ids;
+  }
+
+  /** Whether entry `e`'s core words include every one of `ids`; undefined when its stored core is not its key's. */
+  entryCoreHoldsWords(e: number, ids: readonly number[]): boolean | undefined {
+    if (this.coreLengths[e] === LONG_OR_ODD && this.coreExceptions.has(e)) return undefined;
+    const from = this.entryWordStart[e]!;
+    const to = this.entryWordStart[e + 1]!;
+    for (const id of ids) {
+      let held = false;
+      for (let k = from; k < to && !held; k++) held = this.entryWords[k] === id;
+      if (!held) return false;
+    }
+    return true;
+  }
+
+  /** Entry `e`'s `name_core` (for PackedMatch). */
+  coreOfEntry(e: number): string {
     const exception = this.coreExceptions.get(e);
     if (exception !== undefined) return exception;
     let core = '';
@@ -439,5 +523,33 @@ export class VisibleNames {
       core = core === '' ? this.words.word(w) : `${core} ${this.words.word(w)}`;
     }
     return core;
+  }
+
+  /** The length of entry `e`'s `name_core` in UTF-16 units, without making it. */
+  coreLengthOfEntry(e: number): number {
+    const length = this.coreLengths[e]!;
+    if (length !== LONG_OR_ODD) return length;
+    return this.coreExceptions.get(e)?.length ?? this.coreLengthFromWords(e);
+  }
+
+  /** Whether entry `e`'s `name_core` starts with `text` (as `startsWith`), without making it. */
+  coreStartsWith(e: number, text: string): boolean {
+    const exception = this.coreLengths[e] === LONG_OR_ODD ? this.coreExceptions.get(e) : undefined;
+    if (exception !== undefined) return exception.startsWith(text);
+    let at = 0;
+    let first = true;
+    for (let k = this.entryWordStart[e]!; k < this.entryWordStart[e + 1]!; k++) {
+      const w = this.entryWords[k]!;
+      if (this.filler[w]) continue;
+      if (at >= text.length) return true;
+      if (!first) {
+        if (text.charCodeAt(at) !== 0x20) return false;
+        if (++at >= text.length) return true;
+      }
+      first = false;
+      if (!this.words.agreesAt(w, text, at)) return false;
+      at += this.words.lengthOf(w);
+    }
+    return at >= text.length;
   }
 }
