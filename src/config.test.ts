@@ -98,3 +98,13 @@ test('the in-memory index of names (issue 28): on by default, off by RISKLOOKUP_
   assert.equal(parseConfig({ nameIndex: 'off' }, {}).nameIndex, false);
   assert.throws(() => parseConfig({ nameIndex: 'maybe' }, {}), /in-memory index of names \(RISKLOOKUP_NAME_INDEX\) must be 1 or 0/);
 });
+
+test("V8's heap growth (issue 28): 50 % by default, the flag over RISKLOOKUP_HEAP_GROWTH_PERCENT, 0 for V8's own, a bad value reported", () => {
+  assert.equal(parseConfig({}, {}).heapGrowthPercent, 50);
+  assert.equal(parseConfig({}, { RISKLOOKUP_HEAP_GROWTH_PERCENT: '0' }).heapGrowthPercent, 0);
+  assert.equal(parseConfig({ heapGrowthPercent: '30' }, { RISKLOOKUP_HEAP_GROWTH_PERCENT: '80' }).heapGrowthPercent, 30);
+  assert.throws(
+    () => parseConfig({ heapGrowthPercent: '-5' }, {}),
+    /heap growth in percent \(RISKLOOKUP_HEAP_GROWTH_PERCENT\) must be a whole number from 0 to 1000/,
+  );
+});

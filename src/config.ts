@@ -30,6 +30,13 @@ export const DEFAULT_ADMISSION = { maxActive: 16, maxActivePerKey: 4, maxQueued:
  */
 export const DEFAULT_BODY_TIMEOUT_MS = 2000;
 
+/**
+ * Issue 28: a serving process's old space may grow 50 % past what a full collection left alive
+ * before the next one (serve/heap-growth.ts), where V8 by itself lets it grow up to 300 %;
+ * measured in docs/benchmarks.md ("Serving RSS: the heap's growth").
+ */
+export const DEFAULT_HEAP_GROWTH_PERCENT = 50;
+
 export interface Config {
   readonly databaseUrl: string;
   /** D10: companies per response, 1 to 50. */
@@ -67,6 +74,11 @@ export interface Config {
    * answers fresh name searches from it; off: from the database only (default on).
    */
   readonly nameIndex: boolean;
+  /**
+   * Issue 28: percent V8's old space may grow past its live size before the next full collection
+   * (serve/heap-growth.ts); 0: V8's own factor.
+   */
+  readonly heapGrowthPercent: number;
   /** D26 admission (http/admission-gate.ts): requests in work at once in one process. */
   readonly maxActive: number;
   /** … of which from one key (or one address without a key). */
@@ -117,6 +129,7 @@ export interface ConfigInput {
   searchCacheEntries?: string | number;
   nearMatchThreshold?: string | number;
   nameIndex?: string | boolean;
+  heapGrowthPercent?: string | number;
   maxActive?: string | number;
   maxActivePerKey?: string | number;
   maxQueued?: string | number;
@@ -296,6 +309,14 @@ export function parseConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pr
       problems,
     ),
     nameIndex: defaultYes('in-memory index of names (RISKLOOKUP_NAME_INDEX)', input.nameIndex ?? env.RISKLOOKUP_NAME_INDEX, problems),
+    heapGrowthPercent: integer(
+      'heap growth in percent (RISKLOOKUP_HEAP_GROWTH_PERCENT)',
+      input.heapGrowthPercent ?? env.RISKLOOKUP_HEAP_GROWTH_PERCENT,
+      DEFAULT_HEAP_GROWTH_PERCENT,
+      0,
+      1000,
+      problems,
+    ),
     maxActive: integer(
       'requests in work at once (RISKLOOKUP_MAX_ACTIVE)',
       input.maxActive ?? env.RISKLOOKUP_MAX_ACTIVE,

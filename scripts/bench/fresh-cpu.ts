@@ -6,6 +6,11 @@
 // (user + system, /proc) per answered request, PostgreSQL's beside it. `--found` keeps only the
 // name queries that find a result (classified once, over HTTP, on a server of their own).
 // `--cpu-prof DIR` runs every server under `node --cpu-prof` (one .cpuprofile per round).
+// `--serve-args='A args;B args'`, `--node-args=…` and `--env='K=V K2=V2;…'` (one group per program,
+// `;` between them) start the same program with different settings. After each round the
+// server's memory: VmRSS and VmHWM, smaps_rollup's anonymous and file-backed resident bytes, and
+// V8's heap and ArrayBuffers from /metrics (issue 28's serving RSS); the peak after the traffic is
+// the traffic's own (VmHWM reset once the index has loaded).
 // The database is written to (a key, quota, audit): use a copy.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -34,12 +39,20 @@ const { values: args } = parseArgs({
     work: { type: 'string', default: '/tmp' },
     // The lists of queries, kept from an earlier run (--found classifies once): read if it exists, else written.
     lists: { type: 'string' },
+    'serve-args': { type: 'string', default: '' },
+    'node-args': { type: 'string', default: '' },
+    env: { type: 'string', default: '' },
     // Seconds to wait after the index of names answers: the names' words load after it (near
     // matches from memory on PostgreSQL; 20–40 s at 10^6), and until then take the database path.
     settle: { type: 'string', default: '0' },
   },
 });
 const bins = args.bin!.split(',');
+/** One group per program: `;` between programs, blanks between words. */
+const perProgram = (raw: string) => bins.map((_, i) => (raw.split(';')[i] ?? '').split(/\s+/).filter(Boolean));
+const serveArgs = perProgram(args['serve-args']);
+const nodeArgs = perProgram(args['node-args']);
+const envs = perProgram(args.env).map((pairs) => Object.fromEntries(pairs.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)])));
 const kinds = args.kinds.split(',') as FreshKind[];
 for (const k of kinds) if (!FRESH_KINDS.includes(k)) throw new Error(`unknown kind ${k}`);
 const perKind = Number(args.requests);
@@ -69,15 +82,30 @@ function threadTicks(pid: number): Map<string, number> {
 }
 
 let nextPort = 19_300 + Math.floor(Math.random() * 500);
-async function startServer(bin: string, profileDir?: string): Promise<{ child: ChildProcess; url: string; spawnedAt: number }> {
+async function startServer(b: number, profileDir?: string): Promise<{ child: ChildProcess; url: string; spawnedAt: number; metricsPort: number }> {
   const spawnedAt = performance.now();
   const metricsPort = nextPort++;
-  const node = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
+  const node = [...nodeArgs[b]!, ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [])];
   const child = spawn(
     process.execPath,
-    [...node, bin, 'serve', '--port', '0', '--log-level', 'warn', '--db', args.db!, '--anon-daily-limit', '10000000', '--metrics-port', String(metricsPort)],
+    [
+      ...node,
+      bins[b]!,
+      'serve',
+      '--port',
+      '0',
+      '--log-level',
+      'warn',
+      '--db',
+      args.db!,
+      '--anon-daily-limit',
+      '10000000',
+      '--metrics-port',
+      String(metricsPort),
+      ...serveArgs[b]!,
+    ],
     {
-      env: { ...process.env, RISKLOOKUP_SECRET_KEYS: ring },
+      env: { ...process.env, RISKLOOKUP_SECRET_KEYS: ring, ...envs[b] },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
@@ -102,7 +130,7 @@ async function startServer(bin: string, profileDir?: string): Promise<{ child: C
     await new Promise((r) => setTimeout(r, 500));
   }
   await new Promise((r) => setTimeout(r, Number(args.settle) * 1000));
-  return { child, url, spawnedAt };
+  return { child, url, spawnedAt, metricsPort };
 }
 
 async function stop(child: ChildProcess) {
@@ -122,7 +150,7 @@ async function makeLists(): Promise<Record<FreshKind, string[]>> {
   const lists = Object.fromEntries(kinds.map((k) => [k, pools.paths[k]])) as Record<FreshKind, string[]>;
   if (args.found || args['not-found']) {
     // Which queries find a result: asked once, on a server of their own.
-    const server = await startServer(bins[0]!);
+    const server = await startServer(0);
     try {
       for (const k of kinds) {
         const kept: string[] = [];
@@ -142,11 +170,35 @@ async function makeLists(): Promise<Record<FreshKind, string[]>> {
 mkdirSync(args.work, { recursive: true });
 const connections = args['one-at-a-time'] ? 1 : Number(args.connections);
 const order = Array.from({ length: Number(args.pairs) * 2 }, (_, i) => (bins.length === 1 ? 0 : [0, 1, 1, 0][i % 4]!));
-const results: Array<{ bin: number; load: number; byKind: Record<string, { cpu: number | null; db: number | null; p50: number; p99: number; n: number }> }> =
-  [];
+const results: Array<{
+  bin: number;
+  load: number;
+  memory: string;
+  byKind: Record<string, { cpu: number | null; db: number | null; p50: number; p99: number; n: number }>;
+}> = [];
+
+/** The server's memory now, MB: resident (anonymous / file-backed), peak, and V8's heap and ArrayBuffers. */
+async function memoryOf(pid: number, metricsPort: number): Promise<string> {
+  const mb = (kb: string | undefined) => Math.round(Number(kb) / 1024);
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  const field = (text: string, name: string) => new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(text)?.[1];
+  const rss = mb(field(status, 'VmRSS'));
+  const anon = mb(field(rollup, 'Anonymous'));
+  // A kept-alive connection the server has closed meanwhile fails once: ask again.
+  const scrape = () => fetch(`http://127.0.0.1:${metricsPort}/metrics`).then((r) => r.text());
+  const metrics = await scrape().catch(scrape);
+  const metric = (name: string) => Math.round(Number(new RegExp(`^${name} (\\S+)`, 'm').exec(metrics)?.[1]) / 2 ** 20);
+  const old = Math.round(Number(/^risklookup_nodejs_heap_space_size_total_bytes\{space="old"\} (\S+)/m.exec(metrics)?.[1]) / 2 ** 20);
+  return (
+    `RSS ${rss} (anon ${anon}, file ${rss - anon}), peak ${mb(field(status, 'VmHWM'))}, ` +
+    `heap used ${metric('risklookup_nodejs_heap_size_used_bytes')} of ${metric('risklookup_nodejs_heap_size_total_bytes')} (old space ${old}), ` +
+    `array buffers ${metric('risklookup_nodejs_array_buffers_bytes')}`
+  );
+}
 for (const [round, b] of order.entries()) {
   const profileDir = args['cpu-prof'] ? `${args['cpu-prof']}/${round}-${String.fromCharCode(65 + b)}` : undefined;
-  const server = await startServer(bins[b]!, profileDir);
+  const server = await startServer(b, profileDir);
   const run = {
     baseUrl: server.url,
     pid: server.child.pid,
@@ -160,7 +212,11 @@ for (const [round, b] of order.entries()) {
     perKind,
   };
   const byKind: (typeof results)[number]['byKind'] = {};
+  let memory = '';
   try {
+    memory = `idle after load: ${await memoryOf(server.child.pid!, server.metricsPort)}`;
+    // The peak (VmHWM) from here on is the traffic's, not the start-up's (Linux: 5 resets it).
+    writeFileSync(`/proc/${server.child.pid}/clear_refs`, '5');
     for (const k of kinds) {
       const half = Math.floor(lists[k].length / 2);
       runClient(run, 120, connections, { shared: lists[k].slice(half) }, false);
@@ -178,15 +234,17 @@ for (const [round, b] of order.entries()) {
       if (profileDir) console.error(`${profileDir} ${k}: ${from.toFixed(2)}–${((performance.now() - server.spawnedAt) / 1000).toFixed(2)} s`);
       byKind[k] = { cpu: serverCpuMs, db: databaseCpuMs, p50: r.latency.p50, p99: r.latency.p99, n: r.requests.total };
     }
+    memory += `; after the traffic: ${await memoryOf(server.child.pid!, server.metricsPort)}`;
   } finally {
     await stop(server.child);
   }
-  results.push({ bin: b, load: loadavg()[0]!, byKind });
+  results.push({ bin: b, load: loadavg()[0]!, memory, byKind });
   const cells = kinds.map((k) => {
     const x = byKind[k]!;
     return `${x.cpu?.toFixed(2)}${x.db == null ? '' : ` + ${x.db.toFixed(2)}`} (${x.p50}/${x.p99}, n ${x.n})`;
   });
   console.log(`| ${round + 1} | ${String.fromCharCode(65 + b)} | ${results[results.length - 1]!.load.toFixed(2)} | ${cells.join(' | ')} |`);
+  console.log(`  ${memory}`);
 }
 // Per kind: the mean of B/A over the pairs (each pair: adjacent A and B rounds).
 if (bins.length > 1) {

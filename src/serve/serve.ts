@@ -23,6 +23,7 @@ import type { KeyRing } from '../secrets/key-ring.ts';
 import { KEYS_VARIABLE } from '../secrets/key-ring-source.ts';
 import { sealLegacySecrets } from '../secrets/secrets.service.ts';
 import { BACKGROUND_POOL_SIZE, buildBackgroundWork } from './background-work.ts';
+import { applyHeapGrowth } from './heap-growth.ts';
 
 export interface ServeOptions {
   config: Config;
@@ -74,6 +75,7 @@ async function prepareDatabase(options: ServeOptions, out: Output): Promise<Demo
 
 /** Serves in this process until SIGTERM/SIGINT; returns the URL through `onListening`. */
 async function serveHere(options: ServeOptions, onListening: (url: string, database: string, metricsUrl: string | null) => void): Promise<void> {
+  applyHeapGrowth(options.config.heapGrowthPercent);
   const engine = openServerEngine(options.config);
   const logStream = createServerLogStream();
   // Lines wait up to 50 ms (lib/logger.ts): whatever ends the process, what was logged is written.

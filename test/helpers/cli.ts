@@ -40,11 +40,15 @@ export interface ServeProcess {
 /** A test server's stop waits this long for just-accepted requests (the default is 1 s; see drainGraceOf). */
 const TEST_DRAIN_GRACE_MS = '100';
 
-/** Starts `risklookup serve` with the given arguments (and the tests' key ring, as runCli) and waits for its `listening on` line. */
-export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--log-level', 'warn', ...args], {
+/**
+ * Starts `risklookup serve` with the given arguments (and the tests' key ring, as runCli) and waits for its `listening on` line.
+ * `node`: options of node itself (before the program); `cwd`: where the process runs.
+ */
+export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}, options: { node?: string[]; cwd?: string } = {}): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [...(options.node ?? []), BIN, 'serve', '--port', '0', '--log-level', 'warn', ...args], {
     env: { ...process.env, RISKLOOKUP_DRAIN_GRACE_MS: TEST_DRAIN_GRACE_MS, ...TEST_KEY_RING_ENV, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: options.cwd,
   });
   let stdout = '';
   let stderr = '';

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { readWholeNumber } from '../../lib/whole-number.ts';
 import { Command } from 'commander';
-import { parseConfig } from '../../config.ts';
+import { DEFAULT_HEAP_GROWTH_PERCENT, parseConfig } from '../../config.ts';
 import { DEFAULT_NEAR_MATCH_THRESHOLD } from '../../search/near-match-score.ts';
 import { CommandError, UsageError } from '../command-errors.ts';
 import { isLoopback } from '../../lib/loopback.ts';
@@ -45,6 +45,7 @@ interface ServeFlags {
   searchCacheEntries?: string;
   nearMatchThreshold?: string;
   nameIndex?: string;
+  heapGrowth?: string;
   maxActive?: string;
   maxActivePerKey?: string;
   maxQueued?: string;
@@ -113,6 +114,10 @@ export function serveCommand(): Command {
     .option('--search-cache-entries <n>', 'search answers kept until the data changes; 0 turns the cache off (default 1000)')
     .option('--near-match-threshold <x>', `near matches (D25) scoring below this, 0 to 1, are not shown (default ${DEFAULT_NEAR_MATCH_THRESHOLD})`)
     .option('--name-index <yes|no>', 'keep the searchable names in memory for fresh name searches; no: the database only (default yes)')
+    .option(
+      '--heap-growth <percent>',
+      `how far V8's heap may grow past its live size before a full collection; 0: V8's own (up to 300 %) (default ${DEFAULT_HEAP_GROWTH_PERCENT})`,
+    )
     .option('--max-active <n>', 'requests in work at once per process; beyond, they wait (D26, default 16)')
     .option('--max-active-per-key <n>', 'of those, from one key or keyless address (default 4)')
     .option('--max-queued <n>', 'requests waiting for a turn per process; beyond, 503 overloaded (default 2000)')
@@ -168,6 +173,7 @@ export function serveCommand(): Command {
           searchCacheEntries: flags.searchCacheEntries,
           nearMatchThreshold: flags.nearMatchThreshold,
           nameIndex: flags.nameIndex,
+          heapGrowthPercent: flags.heapGrowth,
           maxActive: flags.maxActive,
           maxActivePerKey: flags.maxActivePerKey,
           maxQueued: flags.maxQueued,
