@@ -54,7 +54,13 @@ export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}, op
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
-  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('close', (code, signal) => {
+      // A process ended by a signal (code null) says which in its stderr, for the assertion's message.
+      if (signal) stderr += `\n[serve ended by ${signal}]`;
+      resolve(code);
+    }),
+  );
   const started = Date.now();
   while (!/listening on (https?:\/\/\S+)/.test(stdout)) {
     if (child.exitCode !== null || Date.now() - started > 30_000) {
