@@ -45,6 +45,8 @@ const { values: args } = parseArgs({
     // Seconds to wait after the index of names answers: the names' words load after it (near
     // matches from memory on PostgreSQL; 20–40 s at 10^6), and until then take the database path.
     settle: { type: 'string', default: '0' },
+    // A directory: the server's memory sampled every 100 ms over the traffic (memory-sampler.mjs), one file per round, and the sample at its highest RSS printed.
+    sample: { type: 'string' },
   },
 });
 const bins = args.bin!.split(',');
@@ -196,6 +198,22 @@ async function memoryOf(pid: number, metricsPort: number): Promise<string> {
     `array buffers ${metric('risklookup_nodejs_array_buffers_bytes')}`
   );
 }
+const SAMPLER = new URL('./memory-sampler.mjs', import.meta.url).pathname;
+/** Stops the sampler and returns its sample of highest RSS, and how many it took. */
+async function highestSample(sampler: ChildProcess, file: string): Promise<string> {
+  const exited = new Promise((resolve) => sampler.once('exit', resolve));
+  sampler.kill('SIGTERM');
+  await exited;
+  const rows = readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, number | null>);
+  const top = rows.reduce((a, r) => (r.rss! > a.rss! ? r : a));
+  return `${Object.entries(top)
+    .filter(([k]) => k !== 't')
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ')} (${rows.length} samples)`;
+}
 for (const [round, b] of order.entries()) {
   const profileDir = args['cpu-prof'] ? `${args['cpu-prof']}/${round}-${String.fromCharCode(65 + b)}` : undefined;
   const server = await startServer(b, profileDir);
@@ -213,10 +231,21 @@ for (const [round, b] of order.entries()) {
   };
   const byKind: (typeof results)[number]['byKind'] = {};
   let memory = '';
+  let sampler: ChildProcess | undefined;
   try {
     memory = `idle after load: ${await memoryOf(server.child.pid!, server.metricsPort)}`;
     // The peak (VmHWM) from here on is the traffic's, not the start-up's (Linux: 5 resets it).
     writeFileSync(`/proc/${server.child.pid}/clear_refs`, '5');
+    if (args.sample) {
+      mkdirSync(args.sample, { recursive: true });
+      sampler = spawn(
+        process.execPath,
+        [SAMPLER, String(server.child.pid), String(server.metricsPort), `${args.sample}/round-${round + 1}-${String.fromCharCode(65 + b)}.jsonl`],
+        {
+          stdio: 'ignore',
+        },
+      );
+    }
     for (const k of kinds) {
       const half = Math.floor(lists[k].length / 2);
       runClient(run, 120, connections, { shared: lists[k].slice(half) }, false);
@@ -235,7 +264,10 @@ for (const [round, b] of order.entries()) {
       byKind[k] = { cpu: serverCpuMs, db: databaseCpuMs, p50: r.latency.p50, p99: r.latency.p99, n: r.requests.total };
     }
     memory += `; after the traffic: ${await memoryOf(server.child.pid!, server.metricsPort)}`;
+    if (sampler)
+      memory += `; sampled at the traffic's highest RSS: ${await highestSample(sampler, `${args.sample}/round-${round + 1}-${String.fromCharCode(65 + b)}.jsonl`)}`;
   } finally {
+    sampler?.kill('SIGTERM');
     await stop(server.child);
   }
   results.push({ bin: b, load: loadavg()[0]!, memory, byKind });
