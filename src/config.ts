@@ -79,6 +79,11 @@ export interface Config {
    * (serve/heap-growth.ts); 0: V8's own factor.
    */
   readonly heapGrowthPercent: number;
+  /**
+   * Issue 28: whether V8's new space may grow from its start (two semi-spaces of 1 MB) to its
+   * maximum (2 × 16 MB) in a serving process (serve/heap-growth.ts); default no.
+   */
+  readonly newSpaceGrowth: boolean;
   /** D26 admission (http/admission-gate.ts): requests in work at once in one process. */
   readonly maxActive: number;
   /** … of which from one key (or one address without a key). */
@@ -130,6 +135,7 @@ export interface ConfigInput {
   nearMatchThreshold?: string | number;
   nameIndex?: string | boolean;
   heapGrowthPercent?: string | number;
+  newSpaceGrowth?: string | boolean;
   maxActive?: string | number;
   maxActivePerKey?: string | number;
   maxQueued?: string | number;
@@ -317,6 +323,7 @@ export function parseConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pr
       1000,
       problems,
     ),
+    newSpaceGrowth: yesNo("growth of V8's new space (RISKLOOKUP_NEW_SPACE_GROWTH)", input.newSpaceGrowth ?? env.RISKLOOKUP_NEW_SPACE_GROWTH, problems),
     maxActive: integer(
       'requests in work at once (RISKLOOKUP_MAX_ACTIVE)',
       input.maxActive ?? env.RISKLOOKUP_MAX_ACTIVE,

@@ -1,8 +1,10 @@
 /**
  * Issue 28: `serve` runs with V8's heap growth at 50 % past the live size unless the operator
- * sets another (`--heap-growth`, RISKLOOKUP_HEAP_GROWTH_PERCENT; 0: V8's own). Seen from outside
- * the process: V8 prints the factor of every new heap limit under `--trace-gc-verbose`, and a heap
- * snapshot (`--heapsnapshot-signal`) makes it collect, and so set a limit, while the server runs.
+ * sets another (`--heap-growth`, RISKLOOKUP_HEAP_GROWTH_PERCENT; 0: V8's own), and with V8's new
+ * space kept at its start size unless the operator lets it grow (`--new-space-growth`,
+ * RISKLOOKUP_NEW_SPACE_GROWTH). Seen from outside the process: V8 prints the factor of every new
+ * heap limit under `--trace-gc-verbose`, and a heap snapshot (`--heapsnapshot-signal`) makes it
+ * collect, and so set a limit, while the server runs; the new space's size is on the metrics port.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -35,6 +37,21 @@ async function factorsWhileServing(url: string, env: NodeJS.ProcessEnv, args: st
   }
 }
 
+/** V8's new space (both semi-spaces), MB, from the metrics port, after the server has answered some searches. */
+async function newSpaceAfterSearches(url: string, env: NodeJS.ProcessEnv, args: string[] = []): Promise<number> {
+  const server = await startServe(['--db', url, '--metrics-port', '0', '--anon-daily-limit', '100000', ...args], env);
+  try {
+    const metricsUrl = /metrics on (http:\/\/\S+)/.exec(server.stdout())![1]!;
+    for (let i = 0; i < 200; i++) await (await fetch(`${server.url}/api/v1/search.php?q=${encodeURIComponent(`firma ${i} ticaret`)}`)).arrayBuffer();
+    const text = await (await fetch(metricsUrl)).text();
+    const bytes = /^risklookup_nodejs_heap_space_size_total_bytes\{space="new"\} (\d+)$/m.exec(text)?.[1];
+    assert.ok(bytes, text);
+    return Number(bytes) / 2 ** 20;
+  } finally {
+    await server.stop();
+  }
+}
+
 // The setting is the process's, whatever the database: SQLite alone (four server starts, each with a heap snapshot).
 for (const engine of ENGINES.filter((e) => e.name === 'sqlite')) {
   describe(`serve: V8's heap growth [${engine.name}]`, () => {
@@ -59,6 +76,16 @@ for (const engine of ENGINES.filter((e) => e.name === 'sqlite')) {
       // V8's own: a snapshot's collections reduce memory (its least factor, 1.1), none at 1.5.
       const own = await factorsWhileServing(database.url, {}, ['--heap-growth', '0']);
       assert.ok(!own.includes('1.5'), `factors: ${own.join(', ')}`);
+    });
+
+    // Issue 28: V8 alone doubles it to 16 MB while the server's code loads, and to 32 MB under load.
+    test("by default V8's new space stays at its start size (4 MB) through start-up and searches; an operator lets it grow", async () => {
+      const fixed = await newSpaceAfterSearches(database.url, {});
+      assert.ok(fixed <= 4, `new space ${fixed} MB`);
+      const byFlag = await newSpaceAfterSearches(database.url, {}, ['--new-space-growth', 'yes']);
+      assert.ok(byFlag >= 16, `new space ${byFlag} MB`);
+      const byEnv = await newSpaceAfterSearches(database.url, { RISKLOOKUP_NEW_SPACE_GROWTH: '1' });
+      assert.ok(byEnv >= 16, `new space ${byEnv} MB`);
     });
   });
 }

@@ -8,6 +8,7 @@ import { isLoopback } from '../../lib/loopback.ts';
 import { metricsHostProblem } from '../../metrics/metrics-host.ts';
 import { readTlsFiles, type Transport } from '../../http/transport.ts';
 import { globalOptions } from '../context.ts';
+import { applyNewSpaceGrowth } from '../../serve/heap-growth.ts';
 import { createOutput } from '../output.ts';
 import { KeyRing, KeyRingError } from '../../secrets/key-ring.ts';
 import { HOW_TO_MAKE_A_RING, keyRingFromEnv, requireKeyRing } from '../../secrets/key-ring-source.ts';
@@ -46,6 +47,7 @@ interface ServeFlags {
   nearMatchThreshold?: string;
   nameIndex?: string;
   heapGrowth?: string;
+  newSpaceGrowth?: string;
   maxActive?: string;
   maxActivePerKey?: string;
   maxQueued?: string;
@@ -118,6 +120,7 @@ export function serveCommand(): Command {
       '--heap-growth <percent>',
       `how far V8's heap may grow past its live size before a full collection; 0: V8's own (up to 300 %) (default ${DEFAULT_HEAP_GROWTH_PERCENT})`,
     )
+    .option('--new-space-growth <yes|no>', "let V8's new space grow from 2 MB to 32 MB as V8 does by itself (default no: it stays at 2 MB)")
     .option('--max-active <n>', 'requests in work at once per process; beyond, they wait (D26, default 16)')
     .option('--max-active-per-key <n>', 'of those, from one key or keyless address (default 4)')
     .option('--max-queued <n>', 'requests waiting for a turn per process; beyond, 503 overloaded (default 2000)')
@@ -174,6 +177,7 @@ export function serveCommand(): Command {
           nearMatchThreshold: flags.nearMatchThreshold,
           nameIndex: flags.nameIndex,
           heapGrowthPercent: flags.heapGrowth,
+          newSpaceGrowth: flags.newSpaceGrowth,
           maxActive: flags.maxActive,
           maxActivePerKey: flags.maxActivePerKey,
           maxQueued: flags.maxQueued,
@@ -186,6 +190,8 @@ export function serveCommand(): Command {
         throw new CommandError((error as Error).message);
       }
       const { keyRing, generated } = keyRingOf(flags.demo === true);
+      // Before the server's code loads: loading it alone would take the new space to 16 MB for good.
+      applyNewSpaceGrowth(config.newSpaceGrowth);
       // Fastify, the app and the database drivers load only now: a usage error answers without them.
       const { runServe } = await import('../../serve/serve.ts');
       await runServe(
