@@ -81,7 +81,8 @@ export interface Config {
   readonly heapGrowthPercent: number;
   /**
    * Issue 28: whether V8's new space may grow from its start (two semi-spaces of 1 MB) to its
-   * maximum (2 × 16 MB) in a serving process (serve/heap-growth.ts); default no.
+   * maximum (2 × 16 MB) in a serving process (serve/heap-growth.ts); default yes: kept small it
+   * cost 1.05–1.9 × the CPU per fresh request (docs/benchmarks.md, branch rsspeak28).
    */
   readonly newSpaceGrowth: boolean;
   /** D26 admission (http/admission-gate.ts): requests in work at once in one process. */
@@ -323,7 +324,7 @@ export function parseConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pr
       1000,
       problems,
     ),
-    newSpaceGrowth: yesNo("growth of V8's new space (RISKLOOKUP_NEW_SPACE_GROWTH)", input.newSpaceGrowth ?? env.RISKLOOKUP_NEW_SPACE_GROWTH, problems),
+    newSpaceGrowth: defaultYes("growth of V8's new space (RISKLOOKUP_NEW_SPACE_GROWTH)", input.newSpaceGrowth ?? env.RISKLOOKUP_NEW_SPACE_GROWTH, problems),
     maxActive: integer(
       'requests in work at once (RISKLOOKUP_MAX_ACTIVE)',
       input.maxActive ?? env.RISKLOOKUP_MAX_ACTIVE,

@@ -120,7 +120,10 @@ export function serveCommand(): Command {
       '--heap-growth <percent>',
       `how far V8's heap may grow past its live size before a full collection; 0: V8's own (up to 300 %) (default ${DEFAULT_HEAP_GROWTH_PERCENT})`,
     )
-    .option('--new-space-growth <yes|no>', "let V8's new space grow to 32 MB as V8 does by itself (default no: it keeps its start size, 2–4 MB)")
+    .option(
+      '--new-space-growth <yes|no>',
+      "no: keep V8's new space at its start size, 2–4 MB (less memory, more CPU per request); default yes: V8 grows it up to 32 MB",
+    )
     .option('--max-active <n>', 'requests in work at once per process; beyond, they wait (D26, default 16)')
     .option('--max-active-per-key <n>', 'of those, from one key or keyless address (default 4)')
     .option('--max-queued <n>', 'requests waiting for a turn per process; beyond, 503 overloaded (default 2000)')
