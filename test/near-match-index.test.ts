@@ -1,7 +1,7 @@
 /**
  * Near matches (D25) follow every write to the companies, on every engine: a fresh import, an
  * import into a filled database, an approval that makes a company's first report visible, a
- * deactivation that hides its last one, and a rename. On SQLite the candidates come from an
+ * deactivation that hides its last one, a rename, and a copy into a new SQLite database. On SQLite the candidates come from an
  * index of the visible companies' trigrams of its own (migration 0025, `company_near_fts`):
  * after each step, it must hold exactly the visible companies holding each trigram, and a
  * search must find the company through it.
@@ -15,12 +15,15 @@ import { makeUser } from './helpers/users.ts';
 import { approveReport, deactivateReport } from './helpers/use-cases.ts';
 import { fixedClock } from '../src/lib/clock.ts';
 import { importLines } from '../src/import/import.service.ts';
+import { copyDatabase } from '../src/db/copy.ts';
+import type { Db } from '../src/db/types.ts';
 import { trigramsOf } from '../src/search/name-sample.ts';
 import { createCompanySearch, type CompanySearch } from '../src/search/company-search.ts';
 import { planSearch } from '../src/search/search.service.ts';
 import { NOON_TR } from './helpers/app.ts';
 
 const clock = fixedClock(NOON_TR);
+const sqlite = ENGINES.find((e) => e.name === 'sqlite')!;
 
 for (const engine of ENGINES) {
   describe(`near matches follow every write [${engine.name}]`, () => {
@@ -43,9 +46,9 @@ for (const engine of ENGINES) {
         'near index',
         { countries, clock },
       );
-    const nearMatches = async (q: string) => {
+    const nearMatches = async (q: string, of: CompanySearch = search) => {
       statements = [];
-      const outcome = await search.find(planSearch(countries, { q, type: 'name', country: null }));
+      const outcome = await of.find(planSearch(countries, { q, type: 'name', country: null }));
       assert.deepEqual(outcome.results, [], q);
       return outcome.nearMatches!.map((m) => m.company_name);
     };
@@ -53,11 +56,10 @@ for (const engine of ENGINES) {
       Number((await database.engine.db.selectFrom('reports').select('id').where('ref', '=', ref).executeTakeFirstOrThrow()).id);
 
     /** SQLite: for every trigram of every name seen, the index's companies are the visible ones holding it. */
-    const assertIndexWhole = async () => {
-      const { db } = database.engine;
+    const assertIndexWhole = async (db: Db = database.engine.db, kind = engine.name) => {
       const companies = await db.selectFrom('companies').select(['id', 'name_key', 'visible_report_count']).execute();
       for (const c of companies) namesSeen.add(c.name_key);
-      if (engine.name !== 'sqlite') return;
+      if (kind !== 'sqlite') return;
       const trigrams = new Set([...namesSeen].flatMap((key) => trigramsOf(key)));
       for (const t of trigrams) {
         const { rows } = await sql<{ id: number }>`SELECT rowid AS id FROM company_near_fts WHERE company_near_fts MATCH ${`"${t}"`} ORDER BY rowid`.execute(db);
@@ -135,6 +137,20 @@ for (const engine of ENGINES) {
       assert.deepEqual(await nearMatches('Cakirbeyolu Kireç Madencilik'), ['Çakırbeyoğlu Kireç Madencilik A.Ş.']);
       askedNearIndex();
       assert.deepEqual(await nearMatches('Dumlupnar Kireç Madencilik'), []);
+    });
+
+    test('a copy into a new SQLite database: row by row, its visible companies are near matches', async () => {
+      const target = await sqlite.create();
+      try {
+        await copyDatabase(database.engine, target.engine);
+        const copied = createCompanySearch({ db: target.engine.db, seam: target.engine.seam, maxResults: 10, cacheEntries: 0 });
+        await copied.warmUp();
+        await assertIndexWhole(target.engine.db, 'sqlite');
+        assert.deepEqual(await nearMatches('Kocabiyikolu Tekstil', copied), ['Kocabıyıkoğlu Tekstil A.Ş.']);
+        assert.deepEqual(await nearMatches('Sariguzelolu Deri', copied), []);
+      } finally {
+        await target.drop();
+      }
     });
   });
 }
