@@ -62,7 +62,9 @@ for (const engine of ENGINES) {
       if (kind !== 'sqlite') return;
       const trigrams = new Set([...namesSeen].flatMap((key) => trigramsOf(key)));
       for (const t of trigrams) {
-        const { rows } = await sql<{ id: number }>`SELECT rowid AS id FROM company_near_fts WHERE company_near_fts MATCH ${`"${t}"`} ORDER BY rowid`.execute(db);
+        const { rows } = await sql<{ id: number }>`SELECT rowid AS id FROM company_near_fts WHERE company_near_fts MATCH ${`"${t}"`} ORDER BY rowid`.execute(
+          db,
+        );
         const expected = companies
           .filter((c) => Number(c.visible_report_count) > 0 && c.name_key.includes(t))
           .map((c) => Number(c.id))
@@ -76,7 +78,11 @@ for (const engine of ENGINES) {
     };
     /** SQLite: the last search asked near matches' own index. */
     const askedNearIndex = () => {
-      if (engine.name === 'sqlite') assert.ok(statements.some((s) => s.includes('"company_near_fts"')), statements.join('\n'));
+      if (engine.name === 'sqlite')
+        assert.ok(
+          statements.some((s) => s.includes('"company_near_fts"')),
+          statements.join('\n'),
+        );
     };
 
     before(async () => {
