@@ -63,8 +63,9 @@ export interface NameMatch {
 class PackedMatch implements NameMatch {
   private core: string | undefined = undefined;
   constructor(
-    private readonly index: VisibleNames,
-    private readonly entry: number,
+    /** The index and entry it came from (VisibleNames.among reads the entry's words without a search by id). */
+    readonly index: VisibleNames,
+    readonly entry: number,
     readonly id: number,
     readonly visibleReportCount: number,
   ) {}
@@ -94,6 +95,9 @@ const MAX_CHECKED = 20_000;
 const MAX_HOLDERS_KEPT = 4096;
 /** And at most this many bytes of their word ids (a three-letter word can be inside thousands of words). */
 const MAX_HOLDERS_BYTES = 2 * 1024 * 1024;
+
+/** A view of a trigram's list of words: its object only, the ids are the index's. */
+const HELD_VIEW_BYTES = 96;
 
 /** The vocabulary's words holding a query word, and how many entries they post (a filler among them: Infinity). */
 interface Holders {
@@ -381,21 +385,35 @@ export class VisibleNames {
    * country, ∞) as a set. Near matches (near-match-lookups.ts) check a group's few names holding
    * its shared words for each alternative's own pieces this way: as a look-up of their own, a
    * short piece (`ane`) read tens of thousands of postings and built a match, its `name_core`
-   * included, for each of up to 4,000 names, most then dropped. Each word's holders (kept, see
-   * holdersOf) are marked and each name's word ids looked up: no substring test.
+   * included, for each of up to 4,000 names, most then dropped.
+   *
+   * The names' word ids are copied once into one short array that every alternative scans (read
+   * from the index's arrays, each name cost two cache misses per alternative: the largest item of
+   * a near-match search's CPU at 10^6). A word is decided on the names' own words, each tested once
+   * (`contains`), or by marking its holders in the vocabulary (holdersOf), whichever costs less;
+   * both say whether some word of the key contains it.
    */
   among(matches: readonly NameMatch[]): (words: readonly string[]) => NameMatch[] {
-    const entries = Int32Array.from(matches, (m) => (this.changed.has(m.id) ? -1 : this.entryOf(m.id)));
+    const n = matches.length;
+    const entries = new Int32Array(n);
+    const starts = new Int32Array(n + 1);
+    for (let i = 0; i < n; i++) {
+      const m = matches[i]!;
+      const e = this.changed.has(m.id) ? -1 : m instanceof PackedMatch && m.index === this ? m.entry : this.entryOf(m.id);
+      entries[i] = e;
+      starts[i + 1] = starts[i]! + (e < 0 ? 0 : this.entryWordStart[e + 1]! - this.entryWordStart[e]!);
+    }
+    const keyWords = new Int32Array(starts[n]!);
+    for (let i = 0; i < n; i++) if (entries[i]! >= 0) keyWords.set(this.entryWords.subarray(this.entryWordStart[entries[i]!]!, this.entryWordStart[entries[i]! + 1]!), starts[i]!);
     return (words) => {
       let kept = matches.map((_, i) => i);
       for (const w of words) {
-        // Holders are found by trigrams: a shorter word is checked on the names' words.
-        const stamp = w.length >= 3 ? this.markHolders(w) : -1;
+        let wordsOfKept = 0;
+        for (const i of kept) wordsOfKept += starts[i + 1]! - starts[i]!;
+        const holds = this.wordTest(w, wordsOfKept);
         kept = kept.filter((i) => {
-          const e = entries[i]!;
-          if (e < 0) return this.changed.get(matches[i]!.id)!.nameKey.includes(w);
-          if (stamp < 0) return this.entryHolds(e, w);
-          for (let k = this.entryWordStart[e]!; k < this.entryWordStart[e + 1]!; k++) if (this.wordSeen[this.entryWords[k]!] === stamp) return true;
+          if (entries[i]! < 0) return this.changed.get(matches[i]!.id)!.nameKey.includes(w);
+          for (let k = starts[i]!; k < starts[i + 1]!; k++) if (holds(keyWords[k]!)) return true;
           return false;
         });
         if (kept.length === 0) break;
@@ -404,16 +422,49 @@ export class VisibleNames {
     };
   }
 
+  /**
+   * Whether a vocabulary word contains `text`, for `among`: by its holders marked when that costs
+   * less than testing the names' own `wordsToCheck` words, else each word tested once.
+   */
+  private wordTest(text: string, wordsToCheck: number): (w: number) => boolean {
+    // Marking a word is a write, a test `contains`: ~4 marks a test. Holders not kept are found by
+    // testing the words of the text's rarest trigram (a text of 3 units: they are its holders).
+    const kept = text.length >= 3 ? this.holdersKept.get(text) : undefined;
+    const toMark = kept !== undefined ? kept.held.length / 4 : text.length === 3 ? this.words.containingCost(text) / 4 : this.words.containingCost(text);
+    if (text.length >= 3 && toMark <= wordsToCheck) {
+      const stamp = this.markHolders(text);
+      return (w) => this.wordSeen[w] === stamp;
+    }
+    // Two stamps: tested and held, tested and not held.
+    const held = this.nextWordStamp(2);
+    const not = held + 1;
+    return (w) => {
+      const seen = this.wordSeen[w];
+      if (seen === held) return true;
+      if (seen === not) return false;
+      const contains = this.words.contains(w, text);
+      this.wordSeen[w] = contains ? held : not;
+      return contains;
+    };
+  }
+
+  /** The first of `count` new stamps for `wordSeen` (cleared when they run out). */
+  private nextWordStamp(count: number): number {
+    if (this.wordStamp + count > 0xff) {
+      this.wordSeen.fill(0);
+      this.wordStamp = 0;
+    }
+    const first = this.wordStamp + 1;
+    this.wordStamp += count;
+    return first;
+  }
+
   /** Marks the vocabulary's words holding `word` (3+ characters) in `wordSeen` with a new stamp, returned. */
   private markHolders(word: string): number {
-    this.wordStamp = (this.wordStamp + 1) & 0xff;
-    if (this.wordStamp === 0) {
-      this.wordSeen.fill(0);
-      this.wordStamp = 1;
-    }
     const held = this.holdersOf(word).held;
-    for (let i = 0; i < held.length; i++) this.wordSeen[held[i]!] = this.wordStamp;
-    return this.wordStamp;
+    const stamp = this.nextWordStamp(1);
+    for (let i = 0; i < held.length; i++) this.wordSeen[held[i]!] = stamp;
+    return stamp;
   }
 
   /** The vocabulary's words that contain `word` (3+ characters) and how many entries they post, kept for the next query. */
@@ -428,8 +479,11 @@ export class VisibleNames {
       postings = this.filler[w] ? Infinity : postings + this.postingStart[w + 1]! - this.postingStart[w]!;
     }
     holders = { held, postings };
-    // ~8 bytes an id in a JS array (4 in a view's own buffer), a Map entry and the word ~64.
-    const bytes = 64 + word.length + 8 * held.length;
+    // A Map entry and the word ~64 bytes; ~8 bytes an id in a JS array. A word of three units
+    // holds a view of its trigram's list, whose ids are the index's own: counted as one view
+    // (it was 8 bytes an id, and a few common trigrams of 10^4 words filled the 2 MB: the kept
+    // holders were cleared every ~500 fresh names at 10^6, and the common words found again).
+    const bytes = 64 + word.length + (Array.isArray(held) ? 8 * held.length : HELD_VIEW_BYTES);
     if (this.holdersKept.size >= MAX_HOLDERS_KEPT || this.holdersBytes + bytes > MAX_HOLDERS_BYTES) {
       this.holdersKept.clear();
       this.holdersBytes = 0;
