@@ -404,7 +404,8 @@ export class VisibleNames {
       starts[i + 1] = starts[i]! + (e < 0 ? 0 : this.entryWordStart[e + 1]! - this.entryWordStart[e]!);
     }
     const keyWords = new Int32Array(starts[n]!);
-    for (let i = 0; i < n; i++) if (entries[i]! >= 0) keyWords.set(this.entryWords.subarray(this.entryWordStart[entries[i]!]!, this.entryWordStart[entries[i]! + 1]!), starts[i]!);
+    for (let i = 0; i < n; i++)
+      if (entries[i]! >= 0) keyWords.set(this.entryWords.subarray(this.entryWordStart[entries[i]!]!, this.entryWordStart[entries[i]! + 1]!), starts[i]!);
     return (words) => {
       let kept = matches.map((_, i) => i);
       for (const w of words) {
