@@ -144,11 +144,12 @@ export function memoryLookups({ db, seam, advice, index, words }: MemorySource):
           if (common.length > 0) add(index.matchAll(common, country, limit));
           continue;
         }
-        const holding = common.length > 0 ? index.matchAll(common, country, WIDE * limit) : null;
-        const holdingToo = holding && index.among(holding);
+        // The names holding the shared pieces, each alternative's own checked on them (no match
+        // made for a name none keeps).
+        const holdingToo = common.length > 0 ? index.amongMatches(common, country, WIDE * limit) : null;
         for (const list of g.any) {
           const own = terms(list).filter((t) => !common.includes(t));
-          if (holding) add(own.length === 0 ? holding : holdingToo!(own));
+          if (holdingToo) add(holdingToo(own));
           else add(index.matchAll([...new Set([...common, ...terms(list)])], country, limit));
         }
       }

@@ -83,6 +83,9 @@ class PackedMatch implements NameMatch {
   }
 }
 
+/** A company of the overlay as a match. */
+const overlayMatch = (c: VisibleName): NameMatch => ({ id: c.id, nameCore: c.nameCore, visibleReportCount: c.visibleReportCount });
+
 /** Entries read per query at most, before a word is judged too common to answer from memory. */
 const MAX_POSTINGS_READ = 100_000;
 /** Entries whose words are checked for the other query words at most (a query with a common word and a rare piece: the database). */
@@ -192,6 +195,10 @@ export class VisibleNames {
   private readonly coreLengths: Uint16Array;
   /** The overlay: entries no longer current, and companies' current state since the build. */
   private readonly dead: Uint8Array;
+  /** Entries marked dead (none: matchAll reads no `dead` byte). */
+  private deadCount = 0;
+  /** Words of an entry's key on average (matchAll's and among's estimate of a check's cost). */
+  private readonly wordsPerEntry: number;
   private readonly changed = new Map<number, VisibleName>();
   /** Query words' holders, as found (see MAX_HOLDERS_KEPT). */
   private readonly holdersKept = new Map<string, Holders>();
@@ -215,6 +222,7 @@ export class VisibleNames {
     this.entryWords = packed.entryWords;
     this.coreExceptions = packed.coreExceptions;
     const n = this.ids.length;
+    this.wordsPerEntry = n === 0 ? 1 : this.entryWords.length / n;
     this.dead = new Uint8Array(n);
     this.seen = new Uint8Array(n);
     this.scratch = new Int32Array(n);
@@ -304,7 +312,10 @@ export class VisibleNames {
     const byId = new Map(current.map((c) => [c.id, c]));
     for (const id of changedIds) {
       const entry = this.entryOf(id);
-      if (entry >= 0) this.dead[entry] = 1;
+      if (entry >= 0 && this.dead[entry] === 0) {
+        this.dead[entry] = 1;
+        this.deadCount++;
+      }
       const now = byId.get(id);
       if (now && now.visibleReportCount > 0) this.changed.set(id, now);
       else this.changed.delete(id);
@@ -331,6 +342,22 @@ export class VisibleNames {
    * then the caller asks the database.
    */
   matchAll(words: readonly string[], country: string | null, cap: number): NameMatch[] | null {
+    const found = this.matchEntries(words, country, cap);
+    if (found === null) return null;
+    const out: NameMatch[] = [];
+    for (let i = 0; i < found.count; i++) {
+      const e = this.scratch[i]!;
+      out.push(new PackedMatch(this, e, this.ids[e]!, this.counts[e]!));
+    }
+    for (const c of found.changed) out.push(overlayMatch(c));
+    return out;
+  }
+
+  /**
+   * matchAll's work: the packed entries in `scratch[0 .. count]` (ascending) and the overlay's
+   * companies that match, null as matchAll. No match made.
+   */
+  private matchEntries(words: readonly string[], country: string | null, cap: number): { count: number; changed: VisibleName[] } | null {
     const looked = [...new Set(words)].filter((w) => w.length >= 3);
     if (looked.length === 0) return null;
     const countryIndex = country === null ? -1 : this.countries.indexOf(country);
@@ -354,28 +381,42 @@ export class VisibleNames {
       const others = [...rest, ...[...new Set(words)].filter((w) => w.length < 3)];
       // Checking words on the names costs ~1 µs a name: beyond this many, the database's plans are cheaper.
       if (others.length > 0 && count > MAX_CHECKED) return null;
-      let hits = 0;
-      for (let i = 0; i < count; i++) {
-        const e = this.scratch[i]!;
-        if (this.dead[e] || (countryIndex >= 0 && this.countryOf[e] !== countryIndex)) continue;
-        if (others.length > 0 && !others.every((w) => this.entryHolds(e, w))) continue;
-        if (hits === cap) return null;
-        this.scratch[hits++] = e;
+      if (this.deadCount > 0 || countryIndex >= 0) {
+        let kept = 0;
+        for (let i = 0; i < count; i++) {
+          const e = this.scratch[i]!;
+          if (this.dead[e] || (countryIndex >= 0 && this.countryOf[e] !== countryIndex)) continue;
+          this.scratch[kept++] = e;
+        }
+        count = kept;
       }
-      count = hits;
+      // Each other word checked on the names' words in turn, each word of the vocabulary tested
+      // once (or its holders marked), not every word of every name per query word.
+      for (const w of others) {
+        if (count === 0) break;
+        const holds = this.wordTest(w, count * this.wordsPerEntry);
+        let kept = 0;
+        for (let i = 0; i < count; i++) {
+          const e = this.scratch[i]!;
+          for (let k = this.entryWordStart[e]!; k < this.entryWordStart[e + 1]!; k++) {
+            if (holds(this.entryWords[k]!)) {
+              this.scratch[kept++] = e;
+              break;
+            }
+          }
+        }
+        count = kept;
+      }
+      if (count > cap) return null;
     }
-    const out: NameMatch[] = [];
-    for (let i = 0; i < count; i++) {
-      const e = this.scratch[i]!;
-      out.push(new PackedMatch(this, e, this.ids[e]!, this.counts[e]!));
-    }
+    const changed: VisibleName[] = [];
     for (const c of this.changed.values()) {
       if (country !== null && c.country !== country) continue;
       if (!words.every((w) => c.nameKey.includes(w))) continue;
-      if (out.length === cap) return null;
-      out.push({ id: c.id, nameCore: c.nameCore, visibleReportCount: c.visibleReportCount });
+      if (count + changed.length === cap) return null;
+      changed.push(c);
     }
-    return out;
+    return { count, changed };
   }
 
   /**
@@ -385,41 +426,73 @@ export class VisibleNames {
    * country, ∞) as a set. Near matches (near-match-lookups.ts) check a group's few names holding
    * its shared words for each alternative's own pieces this way: as a look-up of their own, a
    * short piece (`ane`) read tens of thousands of postings and built a match, its `name_core`
-   * included, for each of up to 4,000 names, most then dropped.
-   *
-   * The names' word ids are copied once into one short array that every alternative scans (read
-   * from the index's arrays, each name cost two cache misses per alternative: the largest item of
-   * a near-match search's CPU at 10^6). A word is decided on the names' own words, each tested once
-   * (`contains`), or by marking its holders in the vocabulary (holdersOf), whichever costs less;
-   * both say whether some word of the key contains it.
+   * included, for each of up to 4,000 names, most then dropped. See checkOn.
    */
   among(matches: readonly NameMatch[]): (words: readonly string[]) => NameMatch[] {
-    const n = matches.length;
-    const entries = new Int32Array(n);
+    const entries = Int32Array.from(matches, (m) =>
+      this.changed.has(m.id) ? -1 : m instanceof PackedMatch && m.index === this ? m.entry : this.entryOf(m.id),
+    );
+    return this.checkOn(
+      entries,
+      (i) => matches[i]!,
+      (i) => this.changed.get(matches[i]!.id)!.nameKey,
+    );
+  }
+
+  /**
+   * `among(matchAll(common, country, cap))`, null when matchAll is, with no match made for a name
+   * that no check keeps (a group's holding names are up to 4,000, few of which hold a piece).
+   */
+  amongMatches(common: readonly string[], country: string | null, cap: number): ((words: readonly string[]) => NameMatch[]) | null {
+    const found = this.matchEntries(common, country, cap);
+    if (found === null) return null;
+    const packed = found.count;
+    const entries = new Int32Array(packed + found.changed.length).fill(-1);
+    entries.set(this.scratch.subarray(0, packed));
+    const made: Array<NameMatch | undefined> = [];
+    return this.checkOn(
+      entries,
+      (i) =>
+        (made[i] ??=
+          i < packed ? new PackedMatch(this, entries[i]!, this.ids[entries[i]!]!, this.counts[entries[i]!]!) : overlayMatch(found.changed[i - packed]!)),
+      (i) => found.changed[i - packed]!.nameKey,
+    );
+  }
+
+  /**
+   * The check of `among` on these entries (-1: a company of the overlay, whose key `overlayKey`
+   * gives). The names' word ids are copied once into one short array that every alternative
+   * scans (read from the index's arrays, each name cost two cache misses per alternative: the
+   * largest item of a near-match search's CPU at 10^6). A word is decided on the names' own
+   * words, each tested once (`contains`), or by marking its holders in the vocabulary
+   * (holdersOf), whichever costs less; both say whether some word of the key contains it.
+   */
+  private checkOn(entries: Int32Array, matchOf: (i: number) => NameMatch, overlayKey: (i: number) => string): (words: readonly string[]) => NameMatch[] {
+    const n = entries.length;
     const starts = new Int32Array(n + 1);
     for (let i = 0; i < n; i++) {
-      const m = matches[i]!;
-      const e = this.changed.has(m.id) ? -1 : m instanceof PackedMatch && m.index === this ? m.entry : this.entryOf(m.id);
-      entries[i] = e;
+      const e = entries[i]!;
       starts[i + 1] = starts[i]! + (e < 0 ? 0 : this.entryWordStart[e + 1]! - this.entryWordStart[e]!);
     }
     const keyWords = new Int32Array(starts[n]!);
-    for (let i = 0; i < n; i++)
-      if (entries[i]! >= 0) keyWords.set(this.entryWords.subarray(this.entryWordStart[entries[i]!]!, this.entryWordStart[entries[i]! + 1]!), starts[i]!);
+    for (let i = 0; i < n; i++) {
+      const e = entries[i]!;
+      if (e >= 0) keyWords.set(this.entryWords.subarray(this.entryWordStart[e]!, this.entryWordStart[e + 1]!), starts[i]!);
+    }
     return (words) => {
-      let kept = matches.map((_, i) => i);
+      let kept = Array.from({ length: n }, (_, i) => i);
       for (const w of words) {
         let wordsOfKept = 0;
         for (const i of kept) wordsOfKept += starts[i + 1]! - starts[i]!;
         const holds = this.wordTest(w, wordsOfKept);
         kept = kept.filter((i) => {
-          if (entries[i]! < 0) return this.changed.get(matches[i]!.id)!.nameKey.includes(w);
+          if (entries[i]! < 0) return overlayKey(i).includes(w);
           for (let k = starts[i]!; k < starts[i + 1]!; k++) if (holds(keyWords[k]!)) return true;
           return false;
         });
         if (kept.length === 0) break;
       }
-      return kept.map((i) => matches[i]!);
+      return kept.map(matchOf);
     };
   }
 
