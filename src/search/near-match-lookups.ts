@@ -43,7 +43,7 @@ export interface NearMatchLookups {
    * holds (the database asks both in one statement; memory makes the list only for a word no name holds).
    */
   lookUpQueryWord(word: string, words: () => readonly string[]): Promise<{ present: boolean; known: Set<string> }>;
-  /** Which of `words` company_name_words holds. */
+  /** Which of `words` company_name_words holds (`words` may repeat one). */
   knownWords(words: readonly string[]): Promise<Set<string>>;
   /** The companies with a visible report (in the country) that the groups lead to, each once. */
   candidates(query: NearMatchCandidateQuery): Promise<NearMatchCandidate[]>;
