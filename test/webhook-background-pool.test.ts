@@ -19,6 +19,7 @@ import { issueKey } from '../src/keys/keys.service.ts';
 import { vkn } from '../src/demo/valid-ids.ts';
 import { seamFor } from '../src/db/dialect-seam.ts';
 import { claimDueDeliveries, recordAttempts } from '../src/webhooks/deliveries.repository.ts';
+import { DELIVERY_THREAD_APPLICATION } from '../src/webhooks/delivery-store.ts';
 
 for (const engine of ENGINES.filter((e) => e.name === 'postgres')) {
   describe(`background work beside the searches [${engine.name}]`, () => {
@@ -93,6 +94,66 @@ for (const engine of ENGINES.filter((e) => e.name === 'postgres')) {
         await stopped;
         clearTimeout(timer);
       }
+    });
+
+    test("the claims and the outcomes are written on the sending thread's own connection, not the serving thread's", async () => {
+      const { admin, memberId } = await world.member('BG-THREAD');
+      await world.endpoints.registerEndpoint(admin, { url: receiver.url('/bg-thread') });
+      const server = await startServe(['--db', database.url], {
+        RISKLOOKUP_WEBHOOK_ALLOW_PRIVATE: '1',
+        NODE_EXTRA_CA_CERTS: receiver.certificate.certFile,
+      });
+      const locker = new pg.Client({ connectionString: database.url });
+      await locker.connect();
+      /** The sessions waiting for a lock with a statement that matches, once there is one. */
+      const waitingWith = async (statement: RegExp) => {
+        for (const deadline = Date.now() + 10_000; ;) {
+          // Not through the locker: inside a transaction, pg_stat_activity is read once.
+          const { rows } = await sql<{ application_name: string; query: string }>`
+            SELECT application_name, query FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(db());
+          const matching = rows.filter((r) => statement.test(r.query));
+          if (matching.length > 0) return matching.map((r) => r.application_name);
+          assert.ok(
+            Date.now() < deadline,
+            `a statement like ${statement} waits for the lock (waiting: ${JSON.stringify(rows)}); serve said: ${server.stderr()}`,
+          );
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      };
+      try {
+        // A claim waits for the table: the session making it is the delivery thread's.
+        await locker.query('BEGIN');
+        await locker.query('LOCK TABLE webhook_deliveries IN ACCESS EXCLUSIVE MODE');
+        assert.deepEqual(await waitingWith(/skip locked/i), [DELIVERY_THREAD_APPLICATION]);
+        await locker.query('ROLLBACK');
+        // An outcome's write waits for the delivery's row, locked while the receiver holds its answer.
+        let delivered: () => void = () => {};
+        const arrived = new Promise<void>((resolve) => (delivered = resolve));
+        receiver.answer = () => {
+          delivered();
+          return { status: 204, delayMs: 1000 };
+        };
+        await enqueue(db(), world, memberId, [makeEvent(systemClock)]);
+        await arrived;
+        await locker.query('BEGIN');
+        await locker.query('SELECT id FROM webhook_deliveries FOR UPDATE');
+        assert.deepEqual(await waitingWith(/^\s*WITH v \(id, token/), [DELIVERY_THREAD_APPLICATION]);
+        await locker.query('ROLLBACK');
+        for (const deadline = Date.now() + 10_000; ;) {
+          const row = await db().selectFrom('webhook_deliveries').select(['state', 'attempts']).executeTakeFirstOrThrow();
+          if (row.state === 'succeeded') break;
+          assert.ok(Date.now() < deadline, `the outcome is written (state ${row.state})`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      } finally {
+        receiver.answer = () => ({ status: 204 });
+        await locker.end().catch(() => {});
+        await server.stop();
+      }
+      // Stopped: the thread's session ended with it.
+      const { rows } = await sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = ${DELIVERY_THREAD_APPLICATION}`.execute(db());
+      assert.equal(rows[0]!.n, 0);
     });
 
     test("an outcome's transaction commits without waiting for the WAL flush, that transaction only", async () => {

@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
-import { createInThreadSender, createThreadSender, type AttemptSender } from '../src/webhooks/attempt-sender.ts';
+import { createInThreadSender, createThreadSender, type AttemptSender, type ToSenderThread } from '../src/webhooks/attempt-sender.ts';
 import { systemResolver } from '../src/webhooks/safe-lookup.ts';
 import { newSigningSecret } from '../src/webhooks/signature.ts';
 import { USER_AGENT } from '../src/webhooks/webhook-sender.ts';
@@ -133,10 +133,10 @@ test("a claim's attempts started in one turn cross to the thread in one message,
       results.map((r) => r.kind),
       paths.map(() => 'answered'),
     );
-    // (Under tsx the module loader's own thread is a Worker too: its messages are not lists.)
-    const toTheSender = posted.mock.calls.filter((call) => Array.isArray(call.arguments[0]));
+    // (Under tsx the module loader's own thread is a Worker too: its messages are not ours.)
+    const toTheSender = posted.mock.calls.map((call) => call.arguments[0] as ToSenderThread).filter((message) => message?.kind === 'send');
     assert.equal(toTheSender.length, 1, 'one message for the eight attempts');
-    assert.equal((toTheSender[0]!.arguments[0] as unknown[]).length, 8);
+    assert.equal(toTheSender[0]!.kind === 'send' && toTheSender[0]!.requests.length, 8);
     for (const path of paths) {
       const got = receiver.received.find((r) => r.path === path)!;
       assert.equal(got.headers['webhook-id'], `msg_${path.slice(1)}`);

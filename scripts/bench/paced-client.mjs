@@ -8,7 +8,9 @@
 // (`--search-rate`). argv: url, key, rate (requests a second), seconds (0: until stdin closes).
 // Prints `ready`, starts at the first line on stdin (or at once with a duration), then prints
 // autocannon-like JSON: requests { average, total }, latency { p50, p99, max }, non2xx, errors,
-// ranSeconds.
+// ranSeconds. With PACED_TIMELINE=file it also writes every request's send time (ms from the start)
+// and latency, one "t latency" line each: when in the run the slow ones fell.
+import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 
 const [url, key, rateArg, secondsArg] = process.argv.slice(2);
@@ -17,6 +19,7 @@ const seconds = Number(secondsArg ?? 0);
 if (!(rate > 0)) throw new Error(`paced-client: a rate in requests a second is needed, got '${rateArg}'`);
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 const latencies = [];
+const timeline = process.env.PACED_TIMELINE ? [] : null;
 let non2xx = 0;
 let errors = 0;
 let inFlight = 0;
@@ -33,6 +36,7 @@ function one() {
       inFlight--;
       if (res.statusCode < 200 || res.statusCode > 299) non2xx++;
       latencies.push(performance.now() - sentAt);
+      timeline?.push(`${(sentAt - started).toFixed(1)} ${(performance.now() - sentAt).toFixed(2)}`);
       finishIfDone();
     });
   });
@@ -63,6 +67,7 @@ function stop() {
 function finishIfDone() {
   if (!stopped || inFlight > 0) return;
   const ran = (endedAt - started) / 1000;
+  if (timeline) writeFileSync(process.env.PACED_TIMELINE, timeline.join('\n') + '\n');
   const sorted = latencies.sort((a, b) => a - b);
   const at = (q) => (sorted.length === 0 ? 0 : Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] * 10) / 10);
   process.stdout.write(

@@ -5,7 +5,7 @@
 // tax-ID searches (autocannon) before the approval and while the deliveries go out.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { openEngine, type Engine } from '../../src/db/connect.ts';
@@ -23,6 +23,12 @@ import { makeCertificate } from '../../test/helpers/tls.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
+/** PACED_TIMELINE=base: the paced client writes each request's time and latency to base.before / base.during. */
+function timelineEnv(phase: string): NodeJS.ProcessEnv {
+  const base = process.env.PACED_TIMELINE;
+  return base ? { ...process.env, PACED_TIMELINE: `${base}.${phase}` } : process.env;
+}
+
 /**
  * The searches before the approval, in a child process, awaited (the receiver answers in this
  * process meanwhile): autocannon's closed loop, or paced-client.mjs at `rate` a second.
@@ -33,7 +39,7 @@ function load(url: string, key: string, seconds: number, rate: number): Promise<
       rate > 0
         ? [`${ROOT}scripts/bench/paced-client.mjs`, url, key, String(rate), String(seconds)]
         : [`${ROOT}node_modules/autocannon/autocannon.js`, '-c', '10', '-d', String(seconds), '-j', '-H', `x-api-key=${key}`, url];
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'], env: timelineEnv('before') });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('error', reject);
@@ -57,6 +63,7 @@ function searchesUntil(url: string, key: string, rate: number) {
   const script = rate > 0 ? ['paced-client.mjs', url, key, String(rate), '0'] : ['search-until-stopped.mjs', url, key, '10'];
   const child = spawn(process.execPath, [`${ROOT}scripts/bench/${script[0]}`, ...script.slice(1)], {
     stdio: ['pipe', 'pipe', 'inherit'],
+    env: timelineEnv('during'),
   });
   let out = '';
   let readyNow: () => void = () => {};
@@ -246,6 +253,7 @@ export async function runWatchersScenario(engineName: string, watchers: number, 
       };
     } finally {
       server.child.kill('SIGTERM');
+      if (process.env.PACED_TIMELINE && existsSync(probeFile)) copyFileSync(probeFile, `${process.env.PACED_TIMELINE}.loop`);
       rmSync(probeFile, { force: true });
     }
   } finally {

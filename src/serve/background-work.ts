@@ -40,11 +40,13 @@ export interface BackgroundWork extends JobRunner {
 
 /**
  * PostgreSQL connections of the background work's own pool in a `serve` process (beside
- * RISKLOOKUP_DB_POOL_SIZE for the requests): a delivery claim, a batch of outcomes being written,
- * and the runner's tick or a daily job, at once. Its statements never take a connection that a
- * search waits for, and never wait behind the searches for one (issue 30, third pass).
+ * RISKLOOKUP_DB_POOL_SIZE for the requests): the runner's tick and a daily job at once, and what
+ * the delivery worker writes in the serving thread (a deferral, a release at drain). Its
+ * statements never take a connection that a search waits for, and never wait behind the searches
+ * for one (issue 30, third pass). The deliveries' claims and outcomes have the sending thread's
+ * own connection (webhooks/delivery-store.ts): 3 beside the requests' pool in all.
  */
-export const BACKGROUND_POOL_SIZE = 3;
+export const BACKGROUND_POOL_SIZE = 2;
 
 export function buildBackgroundWork(deps: BackgroundWorkDeps): BackgroundWork {
   const { engine, clock, config, log } = deps;
@@ -68,8 +70,12 @@ export function buildBackgroundWork(deps: BackgroundWorkDeps): BackgroundWork {
     keyRing: deps.keyRing,
     addresses: { resolve: systemResolver, allowPrivate: config.webhookAllowPrivateAddresses },
     holder: `${hostname()}:${process.pid}`,
-    // Signing and sending off the event loop that serves the searches (issue 30).
+    // Signing and sending off the event loop that serves the searches (issue 30); on PostgreSQL
+    // the claims and the outcomes' writes too, on the sending thread's own connections.
     sendInThread: true,
+    ...(engine.seam.kind === 'postgres'
+      ? { storeInThread: { url: config.databaseUrl, statementTimeoutMs: config.dbStatementTimeoutMs, connectionWaitMs: config.dbConnectionWaitMs } }
+      : {}),
     settings: {
       concurrency: config.webhookConcurrency,
       perEndpoint: config.webhookConcurrencyPerEndpoint,

@@ -6,7 +6,8 @@
  * - in a worker thread of its own (`serve`): the TLS connection, the request and its answer, and
  *   the HMAC are then not done on the event loop that serves searches. Measured (issue 30, docs/
  *   benchmarks.md "Searches while delivering, second pass"): sending and signing were over half of
- *   what a delivery cost the serving thread; the claim and the record (database) stay there.
+ *   what a delivery cost the serving thread. On PostgreSQL the thread also makes the claims and
+ *   writes the outcomes (delivery-store.ts); on SQLite they stay in the serving thread.
  *
  * The secrets reach the thread opened (the key ring stays in the main thread, D35); the thread
  * is in the same process and keeps nothing after the attempt.
@@ -17,6 +18,8 @@ import type { AttemptResult } from './delivery-rules.ts';
 import { guardedLookup, type AddressRule } from './safe-lookup.ts';
 import { signatureHeader } from './signature.ts';
 import { sendWebhook, type SenderDeps } from './webhook-sender.ts';
+import type { ClaimedDelivery, OutcomesWritten, OutcomeWrite } from './deliveries.repository.ts';
+import type { ClaimOrder, DeliveryStore } from './delivery-store.ts';
 
 /** One attempt, before signing. */
 export interface AttemptRequest {
@@ -59,9 +62,17 @@ export function createInThreadSender(options: SenderOptions, addresses: AddressR
   return { send: (request) => signAndSend(request, deps), close: () => deps.agent.destroy() };
 }
 
+/** PostgreSQL for the thread's own connections (delivery-store.ts): the claims and the outcomes. */
+export interface ThreadDatabase {
+  readonly url: string;
+  readonly statementTimeoutMs?: number;
+  readonly connectionWaitMs?: number;
+}
+
 /** What the thread is started with (the address rule's resolver is the system's there). */
 export interface SenderThreadData extends SenderOptions {
   readonly allowPrivate: boolean;
+  readonly database?: ThreadDatabase;
 }
 
 /** A heap of its own, small: the thread holds the bodies in flight only. */
@@ -78,16 +89,31 @@ function startThread(workerData: SenderThreadData): Worker {
 }
 
 /**
- * The messages to the thread, and its answers: each a list. The attempts started in one turn of
- * the event loop (a claim's burst) cross in one message, and the answers the thread has in one
- * turn come back in one: a message costs ~40 µs to post on the serving thread and ~80 µs in the
- * sending one, whatever it holds (issue 30, sixth pass: one message per attempt and per answer
- * was a tenth of a delivery's CPU).
+ * The messages to the thread, and its answers. The attempts started in one turn of the event loop
+ * (a claim's burst) cross in one message, and the answers the thread has in one turn come back in
+ * one: a message costs ~40 µs to post on the serving thread and ~80 µs in the sending one,
+ * whatever it holds (issue 30, sixth pass: one message per attempt and per answer was a tenth of a
+ * delivery's CPU). A claim and a write of outcomes are a message each (a few a second).
  */
 export interface SenderThreadRequest extends AttemptRequest {
   readonly id: number;
 }
 export type SenderThreadAnswer = { readonly id: number; readonly result: AttemptResult } | { readonly id: number; readonly error: string };
+
+export type ToSenderThread =
+  | { readonly kind: 'send'; readonly requests: SenderThreadRequest[] }
+  | { readonly kind: 'claim'; readonly id: number; readonly order: ClaimOrder }
+  | { readonly kind: 'write'; readonly id: number; readonly outcomes: readonly OutcomeWrite[] }
+  /** Close the connections and end the thread. */
+  | { readonly kind: 'close' };
+
+export type FromSenderThread =
+  | { readonly kind: 'answers'; readonly answers: SenderThreadAnswer[] }
+  | { readonly kind: 'stored'; readonly id: number; readonly value: unknown }
+  | { readonly kind: 'stored'; readonly id: number; readonly error: string };
+
+/** How long a closing thread has to end its connections before it is stopped. */
+const CLOSE_GRACE_MS = 2000;
 
 /** Collects items and hands them on together once the current turn's work is done: `when` schedules the hand-over. */
 export function coalesced<T>(post: (items: T[]) => void, when: (flush: () => void) => void): (item: T) => void {
@@ -104,18 +130,27 @@ export function coalesced<T>(post: (items: T[]) => void, when: (flush: () => voi
 }
 
 /**
- * Attempts made in a worker thread (started at the first attempt, started again after it stopped).
+ * Attempts made in a worker thread (started at the first use, started again after it stopped).
  * If the thread stops with attempts in flight, each of them ends as "no answer" (in words): the
- * delivery is retried on the schedule (at least once; it may have been sent).
+ * delivery is retried on the schedule (at least once; it may have been sent). With a `database`,
+ * the thread also makes the claims and writes the outcomes on connections of its own (`store`,
+ * delivery-store.ts); a claim or a write in flight when it stops fails, and what it claimed or
+ * attempted is taken again when its claim expires.
  */
-export function createThreadSender(options: SenderOptions & { allowPrivate: boolean }): AttemptSender {
+export function createThreadSender(
+  options: SenderOptions & { allowPrivate: boolean; database?: ThreadDatabase },
+): AttemptSender & { store: DeliveryStore | null } {
   let thread: Worker | null = null;
   let nextId = 0;
   const waiting = new Map<number, { resolve: (result: AttemptResult) => void; reject: (error: Error) => void }>();
+  const storing = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  const idle = () => waiting.size === 0 && storing.size === 0;
   const stopped = (why: string) => {
     thread = null;
     for (const { resolve } of waiting.values()) resolve({ kind: 'no_answer', error: `not sent or not answered: the sending thread stopped (${why})` });
     waiting.clear();
+    for (const { reject } of storing.values()) reject(new Error(`the delivery thread stopped (${why})`));
+    storing.clear();
   };
   const ensureThread = (): Worker => {
     if (thread) return thread;
@@ -124,16 +159,24 @@ export function createThreadSender(options: SenderOptions & { allowPrivate: bool
       timeoutMs: options.timeoutMs,
       allowPrivate: options.allowPrivate,
       ...(options.trustedCa ? { trustedCa: options.trustedCa } : {}),
+      ...(options.database ? { database: options.database } : {}),
     };
     const started = startThread(data);
-    started.on('message', (answers: SenderThreadAnswer[]) => {
-      for (const answer of answers) {
-        const settle = waiting.get(answer.id);
-        waiting.delete(answer.id);
-        if ('result' in answer) settle?.resolve(answer.result);
-        else settle?.reject(new Error(answer.error));
+    started.on('message', (message: FromSenderThread) => {
+      if (message.kind === 'answers') {
+        for (const answer of message.answers) {
+          const settle = waiting.get(answer.id);
+          waiting.delete(answer.id);
+          if ('result' in answer) settle?.resolve(answer.result);
+          else settle?.reject(new Error(answer.error));
+        }
+      } else {
+        const settle = storing.get(message.id);
+        storing.delete(message.id);
+        if ('error' in message) settle?.reject(new Error(message.error));
+        else settle?.resolve(message.value);
       }
-      if (waiting.size === 0) started.unref();
+      if (idle()) started.unref();
     });
     started.on('error', (error) => {
       if (thread === started) stopped(error.message);
@@ -144,27 +187,47 @@ export function createThreadSender(options: SenderOptions & { allowPrivate: bool
     thread = started;
     post = coalesced<SenderThreadRequest>((requests) => {
       // A thread that stopped meanwhile has already ended these attempts as "no answer".
-      if (thread === started) started.postMessage(requests);
+      if (thread === started) started.postMessage({ kind: 'send', requests } satisfies ToSenderThread);
     }, queueMicrotask);
     return started;
   };
   let post: (request: SenderThreadRequest) => void = () => {};
+  /** Held while anything is in flight, so that the process waits for it. */
+  const hold = (worker: Worker) => {
+    if (idle()) worker.ref();
+  };
+  const store = <T>(message: (id: number) => ToSenderThread): Promise<T> => {
+    const worker = ensureThread();
+    const id = ++nextId;
+    hold(worker);
+    return new Promise<T>((resolve, reject) => {
+      storing.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      worker.postMessage(message(id));
+    });
+  };
   return {
     send(request) {
       const worker = ensureThread();
       const id = ++nextId;
-      // Held while attempts are in flight, so that the process waits for their answers.
-      if (waiting.size === 0) worker.ref();
+      hold(worker);
       return new Promise<AttemptResult>((resolve, reject) => {
         waiting.set(id, { resolve, reject });
         post({ id, ...request });
       });
     },
+    store: options.database
+      ? {
+          claim: (order) => store<ClaimedDelivery[]>((id) => ({ kind: 'claim', id, order })),
+          write: (outcomes) => store<OutcomesWritten>((id) => ({ kind: 'write', id, outcomes })),
+        }
+      : null,
     close() {
       const worker = thread;
       if (!worker) return;
       stopped('the sender was closed');
-      void worker.terminate();
+      // Its connections closed first (a database's sessions end cleanly), then the thread.
+      worker.postMessage({ kind: 'close' } satisfies ToSenderThread);
+      setTimeout(() => void worker.terminate(), CLOSE_GRACE_MS).unref();
     },
   };
 }

@@ -10,6 +10,7 @@ import { sql, type Insertable, type Selectable } from 'kysely';
 import type { DialectSeam } from '../db/dialect-seam.ts';
 import type { WebhookDeliveriesTable } from '../db/schema.ts';
 import type { Db } from '../db/types.ts';
+import { disableEndpoint } from './endpoints.repository.ts';
 
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 
@@ -228,6 +229,37 @@ export async function recordAttempts(
     RETURNING webhook_deliveries.id`.execute(db);
   const recorded = new Set(rows.map((r) => Number(r.id)));
   return attempts.map(({ claimed }) => recorded.has(claimed.id));
+}
+
+/** An attempt's outcome to write; `disableReason` when it disables the endpoint (its last retry failed, or `410`: D32). */
+export interface OutcomeWrite {
+  readonly claimed: Pick<ClaimedDelivery, 'id' | 'claimToken' | 'endpointId'>;
+  readonly record: AttemptRecord;
+  readonly disableReason: string | null;
+}
+
+export interface OutcomesWritten {
+  /** In the order given: whether each was recorded (false: its claim was lost meanwhile). */
+  readonly recorded: boolean[];
+  /** Endpoints disabled by these outcomes, with the reason (the caller logs them). */
+  readonly disabled: ReadonlyArray<{ readonly endpointId: number; readonly reason: string }>;
+}
+
+/**
+ * Writes a batch of outcomes: one statement (recordAttempts); an endpoint to disable joins it in
+ * one transaction (the outcome and the disabling commit together), which is rare.
+ */
+export async function writeOutcomes(db: Db, seam: Pick<DialectSeam, 'kind'>, outcomes: readonly OutcomeWrite[]): Promise<OutcomesWritten> {
+  if (!outcomes.some((o) => o.disableReason !== null)) return { recorded: await recordAttempts(db, seam, outcomes), disabled: [] };
+  return db.transaction().execute(async (trx) => {
+    const recorded = await recordAttempts(trx, seam, outcomes);
+    const disabled: Array<{ endpointId: number; reason: string }> = [];
+    for (const [i, { claimed, record, disableReason }] of outcomes.entries()) {
+      if (!recorded[i] || disableReason === null) continue;
+      if (await disableEndpoint(trx, claimed.endpointId, disableReason, record.now)) disabled.push({ endpointId: claimed.endpointId, reason: disableReason });
+    }
+    return { recorded, disabled };
+  });
 }
 
 /**

@@ -17,19 +17,12 @@ import { dailyAt } from '../jobs/schedule.ts';
 import type { Clock } from '../lib/clock.ts';
 import { SecretUnreadableError, type KeyRing } from '../secrets/key-ring.ts';
 import { openColumn, WEBHOOK_PREVIOUS_SECRET, WEBHOOK_SECRET } from '../secrets/secret-columns.ts';
-import {
-  claimDueDeliveries,
-  deferDelivery,
-  deliveryBacklog,
-  purgeDeliveriesBefore,
-  recordAttempts,
-  releaseDeliveries,
-  type ClaimedDelivery,
-} from './deliveries.repository.ts';
+import { deferDelivery, deliveryBacklog, purgeDeliveriesBefore, releaseDeliveries, type ClaimedDelivery } from './deliveries.repository.ts';
+import { databaseDeliveryStore } from './delivery-store.ts';
 import { createDeliveryPacer, DEFAULT_PACE, type PaceSettings, type RequestLoad } from './delivery-pace.ts';
 import { decideAfterAttempt, type AttemptDecision } from './delivery-rules.ts';
-import { disableEndpoint, forgetExpiredPreviousSecrets } from './endpoints.repository.ts';
-import { createInThreadSender, createThreadSender } from './attempt-sender.ts';
+import { forgetExpiredPreviousSecrets } from './endpoints.repository.ts';
+import { createInThreadSender, createThreadSender, type ThreadDatabase } from './attempt-sender.ts';
 import { systemResolver, type AddressRule } from './safe-lookup.ts';
 import { DELIVERY_TIMEOUT_MS } from './webhook-sender.ts';
 import { DELIVERIES_KEPT_DAYS } from './webhook-rules.ts';
@@ -84,6 +77,11 @@ export interface DeliveryWorkerDeps {
    * into the thread.
    */
   readonly sendInThread?: boolean;
+  /**
+   * With `sendInThread`, on PostgreSQL: the claims and the outcomes' writes on connections of the
+   * sending thread's own to this database (delivery-store.ts), not on `db` in the serving thread.
+   */
+  readonly storeInThread?: ThreadDatabase;
   /**
    * The serving process's requests at its admission gate (D26): deliveries yield to them
    * (delivery-pace.ts). Absent (tests' workers, no server): deliveries are not paced.
@@ -237,9 +235,12 @@ export function createDeliveryQueue(deps: DeliveryWorkerDeps): DeliveryQueue {
   if (settings.claimMs <= settings.timeoutMs) throw new Error('a delivery claim must outlast the delivery timeout');
   if (deps.sendInThread && deps.addresses.resolve !== systemResolver) throw new Error("a sending thread resolves with the system's resolver only");
   const senderOptions = { maxSockets: settings.concurrency, timeoutMs: settings.timeoutMs, ...(deps.trustedCa ? { trustedCa: deps.trustedCa } : {}) };
-  const sender = deps.sendInThread
-    ? createThreadSender({ ...senderOptions, allowPrivate: deps.addresses.allowPrivate })
-    : createInThreadSender(senderOptions, deps.addresses);
+  if (deps.storeInThread && !deps.sendInThread) throw new Error('the claims go to the sending thread only when sending does');
+  const thread = deps.sendInThread
+    ? createThreadSender({ ...senderOptions, allowPrivate: deps.addresses.allowPrivate, ...(deps.storeInThread ? { database: deps.storeInThread } : {}) })
+    : null;
+  const sender = thread ?? createInThreadSender(senderOptions, deps.addresses);
+  const store = thread?.store ?? databaseDeliveryStore(deps.db, deps.seam);
   /** Attempts sent and not answered yet, per endpoint (the per-endpoint bound). */
   const inFlight = new Map<number, number>();
   const answered = (endpointId: number) => {
@@ -254,22 +255,17 @@ export function createDeliveryQueue(deps: DeliveryWorkerDeps): DeliveryQueue {
   const claimBatch = Math.max(1, Math.min(CLAIM_BATCH_MAX, Math.floor(settings.concurrency / 2)));
   /** When the next claim looks for expired claims too (deliveries.repository.ts, `lookForExpired`). */
   let nextExpiredLook = -Infinity;
-  // One statement records the batch (recordAttempts); an endpoint to disable joins it in one
-  // transaction (the outcome and the disabling commit together), which is rare.
   const recorder = createAttemptRecorder(
     async (batch) => {
-      const attempts = batch.map(({ delivery, decision, now, status }) => ({ claimed: delivery, record: recordOf(decision, now, status) }));
-      if (!batch.some((b) => b.decision.kind === 'failed')) return recordAttempts(deps.db, deps.seam, attempts);
-      return deps.db.transaction().execute(async (trx) => {
-        const results = await recordAttempts(trx, deps.seam, attempts);
-        for (const [i, { delivery, decision, now }] of batch.entries()) {
-          if (!results[i] || decision.kind !== 'failed') continue;
-          if (await disableEndpoint(trx, delivery.endpointId, decision.disableEndpoint, now)) {
-            deps.log.warn({ endpoint: delivery.endpointId, reason: decision.disableEndpoint }, 'webhook endpoint disabled');
-          }
-        }
-        return results;
-      });
+      const { recorded, disabled } = await store.write(
+        batch.map(({ delivery, decision, now, status }) => ({
+          claimed: delivery,
+          record: recordOf(decision, now, status),
+          disableReason: decision.kind === 'failed' ? decision.disableEndpoint : null,
+        })),
+      );
+      for (const { endpointId, reason } of disabled) deps.log.warn({ endpoint: endpointId, reason }, 'webhook endpoint disabled');
+      return recorded;
     },
     {
       // Never more than the outcomes waiting and the attempts still waiting for an answer: an
@@ -334,15 +330,15 @@ export function createDeliveryQueue(deps: DeliveryWorkerDeps): DeliveryQueue {
     async claim(limit) {
       const now = deps.clock.now();
       const lookForExpired = now >= nextExpiredLook;
-      const claimed = await claimDueDeliveries(deps.db, deps.seam, {
+      const claimed = await store.claim({
         lookForExpired,
         now,
         limit,
         holder: deps.holder,
         token: randomBytes(12).toString('base64url'),
         claimUntil: now + settings.claimMs,
-        roomFor: (endpointId) => settings.perEndpoint - (inFlight.get(endpointId) ?? 0),
-        fullEndpoints: [...inFlight].filter(([, n]) => n >= settings.perEndpoint).map(([id]) => id),
+        perEndpoint: settings.perEndpoint,
+        inFlight: [...inFlight],
       });
       for (const d of claimed) inFlight.set(d.endpointId, (inFlight.get(d.endpointId) ?? 0) + 1);
       // Found some: there may be more (a process died with many claims), look at the next claim too; none: in a while.
