@@ -75,7 +75,9 @@ export function nearMatchWordCandidatesQuery(db: Db, seam: DialectSeam, groups: 
 }
 
 /** Which of `words` company_name_words holds (one statement; none looked up when there are none). */
-export async function knownWords(db: Db, seam: DialectSeam, words: readonly string[]): Promise<Set<string>> {
+export async function knownWords(db: Db, seam: DialectSeam, list: readonly string[]): Promise<Set<string>> {
+  // Each once in the statement (the caller may repeat them: memory needs no such pass).
+  const words = [...new Set(list)];
   if (words.length === 0) return new Set();
   const { rows } = await seam.queryWordLookup(words[0]!, null, words).execute(db);
   const { known } = rows[0]!;
