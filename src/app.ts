@@ -205,6 +205,11 @@ export async function buildApp({
   app.addHook('onClose', async () => audit.close());
   // The composition root: every use case built once, each route handed the ones it calls.
   const services = createServices({ db: engine.db, seam: engine.seam, clock, config, log: app.log, audit, countries, keyRing });
+  // Before the database closes: the index of names' background loading ends without a warning.
+  app.addHook('onClose', (_instance, done) => {
+    services.companySearch.stop();
+    done();
+  });
   // Before the first request rather than during it; a failure only leaves the first search to do it.
   app.addHook('onReady', async () => {
     await services.companySearch.warmUp().catch((error: unknown) => app.log.warn({ err: error }, 'could not sample company names'));

@@ -262,6 +262,24 @@ for (const engine of ENGINES) {
       assert.equal((await search('kestane'))!.length, 2);
     });
 
+    test('a keeper stopped while it loads on a database being closed (a server stopping): no warning, no retry', async () => {
+      for (const stopped of [true, false]) {
+        const closing = openEngine(database.url);
+        // Used, then closed (Kysely's destroy of a handle never used leaves it usable).
+        await closing.db.selectFrom('companies').select('id').limit(1).execute();
+        await closing.close();
+        const warnings: string[] = [];
+        const log = { info: () => {}, warn: (_: object, message: string) => void warnings.push(message) };
+        const keeperOfClosed = new VisibleNamesKeeper(closing.db, closing.seam, { chunk: 1, nameWords: true, log });
+        // The load's first statement is on its way when the server stops it.
+        keeperOfClosed.start();
+        if (stopped) keeperOfClosed.stop();
+        await keeperOfClosed.loaded();
+        if (stopped) assert.deepEqual(warnings, []);
+        else assert.equal(warnings.length, 1, 'not stopped, the failed load warns (and tries again later)');
+      }
+    });
+
     test('a process behind the purged part of the log builds its index again', async () => {
       const behind = new VisibleNamesKeeper(database.engine.db, database.engine.seam);
       behind.start();

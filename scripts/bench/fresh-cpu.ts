@@ -11,6 +11,8 @@
 // server's memory: VmRSS and VmHWM, smaps_rollup's anonymous and file-backed resident bytes, and
 // V8's heap and ArrayBuffers from /metrics (issue 28's serving RSS); the peak after the traffic is
 // the traffic's own (VmHWM reset once the index has loaded).
+// `--db A,B`: one database per program (e.g. B's migrated by a migration A does not know; the
+// same data otherwise), a key issued in each.
 // The database is written to (a key, quota, audit): use a copy.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -60,12 +62,18 @@ for (const k of kinds) if (!FRESH_KINDS.includes(k)) throw new Error(`unknown ki
 const perKind = Number(args.requests);
 const ring = process.env.RISKLOOKUP_SECRET_KEYS || generateKeyEntry('fresh-cpu');
 const measurePostgres = args.db!.startsWith('postgres');
+/** Each program's database (one for all unless `--db` lists one per program). */
+const dbs = bins.map((_, i) => args.db!.split(',')[i] ?? args.db!.split(',')[0]!);
 
-const key = (
-  JSON.parse(
-    execFileSync(process.execPath, [bins[0]!, 'key', 'issue', 'GM-00001', '--daily-limit', '10000000', '--json', '--db', args.db!], { encoding: 'utf8' }),
-  ) as { key: string }
-).key;
+const keys = bins.map(
+  (bin, i) =>
+    (
+      JSON.parse(
+        execFileSync(process.execPath, [bin, 'key', 'issue', 'GM-00001', '--daily-limit', '10000000', '--json', '--db', dbs[i]!], { encoding: 'utf8' }),
+      ) as { key: string }
+    ).key,
+);
+const key = keys[0]!;
 
 /** CPU ticks of each of the process's threads by name (the main thread as `main`): where GC helpers' and the thread pool's time goes. */
 function threadTicks(pid: number): Map<string, number> {
@@ -99,7 +107,7 @@ async function startServer(b: number, profileDir?: string): Promise<{ child: Chi
       '--log-level',
       'warn',
       '--db',
-      args.db!,
+      dbs[b]!,
       '--anon-daily-limit',
       '10000000',
       '--metrics-port',
@@ -147,7 +155,7 @@ else lists = await makeLists();
 if (args.lists && !existsSync(args.lists)) writeFileSync(args.lists, JSON.stringify(lists));
 
 async function makeLists(): Promise<Record<FreshKind, string[]>> {
-  const engine = openEngine(args.db!);
+  const engine = openEngine(dbs[0]!);
   const pools = await buildFreshPools(engine.db, perKind * 4, new Set()).finally(() => engine.close());
   const lists = Object.fromEntries(kinds.map((k) => [k, pools.paths[k]])) as Record<FreshKind, string[]>;
   if (args.found || args['not-found']) {
@@ -220,12 +228,12 @@ for (const [round, b] of order.entries()) {
   const run = {
     baseUrl: server.url,
     pid: server.child.pid,
-    key,
+    key: keys[b]!,
     seconds: 120,
     warmUp: 0,
     connections,
     measurePostgres,
-    ...(measurePostgres ? { database: new URL(args.db!).pathname.slice(1) } : {}),
+    ...(measurePostgres ? { database: new URL(dbs[b]!).pathname.slice(1) } : {}),
     work: args.work,
     perKind,
   };

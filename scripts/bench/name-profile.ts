@@ -92,7 +92,10 @@ function labelOf(text: string): string {
     [/name_word_trigrams|company_name_words WHERE word LIKE/, "query words → names' words"],
     [/company_word_fts|&& \$/, 'word index → candidates'],
     [/companies\.id IN \(SELECT rowid FROM company_name_fts WHERE/, 'exact query (fallback)'],
-    [/f\.rowid FROM company_name_fts f JOIN companies v|from company_name_fts as "f"|UNION ALL \(SELECT id FROM companies/, 'near matches: candidates'],
+    [
+      /f\.rowid FROM "?company_(name|near)_fts"? f JOIN companies v|from "?company_(name|near)_fts"? as "f"|UNION ALL \(SELECT id FROM companies/,
+      'near matches: candidates',
+    ],
     [/company_name_fts MATCH|FROM companies WHERE name_key LIKE/, 'substring index → candidates'],
     [/json_group_array|ARRAY\(SELECT word FROM unnest/, 'near matches: word look-up'],
     [/from "reports"|FROM reports/i, 'reports'],

@@ -20,6 +20,12 @@ export interface LookupAdvice {
   readonly rarestTrigrams: (word: string) => string[];
 }
 
+/** An FTS5 query of near matches' candidates and the index that answers it (SQLite). */
+export interface NearMatchIndexQuery {
+  readonly index: 'company_near_fts' | 'company_name_fts';
+  readonly match: string;
+}
+
 /**
  * Query words of two characters for `nameCandidateIds` to look up too: a trigram index cannot
  * find two letters, but a key that holds them and a word of 3+ characters is longer than them,
@@ -103,12 +109,15 @@ export interface DialectSeam {
    */
   nameKeyContainsAny(groups: readonly NearMatchGroup[], bounds: NearMatchBounds, advice?: LookupAdvice): Expression<SqlBool>;
   /**
-   * SQLite: the same look-up as `nameKeyContainsAny`, as the FTS5 query of `company_name_fts`
-   * to join the companies' rows to (search/near-matches.repository.ts: each candidate's row is
-   * then read once, not once to check it and again by id). PostgreSQL: null (its condition
-   * already reads each row once).
+   * SQLite: the same look-up as `nameKeyContainsAny`, as an FTS5 query and the index to ask it
+   * of, to join the companies' rows to (search/near-matches.repository.ts: each candidate's row is
+   * then read once, not once to check it and again by id): `company_near_fts` (the visible
+   * companies' trigrams, migration 0025) when every term is one trigram (with the name sample's
+   * advice), else `company_name_fts` (a longer piece is a phrase, which only it answers); the
+   * same names with a visible report either way. PostgreSQL: null (its condition already reads
+   * each row once).
    */
-  nearMatchIndexQuery(groups: readonly NearMatchGroup[], advice?: LookupAdvice): string | null;
+  nearMatchIndexQuery(groups: readonly NearMatchGroup[], advice?: LookupAdvice): NearMatchIndexQuery | null;
   /**
    * SQLite: the FTS5 query of the word index (company_word_fts, migration 0012) for the names
    * holding, as whole words, every word of one of `corrections` (a misspelt word's corrections,
@@ -260,6 +269,14 @@ export const sqliteAddNameWords = (where: string) =>
   `INSERT OR IGNORE INTO company_name_words (word) SELECT DISTINCT j.value FROM companies c,
     json_each('["' || replace(c.name_core, ' ', '","') || '"]') j WHERE j.value <> '' AND ${where}`;
 
+/**
+ * SQLite: adds the keys of the companies `where` selects (as `c`) that have a visible report to
+ * near matches' index (migration 0025), for loads that keep its per-row trigger quiet. In id
+ * order (`+ 0`: not by a partial index in name order), which FTS5 takes several times faster.
+ */
+export const sqliteAddNearMatchKeys = (where: string) =>
+  `INSERT INTO company_near_fts (rowid, name_key) SELECT c.id, c.name_key FROM companies c WHERE c.visible_report_count + 0 > 0 AND ${where} ORDER BY c.id`;
+
 /** vocabularySince's rows: the words, then one row of the largest id (NULL word). */
 function vocabularyRows(rows: ReadonlyArray<{ id: number | string | null; word: string | null }>) {
   const words = rows.filter((r) => r.word !== null).map((r) => ({ id: Number(r.id), word: r.word! }));
@@ -298,12 +315,12 @@ const sqliteSeam: DialectSeam = {
     return found.rows.map((r) => Number(r.id));
   },
   nameKeyContainsAny(groups, { limit, country }, advice) {
-    const match = sqliteSeam.nearMatchIndexQuery(groups, advice)!;
+    const { index, match } = sqliteSeam.nearMatchIndexQuery(groups, advice)!;
     // The index drives the loop and stops at `limit` kept candidates: as `id IN (MATCH)`, SQLite
     // first listed every match (a misspelt generic word at 10^6: 36,807, 8.7 ms against 3.8).
     const inCountry = country ? sql<SqlBool>` AND v.country || '' = ${country}` : sql<SqlBool>``;
-    return sql<SqlBool>`companies.id IN (SELECT f.rowid FROM company_name_fts f JOIN companies v ON v.id = f.rowid
-      WHERE company_name_fts MATCH ${match} AND v.visible_report_count + 0 > 0${inCountry} LIMIT ${limit})`;
+    return sql<SqlBool>`companies.id IN (SELECT f.rowid FROM ${sql.table(index)} f JOIN companies v ON v.id = f.rowid
+      WHERE ${sql.table(index)} MATCH ${match} AND v.visible_report_count + 0 > 0${inCountry} LIMIT ${limit})`;
   },
   nearMatchIndexQuery(groups, advice) {
     // Each group once, its `all` terms outside its alternatives: FTS5 reads a term's doclist
@@ -313,6 +330,7 @@ const sqliteSeam: DialectSeam = {
     const terms = (pieces: readonly string[]) => [...new Set(lookupTerms(pieces))].sort();
     const and = (ts: readonly string[]) => ts.map((t) => `"${t}"`).join(' AND ');
     const parts = new Set<string>();
+    let phrases = false;
     for (const g of groups) {
       const common = g.all.length > 0 ? terms(g.all) : [];
       const lists = g.any.map((list) => terms(list).filter((t) => !common.includes(t)));
@@ -323,8 +341,11 @@ const sqliteSeam: DialectSeam = {
       const or = minimal.map((l) => (l.length === 1 ? `"${l[0]}"` : `(${and(l)})`)).join(' OR ');
       if (common.length === 0 && or === '') continue;
       parts.add(common.length === 0 ? `(${or})` : or === '' ? `(${and(common)})` : `(${and(common)} AND (${or}))`);
+      for (const t of [...common, ...minimal.flat()]) if ([...t].length !== 3) phrases = true;
     }
-    return [...parts].join(' OR ');
+    // Trigrams only: the visible companies' index (migration 0025), whose doclists are less than
+    // half as long and hold no hidden company to read and drop (docs/benchmarks.md, sqlnear28).
+    return { index: phrases ? 'company_name_fts' : 'company_near_fts', match: [...parts].join(' OR ') };
   },
   nearMatchWordQuery(corrections) {
     // Keys hold only letters, digits and single spaces: a quoted word needs no escaping.
@@ -386,6 +407,8 @@ const sqliteSeam: DialectSeam = {
   async rebuildNameIndex(db, words) {
     await sql`INSERT INTO company_name_fts (company_name_fts) VALUES ('rebuild')`.execute(db);
     await sql`INSERT INTO company_word_fts (company_word_fts) VALUES ('rebuild')`.execute(db);
+    await sql`INSERT INTO company_near_fts (company_near_fts) VALUES ('delete-all')`.execute(db);
+    await sql.raw(sqliteAddNearMatchKeys('1')).execute(db);
     if (words === null) {
       await sql.raw(sqliteAddNameWords('1')).execute(db);
       return;
@@ -400,6 +423,7 @@ const sqliteSeam: DialectSeam = {
   async checkNameIndex(db) {
     await sql`INSERT INTO company_name_fts(company_name_fts) VALUES ('integrity-check')`.execute(db);
     await sql`INSERT INTO company_word_fts(company_word_fts) VALUES ('integrity-check')`.execute(db);
+    await sql`INSERT INTO company_near_fts(company_near_fts) VALUES ('integrity-check')`.execute(db);
   },
   claimRows: (query) => query,
 };

@@ -47,3 +47,35 @@ test('after changes: a changed name is read whole, new core words are known, and
   // Known words stay known (the database keeps them).
   assert.ok(words.isKnown('wałęsa'));
 });
+
+test('isKnown: exactly the known words, over thousands of words and strings one edit from them (ASCII and other letters)', () => {
+  const letters = [...'abcdefgiklmnoprstuyzçğışöüłø'];
+  let seed = 11;
+  const next = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0), seed / 4294967296);
+  const word = () => Array.from({ length: 3 + Math.floor(next() * 8) }, () => letters[Math.floor(next() * (next() < 0.8 ? 20 : letters.length))]).join('');
+  const builder = new AllNameWordsBuilder();
+  const known = new Set<string>();
+  for (let i = 0; i < 3000; i++) {
+    const w = word();
+    known.add(w);
+    builder.addKnownWord(w);
+  }
+  // Words of names only (a filler, a word of a hidden company's key): not known.
+  const namesOnly = Array.from({ length: 3000 }, word).filter((w) => !known.has(w));
+  for (let i = 0; i + 2 < namesOnly.length; i += 3) builder.addName(namesOnly.slice(i, i + 3).join(' '));
+  const words = builder.build();
+  for (const w of known) assert.equal(words.isKnown(w), true, w);
+  for (const w of namesOnly) assert.equal(words.isKnown(w), false, w);
+  // Strings one edit from known words: known exactly when they are one.
+  let tried = 0;
+  for (const w of [...known].slice(0, 500)) {
+    for (let p = 0; p < w.length; p++) {
+      for (const c of ['a', 'e', 'ş', 'ł']) {
+        const edited = w.slice(0, p) + c + w.slice(p + 1);
+        assert.equal(words.isKnown(edited), known.has(edited), edited);
+        tried++;
+      }
+    }
+  }
+  assert.ok(tried > 5000);
+});

@@ -25,6 +25,8 @@ export interface CompanySearch {
   nameIndex(): VisibleNamesStatus | null;
   /** Resolves once the index of names has loaded (or failed to): tests and the bench. */
   nameIndexLoaded(): Promise<void>;
+  /** The server closes its database: background loading ends quietly (visible-names-keeper.ts). */
+  stop(): void;
 }
 
 export interface CompanySearchOptions {
@@ -81,5 +83,6 @@ export function createCompanySearch({
     nameIndexLoaded: async () => {
       await visibleNames?.loaded();
     },
+    stop: () => visibleNames?.stop(),
   };
 }

@@ -43,7 +43,7 @@ export interface NearMatchLookups {
    * holds (the database asks both in one statement; memory makes the list only for a word no name holds).
    */
   lookUpQueryWord(word: string, words: () => readonly string[]): Promise<{ present: boolean; known: Set<string> }>;
-  /** Which of `words` company_name_words holds. */
+  /** Which of `words` company_name_words holds (`words` may repeat one). */
   knownWords(words: readonly string[]): Promise<Set<string>>;
   /** The companies with a visible report (in the country) that the groups lead to, each once. */
   candidates(query: NearMatchCandidateQuery): Promise<NearMatchCandidate[]>;
@@ -144,11 +144,12 @@ export function memoryLookups({ db, seam, advice, index, words }: MemorySource):
           if (common.length > 0) add(index.matchAll(common, country, limit));
           continue;
         }
-        const holding = common.length > 0 ? index.matchAll(common, country, WIDE * limit) : null;
-        const holdingToo = holding && index.among(holding);
+        // The names holding the shared pieces, each alternative's own checked on them (no match
+        // made for a name none keeps).
+        const holdingToo = common.length > 0 ? index.amongMatches(common, country, WIDE * limit) : null;
         for (const list of g.any) {
           const own = terms(list).filter((t) => !common.includes(t));
-          if (holding) add(own.length === 0 ? holding : holdingToo!(own));
+          if (holdingToo) add(holdingToo(own));
           else add(index.matchAll([...new Set([...common, ...terms(list)])], country, limit));
         }
       }

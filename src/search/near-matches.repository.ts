@@ -23,17 +23,17 @@ export const NEAR_MATCH_COLUMNS = ['id', 'company_name', 'tax_id', 'country', 'c
  * than `limit` candidates, which ones are scored is the engine's choice.
  */
 export function nearMatchCandidatesQuery(db: Db, seam: DialectSeam, search: NearMatchCandidateSearch) {
-  const match = seam.nearMatchIndexQuery(search.groups, search.advice);
-  if (match !== null) {
+  const lookup = seam.nearMatchIndexQuery(search.groups, search.advice);
+  if (lookup !== null) {
     // SQLite: the index drives a loop that joins each match to its company's row, keeps those
     // with a visible report (and in the country) and stops at `limit`: each row read once. As
     // `id IN (…)` of that loop, every candidate was read twice (a whole name's 684 candidates at
     // 10^6: 6.2 ms, 5.6 so, of which the index's own work is ~2).
     let query = db
-      .selectFrom(sql`company_name_fts`.as('f'))
+      .selectFrom(sql.table(lookup.index).as('f'))
       .innerJoin('companies as v', (join) => join.on(sql<boolean>`v.id = f.rowid`))
       .select(NEAR_MATCH_COLUMNS.map((c) => `v.${c}` as const))
-      .where(sql<boolean>`company_name_fts MATCH ${match}`)
+      .where(sql<boolean>`${sql.table(lookup.index)} MATCH ${lookup.match}`)
       .where(sql<boolean>`v.visible_report_count + 0 > 0`);
     if (search.country) query = query.where(sql<string>`v.country || ''`, '=', search.country);
     return query.limit(search.limit);
@@ -75,7 +75,9 @@ export function nearMatchWordCandidatesQuery(db: Db, seam: DialectSeam, groups: 
 }
 
 /** Which of `words` company_name_words holds (one statement; none looked up when there are none). */
-export async function knownWords(db: Db, seam: DialectSeam, words: readonly string[]): Promise<Set<string>> {
+export async function knownWords(db: Db, seam: DialectSeam, list: readonly string[]): Promise<Set<string>> {
+  // Each once in the statement (the caller may repeat them: memory needs no such pass).
+  const words = [...new Set(list)];
   if (words.length === 0) return new Set();
   const { rows } = await seam.queryWordLookup(words[0]!, null, words).execute(db);
   const { known } = rows[0]!;

@@ -242,6 +242,17 @@ export class PackedWords {
     return false;
   }
 
+  /** How many words `containing(text)` tests (its rarest trigram's), without testing them; 0 when a trigram is in no word. */
+  containingCost(text: string): number {
+    let fewest = Infinity;
+    for (let i = 0; i + 3 <= text.length; i++) {
+      const t = this.find(trigramKey(text.charCodeAt(i), text.charCodeAt(i + 1), text.charCodeAt(i + 2)));
+      if (t < 0) return 0;
+      fewest = Math.min(fewest, this.trigramStart[t + 1]! - this.trigramStart[t]!);
+    }
+    return fewest;
+  }
+
   /** Ids of the words that contain `text` (3+ units), ascending. */
   containing(text: string): ArrayLike<number> {
     let from = 0;

@@ -463,7 +463,8 @@ async function nearMatchCandidateGroups(
   // others by pieces: a rare word's pieces beside a common word (`zabumet şekerleme`) led to
   // hundreds of names holding `şekerleme` and `met`.
   const oneEdit = words.map((w, index) => ({ index, neighbours: editBudget(w) === 1 ? variantsOf(w).neighbours : [] }));
-  const known = await lookups.knownWords([...new Set(words.flatMap((w) => (editBudget(w) === 1 ? lookedUp(w) : [])))]);
+  // Not made a set here: thousands of new strings hashed (memory looks each up as cheaply).
+  const known = await lookups.knownWords(words.flatMap((w) => (editBudget(w) === 1 ? lookedUp(w) : [])));
   const groups = words.flatMap((w, index) =>
     editBudget(w) === 1
       ? correctedGroups(words, { index, neighbours: oneEdit[index]!.neighbours, known }).filter((g) => !tooMany(g, deps))

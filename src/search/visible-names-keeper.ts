@@ -71,6 +71,8 @@ export class VisibleNamesKeeper {
   private version = -1;
   private unusable = false;
   private building: Promise<void> | null = null;
+  /** Set by stop(): the server is closing its database, so background work ends quietly. */
+  private stopped = false;
   private buildingWords: Promise<void> | null = null;
   private wordsLoadMs: number | null = null;
   private catchingUp: Promise<void> | null = null;
@@ -161,7 +163,7 @@ export class VisibleNamesKeeper {
   }
 
   private rebuild(): void {
-    if (this.building) return;
+    if (this.building || this.stopped) return;
     // The old index goes first (searches take the database path until the new one is built):
     // two at once would add its ~35 MB at 10^6 to the process's peak.
     this.index = null;
@@ -169,12 +171,21 @@ export class VisibleNamesKeeper {
     this.version = -1;
     this.building = this.build()
       .catch((error: unknown) => {
+        if (this.stopped) return;
         this.options.log?.warn({ err: error }, 'could not build the in-memory index of names; searches use the database, another try in 30 s');
         setTimeout(() => this.rebuild(), RETRY_MS).unref();
       })
       .finally(() => {
         this.building = null;
       });
+  }
+
+  /**
+   * Before the database closes (the server stops): a build in progress ends at its next chunk
+   * with no warning and no retry (its statements would fail on the closed pool).
+   */
+  stop(): void {
+    this.stopped = true;
   }
 
   private async build(): Promise<void> {
@@ -195,6 +206,7 @@ export class VisibleNamesKeeper {
       afterId = rows[rows.length - 1]!.id;
       // Let requests in between chunks.
       await new Promise((resolve) => setImmediate(resolve));
+      if (this.stopped) return;
     }
     const index = builder.build();
     this.index = index;
@@ -203,6 +215,7 @@ export class VisibleNamesKeeper {
     if (!(this.options.nameWords ?? this.seam.kind === 'postgres')) return this.logLoaded(index);
     this.buildingWords = this.buildWords(index)
       .catch((error: unknown) => {
+        if (this.stopped) return;
         this.options.log?.warn({ err: error }, "could not build the names' words: near matches use the database until the index is built again");
       })
       .finally(() => {
@@ -231,6 +244,7 @@ export class VisibleNamesKeeper {
       if (rows.length < chunk) break;
       afterWord = rows[rows.length - 1]!.id;
       await new Promise((resolve) => setImmediate(resolve));
+      if (this.stopped) return;
     }
     for (let afterId = 0; ;) {
       const rows = await readNamesAfter(this.db, afterId, this.chunk);
@@ -238,6 +252,7 @@ export class VisibleNamesKeeper {
       if (rows.length < this.chunk) break;
       afterId = rows[rows.length - 1]!.id;
       await new Promise((resolve) => setImmediate(resolve));
+      if (this.stopped) return;
     }
     const words = builder.build();
     // As a catch-up (none runs meanwhile): every change above the words' version, the index's

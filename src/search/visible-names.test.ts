@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { coreOfKey } from '../companies/name-key.ts';
 import { VisibleNamesBuilder, type VisibleName } from './visible-names.ts';
 import { compareCodePoints, rankClassOf, rankMatches } from './name-rank-order.ts';
+import { seededRandom } from '../generate/random.ts';
 
 const company = (id: number, nameKey: string, visibleReportCount = 1, country = 'TR', nameCore?: string): VisibleName => ({
   id,
@@ -276,4 +277,71 @@ test('among: the names matchAll(common) returned that hold the other words too, 
   // A piece inside a filler word only (`sanayi`): matchAll cannot look it up, the check can.
   assert.deepEqual(ids(holdingToo(['nay'])), [2]);
   assert.deepEqual(ids(index.among(index.matchAll(['anadolu'], 'DE', 100)!)(['kar'])), [5]);
+});
+
+/** Names of a few shared syllables (as Turkish registers' names share them), some with fillers and countries. */
+function syllableNames(count: number, seed: number): VisibleName[] {
+  const r = seededRandom(seed);
+  const syllables = ['ka', 'ra', 'ta', 'ne', 'ane', 'kes', 'ol', 'dem', 'ir', 'soy', 'lu', 'gi', 'da', 'ş', 'ğı', 'ar'];
+  const word = () => Array.from({ length: 2 + Math.floor(r.next() * 3) }, () => syllables[Math.floor(r.next() * syllables.length)]).join('');
+  return Array.from({ length: count }, (_, i) => {
+    const words = Array.from({ length: 1 + Math.floor(r.next() * 4) }, word);
+    if (r.next() < 0.3) words.push(r.next() < 0.5 ? 'ltd sti' : 'sanayi');
+    return company(i + 1, words.join(' '), r.next() < 0.1 ? 0 : 1 + Math.floor(r.next() * 3), r.next() < 0.2 ? 'DE' : 'TR');
+  });
+}
+
+test('matchAll, among and amongMatches: every answer as a plain scan of the keys says, over drawn names and words (both ways of checking a word, the overlay)', () => {
+  const companies = syllableNames(1500, 28);
+  const index = build(companies);
+  // Renamed, hidden and new companies: the overlay.
+  const changes = [company(3, 'kesane dem ltd'), company(7, 'karane', 0), company(2000, 'soyane demir')];
+  index.apply([3, 7, 2000], changes);
+  const current = new Map(companies.map((c) => [c.id, c]));
+  for (const c of changes) current.set(c.id, c);
+  const visible = [...current.values()].filter((c) => c.visibleReportCount > 0);
+  const scan = (words: readonly string[], country: string | null) =>
+    visible
+      .filter((c) => (country === null || c.country === country) && words.every((w) => c.nameKey.includes(w)))
+      .map((c) => c.id)
+      .sort((a, b) => a - b);
+  const r = seededRandom(7);
+  const pieces = ['ane', 'kes', 'dem', 'soy', 'kara', 'rata', 'neol', 'ta', 'ş', 'ğı', 'ir', 'demir', 'anay', 'lt', 'zzz', 'karane', 'ğıar'];
+  const pick = () => pieces[Math.floor(r.next() * pieces.length)]!;
+  let compared = 0;
+  for (let q = 0; q < 300; q++) {
+    const country = r.next() < 0.3 ? 'DE' : null;
+    const common = Array.from({ length: 1 + Math.floor(r.next() * 2) }, pick);
+    const own = Array.from({ length: Math.floor(r.next() * 3) }, pick);
+    const all = index.matchAll([...common, ...own], country, 100_000);
+    if (all !== null) assert.deepEqual(ids(all), scan([...common, ...own], country), [...common, ...own].join(' '));
+    const holding = index.matchAll(common, country, 100_000);
+    const checker = index.amongMatches(common, country, 100_000);
+    assert.equal(checker === null, holding === null);
+    if (holding === null || checker === null) continue;
+    const expected = scan([...common, ...own], country);
+    assert.deepEqual(ids(index.among(holding)(own)), expected, `among ${common.join(' ')} + ${own.join(' ')}`);
+    assert.deepEqual(ids(checker(own)), expected, `amongMatches ${common.join(' ')} + ${own.join(' ')}`);
+    compared++;
+  }
+  assert.ok(compared > 200, `${compared} compared`);
+});
+
+test("among: a piece is checked on the few names' own words when its holders are many (none kept), and answers as matchAll", () => {
+  // 400 words hold `ane`; two names hold `anadolu`.
+  const many = Array.from({ length: 400 }, (_, i) => company(i + 10, `k${i}ane`));
+  const index = build([company(1, 'anadolu kestane'), company(2, 'anadolu gida'), ...many]);
+  const holdingToo = index.among(index.matchAll(['anadolu'], null, 100)!);
+  const before = index.bytes();
+  assert.deepEqual(ids(holdingToo(['ane'])), [1]);
+  assert.equal(index.bytes(), before, "the piece's 400 holders were not looked up (nor kept)");
+  assert.deepEqual(ids(index.matchAll(['anadolu', 'ane'], null, 100)), [1]);
+});
+
+test("matchAll: a word of three letters keeps its trigram's list as a view, counted as one (not 8 bytes a holder)", () => {
+  const index = build(Array.from({ length: 2000 }, (_, i) => company(i + 1, `kar${i}`)));
+  const before = index.bytes();
+  assert.equal(index.matchAll(['kar'], null, 10_000)!.length, 2000);
+  const grown = index.bytes() - before;
+  assert.ok(grown > 0 && grown < 1000, `grew by ${grown} bytes`);
 });

@@ -63,8 +63,9 @@ export interface NameMatch {
 class PackedMatch implements NameMatch {
   private core: string | undefined = undefined;
   constructor(
-    private readonly index: VisibleNames,
-    private readonly entry: number,
+    /** The index and entry it came from (VisibleNames.among reads the entry's words without a search by id). */
+    readonly index: VisibleNames,
+    readonly entry: number,
     readonly id: number,
     readonly visibleReportCount: number,
   ) {}
@@ -82,6 +83,9 @@ class PackedMatch implements NameMatch {
   }
 }
 
+/** A company of the overlay as a match. */
+const overlayMatch = (c: VisibleName): NameMatch => ({ id: c.id, nameCore: c.nameCore, visibleReportCount: c.visibleReportCount });
+
 /** Entries read per query at most, before a word is judged too common to answer from memory. */
 const MAX_POSTINGS_READ = 100_000;
 /** Entries whose words are checked for the other query words at most (a query with a common word and a rare piece: the database). */
@@ -94,6 +98,9 @@ const MAX_CHECKED = 20_000;
 const MAX_HOLDERS_KEPT = 4096;
 /** And at most this many bytes of their word ids (a three-letter word can be inside thousands of words). */
 const MAX_HOLDERS_BYTES = 2 * 1024 * 1024;
+
+/** A view of a trigram's list of words: its object only, the ids are the index's. */
+const HELD_VIEW_BYTES = 96;
 
 /** The vocabulary's words holding a query word, and how many entries they post (a filler among them: Infinity). */
 interface Holders {
@@ -188,6 +195,10 @@ export class VisibleNames {
   private readonly coreLengths: Uint16Array;
   /** The overlay: entries no longer current, and companies' current state since the build. */
   private readonly dead: Uint8Array;
+  /** Entries marked dead (none: matchAll reads no `dead` byte). */
+  private deadCount = 0;
+  /** Words of an entry's key on average (matchAll's and among's estimate of a check's cost). */
+  private readonly wordsPerEntry: number;
   private readonly changed = new Map<number, VisibleName>();
   /** Query words' holders, as found (see MAX_HOLDERS_KEPT). */
   private readonly holdersKept = new Map<string, Holders>();
@@ -211,6 +222,7 @@ export class VisibleNames {
     this.entryWords = packed.entryWords;
     this.coreExceptions = packed.coreExceptions;
     const n = this.ids.length;
+    this.wordsPerEntry = n === 0 ? 1 : this.entryWords.length / n;
     this.dead = new Uint8Array(n);
     this.seen = new Uint8Array(n);
     this.scratch = new Int32Array(n);
@@ -300,7 +312,10 @@ export class VisibleNames {
     const byId = new Map(current.map((c) => [c.id, c]));
     for (const id of changedIds) {
       const entry = this.entryOf(id);
-      if (entry >= 0) this.dead[entry] = 1;
+      if (entry >= 0 && this.dead[entry] === 0) {
+        this.dead[entry] = 1;
+        this.deadCount++;
+      }
       const now = byId.get(id);
       if (now && now.visibleReportCount > 0) this.changed.set(id, now);
       else this.changed.delete(id);
@@ -327,6 +342,22 @@ export class VisibleNames {
    * then the caller asks the database.
    */
   matchAll(words: readonly string[], country: string | null, cap: number): NameMatch[] | null {
+    const found = this.matchEntries(words, country, cap);
+    if (found === null) return null;
+    const out: NameMatch[] = [];
+    for (let i = 0; i < found.count; i++) {
+      const e = this.scratch[i]!;
+      out.push(new PackedMatch(this, e, this.ids[e]!, this.counts[e]!));
+    }
+    for (const c of found.changed) out.push(overlayMatch(c));
+    return out;
+  }
+
+  /**
+   * matchAll's work: the packed entries in `scratch[0 .. count]` (ascending) and the overlay's
+   * companies that match, null as matchAll. No match made.
+   */
+  private matchEntries(words: readonly string[], country: string | null, cap: number): { count: number; changed: VisibleName[] } | null {
     const looked = [...new Set(words)].filter((w) => w.length >= 3);
     if (looked.length === 0) return null;
     const countryIndex = country === null ? -1 : this.countries.indexOf(country);
@@ -350,28 +381,42 @@ export class VisibleNames {
       const others = [...rest, ...[...new Set(words)].filter((w) => w.length < 3)];
       // Checking words on the names costs ~1 µs a name: beyond this many, the database's plans are cheaper.
       if (others.length > 0 && count > MAX_CHECKED) return null;
-      let hits = 0;
-      for (let i = 0; i < count; i++) {
-        const e = this.scratch[i]!;
-        if (this.dead[e] || (countryIndex >= 0 && this.countryOf[e] !== countryIndex)) continue;
-        if (others.length > 0 && !others.every((w) => this.entryHolds(e, w))) continue;
-        if (hits === cap) return null;
-        this.scratch[hits++] = e;
+      if (this.deadCount > 0 || countryIndex >= 0) {
+        let kept = 0;
+        for (let i = 0; i < count; i++) {
+          const e = this.scratch[i]!;
+          if (this.dead[e] || (countryIndex >= 0 && this.countryOf[e] !== countryIndex)) continue;
+          this.scratch[kept++] = e;
+        }
+        count = kept;
       }
-      count = hits;
+      // Each other word checked on the names' words in turn, each word of the vocabulary tested
+      // once (or its holders marked), not every word of every name per query word.
+      for (const w of others) {
+        if (count === 0) break;
+        const holds = this.wordTest(w, count * this.wordsPerEntry);
+        let kept = 0;
+        for (let i = 0; i < count; i++) {
+          const e = this.scratch[i]!;
+          for (let k = this.entryWordStart[e]!; k < this.entryWordStart[e + 1]!; k++) {
+            if (holds(this.entryWords[k]!)) {
+              this.scratch[kept++] = e;
+              break;
+            }
+          }
+        }
+        count = kept;
+      }
+      if (count > cap) return null;
     }
-    const out: NameMatch[] = [];
-    for (let i = 0; i < count; i++) {
-      const e = this.scratch[i]!;
-      out.push(new PackedMatch(this, e, this.ids[e]!, this.counts[e]!));
-    }
+    const changed: VisibleName[] = [];
     for (const c of this.changed.values()) {
       if (country !== null && c.country !== country) continue;
       if (!words.every((w) => c.nameKey.includes(w))) continue;
-      if (out.length === cap) return null;
-      out.push({ id: c.id, nameCore: c.nameCore, visibleReportCount: c.visibleReportCount });
+      if (count + changed.length === cap) return null;
+      changed.push(c);
     }
-    return out;
+    return { count, changed };
   }
 
   /**
@@ -381,39 +426,120 @@ export class VisibleNames {
    * country, ∞) as a set. Near matches (near-match-lookups.ts) check a group's few names holding
    * its shared words for each alternative's own pieces this way: as a look-up of their own, a
    * short piece (`ane`) read tens of thousands of postings and built a match, its `name_core`
-   * included, for each of up to 4,000 names, most then dropped. Each word's holders (kept, see
-   * holdersOf) are marked and each name's word ids looked up: no substring test.
+   * included, for each of up to 4,000 names, most then dropped. See checkOn.
    */
   among(matches: readonly NameMatch[]): (words: readonly string[]) => NameMatch[] {
-    const entries = Int32Array.from(matches, (m) => (this.changed.has(m.id) ? -1 : this.entryOf(m.id)));
+    const entries = Int32Array.from(matches, (m) =>
+      this.changed.has(m.id) ? -1 : m instanceof PackedMatch && m.index === this ? m.entry : this.entryOf(m.id),
+    );
+    return this.checkOn(
+      entries,
+      (i) => matches[i]!,
+      (i) => this.changed.get(matches[i]!.id)!.nameKey,
+    );
+  }
+
+  /**
+   * `among(matchAll(common, country, cap))`, null when matchAll is, with no match made for a name
+   * that no check keeps (a group's holding names are up to 4,000, few of which hold a piece).
+   */
+  amongMatches(common: readonly string[], country: string | null, cap: number): ((words: readonly string[]) => NameMatch[]) | null {
+    const found = this.matchEntries(common, country, cap);
+    if (found === null) return null;
+    const packed = found.count;
+    const entries = new Int32Array(packed + found.changed.length).fill(-1);
+    entries.set(this.scratch.subarray(0, packed));
+    const made: Array<NameMatch | undefined> = [];
+    return this.checkOn(
+      entries,
+      (i) =>
+        (made[i] ??=
+          i < packed ? new PackedMatch(this, entries[i]!, this.ids[entries[i]!]!, this.counts[entries[i]!]!) : overlayMatch(found.changed[i - packed]!)),
+      (i) => found.changed[i - packed]!.nameKey,
+    );
+  }
+
+  /**
+   * The check of `among` on these entries (-1: a company of the overlay, whose key `overlayKey`
+   * gives). The names' word ids are copied once into one short array that every alternative
+   * scans (read from the index's arrays, each name cost two cache misses per alternative: the
+   * largest item of a near-match search's CPU at 10^6). A word is decided on the names' own
+   * words, each tested once (`contains`), or by marking its holders in the vocabulary
+   * (holdersOf), whichever costs less; both say whether some word of the key contains it.
+   */
+  private checkOn(entries: Int32Array, matchOf: (i: number) => NameMatch, overlayKey: (i: number) => string): (words: readonly string[]) => NameMatch[] {
+    const n = entries.length;
+    const starts = new Int32Array(n + 1);
+    for (let i = 0; i < n; i++) {
+      const e = entries[i]!;
+      starts[i + 1] = starts[i]! + (e < 0 ? 0 : this.entryWordStart[e + 1]! - this.entryWordStart[e]!);
+    }
+    const keyWords = new Int32Array(starts[n]!);
+    for (let i = 0; i < n; i++) {
+      const e = entries[i]!;
+      // Copied by hand: a view (subarray) an entry cost more than the copy.
+      if (e >= 0) for (let k = this.entryWordStart[e]!, at = starts[i]!; k < this.entryWordStart[e + 1]!; k++) keyWords[at++] = this.entryWords[k]!;
+    }
     return (words) => {
-      let kept = matches.map((_, i) => i);
+      let kept = Array.from({ length: n }, (_, i) => i);
       for (const w of words) {
-        // Holders are found by trigrams: a shorter word is checked on the names' words.
-        const stamp = w.length >= 3 ? this.markHolders(w) : -1;
+        let wordsOfKept = 0;
+        for (const i of kept) wordsOfKept += starts[i + 1]! - starts[i]!;
+        const holds = this.wordTest(w, wordsOfKept);
         kept = kept.filter((i) => {
-          const e = entries[i]!;
-          if (e < 0) return this.changed.get(matches[i]!.id)!.nameKey.includes(w);
-          if (stamp < 0) return this.entryHolds(e, w);
-          for (let k = this.entryWordStart[e]!; k < this.entryWordStart[e + 1]!; k++) if (this.wordSeen[this.entryWords[k]!] === stamp) return true;
+          if (entries[i]! < 0) return overlayKey(i).includes(w);
+          for (let k = starts[i]!; k < starts[i + 1]!; k++) if (holds(keyWords[k]!)) return true;
           return false;
         });
         if (kept.length === 0) break;
       }
-      return kept.map((i) => matches[i]!);
+      return kept.map(matchOf);
     };
+  }
+
+  /**
+   * Whether a vocabulary word contains `text`, for `among`: by its holders marked when that costs
+   * less than testing the names' own `wordsToCheck` words, else each word tested once.
+   */
+  private wordTest(text: string, wordsToCheck: number): (w: number) => boolean {
+    // Marking a word is a write, a test `contains`: ~4 marks a test. Holders not kept are found by
+    // testing the words of the text's rarest trigram (a text of 3 units: they are its holders).
+    const kept = text.length >= 3 ? this.holdersKept.get(text) : undefined;
+    const toMark = kept !== undefined ? kept.held.length / 4 : text.length === 3 ? this.words.containingCost(text) / 4 : this.words.containingCost(text);
+    if (text.length >= 3 && toMark <= wordsToCheck) {
+      const stamp = this.markHolders(text);
+      return (w) => this.wordSeen[w] === stamp;
+    }
+    // Two stamps: tested and held, tested and not held.
+    const held = this.nextWordStamp(2);
+    const not = held + 1;
+    return (w) => {
+      const seen = this.wordSeen[w];
+      if (seen === held) return true;
+      if (seen === not) return false;
+      const contains = this.words.contains(w, text);
+      this.wordSeen[w] = contains ? held : not;
+      return contains;
+    };
+  }
+
+  /** The first of `count` new stamps for `wordSeen` (cleared when they run out). */
+  private nextWordStamp(count: number): number {
+    if (this.wordStamp + count > 0xff) {
+      this.wordSeen.fill(0);
+      this.wordStamp = 0;
+    }
+    const first = this.wordStamp + 1;
+    this.wordStamp += count;
+    return first;
   }
 
   /** Marks the vocabulary's words holding `word` (3+ characters) in `wordSeen` with a new stamp, returned. */
   private markHolders(word: string): number {
-    this.wordStamp = (this.wordStamp + 1) & 0xff;
-    if (this.wordStamp === 0) {
-      this.wordSeen.fill(0);
-      this.wordStamp = 1;
-    }
     const held = this.holdersOf(word).held;
-    for (let i = 0; i < held.length; i++) this.wordSeen[held[i]!] = this.wordStamp;
-    return this.wordStamp;
+    const stamp = this.nextWordStamp(1);
+    for (let i = 0; i < held.length; i++) this.wordSeen[held[i]!] = stamp;
+    return stamp;
   }
 
   /** The vocabulary's words that contain `word` (3+ characters) and how many entries they post, kept for the next query. */
@@ -428,8 +554,11 @@ export class VisibleNames {
       postings = this.filler[w] ? Infinity : postings + this.postingStart[w + 1]! - this.postingStart[w]!;
     }
     holders = { held, postings };
-    // ~8 bytes an id in a JS array (4 in a view's own buffer), a Map entry and the word ~64.
-    const bytes = 64 + word.length + 8 * held.length;
+    // A Map entry and the word ~64 bytes; ~8 bytes an id in a JS array. A word of three units
+    // holds a view of its trigram's list, whose ids are the index's own: counted as one view
+    // (it was 8 bytes an id, and a few common trigrams of 10^4 words filled the 2 MB: the kept
+    // holders were cleared every ~500 fresh names at 10^6, and the common words found again).
+    const bytes = 64 + word.length + (Array.isArray(held) ? 8 * held.length : HELD_VIEW_BYTES);
     if (this.holdersKept.size >= MAX_HOLDERS_KEPT || this.holdersBytes + bytes > MAX_HOLDERS_BYTES) {
       this.holdersKept.clear();
       this.holdersBytes = 0;
