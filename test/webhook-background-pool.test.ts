@@ -131,7 +131,7 @@ for (const engine of ENGINES.filter((e) => e.name === 'postgres')) {
         const arrived = new Promise<void>((resolve) => (delivered = resolve));
         receiver.answer = () => {
           delivered();
-          return { status: 204, delayMs: 1000 };
+          return { status: 204, delayMs: 3000 };
         };
         await enqueue(db(), world, memberId, [makeEvent(systemClock)]);
         await arrived;
