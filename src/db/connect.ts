@@ -10,6 +10,7 @@ import pg from 'pg';
 import { postgresBulkWriter, sqliteBulkWriter, type BulkWriter } from './bulk-writer.ts';
 import { seamFor, type DialectSeam } from './dialect-seam.ts';
 import { YieldingSqliteDialect } from './sqlite-yield-when-busy.ts';
+import { SERVING_CHECKPOINT_PAGES, startCheckpointer } from './sqlite-checkpointer.ts';
 import type { Database } from './schema.ts';
 import { KEEP_PREPARED } from './prepared.ts';
 import { createHash } from 'node:crypto';
@@ -39,6 +40,8 @@ export interface Engine {
   close(): Promise<void>;
   /** D36's metrics: requests waiting for a pooled connection (PostgreSQL; absent on SQLite). */
   poolStats?(): { waiting: number; total: number; idle: number };
+  /** SQLite with `backgroundCheckpoints`: the checkpoints' thread's count of checkpoints that copied pages. */
+  checkpoints?(): Promise<number>;
 }
 
 export interface EngineOptions {
@@ -55,6 +58,13 @@ export interface EngineOptions {
    * Operator commands wait inside SQLite, up to 10 s.
    */
   yieldWhenBusy?: boolean;
+  /**
+   * A server on SQLite: checkpoints in a thread of their own, not in the serving thread's commits
+   * (db/sqlite-checkpointer.ts).
+   */
+  backgroundCheckpoints?: boolean;
+  /** Told when the checkpoints' thread fails (the serving connection's own threshold then takes over). */
+  onCheckpointerError?: (error: Error) => void;
 }
 
 export function isPostgresUrl(url: string): boolean {
@@ -228,6 +238,10 @@ function openSqlite(url: string, options: EngineOptions): Engine {
   database.pragma(`busy_timeout = ${options.yieldWhenBusy ? 0 : 10000}`);
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
+  const checkpointer =
+    options.backgroundCheckpoints && path !== ':memory:'
+      ? (database.pragma(`wal_autocheckpoint = ${SERVING_CHECKPOINT_PAGES}`), startCheckpointer(path, options.onCheckpointerError ?? (() => {})))
+      : null;
   const config = { database: withStatementCache(database) };
   const dialect = options.yieldWhenBusy ? new YieldingSqliteDialect(config, options.connectionWaitMs ?? 5000) : new SqliteDialect(config);
   const db = new Kysely<Database>({ dialect });
@@ -238,7 +252,11 @@ function openSqlite(url: string, options: EngineOptions): Engine {
     bulk: sqliteBulkWriter(database),
     description: `SQLite ${path}`,
     openPool: async () => {},
-    close: () => db.destroy(),
+    close: async () => {
+      await db.destroy();
+      await checkpointer?.stop();
+    },
+    ...(checkpointer ? { checkpoints: () => checkpointer.checkpoints() } : {}),
   };
 }
 

@@ -43,13 +43,15 @@ export interface ServeOptions {
   keyRingGenerated: boolean;
 }
 
-function openServerEngine(config: Config) {
+function openServerEngine(config: Config, serving?: { onCheckpointerError: (error: Error) => void }) {
   return openEngine(config.databaseUrl, {
     poolSize: config.dbPoolSize,
     backgroundPoolSize: BACKGROUND_POOL_SIZE,
     statementTimeoutMs: config.dbStatementTimeoutMs,
     connectionWaitMs: config.dbConnectionWaitMs,
     yieldWhenBusy: true,
+    // SQLite's checkpoints off the serving thread (db/sqlite-checkpointer.ts).
+    ...(serving ? { backgroundCheckpoints: true, onCheckpointerError: serving.onCheckpointerError } : {}),
   });
 }
 
@@ -76,7 +78,11 @@ async function prepareDatabase(options: ServeOptions, out: Output): Promise<Demo
 /** Serves in this process until SIGTERM/SIGINT; returns the URL through `onListening`. */
 async function serveHere(options: ServeOptions, onListening: (url: string, database: string, metricsUrl: string | null) => void): Promise<void> {
   applyHeapGrowth(options.config.heapGrowthPercent);
-  const engine = openServerEngine(options.config);
+  let logger: ReturnType<typeof createLogger> | null = null;
+  const engine = openServerEngine(options.config, {
+    onCheckpointerError: (error) =>
+      logger?.error({ err: error }, "SQLite's checkpoint thread stopped: the serving thread checkpoints from now on, after 10,000 pages of log"),
+  });
   const logStream = createServerLogStream();
   // Lines wait up to 50 ms (lib/logger.ts): whatever ends the process, what was logged is written.
   const flushLog = () => {
@@ -87,7 +93,7 @@ async function serveHere(options: ServeOptions, onListening: (url: string, datab
     }
   };
   process.once('exit', flushLog);
-  const logger = createLogger({ level: options.logLevel, destination: logStream });
+  logger = createLogger({ level: options.logLevel, destination: logStream });
   const metrics = createMetrics({ processMetrics: true });
   const lifecycle = { draining: false };
   let server;
