@@ -51,7 +51,7 @@ function openServerEngine(config: Config, serving?: { onCheckpointerError: (erro
     connectionWaitMs: config.dbConnectionWaitMs,
     yieldWhenBusy: true,
     // SQLite's checkpoints off the serving thread (db/sqlite-checkpointer.ts).
-    ...(serving ? { backgroundCheckpoints: true, onCheckpointerError: serving.onCheckpointerError } : {}),
+    ...(serving ? { backgroundCheckpoints: true, ...serving } : {}),
   });
 }
 
@@ -79,10 +79,18 @@ async function prepareDatabase(options: ServeOptions, out: Output): Promise<Demo
 async function serveHere(options: ServeOptions, onListening: (url: string, database: string, metricsUrl: string | null) => void): Promise<void> {
   applyHeapGrowth(options.config.heapGrowthPercent);
   let logger: ReturnType<typeof createLogger> | null = null;
-  const engine = openServerEngine(options.config, {
-    onCheckpointerError: (error) =>
-      logger?.error({ err: error }, "SQLite's checkpoint thread stopped: the serving thread checkpoints from now on, after 10,000 pages of log"),
-  });
+  // SQLite's checkpoints in a thread of their own, unless V8's new space is kept small: a
+  // thread's start at this point grew it anyway (8–16 MB, test/serve-heap-growth.test.ts), so
+  // with `--new-space-growth no` the serving thread checkpoints, as SQLite does by itself.
+  const engine = openServerEngine(
+    options.config,
+    options.config.newSpaceGrowth
+      ? {
+          onCheckpointerError: (error) =>
+            logger?.error({ err: error }, "SQLite's checkpoint thread stopped: the serving thread checkpoints from now on, after 10,000 pages of log"),
+        }
+      : undefined,
+  );
   const logStream = createServerLogStream();
   // Lines wait up to 50 ms (lib/logger.ts): whatever ends the process, what was logged is written.
   const flushLog = () => {
