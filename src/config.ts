@@ -37,6 +37,14 @@ export const DEFAULT_BODY_TIMEOUT_MS = 2000;
  */
 export const DEFAULT_HEAP_GROWTH_PERCENT = 50;
 
+/**
+ * Issue 28: the largest V8's new space (both semi-spaces) may grow to in a serving process, MB
+ * (serve/heap-growth.ts): the sizes V8 grows it through, from its start (2) to its own maximum
+ * (32, no limit); measured in docs/benchmarks.md ("branch rss250").
+ */
+export const NEW_SPACE_SIZES_MB = [2, 4, 8, 16, 32] as const;
+export const DEFAULT_NEW_SPACE_MB = 16;
+
 export interface Config {
   readonly databaseUrl: string;
   /** D10: companies per response, 1 to 50. */
@@ -85,6 +93,11 @@ export interface Config {
    * cost 1.05–1.9 × the CPU per fresh request (docs/benchmarks.md, branch rsspeak28).
    */
   readonly newSpaceGrowth: boolean;
+  /**
+   * Issue 28: the largest V8's new space may grow to, MB, one of NEW_SPACE_SIZES_MB (32: V8's own
+   * maximum); 2 (its start size) when `newSpaceGrowth` is false.
+   */
+  readonly newSpaceMb: number;
   /** D26 admission (http/admission-gate.ts): requests in work at once in one process. */
   readonly maxActive: number;
   /** … of which from one key (or one address without a key). */
@@ -137,6 +150,7 @@ export interface ConfigInput {
   nameIndex?: string | boolean;
   heapGrowthPercent?: string | number;
   newSpaceGrowth?: string | boolean;
+  newSpaceMb?: string | number;
   maxActive?: string | number;
   maxActivePerKey?: string | number;
   maxQueued?: string | number;
@@ -194,6 +208,26 @@ function yesNo(name: string, raw: string | boolean | undefined, problems: string
 /** As yesNo, but on when not given. */
 function defaultYes(name: string, raw: string | boolean | undefined, problems: string[]): boolean {
   return raw === undefined || raw === '' ? true : yesNo(name, raw, problems);
+}
+
+/** `--new-space-growth no` is the least size; a size beside it is a contradiction. */
+function newSpaceOf(input: ConfigInput, env: NodeJS.ProcessEnv, problems: string[]): { newSpaceGrowth: boolean; newSpaceMb: number } {
+  const growthRaw = input.newSpaceGrowth ?? env.RISKLOOKUP_NEW_SPACE_GROWTH;
+  const newSpaceGrowth = defaultYes("growth of V8's new space (RISKLOOKUP_NEW_SPACE_GROWTH)", growthRaw, problems);
+  const raw = input.newSpaceMb ?? env.RISKLOOKUP_NEW_SPACE_MB;
+  const name = "V8's new space in MB (RISKLOOKUP_NEW_SPACE_MB)";
+  let newSpaceMb: number = DEFAULT_NEW_SPACE_MB;
+  if (raw !== undefined && raw !== '') {
+    const n = typeof raw === 'number' ? raw : /^\s*[0-9]+\s*$/.test(raw) ? Number(raw) : NaN;
+    if ((NEW_SPACE_SIZES_MB as readonly number[]).includes(n)) newSpaceMb = n;
+    else problems.push(`${name} must be one of ${NEW_SPACE_SIZES_MB.join(', ')} (32: V8's own maximum), got '${raw}'`);
+  }
+  if (!newSpaceGrowth) {
+    if (raw !== undefined && raw !== '' && newSpaceMb !== NEW_SPACE_SIZES_MB[0])
+      problems.push(`choose one: no growth of V8's new space (RISKLOOKUP_NEW_SPACE_GROWTH) keeps it at ${NEW_SPACE_SIZES_MB[0]} MB, ${name} gave ${raw}`);
+    newSpaceMb = NEW_SPACE_SIZES_MB[0];
+  }
+  return { newSpaceGrowth, newSpaceMb };
 }
 
 function fraction(name: string, raw: string | number | undefined, fallback: number, problems: string[]) {
@@ -324,7 +358,7 @@ export function parseConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pr
       1000,
       problems,
     ),
-    newSpaceGrowth: defaultYes("growth of V8's new space (RISKLOOKUP_NEW_SPACE_GROWTH)", input.newSpaceGrowth ?? env.RISKLOOKUP_NEW_SPACE_GROWTH, problems),
+    ...newSpaceOf(input, env, problems),
     maxActive: integer(
       'requests in work at once (RISKLOOKUP_MAX_ACTIVE)',
       input.maxActive ?? env.RISKLOOKUP_MAX_ACTIVE,

@@ -5,7 +5,7 @@
 import cluster from 'node:cluster';
 import { admissionLimitsOf, buildApp } from '../app.ts';
 import { AdmissionGate } from '../http/admission-gate.ts';
-import type { Config } from '../config.ts';
+import { NEW_SPACE_SIZES_MB, type Config } from '../config.ts';
 import { buildCountryCatalogue } from '../countries/catalogue.ts';
 import { openEngine } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
@@ -23,7 +23,7 @@ import type { KeyRing } from '../secrets/key-ring.ts';
 import { KEYS_VARIABLE } from '../secrets/key-ring-source.ts';
 import { sealLegacySecrets } from '../secrets/secrets.service.ts';
 import { BACKGROUND_POOL_SIZE, buildBackgroundWork } from './background-work.ts';
-import { applyHeapGrowth } from './heap-growth.ts';
+import { applyHeapGrowth, serveNewSpace } from './heap-growth.ts';
 
 export interface ServeOptions {
   config: Config;
@@ -79,12 +79,13 @@ async function prepareDatabase(options: ServeOptions, out: Output): Promise<Demo
 async function serveHere(options: ServeOptions, onListening: (url: string, database: string, metricsUrl: string | null) => void): Promise<void> {
   applyHeapGrowth(options.config.heapGrowthPercent);
   let logger: ReturnType<typeof createLogger> | null = null;
-  // SQLite's checkpoints in a thread of their own, unless V8's new space is kept small: a
-  // thread's start at this point grew it anyway (8–16 MB, test/serve-heap-growth.test.ts), so
-  // with `--new-space-growth no` the serving thread checkpoints, as SQLite does by itself.
+  // SQLite's checkpoints in a thread of their own, unless V8's new space is kept at its start
+  // size: a thread's start sets V8's growth factor back to 2, and at this point grew it to 8–16 MB
+  // before the next collection set it again (test/serve-heap-growth.test.ts), so with
+  // `--new-space-growth no` the serving thread checkpoints, as SQLite does by itself.
   const engine = openServerEngine(
     options.config,
-    options.config.newSpaceGrowth
+    options.config.newSpaceMb > NEW_SPACE_SIZES_MB[0]
       ? {
           onCheckpointerError: (error) =>
             logger?.error({ err: error }, "SQLite's checkpoint thread stopped: the serving thread checkpoints from now on, after 10,000 pages of log"),
@@ -161,6 +162,8 @@ async function serveHere(options: ServeOptions, onListening: (url: string, datab
   // A database that does not answer now delays the background work, not the requests: the runner
   // logs it and ticks again every second.
   await background.start();
+  // Started: the new space may grow now, to --new-space-mb (serve/heap-growth.ts).
+  serveNewSpace();
   onListening(server.url, engine.description, metricsServer?.url ?? null);
   await waitForShutdownSignal();
   process.off('SIGHUP', onHangup);

@@ -1,14 +1,14 @@
 import { availableParallelism } from 'node:os';
 import { readWholeNumber } from '../../lib/whole-number.ts';
 import { Command } from 'commander';
-import { DEFAULT_HEAP_GROWTH_PERCENT, parseConfig } from '../../config.ts';
+import { DEFAULT_HEAP_GROWTH_PERCENT, DEFAULT_NEW_SPACE_MB, NEW_SPACE_SIZES_MB, parseConfig } from '../../config.ts';
 import { DEFAULT_NEAR_MATCH_THRESHOLD } from '../../search/near-match-score.ts';
 import { CommandError, UsageError } from '../command-errors.ts';
 import { isLoopback } from '../../lib/loopback.ts';
 import { metricsHostProblem } from '../../metrics/metrics-host.ts';
 import { readTlsFiles, type Transport } from '../../http/transport.ts';
 import { globalOptions } from '../context.ts';
-import { applyNewSpaceGrowth } from '../../serve/heap-growth.ts';
+import { holdNewSpace } from '../../serve/heap-growth.ts';
 import { createOutput } from '../output.ts';
 import { KeyRing, KeyRingError } from '../../secrets/key-ring.ts';
 import { HOW_TO_MAKE_A_RING, keyRingFromEnv, requireKeyRing } from '../../secrets/key-ring-source.ts';
@@ -48,6 +48,7 @@ interface ServeFlags {
   nameIndex?: string;
   heapGrowth?: string;
   newSpaceGrowth?: string;
+  newSpaceMb?: string;
   maxActive?: string;
   maxActivePerKey?: string;
   maxQueued?: string;
@@ -122,7 +123,11 @@ export function serveCommand(): Command {
     )
     .option(
       '--new-space-growth <yes|no>',
-      "no: keep V8's new space at its start size, 2–4 MB (less memory, more CPU per request); default yes: V8 grows it up to 32 MB",
+      "no: keep V8's new space at its start size, 2–4 MB (less memory, more CPU per request); default yes: up to --new-space-mb",
+    )
+    .option(
+      '--new-space-mb <n>',
+      `the largest V8's new space may grow to, MB: ${NEW_SPACE_SIZES_MB.join(', ')} (32: V8's own maximum; smaller: less memory, more CPU per request) (default ${DEFAULT_NEW_SPACE_MB})`,
     )
     .option('--max-active <n>', 'requests in work at once per process; beyond, they wait (D26, default 16)')
     .option('--max-active-per-key <n>', 'of those, from one key or keyless address (default 4)')
@@ -181,6 +186,7 @@ export function serveCommand(): Command {
           nameIndex: flags.nameIndex,
           heapGrowthPercent: flags.heapGrowth,
           newSpaceGrowth: flags.newSpaceGrowth,
+          newSpaceMb: flags.newSpaceMb,
           maxActive: flags.maxActive,
           maxActivePerKey: flags.maxActivePerKey,
           maxQueued: flags.maxQueued,
@@ -193,8 +199,8 @@ export function serveCommand(): Command {
         throw new CommandError((error as Error).message);
       }
       const { keyRing, generated } = keyRingOf(flags.demo === true);
-      // Before the server's code loads: loading it alone would take the new space to 16 MB for good.
-      applyNewSpaceGrowth(config.newSpaceGrowth);
+      // Before the server's code loads: loading it alone would take the new space to 32 MB for good.
+      holdNewSpace(config.newSpaceMb);
       // Fastify, the app and the database drivers load only now: a usage error answers without them.
       const { runServe } = await import('../../serve/serve.ts');
       await runServe(
