@@ -108,3 +108,15 @@ test("V8's heap growth (issue 28): 50 % by default, the flag over RISKLOOKUP_HEA
     /heap growth in percent \(RISKLOOKUP_HEAP_GROWTH_PERCENT\) must be a whole number from 0 to 1000/,
   );
 });
+
+test("V8's new space (issue 28): 8 MB at most by default, the flag over RISKLOOKUP_NEW_SPACE_MB, 2 without growth, a bad value or a contradiction reported", () => {
+  assert.equal(parseConfig({}, {}).newSpaceMb, 8);
+  assert.equal(parseConfig({}, {}).newSpaceGrowth, true);
+  assert.equal(parseConfig({}, { RISKLOOKUP_NEW_SPACE_MB: '32' }).newSpaceMb, 32);
+  assert.equal(parseConfig({ newSpaceMb: '4' }, { RISKLOOKUP_NEW_SPACE_MB: '8' }).newSpaceMb, 4);
+  assert.equal(parseConfig({ newSpaceGrowth: 'no' }, {}).newSpaceMb, 2);
+  assert.equal(parseConfig({ newSpaceGrowth: 'no', newSpaceMb: '2' }, {}).newSpaceMb, 2);
+  for (const bad of ['5', '0', '64', '8.0', 'x'])
+    assert.throws(() => parseConfig({ newSpaceMb: bad }, {}), /V8's new space in MB \(RISKLOOKUP_NEW_SPACE_MB\) must be one of 2, 4, 8, 16, 32/);
+  assert.throws(() => parseConfig({ newSpaceGrowth: 'no' }, { RISKLOOKUP_NEW_SPACE_MB: '16' }), /choose one: no growth of V8's new space/);
+});

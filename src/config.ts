@@ -43,7 +43,7 @@ export const DEFAULT_HEAP_GROWTH_PERCENT = 50;
  * (32, no limit); measured in docs/benchmarks.md ("branch rss250").
  */
 export const NEW_SPACE_SIZES_MB = [2, 4, 8, 16, 32] as const;
-export const DEFAULT_NEW_SPACE_MB = 16;
+export const DEFAULT_NEW_SPACE_MB = 8;
 
 export interface Config {
   readonly databaseUrl: string;
