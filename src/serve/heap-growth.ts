@@ -29,7 +29,8 @@ export function applyHeapGrowth(percent: number): void {
  * before a full collection (V8 adds the new space's capacity to the old space's limit). At 10^6
  * companies that was ~40 MB of the serving peak (docs/benchmarks.md, "branch rsspeak28"); kept at
  * its start size (1 MB a semi-space) it cost ~1.9 × the CPU of a fresh request on SQLite
- * (scavenged several times a request).
+ * (scavenged several times a request); grown to 8 MB and no further (the default), the peak at
+ * 10^6 fell 25–30 MB on both engines at the same CPU (docs/benchmarks.md, "branch rss250").
  *
  * `--max-semi-space-size` is read only when the heap is made, before any of our code runs;
  * `--semi-space-growth-factor` is read at every growth (new size = factor × size, at most 16 MB),
@@ -39,7 +40,7 @@ export function applyHeapGrowth(percent: number): void {
  * straight to that size from where it is, and 1 once it is there. Two catches:
  * - V8 sets the factor back to 2 (its least) whenever a heap is made, which a worker thread's
  *   start does (SQLite's checkpoints, the webhooks' sending thread): so the factor is set again
- *   after every collection, not only when it changes;
+ *   after every collection and when a thread comes online, not only when it changes;
  * - the entries arrive after the collection, so a growth could come between: one growth takes the
  *   semi-space to the chosen size in one step, and the next needs as much again to have survived
  *   (more than the new size: a serving process's scavenges keep a small part of it).
