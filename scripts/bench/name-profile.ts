@@ -64,7 +64,7 @@ const cpuMs = () => {
 // its statements are timed by the wall clock (and the slowest queries sorted by it).
 const onPostgres = args.db!.startsWith('postgres');
 const statementClock = onPostgres ? () => performance.now() : cpuMs;
-const byStatement = new Map<string, { ms: number; calls: number; reads: number }>();
+const byStatement = new Map<string, { ms: number; calls: number; reads: number; rows: number }>();
 // Read system calls of this process (SQLite's page reads that miss its cache: one pread a page), from /proc.
 const readCalls = () => Number(/syscr: (\d+)/.exec(readFileSync('/proc/self/io', 'utf8'))![1]);
 // The current query's statements, for --slowest.
@@ -74,12 +74,16 @@ const original = executor.executeQuery.bind(executor);
 executor.executeQuery = async (query, id) => {
   const reads = readCalls();
   const started = statementClock();
+  let rows = 0;
   try {
-    return await original(query, id);
+    const result = await original(query, id);
+    rows = (result as { rows?: unknown[] }).rows?.length ?? 0;
+    return result;
   } finally {
     const ended = statementClock();
     const label = labelOf(query.sql);
-    const entry = byStatement.get(label) ?? { ms: 0, calls: 0, reads: 0 };
+    const entry = byStatement.get(label) ?? { ms: 0, calls: 0, reads: 0, rows: 0 };
+    entry.rows += rows;
     entry.ms += ended - started;
     // Reading /proc/self/io is two read calls itself.
     entry.reads += readCalls() - reads - 2;
@@ -163,7 +167,10 @@ for (const kind of FRESH_KINDS.filter((k) => kinds.includes(k))) {
   const pgCpu = onPostgres ? ` PostgreSQL CPU ${((pgTicks * 10) / Math.max(1, times.length)).toFixed(2)} ms/query;` : '';
   const statements = [...byStatement.entries()]
     .sort((a, b) => b[1].ms - a[1].ms)
-    .map(([label, { ms, calls, reads }]) => `${label}: ${(ms / times.length).toFixed(2)} (${(calls / times.length).toFixed(1)}; ${(reads / times.length).toFixed(0)} reads)`)
+    .map(
+      ([label, { ms, calls, reads, rows }]) =>
+        `${label}: ${(ms / times.length).toFixed(2)} (${(calls / times.length).toFixed(1)}; ${(reads / times.length).toFixed(0)} reads, ${(rows / Math.max(1, calls)).toFixed(0)} rows a call)`,
+    )
     .join('; ');
   const q = (x: number) => quantile(times, x).toFixed(2);
   if (times.length === 0) continue;
