@@ -73,6 +73,12 @@ for (const engine of ENGINES) {
       const listed = candidateStatements();
       assert.ok(listed.length > 0, statements.join('\n'));
       for (const s of listed) for (const column of ['"company_name"', '"tax_id"', '"city"']) assert.ok(!s.includes(column), `${column} in ${s}`);
+      // SQLite: the misspelt word's correction looked up in the visible companies' own word index (migration 0026).
+      if (engine.name === 'sqlite')
+        assert.ok(
+          listed.some((s) => s.includes('company_near_word_fts MATCH')),
+          listed.join('\n'),
+        );
     });
 
     test('a shown company changed after its candidates were read: the search asks again, and answers as it is now', async () => {

@@ -97,7 +97,7 @@ function labelOf(text: string): string {
   const t = text.replace(/^\/\*[^*]*\*\/\s*/, '').replace(/\s+/g, ' ');
   for (const [pattern, label] of [
     [/json_group_array|ARRAY\(SELECT word FROM unnest/, 'near matches: word look-up'],
-    [/from company_word_fts as "f"/, 'near matches: word index → candidates'],
+    [/from company_(near_)?word_fts as "f"/, 'near matches: word index → candidates'],
     [/WHERE rowid > CAST|WHERE id > \$1 ORDER BY id/, 'vocabulary: catch-up'],
     [/from "data_version"/, 'data version'],
     [/from "company_changes"/, 'index of names: change log'],

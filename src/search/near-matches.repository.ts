@@ -57,7 +57,7 @@ export function nearMatchCandidatesQuery(db: Db, seam: DialectSeam, search: Near
 
 /**
  * SQLite: companies with a visible report (D12), in `country` when given, that hold one of a
- * group's corrections as words (the word index, migration 0012) and every piece of its `all`:
+ * group's corrections as words (the visible companies' word index, migration 0026) and every piece of its `all`:
  * the candidates of groups whose corrections few names hold (search.service.ts). One SELECT per
  * group, each stopping at `limit`. Null on an engine without a word index (dialect-seam.ts).
  */
@@ -65,12 +65,13 @@ export function nearMatchWordCandidatesQuery(db: Db, seam: DialectSeam, groups: 
   const selects = groups.map((g) => {
     const match = seam.nearMatchWordQuery(g.corrections ?? []);
     if (match === null) return null;
-    // The postings drive the loop (few names), each row read once by its id.
+    // The postings drive the loop (few names), each row read once by its id. The visible
+    // companies' own word index (migration 0026): no hidden company's row read to be dropped.
     let query = db
-      .selectFrom(sql`company_word_fts`.as('f'))
+      .selectFrom(sql`company_near_word_fts`.as('f'))
       .innerJoin('companies as v', (join) => join.on(sql<boolean>`v.id = f.rowid`))
       .select(NEAR_MATCH_CANDIDATE_COLUMNS.map((c) => `v.${c}` as const))
-      .where(sql<boolean>`company_word_fts MATCH ${match}`)
+      .where(sql<boolean>`company_near_word_fts MATCH ${match}`)
       .where(sql<boolean>`v.visible_report_count + 0 > 0`);
     for (const piece of g.all) query = query.where(seam.nameKeyHolds(piece));
     if (country) query = query.where(sql<string>`v.country || ''`, '=', country);
