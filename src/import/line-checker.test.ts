@@ -104,11 +104,11 @@ test('checked lines cross the threads as a flat array and come back as they were
   return collect(checked).then((lines) => {
     const billLine = lines[lines.length - 1]!;
     assert.equal(billLine.company?.reports[0]?.amountMinor, 102379909);
-    assert.ok(billLine.company!.reports[0]!.caseJson !== null && billLine.company!.reports[0]!.currency === 'TRY');
+    assert.ok(billLine.company.reports[0].caseJson !== null && billLine.company.reports[0].currency === 'TRY');
     const back = decodeCheckedLines(structuredClone(encodeCheckedLines(lines)));
     assert.deepEqual(back, lines);
     // Same keys in the same order: the objects the writer gets have one shape, as the checker's.
-    assert.deepEqual(Object.keys(back[back.length - 1]!.company!.reports[0]!), Object.keys(billLine.company!.reports[0]!));
-    assert.deepEqual(Object.keys(back[back.length - 1]!.company!), Object.keys(billLine.company!));
+    assert.deepEqual(Object.keys(back[back.length - 1]!.company!.reports[0]!), Object.keys(billLine.company.reports[0]));
+    assert.deepEqual(Object.keys(back[back.length - 1]!.company!), Object.keys(billLine.company));
   });
 });
