@@ -2,9 +2,9 @@
  * Checked import lines as they cross from the line checker's thread to the writer's: one flat
  * array of strings, numbers and nulls per chunk instead of an array of nested objects. The
  * structured clone of objects rebuilds each object key by key on the receiving thread, which is
- * the writer's, the import's critical path: 13–22 ms for 1,000 lines of the bench's file against
- * 7–8 ms for the flat array and the objects rebuilt from it by literals (docs/benchmarks.md,
- * import28e); 10^6 lines are 1,000 chunks.
+ * the writer's, the import's critical path: the writer's CPU to receive the bench file's first
+ * 10^5 lines fell from 0.47 to 0.26 s with the flat array and the objects rebuilt from it by
+ * literals (docs/benchmarks.md, import28e); about 2 s of the writer's ~75 s at 10^6.
  */
 import type { CheckedLine, ImportCompany, ImportReport } from './import-line.ts';
 
