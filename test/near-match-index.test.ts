@@ -4,7 +4,8 @@
  * deactivation that hides its last one, a rename, and a copy into a new SQLite database. On SQLite the candidates come from an
  * index of the visible companies' trigrams of its own (migration 0025, `company_near_fts`):
  * after each step, it must hold exactly the visible companies holding each trigram, and a
- * search must find the company through it.
+ * search must find the company through it; and its word index of its own (migration 0026, `company_near_word_fts`)
+ * exactly the visible companies holding each word of `name_core`.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -34,6 +35,8 @@ for (const engine of ENGINES) {
     const hidden = nextVkn();
     /** Every name the companies held, old ones too: the index must hold none of a name gone. */
     const namesSeen = new Set<string>();
+    /** Every name_core the companies held: near matches' word index (migration 0026) must hold none of a name gone. */
+    const coresSeen = new Set<string>();
     /** The statements of the last search (to see which index answered). */
     let statements: string[] = [];
 
@@ -57,8 +60,9 @@ for (const engine of ENGINES) {
 
     /** SQLite: for every trigram of every name seen, the index's companies are the visible ones holding it. */
     const assertIndexWhole = async (db: Db = database.engine.db, kind = engine.name) => {
-      const companies = await db.selectFrom('companies').select(['id', 'name_key', 'visible_report_count']).execute();
+      const companies = await db.selectFrom('companies').select(['id', 'name_key', 'name_core', 'visible_report_count']).execute();
       for (const c of companies) namesSeen.add(c.name_key);
+      for (const c of companies) coresSeen.add(c.name_core);
       if (kind !== 'sqlite') return;
       const trigrams = new Set([...namesSeen].flatMap((key) => trigramsOf(key)));
       for (const t of trigrams) {
@@ -73,6 +77,22 @@ for (const engine of ENGINES) {
           rows.map((r) => Number(r.id)),
           expected,
           `trigram "${t}"`,
+        );
+      }
+      // Near matches' word index (migration 0026): for every word, the visible companies whose name_core holds it whole.
+      const words = new Set([...coresSeen].flatMap((core) => core.split(' ').filter(Boolean)));
+      for (const w of words) {
+        const { rows } = await sql<{
+          id: number;
+        }>`SELECT rowid AS id FROM company_near_word_fts WHERE company_near_word_fts MATCH ${`"${w}"`} ORDER BY rowid`.execute(db);
+        const expected = companies
+          .filter((c) => Number(c.visible_report_count) > 0 && c.name_core.split(' ').includes(w))
+          .map((c) => Number(c.id))
+          .sort((a, b) => a - b);
+        assert.deepEqual(
+          rows.map((r) => Number(r.id)),
+          expected,
+          `word "${w}"`,
         );
       }
     };

@@ -5,7 +5,7 @@
 //
 //   npm run bench -- [--companies 1000000] [--engines sqlite,postgres] [--duration 10] [--warm-up 10] [--connections 10] [--no-write] [--bin other/bin/risklookup.js]
 //                    [--pg-prefix risklookup_bench] [--tag before] [--fresh-pool 40000]
-//   npm run bench -- --watchers 10000 [--receiver-delay-ms 100] [--search-rate 500] [--engines …] [--bin …] [--tag …]
+//   npm run bench -- --watchers 10000 [--receiver-delay-ms 100] [--receiver-nice 19] [--search-rate 500] [--engines …] [--bin …] [--tag …]
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -39,6 +39,8 @@ const { values: args } = parseArgs({
     watchers: { type: 'string' },
     // With --watchers: the receiver answers each delivery this many ms after it arrived (a remote receiver's answer time).
     'receiver-delay-ms': { type: 'string', default: '0' },
+    // With --watchers: the receiver's nice value while delivering (19: it stands for a remote machine, and takes no turn from the server).
+    'receiver-nice': { type: 'string', default: '0' },
     // With --watchers: the searches' pace in requests a second (0: as fast as the server answers, a closed loop).
     'search-rate': { type: 'string', default: '0' },
     // Tax IDs per kind (hits, misses) for the fresh tax-ID row (fresh-tax-ids.ts).
@@ -349,6 +351,7 @@ if (args.watchers !== undefined) {
       keyRing: process.env.RISKLOOKUP_SECRET_KEYS || BENCH_KEY_RING,
       seconds: Number(args.duration),
       receiverDelayMs: Number(args['receiver-delay-ms']),
+      receiverNice: Number(args['receiver-nice']),
       searchRate: Number(args['search-rate']),
     });
     const loop = (w: typeof r.loop.before) =>
@@ -364,7 +367,7 @@ if (args.watchers !== undefined) {
   }
   console.log(
     [
-      `\`npm run bench -- --watchers ${watchers}${Number(args['search-rate']) > 0 ? ` --search-rate ${args['search-rate']}` : ''}\` on ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model.trim()}:`,
+      `\`npm run bench -- --watchers ${watchers}${Number(args['search-rate']) > 0 ? ` --search-rate ${args['search-rate']}` : ''}${Number(args['receiver-nice']) > 0 ? ` --receiver-nice ${args['receiver-nice']}` : ''}\` on ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model.trim()}:`,
       '',
       '| code | engine | load | approval transaction ms | all delivered after s | searches before: req/s / p99 ms | while delivering (whole delivery): req/s / p99 ms | p99 ratio | event loop before: p99 median / p99 max / max, intervals > 10 ms, ELU, CPU | event loop while delivering | WAL MB after approval → end |',
       '|---|---|---|---|---|---|---|---|---|---|---|',

@@ -4,9 +4,12 @@
 // CPU ms and its main thread's. watchers.ts sums the lines of each window (before the approval, while delivering).
 import fs from 'node:fs';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { isMainThread } from 'node:worker_threads';
 
 const file = process.env.LOOP_PROBE_FILE;
-if (file) {
+// NODE_OPTIONS' --import runs in every worker thread too (the sending thread, SQLite's
+// checkpoints): only the thread that serves requests writes lines.
+if (file && isMainThread) {
   const histogram = monitorEventLoopDelay({ resolution: 1 });
   histogram.enable();
   let elu = performance.eventLoopUtilization();

@@ -27,6 +27,8 @@ const { values: args } = parseArgs({
     'name-words': { type: 'string' },
     // Only these kinds (comma-separated, fresh-queries.ts), e.g. `misspelt name`.
     kinds: { type: 'string' },
+    // SQLite pragmas set on the connection before the run, `;`-separated (e.g. `mmap_size = 268435456`).
+    pragma: { type: 'string' },
   },
 });
 const engine = openEngine(args.db!);
@@ -39,6 +41,7 @@ const search = createCompanySearch({
   nameIndex: args['name-index'] !== 'no',
   ...(args['name-words'] ? { nameWords: args['name-words'] === 'yes' } : {}),
 });
+for (const p of args.pragma ? args.pragma.split(';').filter((x) => x.trim()) : []) await sql.raw(`PRAGMA ${p}`).execute(engine.db);
 await search.warmUp();
 // Profiled once loaded (a serving process loads it in the background; until then, the database path).
 const loadStarted = performance.now();
@@ -61,19 +64,29 @@ const cpuMs = () => {
 // its statements are timed by the wall clock (and the slowest queries sorted by it).
 const onPostgres = args.db!.startsWith('postgres');
 const statementClock = onPostgres ? () => performance.now() : cpuMs;
-const byStatement = new Map<string, { ms: number; calls: number }>();
+const byStatement = new Map<string, { ms: number; calls: number; reads: number; rows: number }>();
+// Read system calls of this process (SQLite's page reads that miss its cache: one pread a page), from /proc.
+const readCalls = () => Number(/syscr: (\d+)/.exec(readFileSync('/proc/self/io', 'utf8'))![1]);
 // The current query's statements, for --slowest.
 let thisQuery: Array<{ label: string; ms: number }> = [];
 const executor = engine.db.getExecutor() as unknown as { executeQuery: (q: { sql: string }, id: unknown) => Promise<unknown> };
 const original = executor.executeQuery.bind(executor);
 executor.executeQuery = async (query, id) => {
+  const reads = readCalls();
   const started = statementClock();
+  let rows = 0;
   try {
-    return await original(query, id);
+    const result = await original(query, id);
+    rows = (result as { rows?: unknown[] }).rows?.length ?? 0;
+    return result;
   } finally {
+    const ended = statementClock();
     const label = labelOf(query.sql);
-    const entry = byStatement.get(label) ?? { ms: 0, calls: 0 };
-    entry.ms += statementClock() - started;
+    const entry = byStatement.get(label) ?? { ms: 0, calls: 0, reads: 0, rows: 0 };
+    entry.rows += rows;
+    entry.ms += ended - started;
+    // Reading /proc/self/io is two read calls itself.
+    entry.reads += readCalls() - reads - 2;
     entry.calls++;
     byStatement.set(label, entry);
     thisQuery.push({ label, ms: statementClock() - started });
@@ -84,7 +97,7 @@ function labelOf(text: string): string {
   const t = text.replace(/^\/\*[^*]*\*\/\s*/, '').replace(/\s+/g, ' ');
   for (const [pattern, label] of [
     [/json_group_array|ARRAY\(SELECT word FROM unnest/, 'near matches: word look-up'],
-    [/from company_word_fts as "f"/, 'near matches: word index → candidates'],
+    [/from company_(near_)?word_fts as "f"/, 'near matches: word index → candidates'],
     [/WHERE rowid > CAST|WHERE id > \$1 ORDER BY id/, 'vocabulary: catch-up'],
     [/from "data_version"/, 'data version'],
     [/from "company_changes"/, 'index of names: change log'],
@@ -154,7 +167,10 @@ for (const kind of FRESH_KINDS.filter((k) => kinds.includes(k))) {
   const pgCpu = onPostgres ? ` PostgreSQL CPU ${((pgTicks * 10) / Math.max(1, times.length)).toFixed(2)} ms/query;` : '';
   const statements = [...byStatement.entries()]
     .sort((a, b) => b[1].ms - a[1].ms)
-    .map(([label, { ms, calls }]) => `${label}: ${(ms / times.length).toFixed(2)} (${(calls / times.length).toFixed(1)})`)
+    .map(
+      ([label, { ms, calls, reads, rows }]) =>
+        `${label}: ${(ms / times.length).toFixed(2)} (${(calls / times.length).toFixed(1)}; ${(reads / times.length).toFixed(0)} reads, ${(rows / Math.max(1, calls)).toFixed(0)} rows a call)`,
+    )
     .join('; ');
   const q = (x: number) => quantile(times, x).toFixed(2);
   if (times.length === 0) continue;

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import https from 'node:https';
+import { getPriority, setPriority } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { openEngine, type Engine } from '../../src/db/connect.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
@@ -159,6 +160,12 @@ interface Hooks {
   /** The receiver answers this long after a delivery arrived (a remote receiver's answer time); 0: at once. */
   receiverDelayMs?: number;
   /**
+   * The receiver (this process) runs at this nice value while the deliveries go out; 0: as the
+   * server. It stands for the members' machines: on the bench's two cores its TLS and HTTP work
+   * otherwise takes the server's turns, which a remote receiver never does.
+   */
+  receiverNice?: number;
+  /**
    * The searches' pace, requests a second from all 10 connections; 0: as fast as the server answers
    * (a closed loop that keeps both cores busy, so any other work, delivery included, lengthens its
    * queue and its p99). A pace below the server's capacity is the traffic of a service in use.
@@ -233,10 +240,13 @@ export async function runWatchersScenario(engineName: string, watchers: number, 
       const walAfterApproval = walMb();
       const timeout = new Promise<null>((r) => setTimeout(() => r(null), 120_000).unref());
       const ended = Promise.race([delivered.then(() => performance.now()), timeout]);
+      const priority = getPriority();
+      if (hooks.receiverNice) setPriority(hooks.receiverNice);
       const duringFrom = Date.now();
       const during = await searches.go(ended);
       const duringTo = Date.now();
       const endedAt = await ended;
+      if (hooks.receiverNice) setPriority(priority);
       const deliveredSeconds = endedAt === null ? null : (endedAt - started) / 1000;
       await new Promise((r) => setTimeout(r, 300)); // the probe's last interval
       const loop = { before: loopWindow(probeFile, beforeFrom, beforeTo), during: loopWindow(probeFile, duringFrom, duringTo) };

@@ -12,7 +12,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { sql, type Insertable } from 'kysely';
 import type { CompaniesTable, ReportsTable, ReportStatusChangesTable } from './schema.ts';
 import type { Db } from './types.ts';
-import { sqliteAddNameWords, sqliteAddNearMatchKeys } from './dialect-seam.ts';
+import { sqliteAddNameWords, sqliteAddNearMatchKeys, sqliteAddNearMatchWords } from './dialect-seam.ts';
 
 /**
  * A write session's pass (db/write-session.ts). The bulk writer's inserts skip the per-row
@@ -223,7 +223,7 @@ function insertSql(table: string, columns: readonly string[]): string {
 }
 
 export function sqliteBulkWriter(database: Sqlite.Database): BulkWriter {
-  type Statements = Record<'company' | 'report' | 'change' | 'index' | 'wordIndex' | 'nearIndex' | 'words', Sqlite.Statement>;
+  type Statements = Record<'company' | 'report' | 'change' | 'index' | 'wordIndex' | 'nearIndex' | 'nearWords' | 'words', Sqlite.Statement>;
   let statements: Statements | null = null;
   // Prepared on first use: the tables exist only after the migrations.
   const prepared = () =>
@@ -234,6 +234,7 @@ export function sqliteBulkWriter(database: Sqlite.Database): BulkWriter {
       index: database.prepare('INSERT INTO company_name_fts (rowid, name_key) SELECT id, name_key FROM companies WHERE id BETWEEN ? AND ?'),
       wordIndex: database.prepare('INSERT INTO company_word_fts (rowid, name_core) SELECT id, name_core FROM companies WHERE id BETWEEN ? AND ?'),
       nearIndex: database.prepare(sqliteAddNearMatchKeys('c.id BETWEEN ? AND ?')),
+      nearWords: database.prepare(sqliteAddNearMatchWords('c.id BETWEEN ? AND ?')),
       words: database.prepare(sqliteAddNameWords('c.id BETWEEN ? AND ?')),
     });
   const values = <T>(row: T, columns: readonly (keyof T)[]) => columns.map((c) => row[c] ?? null);
@@ -268,6 +269,7 @@ export function sqliteBulkWriter(database: Sqlite.Database): BulkWriter {
       s.index.run(first, last);
       s.wordIndex.run(first, last);
       s.nearIndex.run(first, last);
+      s.nearWords.run(first, last);
       s.words.run(first, last);
       return inserted;
     },

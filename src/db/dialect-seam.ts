@@ -277,6 +277,10 @@ export const sqliteAddNameWords = (where: string) =>
 export const sqliteAddNearMatchKeys = (where: string) =>
   `INSERT INTO company_near_fts (rowid, name_key) SELECT c.id, c.name_key FROM companies c WHERE c.visible_report_count + 0 > 0 AND ${where} ORDER BY c.id`;
 
+/** SQLite: the same for near matches' word index (migration 0026): the visible companies' `name_core`, in id order. */
+export const sqliteAddNearMatchWords = (where: string) =>
+  `INSERT INTO company_near_word_fts (rowid, name_core) SELECT c.id, c.name_core FROM companies c WHERE c.visible_report_count + 0 > 0 AND ${where} ORDER BY c.id`;
+
 /** vocabularySince's rows: the words, then one row of the largest id (NULL word). */
 function vocabularyRows(rows: ReadonlyArray<{ id: number | string | null; word: string | null }>) {
   const words = rows.filter((r) => r.word !== null).map((r) => ({ id: Number(r.id), word: r.word! }));
@@ -409,6 +413,8 @@ const sqliteSeam: DialectSeam = {
     await sql`INSERT INTO company_word_fts (company_word_fts) VALUES ('rebuild')`.execute(db);
     await sql`INSERT INTO company_near_fts (company_near_fts) VALUES ('delete-all')`.execute(db);
     await sql.raw(sqliteAddNearMatchKeys('1')).execute(db);
+    await sql`INSERT INTO company_near_word_fts (company_near_word_fts) VALUES ('delete-all')`.execute(db);
+    await sql.raw(sqliteAddNearMatchWords('1')).execute(db);
     if (words === null) {
       await sql.raw(sqliteAddNameWords('1')).execute(db);
       return;
@@ -424,6 +430,7 @@ const sqliteSeam: DialectSeam = {
     await sql`INSERT INTO company_name_fts(company_name_fts) VALUES ('integrity-check')`.execute(db);
     await sql`INSERT INTO company_word_fts(company_word_fts) VALUES ('integrity-check')`.execute(db);
     await sql`INSERT INTO company_near_fts(company_near_fts) VALUES ('integrity-check')`.execute(db);
+    await sql`INSERT INTO company_near_word_fts(company_near_word_fts) VALUES ('integrity-check')`.execute(db);
   },
   claimRows: (query) => query,
 };

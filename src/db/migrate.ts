@@ -21,6 +21,7 @@ import * as companyChanges from './migrations/0021-company-changes.ts';
 import * as disputeReportIndexes from './migrations/0022-dispute-report-indexes.ts';
 import * as retentionDueIndex from './migrations/0024-retention-due-index.ts';
 import * as nearMatchIndex from './migrations/0025-near-match-index.ts';
+import * as nearMatchWordIndex from './migrations/0026-near-match-word-index.ts';
 
 function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -46,6 +47,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     // 0023 was never used (held for a branch that needed no migration).
     '0024-retention-due-index': { up: (db) => retentionDueIndex.up(db) },
     '0025-near-match-index': { up: (db) => nearMatchIndex.up(db, engine.seam) },
+    '0026-near-match-word-index': { up: (db) => nearMatchWordIndex.up(db, engine.seam) },
   };
 }
 

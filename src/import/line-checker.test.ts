@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkFileInWorker, checkLinesInline, checkLinesInWorker } from './line-checker.ts';
+import { decodeCheckedLines, encodeCheckedLines } from './checked-lines-wire.ts';
 
 const countries = buildCountryCatalogue(['TR', 'DE']);
 
@@ -82,4 +83,32 @@ test('stopping early ends the worker thread that reads a file', async () => {
   } finally {
     rmSync(dir, { recursive: true });
   }
+});
+
+test('checked lines cross the threads as a flat array and come back as they were, every field of a report set', () => {
+  const bill = {
+    ref: 'LC-BILL',
+    type: 'enforcement_bill',
+    status: 'pending',
+    filed_at: '2025-11-07 08:49:05',
+    description: 'enforcement bill kaydı',
+    amount: 1023799.09,
+    currency: 'TRY',
+    case: { enforcement_office: 'Eskişehir 25. İcra Dairesi', file_number: '2025/54342', date: '2025-11-07' },
+  };
+  const input = [
+    ...lines().slice(0, 1000),
+    JSON.stringify({ company_name: 'Fatura Sanayi A.Ş.', tax_id: vkn('399999999'), country: 'TR', city: 'İzmir', reports: [bill] }),
+  ];
+  const checked = checkLinesInline(input, countries);
+  return collect(checked).then((lines) => {
+    const billLine = lines[lines.length - 1]!;
+    assert.equal(billLine.company?.reports[0]?.amountMinor, 102379909);
+    assert.ok(billLine.company.reports[0].caseJson !== null && billLine.company.reports[0].currency === 'TRY');
+    const back = decodeCheckedLines(structuredClone(encodeCheckedLines(lines)));
+    assert.deepEqual(back, lines);
+    // Same keys in the same order: the objects the writer gets have one shape, as the checker's.
+    assert.deepEqual(Object.keys(back[back.length - 1]!.company!.reports[0]!), Object.keys(billLine.company.reports[0]));
+    assert.deepEqual(Object.keys(back[back.length - 1]!.company!), Object.keys(billLine.company));
+  });
 });

@@ -7,6 +7,7 @@ import { Worker } from 'node:worker_threads';
 import type { CountryCatalogue } from '../countries/catalogue.ts';
 import { checkImportLine, type CheckedLine } from './import-line.ts';
 import type { FileChunk } from './line-checker.worker.ts';
+import { decodeCheckedLines } from './checked-lines-wire.ts';
 
 /** Lines per message, and messages the worker may hold ahead of the writer. */
 const CHUNK_LINES = 1000;
@@ -116,7 +117,7 @@ export async function* checkFileInWorker(path: string, countries: CountryCatalog
       // Room for one more chunk on the worker's side while this one is written.
       if (!m.done) worker.postMessage('next');
       onBytes?.(m.bytes);
-      yield* m.lines;
+      yield* decodeCheckedLines(m.wire);
       if (m.done) return;
     }
   } finally {

@@ -84,8 +84,9 @@ export function databaseLookups({ db, seam, advice, vocabulary, sampleLetters }:
       const seen = new Set<number>();
       return found.filter((c) => !seen.has(Number(c.id)) && seen.add(Number(c.id))).slice(0, limit);
     },
-    // The candidates are the rows.
-    rowsOf: (shown) => Promise.resolve(shown as NearMatchRow[]),
+    // The shown ones' rows (at most 5), as scored: a company changed since the candidates were
+    // read makes the caller ask again (search.service.ts), so that an answer is of one moment.
+    rowsOf: (shown) => rowsAsScored(db, seam, shown, () => new CandidateChanged('a near match changed since its candidates were read')),
   };
 }
 
@@ -155,26 +156,31 @@ export function memoryLookups({ db, seam, advice, index, words }: MemorySource):
       }
       return Promise.resolve([...found.values()].map((m) => ({ id: m.id, name_core: m.nameCore, visible_report_count: m.visibleReportCount })));
     },
-    async rowsOf(shown) {
-      const rows = new Map(
-        (
-          await findCompaniesById(
-            db,
-            seam,
-            shown.map((c) => Number(c.id)),
-          )
-        ).map((r) => [Number(r.id), r]),
-      );
-      return shown.map((c) => {
-        const row = rows.get(Number(c.id));
-        // Changed since the index caught up: the database answers the whole search.
-        if (!row || row.name_core !== c.name_core || Number(row.visible_report_count) !== Number(c.visible_report_count)) {
-          throw new NotInMemory('a candidate changed since the index caught up');
-        }
-        return row;
-      });
-    },
+    // Changed since the index caught up: the database answers the whole search.
+    rowsOf: (shown) => rowsAsScored(db, seam, shown, () => new NotInMemory('a candidate changed since the index caught up')),
   };
+}
+
+/** A near match read as shown is no longer what its candidate was (a change committed in between): the search is asked again. */
+export class CandidateChanged extends Error {}
+
+/** The rows of `shown`, in order, each as it was scored (`name_core`, `visible_report_count`); otherwise `changed()` is thrown. */
+async function rowsAsScored(db: Db, seam: DialectSeam, shown: readonly NearMatchCandidate[], changed: () => Error): Promise<NearMatchRow[]> {
+  if (shown.length === 0) return [];
+  const rows = new Map(
+    (
+      await findCompaniesById(
+        db,
+        seam,
+        shown.map((c) => Number(c.id)),
+      )
+    ).map((r) => [Number(r.id), r]),
+  );
+  return shown.map((c) => {
+    const row = rows.get(Number(c.id));
+    if (!row || row.name_core !== c.name_core || Number(row.visible_report_count) !== Number(c.visible_report_count)) throw changed();
+    return row;
+  });
 }
 
 /** Whether every one of `words` is a whole word of `nameCore` (SQLite's word index, migration 0012). */

@@ -14,8 +14,15 @@ export interface NearMatchCandidateSearch {
   advice?: LookupAdvice;
 }
 
-/** What near matches need of a candidate: its score's inputs and what is shown (search.service.ts). */
+/** What near matches show of a company (search.service.ts): read for the shown ones only (near-match-lookups.ts). */
 export const NEAR_MATCH_COLUMNS = ['id', 'company_name', 'tax_id', 'country', 'city', 'name_core', 'visible_report_count'] as const;
+
+/**
+ * What a candidate is scored and ranked by: read for each of up to 1,000 candidates (a
+ * distinctive word's near matches at 10^6: ~800 a statement), the shown ones' other columns
+ * after. Each column read is a value made from the record and a string made in JavaScript.
+ */
+export const NEAR_MATCH_CANDIDATE_COLUMNS = ['id', 'name_core', 'visible_report_count'] as const;
 
 /**
  * Companies with a visible report (D12) whose name holds the pieces of some group: the
@@ -32,7 +39,7 @@ export function nearMatchCandidatesQuery(db: Db, seam: DialectSeam, search: Near
     let query = db
       .selectFrom(sql.table(lookup.index).as('f'))
       .innerJoin('companies as v', (join) => join.on(sql<boolean>`v.id = f.rowid`))
-      .select(NEAR_MATCH_COLUMNS.map((c) => `v.${c}` as const))
+      .select(NEAR_MATCH_CANDIDATE_COLUMNS.map((c) => `v.${c}` as const))
       .where(sql<boolean>`${sql.table(lookup.index)} MATCH ${lookup.match}`)
       .where(sql<boolean>`v.visible_report_count + 0 > 0`);
     if (search.country) query = query.where(sql<string>`v.country || ''`, '=', search.country);
@@ -40,7 +47,7 @@ export function nearMatchCandidatesQuery(db: Db, seam: DialectSeam, search: Near
   }
   let query = db
     .selectFrom('companies')
-    .select(NEAR_MATCH_COLUMNS)
+    .select(NEAR_MATCH_CANDIDATE_COLUMNS)
     .where(seam.nameKeyContainsAny(search.groups, { limit: search.limit, country: search.country }, search.advice))
     // As in the name search: neither the partial indexes nor the country index may lead.
     .where(sql<boolean>`visible_report_count + 0 > 0`);
@@ -50,7 +57,7 @@ export function nearMatchCandidatesQuery(db: Db, seam: DialectSeam, search: Near
 
 /**
  * SQLite: companies with a visible report (D12), in `country` when given, that hold one of a
- * group's corrections as words (the word index, migration 0012) and every piece of its `all`:
+ * group's corrections as words (the visible companies' word index, migration 0026) and every piece of its `all`:
  * the candidates of groups whose corrections few names hold (search.service.ts). One SELECT per
  * group, each stopping at `limit`. Null on an engine without a word index (dialect-seam.ts).
  */
@@ -58,12 +65,13 @@ export function nearMatchWordCandidatesQuery(db: Db, seam: DialectSeam, groups: 
   const selects = groups.map((g) => {
     const match = seam.nearMatchWordQuery(g.corrections ?? []);
     if (match === null) return null;
-    // The postings drive the loop (few names), each row read once by its id.
+    // The postings drive the loop (few names), each row read once by its id. The visible
+    // companies' own word index (migration 0026): no hidden company's row read to be dropped.
     let query = db
-      .selectFrom(sql`company_word_fts`.as('f'))
+      .selectFrom(sql`company_near_word_fts`.as('f'))
       .innerJoin('companies as v', (join) => join.on(sql<boolean>`v.id = f.rowid`))
-      .select(NEAR_MATCH_COLUMNS.map((c) => `v.${c}` as const))
-      .where(sql<boolean>`company_word_fts MATCH ${match}`)
+      .select(NEAR_MATCH_CANDIDATE_COLUMNS.map((c) => `v.${c}` as const))
+      .where(sql<boolean>`company_near_word_fts MATCH ${match}`)
       .where(sql<boolean>`v.visible_report_count + 0 > 0`);
     for (const piece of g.all) query = query.where(seam.nameKeyHolds(piece));
     if (country) query = query.where(sql<string>`v.country || ''`, '=', country);

@@ -27,7 +27,7 @@ import {
   shownSimilarity,
   type NearMatchGroup,
 } from './near-match-score.ts';
-import { databaseLookups, memoryLookups, NotInMemory, type NearMatchCandidate, type NearMatchLookups } from './near-match-lookups.ts';
+import { CandidateChanged, databaseLookups, memoryLookups, NotInMemory, type NearMatchCandidate, type NearMatchLookups } from './near-match-lookups.ts';
 import { oneEditAway, wordsOf, wordsOfVariants } from './near-match-words.ts';
 import { checkTaxId, taxIdCandidates } from '../companies/tax-id.ts';
 
@@ -343,7 +343,16 @@ export async function findNearMatchesFrom(
   }
   await deps.vocabulary?.refresh(deps.db, deps.seam, deps.dataVersion);
   const vocabulary = deps.vocabulary ?? null;
-  return nearMatchesFrom(deps, plan, databaseLookups({ db: deps.db, seam: deps.seam, advice, vocabulary, sampleLetters: deps.names?.letters ?? null }));
+  const lookups = databaseLookups({ db: deps.db, seam: deps.seam, advice, vocabulary, sampleLetters: deps.names?.letters ?? null });
+  // The shown ones' rows are read after their candidates (near-match-lookups.ts): a change
+  // committed in between (another process's) asks again, up to 10 times.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await nearMatchesFrom(deps, plan, lookups);
+    } catch (error) {
+      if (!(error instanceof CandidateChanged) || attempt === 10) throw error;
+    }
+  }
 }
 
 async function nearMatchesFrom(deps: SearchDeps, plan: Extract<SearchPlan, { kind: 'name' }>, lookups: NearMatchLookups): Promise<NearMatch[]> {
