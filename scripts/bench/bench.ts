@@ -7,7 +7,7 @@
 //                    [--pg-prefix risklookup_bench] [--tag before] [--fresh-pool 40000]
 //   npm run bench -- --watchers 10000 [--receiver-delay-ms 100] [--receiver-nice 19] [--search-rate 500] [--engines …] [--bin …] [--tag …]
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -177,6 +177,8 @@ function start(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Pr
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d) => {
+      // SERVE_STDOUT_FILE=path keeps what the servers print (e.g. V8's --trace-deopt from a preloaded module).
+      if (process.env.SERVE_STDOUT_FILE) appendFileSync(process.env.SERVE_STDOUT_FILE, d as Buffer);
       out += d;
       const m = /listening on (http:\/\/\S+)/.exec(out);
       if (m) resolve({ child, url: m[1]! });
