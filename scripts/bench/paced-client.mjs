@@ -8,7 +8,8 @@
 // (`--search-rate`). argv: url, key, rate (requests a second), seconds (0: until stdin closes).
 // Prints `ready`, starts at the first line on stdin (or at once with a duration), then prints
 // autocannon-like JSON: requests { average, total }, latency { p50, p99, max }, non2xx, errors,
-// ranSeconds. With PACED_TIMELINE=file it also writes every request's send time (ms from the start)
+// ranSeconds, and what failed: `failures` counts each non-2xx status and each socket error's code
+// (a bench that stops on "1 errors" should say which). With PACED_TIMELINE=file it also writes every request's send time (ms from the start)
 // and latency, one "t latency" line each: when in the run the slow ones fell.
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -22,6 +23,9 @@ const latencies = [];
 const timeline = process.env.PACED_TIMELINE ? [] : null;
 let non2xx = 0;
 let errors = 0;
+/** Non-2xx statuses and socket errors' codes, counted. */
+const failures = {};
+const count = (what) => (failures[what] = (failures[what] ?? 0) + 1);
 let inFlight = 0;
 let stopped = false;
 let started = 0;
@@ -34,15 +38,19 @@ function one() {
     res.resume();
     res.on('end', () => {
       inFlight--;
-      if (res.statusCode < 200 || res.statusCode > 299) non2xx++;
+      if (res.statusCode < 200 || res.statusCode > 299) {
+        non2xx++;
+        count(`HTTP ${res.statusCode}`);
+      }
       latencies.push(performance.now() - sentAt);
       timeline?.push(`${(sentAt - started).toFixed(1)} ${(performance.now() - sentAt).toFixed(2)}`);
       finishIfDone();
     });
   });
-  req.on('error', () => {
+  req.on('error', (error) => {
     inFlight--;
     errors++;
+    count(error.code ?? error.message);
     finishIfDone();
   });
 }
@@ -76,6 +84,7 @@ function finishIfDone() {
       latency: { p50: at(0.5), p99: at(0.99), max: at(1) },
       non2xx,
       errors,
+      failures,
       ranSeconds: ran,
     }),
   );

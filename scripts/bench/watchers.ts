@@ -45,11 +45,23 @@ function load(url: string, key: string, seconds: number, rate: number): Promise<
     child.stdout.on('data', (d) => (out += d));
     child.on('error', reject);
     child.on('exit', () => {
-      const r = JSON.parse(out) as { requests: { average: number; total: number }; latency: { p99: number }; non2xx: number; errors: number };
-      if (r.non2xx > 0 || r.errors > 0) reject(new Error(`searches failed: ${r.non2xx} non-2xx, ${r.errors} errors`));
+      const r = JSON.parse(out) as {
+        requests: { average: number; total: number };
+        latency: { p99: number };
+        non2xx: number;
+        errors: number;
+        failures?: Record<string, number>;
+      };
+      if (r.non2xx > 0 || r.errors > 0) reject(new Error(`searches failed: ${r.non2xx} non-2xx, ${r.errors} errors${failedHow(r)}`));
       else resolve({ rps: r.requests.average, p99: r.latency.p99, total: r.requests.total });
     });
   });
+}
+
+/** What failed, when the client says (paced-client.mjs counts statuses and socket errors' codes). */
+function failedHow(r: { failures?: Record<string, number> }): string {
+  const failures = Object.entries(r.failures ?? {});
+  return failures.length === 0 ? '' : ` (${failures.map(([what, n]) => `${what}: ${n}`).join(', ')})`;
 }
 
 /**
@@ -81,9 +93,10 @@ function searchesUntil(url: string, key: string, rate: number) {
         latency: { p99: number };
         non2xx: number;
         errors: number;
+        failures?: Record<string, number>;
         ranSeconds: number;
       };
-      if (r.non2xx > 0 || r.errors > 0) reject(new Error(`searches failed: ${r.non2xx} non-2xx, ${r.errors} errors`));
+      if (r.non2xx > 0 || r.errors > 0) reject(new Error(`searches failed: ${r.non2xx} non-2xx, ${r.errors} errors${failedHow(r)}`));
       else resolve({ rps: r.requests.average, p99: r.latency.p99, total: r.requests.total, seconds: r.ranSeconds });
     });
   });
