@@ -19,7 +19,7 @@ import type { AttemptResult } from './delivery-rules.ts';
 import { guardedLookup, type AddressRule } from './safe-lookup.ts';
 import { signatureHeader } from './signature.ts';
 import { openSigningSecrets, type SealedSigningSecrets, type SecretWarning } from './signing-secrets.ts';
-import { KeyRing, SecretUnreadableError } from '../secrets/key-ring.ts';
+import { SecretUnreadableError, type KeyRing } from '../secrets/key-ring.ts';
 import { sendWebhook, type SenderDeps } from './webhook-sender.ts';
 import type { ClaimedDelivery, OutcomesWritten, OutcomeWrite } from './deliveries.repository.ts';
 import type { ClaimOrder, DeliveryStore } from './delivery-store.ts';
