@@ -14,6 +14,9 @@ import { createInThreadSender, createThreadSender, type AttemptSender, type ToSe
 import { systemResolver } from '../src/webhooks/safe-lookup.ts';
 import { newSigningSecret } from '../src/webhooks/signature.ts';
 import { USER_AGENT } from '../src/webhooks/webhook-sender.ts';
+import type { SecretWarning } from '../src/webhooks/signing-secrets.ts';
+import { KeyRing, SecretUnreadableError } from '../src/secrets/key-ring.ts';
+import { sealColumn, WEBHOOK_PREVIOUS_SECRET, WEBHOOK_SECRET } from '../src/secrets/secret-columns.ts';
 import { startReceiver, type Receiver } from './helpers/webhook-receiver.ts';
 
 let receiver: Receiver;
@@ -168,6 +171,79 @@ test('the sending thread gives way to the serving thread: 10 nice steps below it
     const lowered = [...threadNiceValues()].filter(([tid, nice]) => !before.has(tid) && nice === Math.min(19, serving + 10));
     assert.equal(lowered.length, 1, `exactly one new thread (the sender) at nice ${Math.min(19, serving + 10)}`);
     assert.equal(threadNiceValues().get(process.pid), serving, 'the serving (main) thread is not lowered');
+  } finally {
+    thread.close();
+  }
+});
+
+test("sealed secrets are opened in the sending thread with the process's ring: signed with both while rotating, none opened by the serving thread", async () => {
+  const ring = KeyRing.generate('k1');
+  const warnings: SecretWarning[] = [];
+  const thread = createThreadSender({ maxSockets: 4, timeoutMs: 5000, allowPrivate: true, trustedCa: receiver.ca, ring, warn: (w) => warnings.push(w) });
+  const opened = mock.method(KeyRing.prototype, 'open');
+  try {
+    receiver.answer = () => ({ status: 204 });
+    const current = newSigningSecret();
+    const previous = newSigningSecret();
+    const sealed = {
+      endpointId: 7,
+      current: sealColumn(ring, WEBHOOK_SECRET, 7, current),
+      previous: sealColumn(ring, WEBHOOK_PREVIOUS_SECRET, 7, previous),
+      previousUntil: Date.now() + 60_000,
+      at: Date.now(),
+    };
+    const result = await thread.send({ ...attempt('/thread-sealed-both', []), secrets: sealed });
+    assert.deepEqual(result, { kind: 'answered', status: 204, retryAfter: null });
+    const got = receiver.received.find((r) => r.path === '/thread-sealed-both')!;
+    for (const secret of [current, previous]) {
+      assert.deepEqual(new Webhook(secret.slice('whsec_'.length)).verify(got.body, got.headers as Record<string, string>), { type: 'company.changed' });
+    }
+    // Past its 24 hours the previous secret no longer signs.
+    await thread.send({ ...attempt('/thread-sealed-current', []), secrets: { ...sealed, previousUntil: sealed.at - 1 } });
+    const currentOnly = receiver.received.find((r) => r.path === '/thread-sealed-current')!;
+    assert.equal(String(currentOnly.headers['webhook-signature']).split(' ').length, 1);
+    assert.equal(opened.mock.callCount(), 0, 'the serving thread opened no secret');
+    assert.deepEqual(warnings, []);
+  } finally {
+    opened.mock.restore();
+    thread.close();
+  }
+});
+
+test('in the sending thread, a current secret the ring cannot open is not sent (SecretUnreadableError with its key id); an unreadable previous one signs with the current only, with a warning', async () => {
+  const ring = KeyRing.generate('k1');
+  const other = KeyRing.generate('lost');
+  const warnings: SecretWarning[] = [];
+  const thread = createThreadSender({ maxSockets: 4, timeoutMs: 5000, allowPrivate: true, trustedCa: receiver.ca, ring, warn: (w) => warnings.push(w) });
+  try {
+    receiver.answer = () => ({ status: 204 });
+    const current = newSigningSecret();
+    const at = Date.now();
+    const unreadable = { endpointId: 8, current: sealColumn(other, WEBHOOK_SECRET, 8, current), previous: null, previousUntil: null, at };
+    await assert.rejects(thread.send({ ...attempt('/thread-unreadable', []), secrets: unreadable }), (error: unknown) => {
+      assert.ok(error instanceof SecretUnreadableError);
+      assert.equal(error.keyId, 'lost');
+      return true;
+    });
+    assert.equal(receiver.received.filter((r) => r.path === '/thread-unreadable').length, 0, 'nothing sent');
+    // Moved from another row: the binding to the row refuses it too.
+    const moved = { ...unreadable, endpointId: 9, current: sealColumn(ring, WEBHOOK_SECRET, 8, current) };
+    await assert.rejects(thread.send({ ...attempt('/thread-moved', []), secrets: moved }), SecretUnreadableError);
+    const previousLost = {
+      endpointId: 8,
+      current: sealColumn(ring, WEBHOOK_SECRET, 8, current),
+      previous: sealColumn(other, WEBHOOK_PREVIOUS_SECRET, 8, newSigningSecret()),
+      previousUntil: at + 60_000,
+      at,
+    };
+    assert.equal((await thread.send({ ...attempt('/thread-previous-lost', []), secrets: previousLost })).kind, 'answered');
+    const got = receiver.received.find((r) => r.path === '/thread-previous-lost')!;
+    new Webhook(current.slice('whsec_'.length)).verify(got.body, got.headers as Record<string, string>);
+    assert.equal(String(got.headers['webhook-signature']).split(' ').length, 1);
+    assert.deepEqual(
+      warnings.map((w) => [w.endpoint, w.keyId]),
+      [[8, 'lost']],
+    );
   } finally {
     thread.close();
   }

@@ -26,7 +26,7 @@ export interface BackgroundWorkDeps {
   readonly config: Config;
   readonly log: Logger;
   /** D35: the ring the whole installation shares; it opens the webhook signing secrets. */
-  readonly keyRing: Pick<KeyRing, 'open'>;
+  readonly keyRing: Pick<KeyRing, 'open' | 'toText'>;
   /** The requests at this process's admission gate (D26): deliveries yield to them (webhooks/delivery-pace.ts). */
   readonly requestLoad?: () => RequestLoad;
 }

@@ -9,14 +9,17 @@
  *   what a delivery cost the serving thread. On PostgreSQL the thread also makes the claims and
  *   writes the outcomes (delivery-store.ts); on SQLite they stay in the serving thread.
  *
- * The secrets reach the thread opened (the key ring stays in the main thread, D35); the thread
- * is in the same process and keeps nothing after the attempt.
+ * The signing secrets cross sealed and are opened where they sign (signing-secrets.ts): the
+ * sending thread has the process's key ring (D35: every process uses the same ring; the thread is
+ * in the same process), handed to it at its start, and keeps nothing after the attempt.
  */
 import https from 'node:https';
 import { Worker } from 'node:worker_threads';
 import type { AttemptResult } from './delivery-rules.ts';
 import { guardedLookup, type AddressRule } from './safe-lookup.ts';
 import { signatureHeader } from './signature.ts';
+import { openSigningSecrets, type SealedSigningSecrets, type SecretWarning } from './signing-secrets.ts';
+import { SecretUnreadableError, type KeyRing } from '../secrets/key-ring.ts';
 import { sendWebhook, type SenderDeps } from './webhook-sender.ts';
 import type { ClaimedDelivery, OutcomesWritten, OutcomeWrite } from './deliveries.repository.ts';
 import type { ClaimOrder, DeliveryStore } from './delivery-store.ts';
@@ -26,13 +29,16 @@ export interface AttemptRequest {
   readonly url: string;
   readonly webhookId: string;
   readonly timestampSeconds: number;
-  /** The signing secrets that are valid now, opened. */
-  readonly secrets: readonly string[];
+  /** The signing secrets that are valid now: opened, or sealed as the endpoint's row holds them (opened by the sender with its ring). */
+  readonly secrets: readonly string[] | SealedSigningSecrets;
   readonly body: string;
 }
 
 export interface AttemptSender {
-  /** Every outcome is an AttemptResult (webhook-sender.ts); rejects only when the request cannot be signed. */
+  /**
+   * Every outcome is an AttemptResult (webhook-sender.ts); rejects only when the request cannot be
+   * signed: SecretUnreadableError when its sealed current secret does not open with the ring.
+   */
   send(request: AttemptRequest): Promise<AttemptResult>;
   /** Closes idle connections (and the thread); call once nothing is in flight. */
   close(): void;
@@ -45,9 +51,25 @@ export interface SenderOptions {
   readonly trustedCa?: string | Buffer;
 }
 
+/** What opens sealed secrets, and hears of a previous secret that did not open. */
+export interface SecretOpening {
+  readonly ring?: Pick<KeyRing, 'open'>;
+  readonly warn?: (warning: SecretWarning) => void;
+}
+
+/** The request's secrets, opened when sealed. SecretUnreadableError for a current secret that does not open. */
+function secretsOf(request: AttemptRequest, opening: SecretOpening): readonly string[] {
+  const given = request.secrets;
+  if (Array.isArray(given)) return given as readonly string[];
+  if (!opening.ring) throw new Error('a sealed signing secret reached a sender without a key ring');
+  const { secrets, warning } = openSigningSecrets(given as SealedSigningSecrets, opening.ring);
+  if (warning) opening.warn?.(warning);
+  return secrets;
+}
+
 /** Signs and sends: what both ways run. */
-export function signAndSend(request: AttemptRequest, deps: SenderDeps): Promise<AttemptResult> {
-  const signature = signatureHeader(request.secrets, request.webhookId, request.timestampSeconds, request.body);
+export function signAndSend(request: AttemptRequest, deps: SenderDeps & SecretOpening): Promise<AttemptResult> {
+  const signature = signatureHeader(secretsOf(request, deps), request.webhookId, request.timestampSeconds, request.body);
   return sendWebhook({ url: request.url, webhookId: request.webhookId, timestampSeconds: request.timestampSeconds, signature, body: request.body }, deps);
 }
 
@@ -57,9 +79,9 @@ export function senderDepsOf(options: SenderOptions, addresses: AddressRule): Se
   return { agent, lookup: guardedLookup(addresses), timeoutMs: options.timeoutMs };
 }
 
-export function createInThreadSender(options: SenderOptions, addresses: AddressRule): AttemptSender {
-  const deps = senderDepsOf(options, addresses);
-  return { send: (request) => signAndSend(request, deps), close: () => deps.agent.destroy() };
+export function createInThreadSender(options: SenderOptions, addresses: AddressRule, opening: SecretOpening = {}): AttemptSender {
+  const deps = { ...senderDepsOf(options, addresses), ...opening };
+  return { send: async (request) => signAndSend(request, deps), close: () => deps.agent.destroy() };
 }
 
 /** PostgreSQL for the thread's own connections (delivery-store.ts): the claims and the outcomes. */
@@ -73,6 +95,8 @@ export interface ThreadDatabase {
 export interface SenderThreadData extends SenderOptions {
   readonly allowPrivate: boolean;
   readonly database?: ThreadDatabase;
+  /** The process's key ring as text (KeyRing.toText), to open the sealed secrets in the thread. Never logged. */
+  readonly ring?: string;
 }
 
 /** A heap of its own, small: the thread holds the bodies in flight only. */
@@ -98,7 +122,11 @@ function startThread(workerData: SenderThreadData): Worker {
 export interface SenderThreadRequest extends AttemptRequest {
   readonly id: number;
 }
-export type SenderThreadAnswer = { readonly id: number; readonly result: AttemptResult } | { readonly id: number; readonly error: string };
+export type SenderThreadAnswer =
+  | { readonly id: number; readonly result: AttemptResult; readonly warning?: SecretWarning }
+  | { readonly id: number; readonly error: string }
+  /** The current secret did not open (SecretUnreadableError): not sent. */
+  | { readonly id: number; readonly unreadable: { readonly keyId: string | null; readonly reason: string } };
 
 export type ToSenderThread =
   | { readonly kind: 'send'; readonly requests: SenderThreadRequest[] }
@@ -138,7 +166,7 @@ export function coalesced<T>(post: (items: T[]) => void, when: (flush: () => voi
  * attempted is taken again when its claim expires.
  */
 export function createThreadSender(
-  options: SenderOptions & { allowPrivate: boolean; database?: ThreadDatabase },
+  options: SenderOptions & { allowPrivate: boolean; database?: ThreadDatabase; ring?: Pick<KeyRing, 'toText'>; warn?: (warning: SecretWarning) => void },
 ): AttemptSender & { store: DeliveryStore | null } {
   let thread: Worker | null = null;
   let nextId = 0;
@@ -160,6 +188,7 @@ export function createThreadSender(
       allowPrivate: options.allowPrivate,
       ...(options.trustedCa ? { trustedCa: options.trustedCa } : {}),
       ...(options.database ? { database: options.database } : {}),
+      ...(options.ring ? { ring: options.ring.toText() } : {}),
     };
     const started = startThread(data);
     started.on('message', (message: FromSenderThread) => {
@@ -167,7 +196,10 @@ export function createThreadSender(
         for (const answer of message.answers) {
           const settle = waiting.get(answer.id);
           waiting.delete(answer.id);
-          if ('result' in answer) settle?.resolve(answer.result);
+          if ('result' in answer) {
+            if (answer.warning) options.warn?.(answer.warning);
+            settle?.resolve(answer.result);
+          } else if ('unreadable' in answer) settle?.reject(new SecretUnreadableError(answer.unreadable.keyId, answer.unreadable.reason));
           else settle?.reject(new Error(answer.error));
         }
       } else {

@@ -16,13 +16,13 @@ import type { JobLog, PeriodicJob, QueueJob } from '../jobs/job-types.ts';
 import { dailyAt } from '../jobs/schedule.ts';
 import type { Clock } from '../lib/clock.ts';
 import { SecretUnreadableError, type KeyRing } from '../secrets/key-ring.ts';
-import { openColumn, WEBHOOK_PREVIOUS_SECRET, WEBHOOK_SECRET } from '../secrets/secret-columns.ts';
 import { deferDelivery, deliveryBacklog, purgeDeliveriesBefore, releaseDeliveries, type ClaimedDelivery } from './deliveries.repository.ts';
 import { databaseDeliveryStore } from './delivery-store.ts';
 import { createDeliveryPacer, DEFAULT_PACE, type PaceSettings, type RequestLoad } from './delivery-pace.ts';
 import { decideAfterAttempt, type AttemptDecision } from './delivery-rules.ts';
 import { forgetExpiredPreviousSecrets } from './endpoints.repository.ts';
 import { createInThreadSender, createThreadSender, type ThreadDatabase } from './attempt-sender.ts';
+import type { SecretWarning } from './signing-secrets.ts';
 import { systemResolver, type AddressRule } from './safe-lookup.ts';
 import { DELIVERY_TIMEOUT_MS } from './webhook-sender.ts';
 import { DELIVERIES_KEPT_DAYS } from './webhook-rules.ts';
@@ -63,8 +63,12 @@ export interface DeliveryWorkerDeps {
   readonly seam: Pick<DialectSeam, 'claimRows' | 'kind'>;
   readonly clock: Clock;
   readonly log: JobLog;
-  /** D35: opens the endpoints' signing secrets (every process of the installation has the same ring). */
-  readonly keyRing: Pick<KeyRing, 'open'>;
+  /**
+   * D35: opens the endpoints' signing secrets (every process of the installation has the same
+   * ring), in the thread that signs (signing-secrets.ts): with `sendInThread`, the sending thread,
+   * which is handed the ring's text at its start.
+   */
+  readonly keyRing: Pick<KeyRing, 'open' | 'toText'>;
   readonly addresses: AddressRule;
   /** This process, on its claims. */
   readonly holder: string;
@@ -114,27 +118,6 @@ export interface DeliveryQueue extends QueueJob<ClaimedDelivery> {
   outcomes(): Readonly<Record<DeliveryOutcome, number>>;
   /** Closes idle connections (after the runner drained). */
   close(): void;
-}
-
-/**
- * The secrets that sign now: the current one, and the previous one while it is valid. A previous
- * secret the ring cannot open (its key lost, and the secret rotated since) is left out with a
- * warning: the receiver verifies with the current one. SecretUnreadableError for the current one.
- */
-function signingSecrets(delivery: ClaimedDelivery, ring: Pick<KeyRing, 'open'>, now: number, log: JobLog): string[] {
-  const current = openColumn(ring, WEBHOOK_SECRET, delivery.endpointId, delivery.secretSealed);
-  const previous = delivery.previousSecretSealed;
-  if (previous === null || delivery.previousSecretUntil === null || delivery.previousSecretUntil <= now) return [current];
-  try {
-    return [current, openColumn(ring, WEBHOOK_PREVIOUS_SECRET, delivery.endpointId, previous)];
-  } catch (error) {
-    if (!(error instanceof SecretUnreadableError)) throw error;
-    log.warn(
-      { endpoint: delivery.endpointId, keyId: error.keyId, reason: error.message },
-      'webhook: the previous signing secret cannot be opened; signing with the current one only',
-    );
-    return [current];
-  }
 }
 
 function recordOf(decision: AttemptDecision, now: number, status: number | null) {
@@ -236,10 +219,21 @@ export function createDeliveryQueue(deps: DeliveryWorkerDeps): DeliveryQueue {
   if (deps.sendInThread && deps.addresses.resolve !== systemResolver) throw new Error("a sending thread resolves with the system's resolver only");
   const senderOptions = { maxSockets: settings.concurrency, timeoutMs: settings.timeoutMs, ...(deps.trustedCa ? { trustedCa: deps.trustedCa } : {}) };
   if (deps.storeInThread && !deps.sendInThread) throw new Error('the claims go to the sending thread only when sending does');
+  const warn = (warning: SecretWarning) =>
+    deps.log.warn(
+      { endpoint: warning.endpoint, keyId: warning.keyId, reason: warning.reason },
+      'webhook: the previous signing secret cannot be opened; signing with the current one only',
+    );
   const thread = deps.sendInThread
-    ? createThreadSender({ ...senderOptions, allowPrivate: deps.addresses.allowPrivate, ...(deps.storeInThread ? { database: deps.storeInThread } : {}) })
+    ? createThreadSender({
+        ...senderOptions,
+        allowPrivate: deps.addresses.allowPrivate,
+        ...(deps.storeInThread ? { database: deps.storeInThread } : {}),
+        ring: deps.keyRing,
+        warn,
+      })
     : null;
-  const sender = thread ?? createInThreadSender(senderOptions, deps.addresses);
+  const sender = thread ?? createInThreadSender(senderOptions, deps.addresses, { ring: deps.keyRing, warn });
   const store = thread?.store ?? databaseDeliveryStore(deps.db, deps.seam);
   /** Attempts sent and not answered yet, per endpoint (the per-endpoint bound). */
   const inFlight = new Map<number, number>();
@@ -298,17 +292,21 @@ export function createDeliveryQueue(deps: DeliveryWorkerDeps): DeliveryQueue {
   async function deliver(delivery: ClaimedDelivery, answered: () => void): Promise<void> {
     const started = deps.clock.now();
     const timestampSeconds = Math.floor(started / 1000);
-    let secrets: string[];
-    try {
-      secrets = signingSecrets(delivery, deps.keyRing, started, deps.log);
-    } catch (error) {
-      answered();
-      if (error instanceof SecretUnreadableError) return deferUnreadable(delivery, error);
-      throw error;
-    }
+    const secrets = {
+      endpointId: delivery.endpointId,
+      current: delivery.secretSealed,
+      previous: delivery.previousSecretSealed,
+      previousUntil: delivery.previousSecretUntil,
+      at: started,
+    };
     let result;
     try {
       result = await sender.send({ url: delivery.url, webhookId: delivery.webhookId, timestampSeconds, secrets, body: delivery.payload });
+    } catch (error) {
+      answered();
+      // Not sent: the sender could not open the current secret (opened where it signs: signing-secrets.ts).
+      if (error instanceof SecretUnreadableError) return deferUnreadable(delivery, error);
+      throw error;
     } finally {
       answered();
     }

@@ -17,6 +17,8 @@ import {
 } from './attempt-sender.ts';
 import type { DeliveryStore } from './delivery-store.ts';
 import { systemResolver } from './safe-lookup.ts';
+import type { SecretWarning } from './signing-secrets.ts';
+import { KeyRing, SecretUnreadableError } from '../secrets/key-ring.ts';
 import { yieldToServingThread } from '../lib/thread-priority.ts';
 
 // Signing and sending give way to the serving thread on the same cores: a delivery can start a few
@@ -25,6 +27,8 @@ yieldToServingThread();
 
 const data = workerData as SenderThreadData;
 const deps = senderDepsOf(data, { resolve: systemResolver, allowPrivate: data.allowPrivate });
+/** The process's ring (D35), to open the sealed signing secrets here rather than in the serving thread. */
+const ring = data.ring ? KeyRing.parse(data.ring, 'the serving process') : undefined;
 const port = parentPort!;
 const reply = (message: FromSenderThread) => port.postMessage(message);
 
@@ -73,12 +77,19 @@ port.on('message', (message: ToSenderThread) => {
   switch (message.kind) {
     case 'send':
       for (const { id, ...attempt } of message.requests) {
-        // A request that cannot be signed (a malformed secret) fails the attempt's run, as in the calling thread.
+        // A request that cannot be signed (a malformed secret) fails the attempt's run, as in the
+        // calling thread; a sealed secret that does not open is named as such (the worker defers it).
+        let warning: SecretWarning | undefined;
         void Promise.resolve()
-          .then(() => signAndSend(attempt, deps))
+          .then(() => signAndSend(attempt, { ...deps, ...(ring ? { ring } : {}), warn: (w) => (warning = w) }))
           .then(
-            (result) => answer({ id, result }),
-            (error: unknown) => answer({ id, error: (error as Error).message }),
+            (result) => answer(warning ? { id, result, warning } : { id, result }),
+            (error: unknown) =>
+              answer(
+                error instanceof SecretUnreadableError
+                  ? { id, unreadable: { keyId: error.keyId, reason: error.message } }
+                  : { id, error: (error as Error).message },
+              ),
           );
       }
       return;
