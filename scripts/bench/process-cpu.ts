@@ -20,6 +20,31 @@ export function cpuSecondsOf(pids: readonly number[]): number | null {
 }
 
 /**
+ * Waits until a server process has finished its start-up work: its CPU over a second is below
+ * `idleMs` (the in-memory index of names and, on PostgreSQL, the names' words are built in the
+ * background after the server listens: 10–25 s of CPU at 10^6 on a slow machine, which a row
+ * measured right after the start counted as its own, e.g. 42 ms of CPU a "tax-ID hit, no cache").
+ * Gives up after `maxSeconds` and says so. Returns the seconds waited.
+ */
+export async function waitUntilIdle(pid: number, options: { idleMs?: number; maxSeconds?: number; label?: string } = {}): Promise<number> {
+  const idle = (options.idleMs ?? 50) / 1000;
+  const max = options.maxSeconds ?? 180;
+  const started = Date.now();
+  let before = cpuSecondsOf([pid]);
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const now = cpuSecondsOf([pid]);
+    if (now === null || before === null) return (Date.now() - started) / 1000;
+    if (now - before < idle) return (Date.now() - started) / 1000;
+    before = now;
+    if ((Date.now() - started) / 1000 >= max) {
+      console.error(`${options.label ?? `process ${pid}`}: still busy after ${max} s of waiting for its start-up; measuring anyway`);
+      return max;
+    }
+  }
+}
+
+/**
  * The local PostgreSQL's processes (for its CPU per request); none when it runs elsewhere. With
  * `database`, the backends serving other databases are left out (another helper's work on a
  * shared machine); the server's own processes (checkpointer, WAL writer…) stay.
