@@ -83,6 +83,13 @@ export interface Config {
    */
   readonly nameIndex: boolean;
   /**
+   * Issue 30: the background work of this process (webhook deliveries, retention, purges; one
+   * runner, serve/background-work.ts). `yes` (default): beside the API, as every process; `no`:
+   * none here (an API process: another process must run it); `only`: that work and no API (a
+   * process of its own, which can be given cores of its own: docs/operations.md).
+   */
+  readonly background: BackgroundRole;
+  /**
    * Issue 28: percent V8's old space may grow past its live size before the next full collection
    * (serve/heap-growth.ts); 0: V8's own factor.
    */
@@ -148,6 +155,7 @@ export interface ConfigInput {
   searchCacheEntries?: string | number;
   nearMatchThreshold?: string | number;
   nameIndex?: string | boolean;
+  background?: string;
   heapGrowthPercent?: string | number;
   newSpaceGrowth?: string | boolean;
   newSpaceMb?: string | number;
@@ -206,6 +214,20 @@ function yesNo(name: string, raw: string | boolean | undefined, problems: string
 }
 
 /** As yesNo, but on when not given. */
+/** Where a process's background work runs (Config.background). */
+export const BACKGROUND_ROLES = ['yes', 'no', 'only'] as const;
+export type BackgroundRole = (typeof BACKGROUND_ROLES)[number];
+
+function backgroundRoleOf(raw: string | undefined, problems: string[]): BackgroundRole {
+  if (raw === undefined || raw.trim() === '') return 'yes';
+  const role = raw.trim().toLowerCase();
+  if ((BACKGROUND_ROLES as readonly string[]).includes(role)) return role as BackgroundRole;
+  problems.push(
+    `background work (--background, RISKLOOKUP_BACKGROUND) must be yes (beside the API), no (an API process; another process runs it) or only (that work and no API), got '${raw}'`,
+  );
+  return 'yes';
+}
+
 function defaultYes(name: string, raw: string | boolean | undefined, problems: string[]): boolean {
   return raw === undefined || raw === '' ? true : yesNo(name, raw, problems);
 }
@@ -350,6 +372,7 @@ export function parseConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pr
       problems,
     ),
     nameIndex: defaultYes('in-memory index of names (RISKLOOKUP_NAME_INDEX)', input.nameIndex ?? env.RISKLOOKUP_NAME_INDEX, problems),
+    background: backgroundRoleOf(input.background ?? env.RISKLOOKUP_BACKGROUND, problems),
     heapGrowthPercent: integer(
       'heap growth in percent (RISKLOOKUP_HEAP_GROWTH_PERCENT)',
       input.heapGrowthPercent ?? env.RISKLOOKUP_HEAP_GROWTH_PERCENT,

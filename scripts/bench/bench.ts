@@ -5,7 +5,7 @@
 //
 //   npm run bench -- [--companies 1000000] [--engines sqlite,postgres] [--duration 10] [--warm-up 10] [--connections 10] [--no-write] [--bin other/bin/risklookup.js]
 //                    [--pg-prefix risklookup_bench] [--tag before] [--fresh-pool 40000]
-//   npm run bench -- --watchers 10000 [--receiver-delay-ms 100] [--receiver-nice 19] [--search-rate 500] [--engines …] [--bin …] [--tag …]
+//   npm run bench -- --watchers 10000 [--receiver-delay-ms 100] [--receiver-nice 19] [--search-rate 500] [--split [--pin]] [--engines …] [--bin …] [--tag …]
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -43,6 +43,10 @@ const { values: args } = parseArgs({
     'receiver-nice': { type: 'string', default: '0' },
     // With --watchers: the searches' pace in requests a second (0: as fast as the server answers, a closed loop).
     'search-rate': { type: 'string', default: '0' },
+    // With --watchers: the API in one process (serve --background no), the deliveries in another (--background only).
+    split: { type: 'boolean', default: false },
+    // With --split: the background process and the receiver on the last core, the API and the searches on the others (taskset).
+    pin: { type: 'boolean', default: false },
     // Tax IDs per kind (hits, misses) for the fresh tax-ID row (fresh-tax-ids.ts).
     'tax-pool': { type: 'string', default: '150000' },
     // Only the fresh scenarios (the headline rows), for quick before/after pairs.
@@ -170,7 +174,12 @@ function misspelt(core: string): string {
 
 const BENCH_KEY_RING = generateKeyEntry('bench');
 
-function start(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; url: string }> {
+function start(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  ready = /listening on (http:\/\/\S+)/,
+): Promise<{ child: ChildProcess; url: string }> {
   // D35: a server needs a key ring; the bench makes one per run (it stores no secret worth keeping).
   const ring = { RISKLOOKUP_SECRET_KEYS: process.env.RISKLOOKUP_SECRET_KEYS || BENCH_KEY_RING };
   const child = spawn(command, args, { env: { ...process.env, ...ring, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -180,8 +189,8 @@ function start(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Pr
       // SERVE_STDOUT_FILE=path keeps what the servers print (e.g. V8's --trace-deopt from a preloaded module).
       if (process.env.SERVE_STDOUT_FILE) appendFileSync(process.env.SERVE_STDOUT_FILE, d as Buffer);
       out += d;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve({ child, url: m[1]! });
+      const m = ready.exec(out);
+      if (m) resolve({ child, url: m[1] ?? '' });
     });
     child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`)));
   });
@@ -348,6 +357,7 @@ async function benchEngine(engine: string) {
 
 const fmt = (n: number, d = 0) => n.toLocaleString('en', { maximumFractionDigits: d, minimumFractionDigits: d });
 
+if (args.pin && !args.split) throw new Error('--pin gives the background process a core of its own: it goes with --split');
 if (args.watchers !== undefined) {
   const { runWatchersScenario } = await import('./watchers.ts');
   const watchers = Number(args.watchers);
@@ -362,6 +372,8 @@ if (args.watchers !== undefined) {
       receiverDelayMs: Number(args['receiver-delay-ms']),
       receiverNice: Number(args['receiver-nice']),
       searchRate: Number(args['search-rate']),
+      split: args.split,
+      pin: args.pin,
     });
     const loop = (w: typeof r.loop.before) =>
       w
@@ -376,7 +388,7 @@ if (args.watchers !== undefined) {
   }
   console.log(
     [
-      `\`npm run bench -- --watchers ${watchers}${Number(args['search-rate']) > 0 ? ` --search-rate ${args['search-rate']}` : ''}${Number(args['receiver-nice']) > 0 ? ` --receiver-nice ${args['receiver-nice']}` : ''}\` on ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model.trim()}:`,
+      `\`npm run bench -- --watchers ${watchers}${Number(args['search-rate']) > 0 ? ` --search-rate ${args['search-rate']}` : ''}${Number(args['receiver-nice']) > 0 ? ` --receiver-nice ${args['receiver-nice']}` : ''}${args.split ? ' --split' : ''}${args.pin ? ' --pin' : ''}\` on ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model.trim()}:`,
       '',
       '| code | engine | load | approval transaction ms | all delivered after s | searches before: req/s / p99 ms | while delivering (whole delivery): req/s / p99 ms | p99 ratio | event loop before: p99 median / p99 max / max, intervals > 10 ms, ELU, CPU | event loop while delivering | WAL MB after approval → end |',
       '|---|---|---|---|---|---|---|---|---|---|---|',

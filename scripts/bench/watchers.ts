@@ -3,11 +3,11 @@
 // claim's approval reaches consensus: how long its transaction takes (all N events and their
 // deliveries written in it), how long until the receiver has every delivery, and the p99 of
 // tax-ID searches (autocannon) before the approval and while the deliveries go out.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import https from 'node:https';
-import { getPriority, setPriority } from 'node:os';
+import { cpus, getPriority, setPriority } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { openEngine, type Engine } from '../../src/db/connect.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
@@ -31,6 +31,17 @@ function timelineEnv(phase: string): NodeJS.ProcessEnv {
 }
 
 /**
+ * `--split --pin`: the cores of the API process and of the searches' client (all but the last),
+ * and of the background process and this process's receiver (the last). Null: not pinned.
+ */
+let pinning: { api: string; background: string } | null = null;
+
+/** A command started on the given cores (taskset, util-linux) when pinning, else as it is. */
+function onCores(cores: string | undefined, command: string, args: string[]): [string, string[]] {
+  return cores ? ['taskset', ['-c', cores, command, ...args]] : [command, args];
+}
+
+/**
  * The searches before the approval, in a child process, awaited (the receiver answers in this
  * process meanwhile): autocannon's closed loop, or paced-client.mjs at `rate` a second.
  */
@@ -40,7 +51,7 @@ function load(url: string, key: string, seconds: number, rate: number): Promise<
       rate > 0
         ? [`${ROOT}scripts/bench/paced-client.mjs`, url, key, String(rate), String(seconds)]
         : [`${ROOT}node_modules/autocannon/autocannon.js`, '-c', '10', '-d', String(seconds), '-j', '-H', `x-api-key=${key}`, url];
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'], env: timelineEnv('before') });
+    const child = spawn(...onCores(pinning?.api, process.execPath, args), { stdio: ['ignore', 'pipe', 'ignore'], env: timelineEnv('before') });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('error', reject);
@@ -74,7 +85,7 @@ function failedHow(r: { failures?: Record<string, number> }): string {
  */
 function searchesUntil(url: string, key: string, rate: number) {
   const script = rate > 0 ? ['paced-client.mjs', url, key, String(rate), '0'] : ['search-until-stopped.mjs', url, key, '10'];
-  const child = spawn(process.execPath, [`${ROOT}scripts/bench/${script[0]}`, ...script.slice(1)], {
+  const child = spawn(...onCores(pinning?.api, process.execPath, [`${ROOT}scripts/bench/${script[0]}`, ...script.slice(1)]), {
     stdio: ['pipe', 'pipe', 'inherit'],
     env: timelineEnv('during'),
   });
@@ -166,7 +177,8 @@ export interface WatchersResult {
 
 interface Hooks {
   databaseUrl(engine: string): Promise<string>;
-  start(command: string, args: string[], env?: NodeJS.ProcessEnv): Promise<{ child: import('node:child_process').ChildProcess; url: string }>;
+  /** Starts a server and waits for its line `ready` (default: `listening on URL`; the URL, or '' when the line has none). */
+  start(command: string, args: string[], env?: NodeJS.ProcessEnv, ready?: RegExp): Promise<{ child: import('node:child_process').ChildProcess; url: string }>;
   bin: string;
   keyRing: string;
   seconds: number;
@@ -184,6 +196,13 @@ interface Hooks {
    * queue and its p99). A pace below the server's capacity is the traffic of a service in use.
    */
   searchRate?: number;
+  /**
+   * The API in one process (`serve --background no`) and the deliveries in another
+   * (`serve --background only`), as docs/operations.md advises where the searches' tail matters.
+   */
+  split?: boolean;
+  /** With `split`: the background process and the receiver on the last core, the API process and the searches on the others (taskset). */
+  pin?: boolean;
 }
 
 export async function runWatchersScenario(engineName: string, watchers: number, hooks: Hooks): Promise<WatchersResult> {
@@ -217,12 +236,36 @@ export async function runWatchersScenario(engineName: string, watchers: number, 
     await engine.close();
 
     const probeFile = `/tmp/watchers-loop-${run}.jsonl`;
-    const server = await hooks.start(process.execPath, [hooks.bin, 'serve', '--port', '0', '--log-level', 'warn', '--db', url], {
-      RISKLOOKUP_WEBHOOK_ALLOW_PRIVATE: '1',
-      NODE_EXTRA_CA_CERTS: certificate.certFile,
-      LOOP_PROBE_FILE: probeFile,
-      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${ROOT}scripts/bench/loop-probe.mjs`.trim(),
-    });
+    const cores = cpus().length;
+    pinning = hooks.split && hooks.pin && cores >= 2 ? { api: cores === 2 ? '0' : `0-${cores - 2}`, background: String(cores - 1) } : null;
+    // The receiver stands for the members' machines: with the deliveries, off the API's cores.
+    if (pinning) execFileSync('taskset', ['-a', '-p', '-c', pinning.background, String(process.pid)], { stdio: 'ignore' });
+    const serveEnv = { RISKLOOKUP_WEBHOOK_ALLOW_PRIVATE: '1', NODE_EXTRA_CA_CERTS: certificate.certFile };
+    const server = await hooks.start(
+      ...onCores(pinning?.api, process.execPath, [
+        hooks.bin,
+        'serve',
+        '--port',
+        '0',
+        '--log-level',
+        'warn',
+        '--db',
+        url,
+        ...(hooks.split ? ['--background', 'no'] : []),
+      ]),
+      {
+        ...serveEnv,
+        LOOP_PROBE_FILE: probeFile,
+        NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${ROOT}scripts/bench/loop-probe.mjs`.trim(),
+      },
+    );
+    const background = hooks.split
+      ? await hooks.start(
+          ...onCores(pinning?.background, process.execPath, [hooks.bin, 'serve', '--log-level', 'warn', '--db', url, '--background', 'only']),
+          serveEnv,
+          /background work only/,
+        )
+      : null;
     const walFile = url.startsWith('sqlite:') ? `${url.slice('sqlite:'.length)}-wal` : null;
     const walMb = () => (walFile && existsSync(walFile) ? Math.round(statSync(walFile).size / 1e5) / 10 : 0);
     const path = `${server.url}/api/v1/search.php?type=tax_id&country=TR&q=${searched}`;
@@ -276,11 +319,14 @@ export async function runWatchersScenario(engineName: string, watchers: number, 
       };
     } finally {
       server.child.kill('SIGTERM');
+      background?.child.kill('SIGTERM');
       if (process.env.PACED_TIMELINE && existsSync(probeFile)) copyFileSync(probeFile, `${process.env.PACED_TIMELINE}.loop`);
       rmSync(probeFile, { force: true });
     }
   } finally {
     receiver.close();
+    if (pinning) execFileSync('taskset', ['-a', '-p', '-c', `0-${cpus().length - 1}`, String(process.pid)], { stdio: 'ignore' });
+    pinning = null;
   }
 }
 

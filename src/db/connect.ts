@@ -317,6 +317,10 @@ function openPostgres(url: string, options: EngineOptions): Engine {
     },
     close: async () => {
       await Promise.all([db.destroy(), backgroundDb === db ? null : backgroundDb.destroy()]);
+      // Kysely ends a pool only once a query went through it; openPool may have opened one that no
+      // query used (`serve --background no` leaves the background pool idle), and its connections
+      // would keep the process alive.
+      for (const p of [pool, backgroundPool]) if (p && !p.ended) await p.end();
     },
     poolStats: () => ({ waiting: pool.waitingCount, total: pool.totalCount, idle: pool.idleCount }),
   };

@@ -24,6 +24,7 @@ import { KEYS_VARIABLE } from '../secrets/key-ring-source.ts';
 import { sealLegacySecrets } from '../secrets/secrets.service.ts';
 import { BACKGROUND_POOL_SIZE, buildBackgroundWork } from './background-work.ts';
 import { applyHeapGrowth, serveNewSpace } from './heap-growth.ts';
+import { ALWAYS_SERVING } from '../webhooks/delivery-pace.ts';
 
 export interface ServeOptions {
   config: Config;
@@ -43,9 +44,9 @@ export interface ServeOptions {
   keyRingGenerated: boolean;
 }
 
-function openServerEngine(config: Config, serving?: { onCheckpointerError: (error: Error) => void }) {
+function openServerEngine(config: Config, serving?: { onCheckpointerError: (error: Error) => void }, poolSize = config.dbPoolSize) {
   return openEngine(config.databaseUrl, {
-    poolSize: config.dbPoolSize,
+    poolSize,
     backgroundPoolSize: BACKGROUND_POOL_SIZE,
     statementTimeoutMs: config.dbStatementTimeoutMs,
     connectionWaitMs: config.dbConnectionWaitMs,
@@ -109,16 +110,24 @@ async function serveHere(options: ServeOptions, onListening: (url: string, datab
   let app;
   let metricsServer: MetricsServer | null = null;
   const gate = new AdmissionGate(admissionLimitsOf(options.config));
-  const background = buildBackgroundWork({
-    engine,
-    clock: systemClock,
-    config: options.config,
-    log: logger,
-    keyRing: options.keyRing,
-    requestLoad: () => ({ ...gate.stats(), admitted: gate.admitted }),
-  });
+  // `--background no`: an API process; another process (`--background yes` or `only`) runs the work.
+  const background =
+    options.config.background === 'no'
+      ? null
+      : buildBackgroundWork({
+          engine,
+          clock: systemClock,
+          config: options.config,
+          log: logger,
+          keyRing: options.keyRing,
+          requestLoad: () => ({ ...gate.stats(), admitted: gate.admitted }),
+        });
   // The background work's figures beside the app's, in this process's one registry (D36).
-  registerBackgroundMetrics(metrics, background, logger);
+  if (background) registerBackgroundMetrics(metrics, background, logger);
+  else
+    logger.info(
+      'no background work in this process (--background no): webhook deliveries, retention and purges run in a process with --background yes or only',
+    );
   try {
     app = await buildApp({ config: options.config, engine, logger, transport: options.transport, metrics, lifecycle, keyRing: options.keyRing, gate });
     await engine.openPool();
@@ -161,7 +170,7 @@ async function serveHere(options: ServeOptions, onListening: (url: string, datab
   process.on('SIGHUP', onHangup);
   // A database that does not answer now delays the background work, not the requests: the runner
   // logs it and ticks again every second.
-  await background.start();
+  await background?.start();
   // Started: the new space may grow now, to --new-space-mb (serve/heap-growth.ts).
   serveNewSpace();
   onListening(server.url, engine.description, metricsServer?.url ?? null);
@@ -170,6 +179,59 @@ async function serveHere(options: ServeOptions, onListening: (url: string, datab
   if (options.drainDelayMs > 0) logger.info({ ms: options.drainDelayMs }, 'draining: /healthz answers 503 while requests are still served');
   await server.stop();
   await metricsServer?.close();
+  logStream.flushSync();
+}
+
+/**
+ * `serve --background only`: the background work (webhook deliveries, retention, purges) in a
+ * process with no API, until SIGTERM/SIGINT; then it drains as a serving process does (nothing new
+ * starts, a delivery in flight finishes or is given back). It cannot see the API processes'
+ * requests, so deliveries keep the pace of a process that serves (ALWAYS_SERVING). Its metrics, if
+ * asked for, on their own port (D36).
+ */
+async function backgroundOnly(options: ServeOptions, onStarted: (database: string, metricsUrl: string | null) => void): Promise<void> {
+  // No requests: one connection for the jobs that use the requests' pool, beside the background pool.
+  const engine = openServerEngine(options.config, undefined, 1);
+  const logStream = createServerLogStream();
+  const logger = createLogger({ level: options.logLevel, destination: logStream });
+  process.once('exit', () => {
+    try {
+      logStream.flushSync();
+    } catch {
+      // stderr gone: nothing left to write to.
+    }
+  });
+  const metrics = createMetrics({ processMetrics: true });
+  const background = buildBackgroundWork({
+    engine,
+    clock: systemClock,
+    config: options.config,
+    log: logger,
+    keyRing: options.keyRing,
+    requestLoad: ALWAYS_SERVING,
+  });
+  registerBackgroundMetrics(metrics, background, logger);
+  let metricsServer: MetricsServer | null = null;
+  try {
+    await engine.openPool();
+    if (options.metrics)
+      metricsServer = await startMetricsServer(options.metrics.host, options.metrics.port, async () => ({
+        contentType: metrics.registry.contentType,
+        body: await metrics.registry.metrics(),
+      }));
+  } catch (error) {
+    await engine.close();
+    throw error;
+  }
+  await background.start();
+  onStarted(engine.description, metricsServer?.url ?? null);
+  // Nothing else may hold the event loop open (the runner's timer is unref'd; SQLite holds no socket).
+  const alive = setInterval(() => {}, 1 << 30);
+  await waitForShutdownSignal();
+  clearInterval(alive);
+  await background.drain();
+  await metricsServer?.close();
+  await engine.close();
   logStream.flushSync();
 }
 
@@ -270,6 +332,15 @@ export async function runServe(options: ServeOptions, out: Output): Promise<void
     return;
   }
   const demo = await prepareDatabase(options, out);
-  await serveHere(options, (url, database, metricsUrl) => announce(out, url, database, demo, 1, metricsUrl));
+  if (options.config.background === 'only') {
+    await backgroundOnly(options, (database, metricsUrl) =>
+      out.result({ background: 'only', database, ...(metricsUrl ? { metrics: metricsUrl } : {}) }, [
+        `background work only, no API (${database}): webhook deliveries, retention and purges`,
+        ...(metricsUrl ? [`metrics on ${metricsUrl}`] : []),
+      ]),
+    );
+  } else {
+    await serveHere(options, (url, database, metricsUrl) => announce(out, url, database, demo, 1, metricsUrl));
+  }
   out.info('stopped');
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createDeliveryPacer, SERVING_QUIET_MS, type RequestLoad } from './delivery-pace.ts';
+import { ALWAYS_SERVING, createDeliveryPacer, SERVING_QUIET_MS, type RequestLoad } from './delivery-pace.ts';
 
 /** A pacer on a fake clock and a fake admission gate. */
 function paced(ratePerSecond: number, burst: number) {
@@ -110,4 +110,17 @@ test('a rate of 0 turns the pace off', () => {
   const p = paced(0, 4);
   p.set({ active: 10, queued: 10, admitted: 10 });
   assert.deepEqual(p.pace(16), { limit: 16, retryInMs: 0 });
+});
+
+test('a process with no API (serve --background only) keeps the pace of one that serves, however long it has seen no request', () => {
+  let now = 0;
+  const pace = createDeliveryPacer({ ratePerSecond: 250, burst: 16 }, ALWAYS_SERVING, () => now);
+  assert.deepEqual(pace(64), { limit: 16, retryInMs: 0 });
+  assert.equal(pace.serving(), true);
+  now += 10 * SERVING_QUIET_MS;
+  // Ten quiet seconds earn the bucket's two bursts, never all 64 slots at once.
+  assert.deepEqual(pace(64), { limit: 16, retryInMs: 0 });
+  assert.deepEqual(pace(64), { limit: 16, retryInMs: 0 });
+  assert.deepEqual(pace(64), { limit: 0, retryInMs: 64 });
+  assert.equal(pace.serving(), true);
 });

@@ -39,6 +39,13 @@ export interface PaceSettings {
 export const DEFAULT_PACE: PaceSettings = { ratePerSecond: 250, burst: 16 };
 
 /**
+ * The load a process with no API reports (`serve --background only`): it cannot see the API
+ * processes' requests, so it paces as if they were always serving. Where it has cores of its own,
+ * RISKLOOKUP_WEBHOOK_RATE_WHILE_SERVING may raise its rate (0: no limit; docs/operations.md).
+ */
+export const ALWAYS_SERVING = (): RequestLoad => ({ active: 1, queued: 0, admitted: 0 });
+
+/**
  * The process counts as serving for this long after it last saw a request: between two searches
  * the gate is often empty for a moment, and a worker that took that moment for full speed would
  * not yield at all.

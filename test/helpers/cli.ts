@@ -44,7 +44,12 @@ const TEST_DRAIN_GRACE_MS = '100';
  * Starts `risklookup serve` with the given arguments (and the tests' key ring, as runCli) and waits for its `listening on` line.
  * `node`: options of node itself (before the program); `cwd`: where the process runs.
  */
-export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}, options: { node?: string[]; cwd?: string } = {}): Promise<ServeProcess> {
+export async function startServe(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  options: { node?: string[]; cwd?: string; /** The line that says it started (a process with no API has no URL: `url` is then ''). */ ready?: RegExp } = {},
+): Promise<ServeProcess> {
+  const ready = options.ready ?? /listening on (https?:\/\/\S+)/;
   const child = spawn(process.execPath, [...(options.node ?? []), BIN, 'serve', '--port', '0', '--log-level', 'warn', ...args], {
     env: { ...process.env, RISKLOOKUP_DRAIN_GRACE_MS: TEST_DRAIN_GRACE_MS, ...TEST_KEY_RING_ENV, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -62,7 +67,7 @@ export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}, op
     }),
   );
   const started = Date.now();
-  while (!/listening on (https?:\/\/\S+)/.test(stdout)) {
+  while (!ready.test(stdout)) {
     if (child.exitCode !== null || Date.now() - started > 30_000) {
       child.kill('SIGKILL');
       throw new Error(`serve did not start: ${stdout}\n${stderr}`);
@@ -70,7 +75,7 @@ export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}, op
     await new Promise((r) => setTimeout(r, 50));
   }
   return {
-    url: /listening on (https?:\/\/\S+)/.exec(stdout)![1]!,
+    url: ready.exec(stdout)![1] ?? '',
     stdout: () => stdout,
     stderr: () => stderr,
     signal: (signal) => {

@@ -46,6 +46,7 @@ interface ServeFlags {
   searchCacheEntries?: string;
   nearMatchThreshold?: string;
   nameIndex?: string;
+  background?: string;
   heapGrowth?: string;
   newSpaceGrowth?: string;
   newSpaceMb?: string;
@@ -116,6 +117,10 @@ export function serveCommand(): Command {
     .option('--db-statement-timeout <ms>', 'PostgreSQL statement timeout (default 5000)')
     .option('--search-cache-entries <n>', 'search answers kept until the data changes; 0 turns the cache off (default 1000)')
     .option('--near-match-threshold <x>', `near matches (D25) scoring below this, 0 to 1, are not shown (default ${DEFAULT_NEAR_MATCH_THRESHOLD})`)
+    .option(
+      '--background <yes|no|only>',
+      "this process's background work (webhook deliveries, retention, purges): yes (default) beside the API; no: none, an API process (run another with only); only: that work and no API",
+    )
     .option('--name-index <yes|no>', 'keep the searchable names in memory for fresh name searches; no: the database only (default yes)')
     .option(
       '--heap-growth <percent>',
@@ -184,6 +189,7 @@ export function serveCommand(): Command {
           searchCacheEntries: flags.searchCacheEntries,
           nearMatchThreshold: flags.nearMatchThreshold,
           nameIndex: flags.nameIndex,
+          background: flags.background,
           heapGrowthPercent: flags.heapGrowth,
           newSpaceGrowth: flags.newSpaceGrowth,
           newSpaceMb: flags.newSpaceMb,
@@ -198,6 +204,12 @@ export function serveCommand(): Command {
       } catch (error) {
         throw new CommandError((error as Error).message);
       }
+      if (config.background === 'only' && workers > 1)
+        throw new UsageError('--background only runs the background work in one process with no API: drop --workers (the API processes take --background no)');
+      if (config.background === 'only' && flags.demo === true)
+        throw new UsageError(
+          '--demo prints a key and a portal sign-in for the API, which --background only does not serve: start the demo without --background',
+        );
       const { keyRing, generated } = keyRingOf(flags.demo === true);
       // Before the server's code loads: loading it alone would take the new space to 32 MB for good.
       holdNewSpace(config.newSpaceMb);
