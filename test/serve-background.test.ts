@@ -73,7 +73,7 @@ for (const engine of ENGINES) {
         const world = webhookWorld(db, engine.name, systemClock, { allowPrivate: true });
         const { admin, memberId } = await world.member('ROLES');
         await world.endpoints.registerEndpoint(admin, { url: receiver.url('/roles') });
-        const api = await startServe(['--db', database.url, '--background', 'no'], env);
+        const api = await startServe(['--db', database.url, '--background', 'no', '--metrics-port', '0'], env);
         let only: Awaited<ReturnType<typeof startServe>> | null = null;
         try {
           await enqueue(db, world, memberId, [makeEvent(systemClock)]);
@@ -84,6 +84,15 @@ for (const engine of ENGINES) {
           const pending = await db.selectFrom('webhook_deliveries').select(['state', 'attempts']).execute();
           assert.deepEqual(pending, [{ state: 'pending', attempts: 0 }]);
           assert.deepEqual(await db.selectFrom('job_state').select('name').where('last_started_at', 'is not', null).execute(), [], 'no job ran');
+          // Its /metrics still shows the database's figures (the delivery waiting for another
+          // process), not the background work's own counts, which it has none of.
+          const metricsUrl = /metrics on (http:\/\/\S+)/.exec(api.stdout())?.[1];
+          assert.ok(metricsUrl, api.stdout());
+          const apiMetrics = await (await fetch(metricsUrl)).text();
+          assert.match(apiMetrics, /^risklookup_queue_backlog\{queue="webhook-deliveries"\} 1$/m);
+          assert.match(apiMetrics, /^risklookup_queue_oldest_age_seconds\{queue="webhook-deliveries"\} \d+$/m);
+          assert.match(apiMetrics, /^risklookup_events_written_total \d+$/m);
+          assert.doesNotMatch(apiMetrics, /^risklookup_webhook_deliveries_total/m);
 
           only = await startServe(['--db', database.url, '--background', 'only'], env, { ready: /^background work only, no API \(/m });
           assert.equal(only.url, '');

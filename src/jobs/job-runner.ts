@@ -19,7 +19,7 @@ import { randomBytes } from 'node:crypto';
 import type { EngineKind } from '../db/dialect-seam.ts';
 import type { Clock } from '../lib/clock.ts';
 import { ensureJobRow, releaseClaim, takeLease, type Claim } from './job-state.repository.ts';
-import type { JobCounts, JobLog, JobTelemetry, PeriodicJob, QueueJob } from './job-types.ts';
+import { queueBacklogOf, type JobCounts, type JobLog, type JobTelemetry, type PeriodicJob, type QueueJob } from './job-types.ts';
 import { newClaim, runPeriodicIfDue } from './periodic-run.ts';
 import { createQueuePump, type QueuePump } from './queue-pump.ts';
 import { firstDue } from './schedule.ts';
@@ -183,12 +183,7 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
       counts: (): JobCounts[] => [...counts].map(([job, entry]) => ({ job, kind: entry.kind, runs: entry.runs, failures: entry.failures })),
       async backlog() {
         const now = deps.clock.now();
-        return Promise.all(
-          queues.map(async ({ job }) => {
-            const { due, oldestDueAt } = await job.backlog();
-            return { queue: job.name, due, oldestAgeSeconds: oldestDueAt === null ? 0 : Math.max(0, Math.round((now - oldestDueAt) / 1000)) };
-          }),
-        );
+        return Promise.all(queues.map(async ({ job }) => queueBacklogOf(job.name, await job.backlog(), now)));
       },
     },
   };

@@ -80,6 +80,12 @@ export interface QueueBacklog {
   readonly oldestAgeSeconds: number;
 }
 
+/** A queue's backlog as /metrics shows it, from its `backlog()` read at `now` (ms). */
+export function queueBacklogOf(queue: string, backlog: { due: number; oldestDueAt: number | null }, now: number): QueueBacklog {
+  const { due, oldestDueAt } = backlog;
+  return { queue, due, oldestAgeSeconds: oldestDueAt === null ? 0 : Math.max(0, Math.round((now - oldestDueAt) / 1000)) };
+}
+
 /** What /metrics needs from the runner (D36); the lead binds it to prom-client. */
 export interface JobTelemetry {
   counts(): JobCounts[];

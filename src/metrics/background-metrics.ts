@@ -16,13 +16,23 @@ export interface BackgroundFigures {
   readonly eventsWritten?: () => Promise<number>;
 }
 
+/**
+ * The figures of the database, the same from every process: the queues' backlog and the events
+ * written. A process with no background work (`serve --background no`) shows them too, so that an
+ * operator who scrapes only the API processes still sees the deliveries waiting.
+ */
+export interface DatabaseWorkFigures {
+  backlog(): Promise<QueueBacklog[]>;
+  /** Committed `company.changed` events since the database was made, every process's (D31). */
+  readonly eventsWritten?: () => Promise<number>;
+}
+
 /** One backlog read per scrape, shared by the two gauges that show it (they are collected at once). */
-function sharedBacklog(telemetry: JobTelemetry, log: Pick<JobLog, 'warn'>): () => Promise<QueueBacklog[] | null> {
+function sharedBacklog(read: () => Promise<QueueBacklog[]>, log: Pick<JobLog, 'warn'>): () => Promise<QueueBacklog[] | null> {
   let pending: Promise<QueueBacklog[] | null> | null = null;
   let failing = false;
   return () =>
-    (pending ??= telemetry
-      .backlog()
+    (pending ??= read()
       .then((backlog) => {
         failing = false;
         return backlog;
@@ -65,7 +75,11 @@ export function registerBackgroundMetrics(metrics: Metrics, work: BackgroundFigu
       for (const [outcome, n] of Object.entries(deliveries.outcomes())) this.inc({ outcome }, n);
     },
   });
-  const { eventsWritten } = work;
+  registerDatabaseWorkMetrics(metrics, { backlog: () => telemetry.backlog(), ...(work.eventsWritten ? { eventsWritten: work.eventsWritten } : {}) }, log);
+}
+
+export function registerDatabaseWorkMetrics(metrics: Metrics, figures: DatabaseWorkFigures, log: Pick<JobLog, 'warn'>): void {
+  const { eventsWritten } = figures;
   if (eventsWritten) {
     let failing = false;
     metrics.counter({
@@ -85,7 +99,7 @@ export function registerBackgroundMetrics(metrics: Metrics, work: BackgroundFigu
       },
     });
   }
-  const backlog = sharedBacklog(telemetry, log);
+  const backlog = sharedBacklog(() => figures.backlog(), log);
   metrics.gauge({
     name: 'risklookup_queue_backlog',
     help: 'Queued items due now, across every process (read from the database)',

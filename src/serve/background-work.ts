@@ -13,7 +13,10 @@ import type { Clock } from '../lib/clock.ts';
 import { retentionJob } from '../retention/retention.job.ts';
 import { createServices } from '../services.ts';
 import type { KeyRing } from '../secrets/key-ring.ts';
-import { createDeliveryQueue, deliveryRetentionJob, type DeliveryQueue } from '../webhooks/delivery-worker.ts';
+import { createDeliveryQueue, deliveryRetentionJob, DELIVERY_QUEUE, type DeliveryQueue } from '../webhooks/delivery-worker.ts';
+import { deliveryBacklog } from '../webhooks/deliveries.repository.ts';
+import { queueBacklogOf } from '../jobs/job-types.ts';
+import type { DatabaseWorkFigures } from '../metrics/background-metrics.ts';
 import { DEFAULT_PACE, type RequestLoad } from '../webhooks/delivery-pace.ts';
 import { systemResolver } from '../webhooks/safe-lookup.ts';
 import { eventRetentionJob } from '../events/event-feed.service.ts';
@@ -92,5 +95,21 @@ export function buildBackgroundWork(deps: BackgroundWorkDeps): BackgroundWork {
       await runner.drain();
       queue.close();
     },
+  };
+}
+
+/**
+ * The background work's figures that any process reads from the database (the delivery queue's
+ * backlog, the events written), for a process that runs no background work (`serve --background
+ * no`): the same values as the background process's /metrics shows.
+ */
+export function databaseWorkFigures(deps: Pick<BackgroundWorkDeps, 'engine' | 'clock'>): DatabaseWorkFigures {
+  const db = deps.engine.backgroundDb;
+  return {
+    async backlog() {
+      const now = deps.clock.now();
+      return [queueBacklogOf(DELIVERY_QUEUE, await deliveryBacklog(db, now), now)];
+    },
+    eventsWritten: () => readEventsWritten(db),
   };
 }

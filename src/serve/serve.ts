@@ -17,12 +17,12 @@ import { reloadTls, type Transport } from '../http/transport.ts';
 import { startServer, waitForShutdownSignal } from './server.ts';
 import { AggregatorRegistry } from 'prom-client';
 import { createMetrics } from '../metrics/metrics.ts';
-import { registerBackgroundMetrics } from '../metrics/background-metrics.ts';
+import { registerBackgroundMetrics, registerDatabaseWorkMetrics } from '../metrics/background-metrics.ts';
 import { startMetricsServer, type MetricsServer } from '../metrics/metrics-server.ts';
 import type { KeyRing } from '../secrets/key-ring.ts';
 import { KEYS_VARIABLE } from '../secrets/key-ring-source.ts';
 import { sealLegacySecrets } from '../secrets/secrets.service.ts';
-import { BACKGROUND_POOL_SIZE, buildBackgroundWork } from './background-work.ts';
+import { BACKGROUND_POOL_SIZE, buildBackgroundWork, databaseWorkFigures } from './background-work.ts';
 import { applyHeapGrowth, serveNewSpace } from './heap-growth.ts';
 import { ALWAYS_SERVING } from '../webhooks/delivery-pace.ts';
 
@@ -124,10 +124,13 @@ async function serveHere(options: ServeOptions, onListening: (url: string, datab
         });
   // The background work's figures beside the app's, in this process's one registry (D36).
   if (background) registerBackgroundMetrics(metrics, background, logger);
-  else
+  else {
+    // The database's figures (the deliveries waiting, the events written) still show here.
+    registerDatabaseWorkMetrics(metrics, databaseWorkFigures({ engine, clock: systemClock }), logger);
     logger.info(
       'no background work in this process (--background no): webhook deliveries, retention and purges run in a process with --background yes or only',
     );
+  }
   try {
     app = await buildApp({ config: options.config, engine, logger, transport: options.transport, metrics, lifecycle, keyRing: options.keyRing, gate });
     await engine.openPool();
