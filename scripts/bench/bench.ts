@@ -5,7 +5,7 @@
 //
 //   npm run bench -- [--companies 1000000] [--engines sqlite,postgres] [--duration 10] [--warm-up 10] [--connections 10] [--no-write] [--bin other/bin/risklookup.js]
 //                    [--pg-prefix risklookup_bench] [--tag before] [--fresh-pool 40000]
-//   npm run bench -- --watchers 10000 [--receiver-delay-ms 100] [--receiver-nice 19] [--search-rate 500] [--split [--pin]] [--engines …] [--bin …] [--tag …]
+//   npm run bench -- --watchers 10000 [--receiver-delay-ms 100] [--receiver-nice 19] [--client-nice=-10] [--search-rate 500] [--split [--pin]] [--engines …] [--bin …] [--tag …]
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -41,6 +41,7 @@ const { values: args } = parseArgs({
     'receiver-delay-ms': { type: 'string', default: '0' },
     // With --watchers: the receiver's nice value while delivering (19: it stands for a remote machine, and takes no turn from the server).
     'receiver-nice': { type: 'string', default: '0' },
+    'client-nice': { type: 'string', default: '0' },
     // With --watchers: the searches' pace in requests a second (0: as fast as the server answers, a closed loop).
     'search-rate': { type: 'string', default: '0' },
     // With --watchers: the API in one process (serve --background no), the deliveries in another (--background only).
@@ -371,6 +372,7 @@ if (args.watchers !== undefined) {
       seconds: Number(args.duration),
       receiverDelayMs: Number(args['receiver-delay-ms']),
       receiverNice: Number(args['receiver-nice']),
+      clientNice: Number(args['client-nice']),
       searchRate: Number(args['search-rate']),
       split: args.split,
       pin: args.pin,
@@ -388,7 +390,7 @@ if (args.watchers !== undefined) {
   }
   console.log(
     [
-      `\`npm run bench -- --watchers ${watchers}${Number(args['search-rate']) > 0 ? ` --search-rate ${args['search-rate']}` : ''}${Number(args['receiver-nice']) > 0 ? ` --receiver-nice ${args['receiver-nice']}` : ''}${args.split ? ' --split' : ''}${args.pin ? ' --pin' : ''}\` on ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model.trim()}:`,
+      `\`npm run bench -- --watchers ${watchers}${Number(args['search-rate']) > 0 ? ` --search-rate ${args['search-rate']}` : ''}${Number(args['receiver-nice']) > 0 ? ` --receiver-nice ${args['receiver-nice']}` : ''}${Number(args['client-nice']) !== 0 ? ` --client-nice ${args['client-nice']}` : ''}${args.split ? ' --split' : ''}${args.pin ? ' --pin' : ''}\` on ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model.trim()}:`,
       '',
       '| code | engine | load | approval transaction ms | all delivered after s | searches before: req/s / p99 ms | while delivering (whole delivery): req/s / p99 ms | p99 ratio | event loop before: p99 median / p99 max / max, intervals > 10 ms, ELU, CPU | event loop while delivering | WAL MB after approval → end |',
       '|---|---|---|---|---|---|---|---|---|---|---|',

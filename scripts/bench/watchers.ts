@@ -35,6 +35,19 @@ function timelineEnv(phase: string): NodeJS.ProcessEnv {
  * and of the background process and this process's receiver (the last). Null: not pinned.
  */
 let pinning: { api: string; background: string } | null = null;
+/**
+ * `--client-nice N`: the searches' client runs at this nice value (negative needs root). The
+ * client stands for the members' machines: at a higher priority than the server's threads it is
+ * not itself kept from the cores by the extra work while delivering, so what its timings show is
+ * the server's. 0: as it is.
+ */
+let clientNice = 0;
+
+/** The searches' client: on the API's cores when pinning, at the client's nice value. */
+function client(command: string, args: string[]): [string, string[]] {
+  const [c, a] = onCores(pinning?.api, command, args);
+  return clientNice !== 0 ? ['nice', ['-n', String(clientNice), c, ...a]] : [c, a];
+}
 
 /** A command started on the given cores (taskset, util-linux) when pinning, else as it is. */
 function onCores(cores: string | undefined, command: string, args: string[]): [string, string[]] {
@@ -51,7 +64,7 @@ function load(url: string, key: string, seconds: number, rate: number): Promise<
       rate > 0
         ? [`${ROOT}scripts/bench/paced-client.mjs`, url, key, String(rate), String(seconds)]
         : [`${ROOT}node_modules/autocannon/autocannon.js`, '-c', '10', '-d', String(seconds), '-j', '-H', `x-api-key=${key}`, url];
-    const child = spawn(...onCores(pinning?.api, process.execPath, args), { stdio: ['ignore', 'pipe', 'ignore'], env: timelineEnv('before') });
+    const child = spawn(...client(process.execPath, args), { stdio: ['ignore', 'pipe', 'ignore'], env: timelineEnv('before') });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('error', reject);
@@ -85,7 +98,7 @@ function failedHow(r: { failures?: Record<string, number> }): string {
  */
 function searchesUntil(url: string, key: string, rate: number) {
   const script = rate > 0 ? ['paced-client.mjs', url, key, String(rate), '0'] : ['search-until-stopped.mjs', url, key, '10'];
-  const child = spawn(...onCores(pinning?.api, process.execPath, [`${ROOT}scripts/bench/${script[0]}`, ...script.slice(1)]), {
+  const child = spawn(...client(process.execPath, [`${ROOT}scripts/bench/${script[0]}`, ...script.slice(1)]), {
     stdio: ['pipe', 'pipe', 'inherit'],
     env: timelineEnv('during'),
   });
@@ -190,6 +203,8 @@ interface Hooks {
    * otherwise takes the server's turns, which a remote receiver never does.
    */
   receiverNice?: number;
+  /** The searches' client's nice value (clientNice above); 0: as it is. */
+  clientNice?: number;
   /**
    * The searches' pace, requests a second from all 10 connections; 0: as fast as the server answers
    * (a closed loop that keeps both cores busy, so any other work, delivery included, lengthens its
@@ -237,6 +252,7 @@ export async function runWatchersScenario(engineName: string, watchers: number, 
 
     const probeFile = `/tmp/watchers-loop-${run}.jsonl`;
     const cores = cpus().length;
+    clientNice = hooks.clientNice ?? 0;
     pinning = hooks.split && hooks.pin && cores >= 2 ? { api: cores === 2 ? '0' : `0-${cores - 2}`, background: String(cores - 1) } : null;
     // The receiver stands for the members' machines: with the deliveries, off the API's cores.
     if (pinning) execFileSync('taskset', ['-a', '-p', '-c', pinning.background, String(process.pid)], { stdio: 'ignore' });
@@ -327,6 +343,7 @@ export async function runWatchersScenario(engineName: string, watchers: number, 
     receiver.close();
     if (pinning) execFileSync('taskset', ['-a', '-p', '-c', `0-${cpus().length - 1}`, String(process.pid)], { stdio: 'ignore' });
     pinning = null;
+    clientNice = 0;
   }
 }
 
