@@ -39,6 +39,9 @@ const { values: args } = parseArgs({
     // last delivery), so that the server counts as serving and delivers at its pace, as in the bench.
     // Their own CPU is in the figures (the same for both programs of a pair).
     searching: { type: 'string', default: '0' },
+    // With --deliver: seconds between the server's start (and the searches') and the approval, so a
+    // profile holds as long a stretch of searches alone as of searches beside the deliveries.
+    'before-s': { type: 'string', default: '2' },
   },
 });
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -123,7 +126,7 @@ if (args.deliver) {
       );
     }, 1000 / perSecond);
   }
-  await new Promise((r) => setTimeout(r, 2000));
+  await new Promise((r) => setTimeout(r, Number(args['before-s']) * 1000));
 }
 
 const timings = new Map<string, { n: number; ms: number; rows: number }>();
