@@ -1,4 +1,5 @@
 /** pino, with everything that could carry a key redacted (D21). */
+import { writeSync } from 'node:fs';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { redactSecrets } from './redact.ts';
 
@@ -66,8 +67,28 @@ export function createServerLogStream(dest = 2): DestinationStream & { flushSync
       else if (timer === null) timer = setTimeout(hand, LOG_WRITE_DELAY_MS).unref();
     },
     flushSync() {
-      hand();
+      if (timer !== null) clearTimeout(timer);
+      timer = null;
+      // What the stream still holds, then the waiting lines, both written before this returns.
+      // (Handed to the stream, the lines would start an asynchronous write that the stream's own
+      // flushSync leaves in flight: at exit they could be lost, and a reader could miss them.)
       stream.flushSync();
+      const lines = pending;
+      pending = '';
+      writeAllSync(dest, lines);
     },
   };
+}
+
+/** Writes all of `text` to `fd` now, a full pipe (EAGAIN) waited for 1 ms at a time, up to a second. */
+function writeAllSync(fd: number, text: string): void {
+  let left = Buffer.from(text, 'utf8');
+  for (let waits = 0; left.length > 0;) {
+    try {
+      left = left.subarray(writeSync(fd, left));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' || ++waits > 1000) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+    }
+  }
 }
