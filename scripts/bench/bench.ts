@@ -5,7 +5,7 @@
 //
 //   npm run bench -- [--companies 1000000] [--engines sqlite,postgres] [--duration 10] [--warm-up 10] [--connections 10] [--no-write] [--bin other/bin/risklookup.js]
 //                    [--pg-prefix risklookup_bench] [--tag before] [--fresh-pool 40000]
-//   npm run bench -- --watchers 10000 [--receiver-delay-ms 100] [--receiver-nice 19] [--client-nice=-10] [--search-rate 500] [--split [--pin]] [--engines …] [--bin …] [--tag …]
+//   npm run bench -- --watchers 10000 [--receiver-delay-ms 100] [--receiver-nice 19] [--client-nice=-10] [--search-rate 500] [--split [--pin]] [--control-load MS] [--engines …] [--bin …] [--tag …]
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -44,6 +44,8 @@ const { values: args } = parseArgs({
     'client-nice': { type: 'string', default: '0' },
     // With --watchers: the searches' pace in requests a second (0: as fast as the server answers, a closed loop).
     'search-rate': { type: 'string', default: '0' },
+    // With --watchers: the control run: no approval, no delivery; another process busy this many ms in every 10 ms instead (cpu-load.mjs).
+    'control-load': { type: 'string', default: '0' },
     // With --watchers: the API in one process (serve --background no), the deliveries in another (--background only).
     split: { type: 'boolean', default: false },
     // With --split: the background process and the receiver on the last core, the API and the searches on the others (taskset).
@@ -376,6 +378,7 @@ if (args.watchers !== undefined) {
       searchRate: Number(args['search-rate']),
       split: args.split,
       pin: args.pin,
+      controlLoadMs: Number(args['control-load']),
     });
     const loop = (w: typeof r.loop.before) =>
       w
@@ -384,16 +387,16 @@ if (args.watchers !== undefined) {
     rows.push(
       `| ${args.tag || 'this'} | ${r.engine} | ${loadavg()[0]!.toFixed(1)} | ${fmt(r.approvalMs)} | ${r.deliveredSeconds === null ? 'not all in 120 s' : fmt(r.deliveredSeconds, 1)} | ` +
         `${fmt(r.before.rps)} / ${r.before.p99} | ${fmt(r.during.rps)} / ${r.during.p99} (${fmt(r.during.seconds, 1)} s) | ${fmt(r.during.p99 / r.before.p99, 2)} | ` +
-        `${loop(r.loop.before)} | ${loop(r.loop.during)} | ${r.walMb ? `${fmt(r.walMb.afterApproval, 1)} → ${fmt(r.walMb.atEnd, 1)}` : 'n/a'} |`,
+        `${loop(r.loop.before)} | ${loop(r.loop.during)} | ${fmt(r.besideCpuMsPerSecond)} | ${r.walMb ? `${fmt(r.walMb.afterApproval, 1)} → ${fmt(r.walMb.atEnd, 1)}` : 'n/a'} |`,
     );
     console.error(rows.at(-1));
   }
   console.log(
     [
-      `\`npm run bench -- --watchers ${watchers}${Number(args['search-rate']) > 0 ? ` --search-rate ${args['search-rate']}` : ''}${Number(args['receiver-nice']) > 0 ? ` --receiver-nice ${args['receiver-nice']}` : ''}${Number(args['client-nice']) !== 0 ? ` --client-nice ${args['client-nice']}` : ''}${args.split ? ' --split' : ''}${args.pin ? ' --pin' : ''}\` on ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model.trim()}:`,
+      `\`npm run bench -- --watchers ${watchers}${Number(args['search-rate']) > 0 ? ` --search-rate ${args['search-rate']}` : ''}${Number(args['receiver-nice']) > 0 ? ` --receiver-nice ${args['receiver-nice']}` : ''}${Number(args['client-nice']) !== 0 ? ` --client-nice ${args['client-nice']}` : ''}${args.split ? ' --split' : ''}${args.pin ? ' --pin' : ''}${Number(args['control-load']) > 0 ? ` --control-load ${args['control-load']}` : ''}\` on ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model.trim()}:`,
       '',
-      '| code | engine | load | approval transaction ms | all delivered after s | searches before: req/s / p99 ms | while delivering (whole delivery): req/s / p99 ms | p99 ratio | event loop before: p99 median / p99 max / max, intervals > 10 ms, ELU, CPU | event loop while delivering | WAL MB after approval → end |',
-      '|---|---|---|---|---|---|---|---|---|---|---|',
+      '| code | engine | load | approval transaction ms | all delivered after s | searches before: req/s / p99 ms | while delivering (whole delivery): req/s / p99 ms | p99 ratio | event loop before: p99 median / p99 max / max, intervals > 10 ms, ELU, CPU | event loop while delivering | CPU beside the server ms/s (the receiver, or the control load) | WAL MB after approval → end |',
+      '|---|---|---|---|---|---|---|---|---|---|---|---|',
       ...rows,
     ].join('\n'),
   );

@@ -186,6 +186,12 @@ export interface WatchersResult {
   walMb: { afterApproval: number; atEnd: number } | null;
   /** The server's event loop before and while delivering (loop-probe.mjs). */
   loop: { before: LoopWindow | null; during: LoopWindow | null };
+  /**
+   * CPU ms a second used beside the server while delivering: the receiver's (this process's), or
+   * with `controlLoadMs` the plain load's. The delivery's own work beside the searches is this plus
+   * the server's CPU increase (`loop`).
+   */
+  besideCpuMsPerSecond: number;
 }
 
 interface Hooks {
@@ -216,6 +222,12 @@ interface Hooks {
    * (`serve --background only`), as docs/operations.md advises where the searches' tail matters.
    */
   split?: boolean;
+  /**
+   * The control run: no approval and no delivery; instead another process burns this many ms of CPU
+   * in every 10 ms (cpu-load.mjs) for `seconds`, while the same searches run. It shows what any
+   * work of the delivery's size on the machine's other core does to the searches' tail.
+   */
+  controlLoadMs?: number;
   /** With `split`: the background process and the receiver on the last core, the API process and the searches on the others (taskset). */
   pin?: boolean;
 }
@@ -293,6 +305,34 @@ export async function runWatchersScenario(engineName: string, watchers: number, 
       const beforeTo = Date.now();
       const searches = searchesUntil(path, key, rate);
       await searches.ready;
+      if (hooks.controlLoadMs) {
+        // The control: no approval, no delivery; a plain CPU load of the delivery's size beside the server instead.
+        const started = performance.now();
+        const loadChild = spawn(process.execPath, [`${ROOT}scripts/bench/cpu-load.mjs`, String(hooks.controlLoadMs), String(hooks.seconds)], {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
+        let out = '';
+        loadChild.stdout.on('data', (d) => (out += d));
+        const ended = new Promise<number>((r) => loadChild.on('exit', () => r(performance.now())));
+        const duringFrom = Date.now();
+        const during = await searches.go(ended);
+        const duringTo = Date.now();
+        const endedAt = await ended;
+        await new Promise((r) => setTimeout(r, 300)); // the probe's last interval
+        const { cpuMs, seconds } = JSON.parse(out) as { cpuMs: number; seconds: number };
+        return {
+          engine: engineName,
+          watchers,
+          eventsWritten: 0,
+          approvalMs: 0,
+          deliveredSeconds: (endedAt - started) / 1000,
+          before,
+          during,
+          walMb: null,
+          loop: { before: loopWindow(probeFile, beforeFrom, beforeTo), during: loopWindow(probeFile, duringFrom, duringTo) },
+          besideCpuMsPerSecond: cpuMs / seconds,
+        };
+      }
       const approver = openEngine(url);
       await approver.openPool?.();
       const delivered = new Promise<void>((resolve) => (allIn = resolve));
@@ -315,9 +355,11 @@ export async function runWatchersScenario(engineName: string, watchers: number, 
       const priority = getPriority();
       if (hooks.receiverNice) setPriority(hooks.receiverNice);
       const duringFrom = Date.now();
+      const receiverCpu = process.cpuUsage();
       const during = await searches.go(ended);
       const duringTo = Date.now();
       const endedAt = await ended;
+      const { user, system } = process.cpuUsage(receiverCpu);
       if (hooks.receiverNice) setPriority(priority);
       const deliveredSeconds = endedAt === null ? null : (endedAt - started) / 1000;
       await new Promise((r) => setTimeout(r, 300)); // the probe's last interval
@@ -332,6 +374,7 @@ export async function runWatchersScenario(engineName: string, watchers: number, 
         during,
         walMb: walFile ? { afterApproval: walAfterApproval, atEnd: walMb() } : null,
         loop,
+        besideCpuMsPerSecond: (user + system) / (duringTo - duringFrom),
       };
     } finally {
       server.child.kill('SIGTERM');
