@@ -120,3 +120,13 @@ test("V8's new space (issue 28): 8 MB at most by default, the flag over RISKLOOK
     assert.throws(() => parseConfig({ newSpaceMb: bad }, {}), /V8's new space in MB \(RISKLOOKUP_NEW_SPACE_MB\) must be one of 2, 4, 8, 16, 32/);
   assert.throws(() => parseConfig({ newSpaceGrowth: 'no' }, { RISKLOOKUP_NEW_SPACE_MB: '16' }), /choose one: no growth of V8's new space/);
 });
+
+test('the search cache (issue 28): 200 answers by default, the flag over RISKLOOKUP_SEARCH_CACHE_ENTRIES, 0 turns it off, a bad value reported', () => {
+  assert.equal(parseConfig({}, {}).searchCacheEntries, 200);
+  assert.equal(parseConfig({}, { RISKLOOKUP_SEARCH_CACHE_ENTRIES: '1000' }).searchCacheEntries, 1000);
+  assert.equal(parseConfig({ searchCacheEntries: '0' }, { RISKLOOKUP_SEARCH_CACHE_ENTRIES: '1000' }).searchCacheEntries, 0);
+  assert.throws(
+    () => parseConfig({ searchCacheEntries: '-1' }, {}),
+    /search cache entries \(RISKLOOKUP_SEARCH_CACHE_ENTRIES\) must be a whole number from 0 to 1000000/,
+  );
+});

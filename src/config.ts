@@ -45,6 +45,15 @@ export const DEFAULT_HEAP_GROWTH_PERCENT = 50;
 export const NEW_SPACE_SIZES_MB = [2, 4, 8, 16, 32] as const;
 export const DEFAULT_NEW_SPACE_MB = 8;
 
+/**
+ * Search answers a process keeps (search-cache.ts). A fresh name's answer (its results and near
+ * matches as objects) takes ~15–40 KB of V8's heap: 1,000 of them held 15–40 MB and kept
+ * PostgreSQL's serving peak at 10^6 over 250 MB (263–265 MB; 222–245 MB with 100). 200 keeps a
+ * popular company's repeated searches cached at a few MB (docs/benchmarks.md, "The search
+ * cache's share of the serving peak").
+ */
+export const DEFAULT_SEARCH_CACHE_ENTRIES = 200;
+
 export interface Config {
   readonly databaseUrl: string;
   /** D10: companies per response, 1 to 50. */
@@ -73,7 +82,7 @@ export interface Config {
    * RISKLOOKUP_AUDIT_RETENTION_DAYS; src/retention/retention-settings.ts).
    */
   readonly retention: RetentionSettings;
-  /** Search answers kept per server process until the data changes (search-cache.ts); 0 = none. */
+  /** Search answers kept per server process until the data changes (search-cache.ts); 0 = none. Default DEFAULT_SEARCH_CACHE_ENTRIES. */
   readonly searchCacheEntries: number;
   /** D25: near matches scoring below this (0–1) are not shown. */
   readonly nearMatchThreshold: number;
@@ -360,7 +369,7 @@ export function parseConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pr
     searchCacheEntries: integer(
       'search cache entries (RISKLOOKUP_SEARCH_CACHE_ENTRIES)',
       input.searchCacheEntries ?? env.RISKLOOKUP_SEARCH_CACHE_ENTRIES,
-      1000,
+      DEFAULT_SEARCH_CACHE_ENTRIES,
       0,
       1_000_000,
       problems,

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { readWholeNumber } from '../../lib/whole-number.ts';
 import { Command } from 'commander';
-import { DEFAULT_HEAP_GROWTH_PERCENT, DEFAULT_NEW_SPACE_MB, NEW_SPACE_SIZES_MB, parseConfig } from '../../config.ts';
+import { DEFAULT_HEAP_GROWTH_PERCENT, DEFAULT_NEW_SPACE_MB, DEFAULT_SEARCH_CACHE_ENTRIES, NEW_SPACE_SIZES_MB, parseConfig } from '../../config.ts';
 import { DEFAULT_NEAR_MATCH_THRESHOLD } from '../../search/near-match-score.ts';
 import { CommandError, UsageError } from '../command-errors.ts';
 import { isLoopback } from '../../lib/loopback.ts';
@@ -115,7 +115,7 @@ export function serveCommand(): Command {
     .option('--countries <list>', "served countries: 'all' or codes such as TR,DE,IT (D22)")
     .option('--db-pool-size <n>', 'PostgreSQL connections per process (default 10)')
     .option('--db-statement-timeout <ms>', 'PostgreSQL statement timeout (default 5000)')
-    .option('--search-cache-entries <n>', 'search answers kept until the data changes; 0 turns the cache off (default 1000)')
+    .option('--search-cache-entries <n>', `search answers kept until the data changes; 0 turns the cache off (default ${DEFAULT_SEARCH_CACHE_ENTRIES})`)
     .option('--near-match-threshold <x>', `near matches (D25) scoring below this, 0 to 1, are not shown (default ${DEFAULT_NEAR_MATCH_THRESHOLD})`)
     .option(
       '--background <yes|no|only>',
