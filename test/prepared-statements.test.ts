@@ -13,7 +13,7 @@ import { openEngine } from '../src/db/connect.ts';
 import { listActiveReports } from '../src/reports/reports.repository.ts';
 import { findCompaniesById, findCompaniesByName, findCompaniesByTaxId } from '../src/companies/companies.repository.ts';
 import { seamFor } from '../src/db/dialect-seam.ts';
-import { KEEP_PREPARED } from '../src/db/prepared.ts';
+import { KEEP_PREPARED, preparedQuery } from '../src/db/prepared.ts';
 
 for (const engine of ENGINES) {
   describe(`statements kept prepared [${engine.name}]`, () => {
@@ -104,5 +104,53 @@ for (const engine of ENGINES) {
         }
       }
     });
+
+    if (engine.name === 'postgres') {
+      test('run with their generic plan, planned once per connection; unnamed statements are planned for their values (issue 28)', async () => {
+        // One connection, so that pg_prepared_statements and the settings read are the statements'.
+        const single = openEngine(database.url, { poolSize: 1 });
+        after(() => single.close());
+        const db = single.db;
+        // An array parameter, as in the key's look-up: under `auto` PostgreSQL plans such a
+        // statement afresh on every run (its generic plan counts ten elements, the run one).
+        const byTaxIds = preparedQuery((d, p) =>
+          d
+            .selectFrom('companies')
+            .select('company_name')
+            .where(sql<boolean>`tax_id_norm = ANY(${p(0)}::text[])`),
+        );
+        const unnamedMode = async () =>
+          (await sql<{ mode: string }>`SELECT current_setting('plan_cache_mode') AS mode, ${1}::int AS one`.execute(db)).rows[0]!.mode;
+        const keptPlans = async () =>
+          (
+            await sql<{ generic: number; custom: number }>`SELECT generic_plans::int AS generic, custom_plans::int AS custom
+              FROM pg_prepared_statements WHERE statement LIKE '%tax_id_norm = ANY%' AND name LIKE 'rlk_%'`.execute(db)
+          ).rows;
+        for (let i = 0; i < 8; i++) assert.deepEqual(await byTaxIds(db, [['1234567890']]), [{ company_name: 'Kaya Lojistik A.Ş.' }]);
+        assert.deepEqual(await keptPlans(), [{ generic: 8, custom: 0 }]);
+        // An unnamed statement with values between two kept ones: planned for its values.
+        assert.equal(await unnamedMode(), 'auto');
+        await byTaxIds(db, [['1234567890']]);
+        assert.equal(await unnamedMode(), 'auto');
+        // A rollback undoes the setting made in its transaction: the next kept statement sets it again.
+        await assert.rejects(
+          db.transaction().execute(async (trx) => {
+            await byTaxIds(trx, [['1234567890']]);
+            throw new Error('rolled back');
+          }),
+          /rolled back/,
+        );
+        await byTaxIds(db, [['1234567890']]);
+        await db.transaction().execute(async (trx) => {
+          await byTaxIds(trx, [['1234567890']]);
+          await sql`SAVEPOINT s`.execute(trx);
+          await byTaxIds(trx, [['1234567890']]);
+          await sql`ROLLBACK TO SAVEPOINT s`.execute(trx);
+          await byTaxIds(trx, [['1234567890']]);
+        });
+        assert.deepEqual(await keptPlans(), [{ generic: 14, custom: 0 }]);
+        assert.equal(await unnamedMode(), 'auto');
+      });
+    }
   });
 }

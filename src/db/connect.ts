@@ -13,6 +13,7 @@ import { YieldingSqliteDialect } from './sqlite-yield-when-busy.ts';
 import { SERVING_CHECKPOINT_PAGES, startCheckpointer } from './sqlite-checkpointer.ts';
 import type { Database } from './schema.ts';
 import { KEEP_PREPARED } from './prepared.ts';
+import { planModeTracker, type PlanMode } from './plan-cache-mode.ts';
 import { createHash } from 'node:crypto';
 import type { Db } from './types.ts';
 
@@ -328,16 +329,29 @@ function openPostgres(url: string, options: EngineOptions): Engine {
 
 /**
  * The statements compiled once (db/prepared.ts, marked KEEP_PREPARED) become named statements
- * on each connection: parsed and planned once per connection instead of on every run. Their
+ * on each connection: parsed and planned once per connection instead of on every run (their
+ * generic plan: db/plan-cache-mode.ts). Their
  * SQL is fixed and names its columns, so a later migration that adds columns does not change
  * what they return. Name searches with LIKE patterns stay unnamed: a plan made for one pattern
  * may not suit the next. Their rows are read as arrays and made into objects here (rowBuilderOf).
  */
 function keepPrepared(client: pg.PoolClient) {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  // Kept statements run with their generic plan, unnamed ones with values are planned for their
+  // values (db/plan-cache-mode.ts): the SET, when the connection needs one, is queued before.
+  const planMode = planModeTracker();
+  const setPlanMode = (wanted: PlanMode | null, text: string) => {
+    const set = planMode.before(wanted, text);
+    if (set !== null) (query(set) as Promise<unknown>).catch(() => planMode.failed());
+  };
   (client as { query: unknown }).query = (text: unknown, ...rest: unknown[]) => {
-    if (typeof text !== 'string' || !text.startsWith(KEEP_PREPARED)) return query(text, ...rest);
+    if (typeof text !== 'string') return query(text, ...rest);
     const [values, callback] = rest;
+    if (!text.startsWith(KEEP_PREPARED)) {
+      setPlanMode(Array.isArray(values) && values.length > 0 ? 'auto' : null, text);
+      return query(text, ...rest);
+    }
+    setPlanMode('generic', text);
     if (callback !== undefined) return query({ name: statementName(text), text, values }, callback);
     const name = statementName(text);
     return (query({ name, text, values, rowMode: 'array' }) as Promise<pg.QueryResult<unknown[]>>).then((result) => {
