@@ -130,3 +130,13 @@ test('the search cache (issue 28): 200 answers by default, the flag over RISKLOO
     /search cache entries \(RISKLOOKUP_SEARCH_CACHE_ENTRIES\) must be a whole number from 0 to 1000000/,
   );
 });
+
+test('the pooler in front of PostgreSQL: none by default, session or transaction from RISKLOOKUP_DB_POOLER, a bad value named with the choices', () => {
+  assert.equal(parseConfig({}, {}).dbPooler, 'none');
+  assert.equal(parseConfig({}, { RISKLOOKUP_DB_POOLER: ' Transaction ' }).dbPooler, 'transaction');
+  assert.equal(parseConfig({}, { RISKLOOKUP_DB_POOLER: 'session' }).dbPooler, 'session');
+  assert.throws(
+    () => parseConfig({}, { RISKLOOKUP_DB_POOLER: 'pgbouncer' }),
+    /RISKLOOKUP_DB_POOLER\) must be none .*, session .* or transaction .*, got 'pgbouncer'/,
+  );
+});

@@ -6,6 +6,7 @@ import { ALL_COUNTRY_CODES } from './countries/country-codes.ts';
 import { DEFAULT_NEAR_MATCH_THRESHOLD } from './search/near-match-score.ts';
 import { DEFAULT_FILINGS_PER_MEMBER_PER_DAY } from './reports/filing-rules.ts';
 import { databaseUrlOf } from './db/database-url.ts';
+import { poolerOf, type Pooler } from './db/pooler.ts';
 import { readWholeNumber } from './lib/whole-number.ts';
 import { AUDIT_KEPT_DAYS_VARIABLE, readRetentionSettings, type RetentionSettings } from './retention/retention-settings.ts';
 
@@ -76,6 +77,11 @@ export interface Config {
   readonly dbPoolSize: number;
   /** PostgreSQL statement timeout of the server, milliseconds. */
   readonly dbStatementTimeoutMs: number;
+  /**
+   * What stands between the processes and PostgreSQL (RISKLOOKUP_DB_POOLER, db/pooler.ts): `none`
+   * (default: a direct connection), `session` or `transaction` (a pooler of that mode).
+   */
+  readonly dbPooler: Pooler;
   /**
    * D34: months each type of report is kept, months an expired one stays for operators, days an
    * audit record is kept (RISKLOOKUP_RETENTION_MONTHS_<TYPE>, RISKLOOKUP_EXPIRED_KEPT_MONTHS,
@@ -237,6 +243,15 @@ function backgroundRoleOf(raw: string | undefined, problems: string[]): Backgrou
   return 'yes';
 }
 
+function dbPoolerOf(raw: string | undefined, problems: string[]): Pooler {
+  const read = poolerOf(raw);
+  if ('problem' in read) {
+    problems.push(read.problem);
+    return 'none';
+  }
+  return read.pooler;
+}
+
 function defaultYes(name: string, raw: string | boolean | undefined, problems: string[]): boolean {
   return raw === undefined || raw === '' ? true : yesNo(name, raw, problems);
 }
@@ -365,6 +380,7 @@ export function parseConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pr
       600_000,
       problems,
     ),
+    dbPooler: dbPoolerOf(env.RISKLOOKUP_DB_POOLER, problems),
     retention: retentionOf(input.auditRetentionDays, env, problems),
     searchCacheEntries: integer(
       'search cache entries (RISKLOOKUP_SEARCH_CACHE_ENTRIES)',

@@ -6,6 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { makeClaimants, makeCompanies } from './helpers/factories.ts';
 import { fixedClock } from '../src/lib/clock.ts';
@@ -150,6 +151,48 @@ for (const engine of ENGINES) {
         });
         assert.deepEqual(await keptPlans(), [{ generic: 14, custom: 0 }]);
         assert.equal(await unnamedMode(), 'auto');
+        // A transaction that a failed statement aborted: its COMMIT is a ROLLBACK, which undoes
+        // the switch made in it. The next kept statement switches again.
+        await sql`BEGIN`.execute(db);
+        await byTaxIds(db, [['1234567890']]);
+        // Without values: no switch is sent before it.
+        await assert.rejects(sql.raw(`SELECT 1 / 0`).execute(db), /division by zero/);
+        await sql`COMMIT`.execute(db);
+        await byTaxIds(db, [['1234567890']]);
+        // The run in the aborted transaction counts too.
+        assert.deepEqual(await keptPlans(), [{ generic: 16, custom: 0 }]);
+      });
+
+      test('what the server sets on its connections, by the pooler in front of PostgreSQL (RISKLOOKUP_DB_POOLER)', async () => {
+        // What a transaction pooler hands the next client is the server connection as it is: a
+        // setting made on it outside a transaction would reach that client. A pooler of either
+        // mode refuses the timeout as a startup parameter.
+        const settings = async (pooler: 'none' | 'session' | 'transaction') => {
+          const single = openEngine(database.url, { poolSize: 1, pooler, statementTimeoutMs: 4321 });
+          try {
+            const byTaxIds = preparedQuery((d, p) =>
+              d
+                .selectFrom('companies')
+                .select('company_name')
+                .where(sql<boolean>`tax_id_norm = ANY(${p(0)}::text[])`),
+            );
+            assert.deepEqual(await byTaxIds(single.db, [['1234567890']]), [{ company_name: 'Kaya Lojistik A.Ş.' }]);
+            // A statement without values: the server sends no SET before it.
+            const { rows } = await sql<{ mode: string; timeout: string }>`SELECT current_setting('plan_cache_mode') AS mode,
+              current_setting('statement_timeout') AS timeout`.execute(single.db);
+            return rows[0];
+          } finally {
+            await single.close();
+          }
+        };
+        // What a connection that sets nothing gets: the server's, the role's or the database's.
+        const plain = new pg.Client({ connectionString: database.url });
+        await plain.connect();
+        const serverTimeout = (await plain.query<{ t: string }>(`SELECT current_setting('statement_timeout') AS t`)).rows[0]!.t;
+        await plain.end();
+        assert.deepEqual(await settings('none'), { mode: 'force_generic_plan', timeout: '4321ms' });
+        assert.deepEqual(await settings('session'), { mode: 'force_generic_plan', timeout: '4321ms' });
+        assert.deepEqual(await settings('transaction'), { mode: 'auto', timeout: serverTimeout });
       });
     }
   });

@@ -4,6 +4,7 @@
  * connection, is several times faster than compiling a large INSERT for every chunk; it runs
  * inside the caller's Kysely transaction because better-sqlite3 has one connection.
  */
+import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type Sqlite from 'better-sqlite3';
@@ -115,8 +116,13 @@ class FreshLoadWords {
   }
 }
 
-/** The pg client behind a transaction: found by its server process id (connect.ts keeps the map). */
-export type ClientOfBackend = (pid: number) => pg.PoolClient | undefined;
+/**
+ * The pg client behind a transaction, found by a statement it is asked to run: connect.ts notes
+ * which client sends a statement that starts with WHICH_CLIENT and a token, and gives it for the
+ * token (once). Not by the server's process id: behind a pooler the client knows the pooler's.
+ */
+export const WHICH_CLIENT = '/* risklookup client ';
+export type ClientOfToken = (token: string) => pg.PoolClient | undefined;
 
 /**
  * PostgreSQL: rows go in by `COPY … FROM STDIN` on the session's own connection, inside its
@@ -125,14 +131,15 @@ export type ClientOfBackend = (pid: number) => pg.PoolClient | undefined;
  * `INSERT … SELECT FROM unnest(…)` of each chunk took most of a 240–270 s import
  * (docs/benchmarks.md); COPY skips the parse, plan and executor of every row.
  */
-export function postgresBulkWriter(clientOf: ClientOfBackend): BulkWriter {
+export function postgresBulkWriter(clientOf: ClientOfToken): BulkWriter {
   const clients = new WeakMap<BulkTicket, pg.PoolClient>();
   async function clientFor(ticket: BulkTicket): Promise<pg.PoolClient> {
     const db = checkOpen(ticket);
     let client = clients.get(ticket);
     if (!client) {
-      const { rows } = await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(db);
-      client = clientOf(Number(rows[0]!.pid));
+      const token = randomUUID();
+      await sql.raw(`${WHICH_CLIENT}${token} */ SELECT 1`).execute(db);
+      client = clientOf(token);
       if (!client) throw new Error("the write session's PostgreSQL connection is not known to the pool");
       clients.set(ticket, client);
     }

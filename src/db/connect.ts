@@ -7,13 +7,14 @@ import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteStatement } from 'kysely';
 import pg from 'pg';
-import { postgresBulkWriter, sqliteBulkWriter, type BulkWriter } from './bulk-writer.ts';
+import { postgresBulkWriter, sqliteBulkWriter, WHICH_CLIENT, type BulkWriter } from './bulk-writer.ts';
 import { seamFor, type DialectSeam } from './dialect-seam.ts';
 import { YieldingSqliteDialect } from './sqlite-yield-when-busy.ts';
 import { SERVING_CHECKPOINT_PAGES, startCheckpointer } from './sqlite-checkpointer.ts';
 import type { Database } from './schema.ts';
 import { KEEP_PREPARED } from './prepared.ts';
 import { planModeTracker, type PlanMode } from './plan-cache-mode.ts';
+import { ownsConnection, poolerOf, type Pooler } from './pooler.ts';
 import { createHash } from 'node:crypto';
 import type { Db } from './types.ts';
 
@@ -50,6 +51,11 @@ export interface EngineOptions {
   poolSize?: number;
   /** PostgreSQL: connections of a pool of their own for `backgroundDb` (absent or 0: none, `backgroundDb` is `db`). */
   backgroundPoolSize?: number;
+  /**
+   * PostgreSQL: what stands between this process and the database (db/pooler.ts); when
+   * absent, RISKLOOKUP_DB_POOLER (every command and thread reads the same), else `none`.
+   */
+  pooler?: Pooler;
   /** PostgreSQL statement timeout, milliseconds; none when absent (operator commands). */
   statementTimeoutMs?: number;
   /** Longest wait for a PostgreSQL pool connection, or for SQLite's write lock, milliseconds. */
@@ -265,9 +271,10 @@ function openPostgres(url: string, options: EngineOptions): Engine {
   const statementTimeout = options.statementTimeoutMs;
   const poolSize = options.poolSize ?? 10;
   const backgroundPoolSize = options.backgroundPoolSize ?? 0;
-  // The import's COPY runs on the write session's own connection (db/bulk-writer.ts): clients by
-  // their server process id, which a transaction can ask for.
-  const clientsByPid = new Map<number, pg.PoolClient>();
+  const pooler = options.pooler ?? poolerFromEnvironment();
+  // The import's COPY runs on the write session's own connection (db/bulk-writer.ts): the client
+  // that sent a statement marked with a token, by the token.
+  const clientsByToken = new Map<string, pg.PoolClient>();
   const makePool = (size: number) => {
     const pool = new pg.Pool({
       connectionString: url,
@@ -275,7 +282,8 @@ function openPostgres(url: string, options: EngineOptions): Engine {
       // For the server (not for operators' long imports): the server cancels a slow statement,
       // and the client gives up too when the server is unreachable and cannot cancel anything.
       // Neither lets a request hang.
-      ...(statementTimeout ? { statement_timeout: statementTimeout, query_timeout: statementTimeout + 1000 } : {}),
+      // A pooler refuses the timeout as a startup parameter (db/pooler.ts).
+      ...(statementTimeout ? { ...(pooler === 'none' ? { statement_timeout: statementTimeout } : {}), query_timeout: statementTimeout + 1000 } : {}),
       // Bounded and shorter than what clients wait for (D26): admission keeps the requests in work
       // near the pool size, so a wait for a connection is short or a sign of a stuck database.
       connectionTimeoutMillis: options.connectionWaitMs ?? 5000,
@@ -289,10 +297,9 @@ function openPostgres(url: string, options: EngineOptions): Engine {
     pool.on('error', () => {});
     pool.on('connect', (client) => {
       client.on('error', () => {});
-      keepPrepared(client);
-      const pid = (client as unknown as { processID: number }).processID;
-      clientsByPid.set(pid, client);
-      client.on('end', () => clientsByPid.delete(pid));
+      keepPrepared(client, pooler, clientsByToken);
+      // Queued before any statement of the pool's users.
+      if (pooler === 'session' && statementTimeout) (client.query(`SET statement_timeout = ${statementTimeout}`) as Promise<unknown>).catch(() => {});
     });
     return pool;
   };
@@ -310,7 +317,11 @@ function openPostgres(url: string, options: EngineOptions): Engine {
     db,
     backgroundDb,
     seam: seamFor('postgres'),
-    bulk: postgresBulkWriter((pid) => clientsByPid.get(pid)),
+    bulk: postgresBulkWriter((token) => {
+      const client = clientsByToken.get(token);
+      clientsByToken.delete(token);
+      return client;
+    }),
     description: `PostgreSQL ${safe.host}${safe.pathname}`,
     openPool: async () => {
       await open(pool, poolSize);
@@ -335,32 +346,55 @@ function openPostgres(url: string, options: EngineOptions): Engine {
  * what they return. Name searches with LIKE patterns stay unnamed: a plan made for one pattern
  * may not suit the next. Their rows are read as arrays and made into objects here (rowBuilderOf).
  */
-function keepPrepared(client: pg.PoolClient) {
+function keepPrepared(client: pg.PoolClient, pooler: Pooler, clientsByToken: Map<string, pg.PoolClient>) {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   // Kept statements run with their generic plan, unnamed ones with values are planned for their
   // values (db/plan-cache-mode.ts): the SET, when the connection needs one, is queued before.
-  const planMode = planModeTracker();
+  // Behind a transaction pooler the connection is not ours to set: nothing is.
+  const planMode = ownsConnection(pooler) ? planModeTracker() : null;
   const setPlanMode = (wanted: PlanMode | null, text: string) => {
-    const set = planMode.before(wanted, text);
-    if (set !== null) (query(set) as Promise<unknown>).catch(() => planMode.failed());
+    const set = planMode?.before(wanted, text) ?? null;
+    if (set !== null) (query(set) as Promise<unknown>).catch(() => planMode!.failed());
   };
+  // A statement that fails may abort its transaction, whose end undoes a SET made in it. The
+  // tracker hears of it before the caller does (its handler is attached first).
+  const heard = <T>(sent: T): T => {
+    if (planMode && sent instanceof Promise) sent.catch(() => planMode.failed());
+    return sent;
+  };
+  const withFailureHeard = (callback: unknown) =>
+    planMode && typeof callback === 'function'
+      ? (error: unknown, result: unknown) => {
+          if (error) planMode.failed();
+          (callback as (e: unknown, r: unknown) => void)(error, result);
+        }
+      : callback;
   (client as { query: unknown }).query = (text: unknown, ...rest: unknown[]) => {
     if (typeof text !== 'string') return query(text, ...rest);
     const [values, callback] = rest;
     if (!text.startsWith(KEEP_PREPARED)) {
+      if (text.startsWith(WHICH_CLIENT)) clientsByToken.set(text.slice(WHICH_CLIENT.length).split(' ', 1)[0]!, client);
       setPlanMode(Array.isArray(values) && values.length > 0 ? 'auto' : null, text);
-      return query(text, ...rest);
+      if (typeof values === 'function') return query(text, withFailureHeard(values));
+      return heard(callback === undefined ? query(text, ...rest) : query(text, values, withFailureHeard(callback)));
     }
     setPlanMode('generic', text);
-    if (callback !== undefined) return query({ name: statementName(text), text, values }, callback);
     const name = statementName(text);
-    return (query({ name, text, values, rowMode: 'array' }) as Promise<pg.QueryResult<unknown[]>>).then((result) => {
+    if (callback !== undefined) return query({ name, text, values }, withFailureHeard(callback));
+    return heard(query({ name, text, values, rowMode: 'array' }) as Promise<pg.QueryResult<unknown[]>>).then((result) => {
       const toRow = rowBuilderOf(name, result.fields);
       const rows = result.rows as unknown[];
       for (let i = 0; i < rows.length; i++) rows[i] = toRow(rows[i] as unknown[]);
       return result;
     });
   };
+}
+
+/** RISKLOOKUP_DB_POOLER, for engines opened without a `pooler` (the commands, the sending thread). */
+function poolerFromEnvironment(): Pooler {
+  const read = poolerOf(process.env.RISKLOOKUP_DB_POOLER);
+  if ('problem' in read) throw new Error(read.problem);
+  return read.pooler;
 }
 
 /**

@@ -59,7 +59,10 @@ export async function migrateToLatest(engine: Engine): Promise<string[]> {
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
-    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    // No migration ran: the database could not be reached or read (a refused connection, a
+    // pooler that refuses a setting), which is what to say.
+    if (failed === undefined) throw new Error(`cannot bring the schema up to date on ${engine.description}: ${(error as Error).message}`);
     throw new Error(`migration ${failed} failed on ${engine.description}: ${(error as Error).message}`);
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

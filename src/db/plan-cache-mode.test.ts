@@ -27,3 +27,12 @@ test('after a rollback or a failed switch the mode is unknown, and the next stat
   assert.equal(t.before(null, 'commit'), null);
   assert.equal(t.mode, 'generic');
 });
+
+test('after a failed statement the mode is unknown: its transaction may end in a rollback that undoes the switch', () => {
+  const t = planModeTracker();
+  assert.equal(t.before('generic', 'kept'), SET_GENERIC);
+  t.failed();
+  assert.equal(t.mode, 'unknown');
+  assert.equal(t.before(null, 'commit'), null);
+  assert.equal(t.before('generic', 'kept'), SET_GENERIC);
+});

@@ -77,7 +77,14 @@ export function buildBackgroundWork(deps: BackgroundWorkDeps): BackgroundWork {
     // the claims and the outcomes' writes too, on the sending thread's own connections.
     sendInThread: true,
     ...(engine.seam.kind === 'postgres'
-      ? { storeInThread: { url: config.databaseUrl, statementTimeoutMs: config.dbStatementTimeoutMs, connectionWaitMs: config.dbConnectionWaitMs } }
+      ? {
+          storeInThread: {
+            url: config.databaseUrl,
+            statementTimeoutMs: config.dbStatementTimeoutMs,
+            connectionWaitMs: config.dbConnectionWaitMs,
+            pooler: config.dbPooler,
+          },
+        }
       : {}),
     settings: {
       concurrency: config.webhookConcurrency,

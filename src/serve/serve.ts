@@ -50,6 +50,7 @@ function openServerEngine(config: Config, serving?: { onCheckpointerError: (erro
     backgroundPoolSize: BACKGROUND_POOL_SIZE,
     statementTimeoutMs: config.dbStatementTimeoutMs,
     connectionWaitMs: config.dbConnectionWaitMs,
+    pooler: config.dbPooler,
     yieldWhenBusy: true,
     // SQLite's checkpoints off the serving thread (db/sqlite-checkpointer.ts).
     ...(serving ? { backgroundCheckpoints: true, ...serving } : {}),

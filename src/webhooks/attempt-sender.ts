@@ -20,6 +20,7 @@ import { guardedLookup, type AddressRule } from './safe-lookup.ts';
 import { signatureHeader } from './signature.ts';
 import { openSigningSecrets, type SealedSigningSecrets, type SecretWarning } from './signing-secrets.ts';
 import { SecretUnreadableError, type KeyRing } from '../secrets/key-ring.ts';
+import type { Pooler } from '../db/pooler.ts';
 import { sendWebhook, type SenderDeps } from './webhook-sender.ts';
 import type { ClaimedDelivery, OutcomesWritten, OutcomeWrite } from './deliveries.repository.ts';
 import type { ClaimOrder, DeliveryStore } from './delivery-store.ts';
@@ -89,6 +90,8 @@ export interface ThreadDatabase {
   readonly url: string;
   readonly statementTimeoutMs?: number;
   readonly connectionWaitMs?: number;
+  /** The server's RISKLOOKUP_DB_POOLER (db/plan-cache-mode.ts). */
+  readonly pooler?: Pooler;
 }
 
 /** What the thread is started with (the address rule's resolver is the system's there). */

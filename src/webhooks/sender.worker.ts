@@ -58,6 +58,7 @@ function openDatabase() {
       poolSize: THREAD_POOL_SIZE,
       ...(settings.statementTimeoutMs ? { statementTimeoutMs: settings.statementTimeoutMs } : {}),
       ...(settings.connectionWaitMs ? { connectionWaitMs: settings.connectionWaitMs } : {}),
+      ...(settings.pooler ? { pooler: settings.pooler } : {}),
     });
     return { store: databaseDeliveryStore(engine.db, engine.seam), close: () => engine.close() };
   })();
