@@ -20,6 +20,7 @@ import { sql } from 'kysely';
 import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { makeClaimants, makeCompanies, makeReport } from './helpers/factories.ts';
 import { openEngine, type Engine } from '../src/db/connect.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
 import { preparedQuery } from '../src/db/prepared.ts';
 import { fixedClock } from '../src/lib/clock.ts';
 import type { Pooler } from '../src/db/pooler.ts';
@@ -140,6 +141,8 @@ describe(
       after(() => bouncer.stop());
       await assert.rejects(sql`SELECT 1`.execute(through(bouncer.url, 'none', 4321).db), /unsupported startup parameter: statement_timeout/);
       const engine = through(bouncer.url, 'session', 4321);
+      // Migrating through it: the lock is taken and released on the client's own server connection.
+      assert.deepEqual(await migrateToLatest(engine), []);
       // makeCompanies imports (db/bulk-writer.ts: COPY on the write session's own connection).
       const [taxId] = await makeCompanies(engine, clock, [{ company_name: 'Pooled Lojistik A.Ş.', reports: [makeReport()] }]);
       assert.deepEqual(await byTaxIds(engine.db, [[taxId!]]), [{ company_name: 'Pooled Lojistik A.Ş.' }]);
@@ -173,6 +176,19 @@ describe(
       };
       assert.equal(await other(), 'auto');
       assert.equal(await run('transaction'), 'auto');
+      // Nothing migrated through it (the migration lock is the session's, which such a pooler may
+      // leave held on a server connection): an up-to-date schema is checked and served, an old one
+      // refused with where to migrate (the old code migrated it here).
+      assert.deepEqual(await migrateToLatest(through(bouncer.url, 'transaction')), []);
+      const empty = await postgres!.create();
+      after(() => empty.drop());
+      const url = new URL(empty.url);
+      url.host = new URL(bouncer.url).host;
+      await sql`DROP TABLE kysely_migration, kysely_migration_lock`.execute(empty.engine.db);
+      await assert.rejects(
+        migrateToLatest(through(url.toString(), 'transaction')),
+        /needs migrations 0001-initial, .* run 'risklookup migrate' on PostgreSQL's own address or through a session pooler/,
+      );
       // Told the wrong mode, the server's switch reaches the other client: what `transaction` prevents.
       assert.equal(await run('session'), 'force_generic_plan');
     });

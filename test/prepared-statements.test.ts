@@ -176,11 +176,12 @@ for (const engine of ENGINES) {
                 .select('company_name')
                 .where(sql<boolean>`tax_id_norm = ANY(${p(0)}::text[])`),
             );
+            // The pool's first statement: the timeout is there before it.
+            const { rows: first } = await sql<{ timeout: string }>`SELECT current_setting('statement_timeout') AS timeout`.execute(single.db);
             assert.deepEqual(await byTaxIds(single.db, [['1234567890']]), [{ company_name: 'Kaya Lojistik A.Ş.' }]);
             // A statement without values: the server sends no SET before it.
-            const { rows } = await sql<{ mode: string; timeout: string }>`SELECT current_setting('plan_cache_mode') AS mode,
-              current_setting('statement_timeout') AS timeout`.execute(single.db);
-            return rows[0];
+            const { rows } = await sql<{ mode: string }>`SELECT current_setting('plan_cache_mode') AS mode`.execute(single.db);
+            return { mode: rows[0]!.mode, timeout: first[0]!.timeout };
           } finally {
             await single.close();
           }

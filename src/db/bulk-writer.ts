@@ -138,8 +138,12 @@ export function postgresBulkWriter(clientOf: ClientOfToken): BulkWriter {
     let client = clients.get(ticket);
     if (!client) {
       const token = randomUUID();
-      await sql.raw(`${WHICH_CLIENT}${token} */ SELECT 1`).execute(db);
-      client = clientOf(token);
+      try {
+        await sql.raw(`${WHICH_CLIENT}${token} */ SELECT 1`).execute(db);
+      } finally {
+        // Taken whatever happened: the map keeps no client for a statement that failed.
+        client = clientOf(token);
+      }
       if (!client) throw new Error("the write session's PostgreSQL connection is not known to the pool");
       clients.set(ticket, client);
     }

@@ -34,6 +34,8 @@ export interface Engine {
   readonly bulk: BulkWriter;
   /** Where the data lives, without credentials; for messages. */
   readonly description: string;
+  /** PostgreSQL: what stands between the process and the database (db/pooler.ts); `none` on SQLite. */
+  readonly pooler: Pooler;
   /**
    * Opens every pooled connection now (a server, before it listens): opening one takes a fork on
    * the database server, too slow to do in the middle of a burst (PostgreSQL; nothing on SQLite).
@@ -258,6 +260,7 @@ function openSqlite(url: string, options: EngineOptions): Engine {
     seam: seamFor('sqlite'),
     bulk: sqliteBulkWriter(database),
     description: `SQLite ${path}`,
+    pooler: 'none',
     openPool: async () => {},
     close: async () => {
       await db.destroy();
@@ -290,6 +293,13 @@ function openPostgres(url: string, options: EngineOptions): Engine {
       // Opened connections are kept (openPool): none is closed for being idle.
       min: size,
       keepAlive: true,
+      // Behind a session pooler the timeout is set on each new connection, before the pool
+      // gives it out; a connection where it fails is closed and the caller told. pg-pool awaits
+      // the hook's promise (pg-pool/index.js, `_promiseTry`), which @types/pg types as void.
+      ...(pooler === 'session' && statementTimeout
+        ? // eslint-disable-next-line @typescript-eslint/no-misused-promises
+          { onConnect: async (client: pg.ClientBase) => void (await client.query(`SET statement_timeout = ${statementTimeout}`)) }
+        : {}),
     });
     // A client that loses its server emits 'error'; with no listener that is an uncaught
     // exception that ends the process. The query in flight fails on its own (→ 503) and the pool
@@ -298,8 +308,6 @@ function openPostgres(url: string, options: EngineOptions): Engine {
     pool.on('connect', (client) => {
       client.on('error', () => {});
       keepPrepared(client, pooler, clientsByToken);
-      // Queued before any statement of the pool's users.
-      if (pooler === 'session' && statementTimeout) (client.query(`SET statement_timeout = ${statementTimeout}`) as Promise<unknown>).catch(() => {});
     });
     return pool;
   };
@@ -323,6 +331,7 @@ function openPostgres(url: string, options: EngineOptions): Engine {
       return client;
     }),
     description: `PostgreSQL ${safe.host}${safe.pathname}`,
+    pooler,
     openPool: async () => {
       await open(pool, poolSize);
       if (backgroundPool) await open(backgroundPool, backgroundPoolSize);
@@ -356,16 +365,27 @@ function keepPrepared(client: pg.PoolClient, pooler: Pooler, clientsByToken: Map
     const set = planMode?.before(wanted, text) ?? null;
     if (set !== null) (query(set) as Promise<unknown>).catch(() => planMode!.failed());
   };
-  // A statement that fails may abort its transaction, whose end undoes a SET made in it. The
-  // tracker hears of it before the caller does (its handler is attached first).
-  const heard = <T>(sent: T): T => {
-    if (planMode && sent instanceof Promise) sent.catch(() => planMode.failed());
-    return sent;
+  // A statement that fails may abort its transaction, whose end undoes a SET made in it: a
+  // ROLLBACK, or a COMMIT that PostgreSQL answers as one (whatever failed in the transaction,
+  // a COPY included). The tracker hears of either before the caller does.
+  const heard = <T>(sent: T, text: string): T => {
+    if (!planMode || !(sent instanceof Promise)) return sent;
+    const ending = /^\s*(commit|end)\b/i.test(text);
+    return sent.then(
+      (result: unknown) => {
+        if (ending && (result as { command?: string } | undefined)?.command === 'ROLLBACK') planMode.failed();
+        return result;
+      },
+      (error: unknown) => {
+        planMode.failed();
+        throw error;
+      },
+    ) as T;
   };
   const withFailureHeard = (callback: unknown) =>
     planMode && typeof callback === 'function'
       ? (error: unknown, result: unknown) => {
-          if (error) planMode.failed();
+          if (error || (result as { command?: string } | undefined)?.command === 'ROLLBACK') planMode.failed();
           (callback as (e: unknown, r: unknown) => void)(error, result);
         }
       : callback;
@@ -376,12 +396,12 @@ function keepPrepared(client: pg.PoolClient, pooler: Pooler, clientsByToken: Map
       if (text.startsWith(WHICH_CLIENT)) clientsByToken.set(text.slice(WHICH_CLIENT.length).split(' ', 1)[0]!, client);
       setPlanMode(Array.isArray(values) && values.length > 0 ? 'auto' : null, text);
       if (typeof values === 'function') return query(text, withFailureHeard(values));
-      return heard(callback === undefined ? query(text, ...rest) : query(text, values, withFailureHeard(callback)));
+      return callback === undefined ? heard(query(text, ...rest), text) : query(text, values, withFailureHeard(callback));
     }
     setPlanMode('generic', text);
     const name = statementName(text);
     if (callback !== undefined) return query({ name, text, values }, withFailureHeard(callback));
-    return heard(query({ name, text, values, rowMode: 'array' }) as Promise<pg.QueryResult<unknown[]>>).then((result) => {
+    return heard(query({ name, text, values, rowMode: 'array' }) as Promise<pg.QueryResult<unknown[]>>, text).then((result) => {
       const toRow = rowBuilderOf(name, result.fields);
       const rows = result.rows as unknown[];
       for (let i = 0; i < rows.length; i++) rows[i] = toRow(rows[i] as unknown[]);

@@ -57,6 +57,7 @@ export async function migrateToLatest(engine: Engine): Promise<string[]> {
     db: engine.db,
     provider: { getMigrations: () => Promise.resolve(migrationsFor(engine)) },
   });
+  if (engine.pooler === 'transaction') return checkUpToDate(engine, migrator);
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
@@ -75,4 +76,21 @@ export async function pendingMigrations(engine: Engine): Promise<string[]> {
     provider: { getMigrations: () => Promise.resolve(migrationsFor(engine)) },
   });
   return (await migrator.getMigrations()).filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
+/**
+ * Behind a transaction pooler (RISKLOOKUP_DB_POOLER=transaction, db/pooler.ts) nothing is
+ * migrated: Kysely's migration lock is the session's (`pg_advisory_lock`, taken and released by
+ * statements of their own), and the pooler may send the release to another server connection,
+ * leaving the lock held there for every later migration to wait on. The schema must already be
+ * up to date; otherwise the message says where to migrate.
+ */
+async function checkUpToDate(engine: Engine, migrator: Migrator): Promise<string[]> {
+  const pending = (await migrator.getMigrations()).filter((m) => m.executedAt === undefined).map((m) => m.name);
+  if (pending.length > 0) {
+    throw new Error(
+      `${engine.description} needs migrations ${pending.join(', ')}, which are not run through a transaction pooler (RISKLOOKUP_DB_POOLER=transaction: the migration lock is the session's): run 'risklookup migrate' on PostgreSQL's own address or through a session pooler (RISKLOOKUP_DB_POOLER unset or session), then start again`,
+    );
+  }
+  return [];
 }
