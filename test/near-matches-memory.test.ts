@@ -294,3 +294,57 @@ for (const engine of ENGINES) {
     });
   });
 }
+
+for (const engine of ENGINES) {
+  describe(`more near-match candidates than are scored: the 1,000 with the lowest ids, from memory and the database alike [${engine.name}]`, () => {
+    let database: TestDatabase;
+    let deps: SearchDeps;
+    const letters = 'bcdfghjklmnpstvyz';
+    const far = (i: number) => `qqq${letters[i % 17]}${letters[Math.floor(i / 17) % 17]}${letters[Math.floor(i / 289) % 17]}`;
+    before(async () => {
+      database = await engine.create();
+      // 1,300 names hold `rkent`, none `soberkent`, none a word one edit from it (a correction):
+      // the misspelt word's candidates are those its pieces lead to. The first 10 by id and the
+      // last 300 are two edits from it, the last closer (the whole name): scored, they would win;
+      // only the first 1,000 are scored. The rest are too far to be near matches.
+      const nameOf = (i: number) => (i < 10 ? 'Sobxrkentq A.Ş.' : i < 1000 ? `${far(i)}rkent A.Ş.` : 'Sobrkentx A.Ş.');
+      const rows = Array.from({ length: 1300 }, (_, i) => company(i, nameOf(i), 'TR', 1));
+      for (let i = 0; i < rows.length; i += 300)
+        await database.engine.db
+          .insertInto('companies')
+          .values(rows.slice(i, i + 300))
+          .execute();
+      if (engine.name === 'postgres') {
+        // The first names' rows rewritten: in the table they now come after the others, so a
+        // statement that took the first rows it read would take the last ids (PostgreSQL's order
+        // without ORDER BY).
+        await sql`UPDATE companies SET city = 'Y' WHERE tax_id_norm < ${String(4_000_000_000 + 1000)}`.execute(database.engine.db);
+      }
+      await sql`ANALYZE`.execute(database.engine.db);
+      const keeper = new VisibleNamesKeeper(database.engine.db, database.engine.seam, { chunk: 500, nameWords: true });
+      keeper.start();
+      await keeper.loaded();
+      deps = await depsOf(database.engine, keeper);
+    });
+    after(async () => {
+      await database?.drop();
+    });
+
+    test('memory answers, as the database does, from the first 1,000 only', async () => {
+      for (const q of ['soberkent', 'Soberkent Ltd. Şti.']) {
+        for (const country of [null, 'TR']) {
+          const plan = planOf(q, country);
+          const memory = await findNearMatchesFrom(deps, plan, 'memory');
+          const db = await findNearMatchesFrom(deps, plan, 'database');
+          assert.ok(memory !== null, `q=${q}: memory left it to the database`);
+          assert.deepEqual(memory, db, `q=${q} country=${country}`);
+          assert.deepEqual(
+            memory.map((m) => m.company_name),
+            Array(5).fill('Sobxrkentq A.Ş.'),
+            `q=${q}`,
+          );
+        }
+      }
+    });
+  });
+}

@@ -101,7 +101,9 @@ export interface DialectSeam {
    * A condition on `companies` that holds when, for at least one group, `name_key` holds every
    * piece of `all` and every piece of one list in `any` (pieces: 3+ letters or digits), answered
    * from the substring index: the candidates of near matches (D25), of which the caller takes
-   * at most `bounds.limit` with a visible report, in `bounds.country` when given. With the
+   * at most `bounds.limit` with a visible report, in `bounds.country` when given (the lowest
+   * ids: the caller orders by id, and each part of the condition that stops early takes its
+   * own lowest ids). With the
    * name sample's `advice`, the index is asked for rare trigrams only: SQLite, whose FTS5 reads
    * a common trigram's whole doclist, for `lookupTerms` and returns that superset, which the
    * caller scores anyway; PostgreSQL, whose index intersects posting lists itself while a wider
@@ -324,7 +326,7 @@ const sqliteSeam: DialectSeam = {
     // first listed every match (a misspelt generic word at 10^6: 36,807, 8.7 ms against 3.8).
     const inCountry = country ? sql<SqlBool>` AND v.country || '' = ${country}` : sql<SqlBool>``;
     return sql<SqlBool>`companies.id IN (SELECT f.rowid FROM ${sql.table(index)} f JOIN companies v ON v.id = f.rowid
-      WHERE ${sql.table(index)} MATCH ${match} AND v.visible_report_count + 0 > 0${inCountry} LIMIT ${limit})`;
+      WHERE ${sql.table(index)} MATCH ${match} AND v.visible_report_count + 0 > 0${inCountry} ORDER BY f.rowid LIMIT ${limit})`;
   },
   nearMatchIndexQuery(groups, advice) {
     // Each group once, its `all` terms outside its alternatives: FTS5 reads a term's doclist
@@ -491,7 +493,8 @@ const postgresSeam: DialectSeam = {
     // One SELECT: the condition itself (the caller bounds and limits it), which spares reading
     // each candidate twice, once to check it and once by id (0.93 → 0.73 ms for `ozdemiroglu iplik`).
     if (conditions.length === 1) return sql<SqlBool>`(${sql.join(conditions[0]!, sql` AND `)})`;
-    const selects = conditions.map((c) => sql`(SELECT id FROM companies WHERE ${sql.join([...c, ...bounded], sql` AND `)} LIMIT ${limit})`);
+    // Each its lowest ids (near-match-lookups.ts, firstById), as the caller orders the whole.
+    const selects = conditions.map((c) => sql`(SELECT id FROM companies WHERE ${sql.join([...c, ...bounded], sql` AND `)} ORDER BY id LIMIT ${limit})`);
     return sql<SqlBool>`companies.id IN (${sql.join(selects, sql` UNION ALL `)})`;
   },
   nearMatchWordQuery: () => null,

@@ -4,11 +4,16 @@
  * (issue 28): the index of visible names (visible-names.ts) for the candidates and the words of
  * every company's name (all-name-words.ts) for the rest, with only the rows shown read.
  *
+ * Both score at most `limit` candidates: with more, those with the lowest ids (firstById), one
+ * rule, so that memory answers these too and every process and engine shows the same near
+ * matches. (Before, the database's LIMIT without an order let the engine choose, memory could
+ * not know which, and about 2 % of fresh one-word searches at 10^6 went to the database for it:
+ * 40–400 ms of PostgreSQL each, docs/benchmarks.md.)
+ *
  * Memory answers only what it answers exactly; otherwise it throws NotInMemory and the search
  * asks the database, for that search: a query word held only by names changed since the build,
- * more candidates than are scored (then which ones the database scores is the engine's choice),
- * a piece the index cannot look up (inside a filler word, or in 10^5 names), a row read that
- * no longer is what the index held.
+ * a piece the index cannot look up (inside a filler word, or in 10^5 names), too many names to
+ * check a correction's words on, a row read that no longer is what the index held.
  */
 import type { DialectSeam, LookupAdvice } from '../db/dialect-seam.ts';
 import type { Db } from '../db/types.ts';
@@ -29,7 +34,7 @@ export interface NearMatchCandidateQuery {
   /** Groups looked up by their pieces in `name_key`. */
   byPieces: readonly NearMatchGroup[];
   country: string | null;
-  /** Candidates scored at most (with more, which ones is the engine's choice). */
+  /** Candidates scored at most: with more, the `limit` with the lowest ids (firstById). */
   limit: number;
 }
 
@@ -57,6 +62,11 @@ const WIDE = 4;
 /** Memory cannot answer this search exactly: the database does. */
 export class NotInMemory extends Error {}
 
+/** The near matches' rule for "more candidates than are scored": the `limit` with the lowest ids, in id order. */
+export function firstById<T extends { id: number | string }>(candidates: readonly T[], limit: number): T[] {
+  return [...candidates].sort((a, b) => Number(a.id) - Number(b.id)).slice(0, limit);
+}
+
 interface DatabaseSource {
   db: Db;
   seam: DialectSeam;
@@ -81,8 +91,12 @@ export function databaseLookups({ db, seam, advice, vocabulary, sampleLetters }:
           ? await nearMatchCandidatesQuery(db, seam, { groups: [...byPieces], country, limit, ...(advice ? { advice } : {}) }).execute()
           : []),
       ];
+      // Each statement gave its own `limit` lowest ids: the lowest of their union are among them.
       const seen = new Set<number>();
-      return found.filter((c) => !seen.has(Number(c.id)) && seen.add(Number(c.id))).slice(0, limit);
+      return firstById(
+        found.filter((c) => !seen.has(Number(c.id)) && seen.add(Number(c.id))),
+        limit,
+      );
     },
     // The shown ones' rows (at most 5), as scored: a company changed since the candidates were
     // read makes the caller ask again (search.service.ts), so that an answer is of one moment.
@@ -123,7 +137,6 @@ export function memoryLookups({ db, seam, advice, index, words }: MemorySource):
       const add = (matches: NameMatch[] | null, keep: (m: NameMatch) => boolean = () => true) => {
         if (matches === null) throw new NotInMemory('the index cannot list these candidates');
         for (const m of matches) if (keep(m)) found.set(m.id, m);
-        if (found.size > limit) throw new NotInMemory('more candidates than are scored');
       };
       // The index's cost is finding each piece's words (visible-names.ts): the pieces every
       // alternative of a group shares are looked up once when few names hold them, and each
@@ -137,12 +150,16 @@ export function memoryLookups({ db, seam, advice, index, words }: MemorySource):
           // index can (no name made and split per test: 50–100 ms of CPU for a long hidden name).
           const ids = corrections.map((c) => index.coreWordIds(c));
           add(holding, (m) => corrections.some((c, i) => (ids[i] ? m.coreHoldsWords?.(ids[i]) : undefined) ?? holdsWords(m.nameCore, c)));
-        } else for (const c of corrections) add(index.matchAll([...g.all, ...c], country, limit), (m) => holdsWords(m.nameCore, c));
+        } else {
+          // All of them (up to 4,000), then checked: the first `limit` of those holding the
+          // pieces need not be the first of those holding the words too.
+          for (const c of corrections) add(index.matchAll([...g.all, ...c], country, WIDE * limit), (m) => holdsWords(m.nameCore, c));
+        }
       }
       for (const g of byPieces) {
         const common = g.all.length > 0 ? terms(g.all) : [];
         if (g.any.length === 0) {
-          if (common.length > 0) add(index.matchAll(common, country, limit));
+          if (common.length > 0) add(index.matchFirst(common, country, limit));
           continue;
         }
         // The names holding the shared pieces, each alternative's own checked on them (no match
@@ -151,10 +168,11 @@ export function memoryLookups({ db, seam, advice, index, words }: MemorySource):
         for (const list of g.any) {
           const own = terms(list).filter((t) => !common.includes(t));
           if (holdingToo) add(holdingToo(own));
-          else add(index.matchAll([...new Set([...common, ...terms(list)])], country, limit));
+          else add(index.matchFirst([...new Set([...common, ...terms(list)])], country, limit));
         }
       }
-      return Promise.resolve([...found.values()].map((m) => ({ id: m.id, name_core: m.nameCore, visible_report_count: m.visibleReportCount })));
+      const first = firstById([...found.values()], limit);
+      return Promise.resolve(first.map((m) => ({ id: m.id, name_core: m.nameCore, visible_report_count: m.visibleReportCount })));
     },
     // Changed since the index caught up: the database answers the whole search.
     rowsOf: (shown) => rowsAsScored(db, seam, shown, () => new NotInMemory('a candidate changed since the index caught up')),
