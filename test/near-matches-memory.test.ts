@@ -13,6 +13,7 @@ import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { coreOfKey, parseNameQuery, toSearchKey } from '../src/companies/name-key.ts';
 import { openEngine, type Engine } from '../src/db/connect.ts';
 import { findNearMatchesFrom, type SearchDeps, type SearchPlan } from '../src/search/search.service.ts';
+import { databaseLookups, memoryLookups } from '../src/search/near-match-lookups.ts';
 import { nearQueryWords } from '../src/search/near-match-score.ts';
 import { NameSample } from '../src/search/name-sample.ts';
 import { NameVocabulary } from '../src/search/name-vocabulary.ts';
@@ -343,6 +344,68 @@ for (const engine of ENGINES) {
             Array(5).fill('Sobxrkentq A.Ş.'),
             `q=${q}`,
           );
+        }
+      }
+    });
+  });
+}
+
+for (const engine of ENGINES) {
+  describe(`candidates of several look-ups: the lowest ids of their union, from memory and the database alike [${engine.name}]`, () => {
+    let database: TestDatabase;
+    let keeper: VisibleNamesKeeper;
+    // Each look-up's own first ones are not the union's: `kartel` (a correction, as a word) and
+    // `sober` (a piece) interleave by id, and a hidden company and another country are between.
+    const named: Array<[number, string, string, number]> = [
+      [1, 'Kartel Nakliyat', 'TR', 1],
+      [2, 'Kartel Gıda', 'TR', 2],
+      [3, 'Soberx Ltd', 'TR', 1],
+      [4, 'Kartelci', 'TR', 1],
+      [5, 'Soberxy', 'TR', 0],
+      [6, 'Soberz Kartel', 'DE', 1],
+      [7, 'Kartel Yapı', 'TR', 1],
+      [8, 'Sobery', 'TR', 3],
+      [9, 'Kartel Ege', 'TR', 1],
+      [10, 'Soberq', 'TR', 1],
+      [11, 'Kartel Batı', 'TR', 1],
+      [12, 'Sobert', 'TR', 1],
+    ];
+    before(async () => {
+      database = await engine.create();
+      await database.engine.db
+        .insertInto('companies')
+        .values(named.map(([id, name, country, visible]) => ({ ...company(id, name, country, visible), id })))
+        .execute();
+      await sql`ANALYZE`.execute(database.engine.db);
+      keeper = new VisibleNamesKeeper(database.engine.db, database.engine.seam, { chunk: 5, nameWords: true });
+      keeper.start();
+      await keeper.loaded();
+    });
+    after(async () => {
+      keeper?.stop();
+      await database?.drop();
+    });
+
+    test('each look-up keeps its own first ones; the union is cut to the lowest ids', async () => {
+      const { db, seam } = database.engine;
+      const memory = await keeper.currentWithWords();
+      assert.ok(memory);
+      const fromMemory = memoryLookups({ db, seam, advice: null, ...memory });
+      const fromDatabase = databaseLookups({ db, seam, advice: null, vocabulary: null, sampleLetters: null });
+      // A word look-up where the engine has a word index (SQLite); two piece alternatives everywhere.
+      const byWords = seam.nearMatchWordQuery([['kartel']]) === null ? [] : [{ all: [], any: [], corrections: [['kartel']] }];
+      const byPieces = [{ all: [], any: [['sober'], ...(byWords.length === 0 ? [['kartel']] : [])] }];
+      const visible = named.filter(([, name, , v]) => v > 0 && /kartel|sober/i.test(name));
+      for (const country of [null, 'TR']) {
+        for (const limit of [2, 3, 4, 6, 20]) {
+          const expected = visible
+            .filter(([, name, c]) => (country === null || c === country) && (/sober/i.test(name) || /\bkartel\b/i.test(name) || byWords.length === 0))
+            .map(([id]) => id)
+            .slice(0, limit);
+          const query = { byWords, byPieces, country, limit };
+          const ids = async (source: typeof fromMemory) => (await source.candidates(query)).map((c) => Number(c.id));
+          assert.deepEqual(await ids(fromMemory), expected, `memory, ${country ?? 'any country'}, limit ${limit}`);
+          assert.deepEqual(await ids(fromDatabase), expected, `database, ${country ?? 'any country'}, limit ${limit}`);
         }
       }
     });

@@ -5,10 +5,11 @@
  * every company's name (all-name-words.ts) for the rest, with only the rows shown read.
  *
  * Both score at most `limit` candidates: with more, those with the lowest ids (firstById), one
- * rule, so that memory answers these too and every process and engine shows the same near
- * matches. (Before, the database's LIMIT without an order let the engine choose, memory could
- * not know which, and about 2 % of fresh one-word searches at 10^6 went to the database for it:
- * 40–400 ms of PostgreSQL each, docs/benchmarks.md.)
+ * rule, so that memory answers these too and gives what the database would. (The groups looked
+ * up, and on SQLite the trigram superset, follow the process's name sample: two processes may
+ * still differ now and then.) Before, the database's LIMIT without an order let the engine
+ * choose, memory could not know which, and about 2 % of fresh one-word searches at 10^6 went to
+ * the database for it: 40–400 ms of PostgreSQL each, docs/benchmarks.md.
  *
  * Memory answers only what it answers exactly; otherwise it throws NotInMemory and the search
  * asks the database, for that search: a query word held only by names changed since the build,

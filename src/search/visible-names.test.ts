@@ -345,3 +345,34 @@ test("matchAll: a word of three letters keeps its trigram's list as a view, coun
   const grown = index.bytes() - before;
   assert.ok(grown > 0 && grown < 1000, `grew by ${grown} bytes`);
 });
+
+test('matchFirst: the `limit` lowest ids of what a plain scan finds, in id order, over drawn names, small limits and the overlay', () => {
+  // Names share syllables, so a piece is held by many words, each listing its names: the matches
+  // come word by word, not in id order (the sort is what makes them the first ones).
+  const companies = syllableNames(1500, 41);
+  const index = build(companies);
+  const changes = [company(5, 'kesane soy ltd'), company(9, 'karane', 0), company(1200, 'dem'), company(3000, 'soyane demir'), company(3001, 'kesdem')];
+  index.apply([5, 9, 1200, 3000, 3001], changes);
+  const current = new Map(companies.map((c) => [c.id, c]));
+  for (const c of changes) current.set(c.id, c);
+  const visible = [...current.values()].filter((c) => c.visibleReportCount > 0).sort((a, b) => a.id - b.id);
+  const r = seededRandom(43);
+  const pieces = ['ane', 'kes', 'dem', 'soy', 'kara', 'rata', 'ta', 'ş', 'ğı', 'ir', 'demir', 'lu', 'zzz'];
+  const pick = () => pieces[Math.floor(r.next() * pieces.length)]!;
+  let cut = 0;
+  for (let q = 0; q < 300; q++) {
+    const country = r.next() < 0.3 ? 'DE' : null;
+    const words = Array.from({ length: 1 + Math.floor(r.next() * 2) }, pick);
+    const limit = 1 + Math.floor(r.next() * 60);
+    const first = index.matchFirst(words, country, limit);
+    if (first === null) continue;
+    const all = visible.filter((c) => (country === null || c.country === country) && words.every((w) => c.nameKey.includes(w))).map((c) => c.id);
+    if (all.length > limit) cut++;
+    assert.deepEqual(
+      first.map((m) => m.id),
+      all.slice(0, limit),
+      `${words.join(' ')} in ${country ?? 'any country'}, limit ${limit}`,
+    );
+  }
+  assert.ok(cut > 80, `${cut} queries had more matches than their limit`);
+});

@@ -358,15 +358,15 @@ export class VisibleNames {
    * of them when fewer), in id order. Null only where matchAll is for its cost (a word too common,
    * or none that can be looked up here), never for their number: near matches score at most
    * `limit` candidates, with more the lowest ids, in memory and the database alike
-   * (near-match-lookups.ts). Entries are numbered in id order: with more than `limit`, the
-   * matched ones are sorted (a piece held by several words lists them word by word) and the
-   * first `limit` read (50,000 matches: a few ms, where the database's statement took 40–400).
+   * (near-match-lookups.ts). Entries are numbered in id order: the matched ones are sorted (a
+   * piece held by several words lists them word by word) and the first `limit` read (50,000
+   * matches: a few ms, where the database's statement took 40–400).
    */
   matchFirst(words: readonly string[], country: string | null, limit: number): NameMatch[] | null {
     const found = this.matchEntries(words, country, Infinity);
     if (found === null) return null;
     const out: NameMatch[] = [];
-    if (found.count > limit) this.scratch.subarray(0, found.count).sort();
+    this.scratch.subarray(0, found.count).sort();
     const packed = Math.min(found.count, limit);
     for (let i = 0; i < packed; i++) {
       const e = this.scratch[i]!;
