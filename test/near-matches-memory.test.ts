@@ -369,6 +369,7 @@ for (const engine of ENGINES) {
       [10, 'Soberq', 'TR', 1],
       [11, 'Kartel Batı', 'TR', 1],
       [12, 'Sobert', 'TR', 1],
+      [13, 'Baran Ltd', 'TR', 1],
     ];
     before(async () => {
       database = await engine.create();
@@ -392,14 +393,15 @@ for (const engine of ENGINES) {
       assert.ok(memory);
       const fromMemory = memoryLookups({ db, seam, advice: null, ...memory });
       const fromDatabase = databaseLookups({ db, seam, advice: null, vocabulary: null, sampleLetters: null });
-      // A word look-up where the engine has a word index (SQLite); two piece alternatives everywhere.
+      // A word look-up where the engine has a word index (SQLite); piece alternatives everywhere,
+      // one of them only inside a filler word (`ltd`: memory checks the names in id order).
       const byWords = seam.nearMatchWordQuery([['kartel']]) === null ? [] : [{ all: [], any: [], corrections: [['kartel']] }];
-      const byPieces = [{ all: [], any: [['sober'], ...(byWords.length === 0 ? [['kartel']] : [])] }];
-      const visible = named.filter(([, name, , v]) => v > 0 && /kartel|sober/i.test(name));
+      const byPieces = [{ all: [], any: [['sober'], ['ltd'], ...(byWords.length === 0 ? [['kartel']] : [])] }];
+      const visible = named.filter(([, name, , v]) => v > 0 && /kartel|sober|ltd/i.test(name));
       for (const country of [null, 'TR']) {
         for (const limit of [2, 3, 4, 6, 20]) {
           const expected = visible
-            .filter(([, name, c]) => (country === null || c === country) && (/sober/i.test(name) || /\bkartel\b/i.test(name) || byWords.length === 0))
+            .filter(([, name, c]) => (country === null || c === country) && (/sober|ltd/i.test(name) || /\bkartel\b/i.test(name) || byWords.length === 0))
             .map(([id]) => id)
             .slice(0, limit);
           const query = { byWords, byPieces, country, limit };

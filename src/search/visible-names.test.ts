@@ -357,15 +357,18 @@ test('matchFirst: the `limit` lowest ids of what a plain scan finds, in id order
   for (const c of changes) current.set(c.id, c);
   const visible = [...current.values()].filter((c) => c.visibleReportCount > 0).sort((a, b) => a.id - b.id);
   const r = seededRandom(43);
-  const pieces = ['ane', 'kes', 'dem', 'soy', 'kara', 'rata', 'ta', 'ş', 'ğı', 'ir', 'demir', 'lu', 'zzz'];
+  // `anay`, `ayi`, `sti`: only inside filler words (their holders are not listed: firstEntries).
+  const pieces = ['ane', 'kes', 'dem', 'soy', 'kara', 'rata', 'ta', 'ş', 'ğı', 'ir', 'demir', 'lu', 'zzz', 'anay', 'ayi', 'sti'];
   const pick = () => pieces[Math.floor(r.next() * pieces.length)]!;
   let cut = 0;
+  let declined = 0;
   for (let q = 0; q < 300; q++) {
     const country = r.next() < 0.3 ? 'DE' : null;
     const words = Array.from({ length: 1 + Math.floor(r.next() * 2) }, pick);
     const limit = 1 + Math.floor(r.next() * 60);
     const first = index.matchFirst(words, country, limit);
     if (first === null) continue;
+    if (index.matchAll(words, country, Infinity) === null) declined++;
     const all = visible.filter((c) => (country === null || c.country === country) && words.every((w) => c.nameKey.includes(w))).map((c) => c.id);
     if (all.length > limit) cut++;
     assert.deepEqual(
@@ -375,4 +378,44 @@ test('matchFirst: the `limit` lowest ids of what a plain scan finds, in id order
     );
   }
   assert.ok(cut > 80, `${cut} queries had more matches than their limit`);
+  assert.ok(declined > 30, `${declined} queries answered where matchAll declines`);
+});
+
+test('matchFirst where matchAll declines for its cost: names checked in id order until `limit` match; too many checked first, the database', () => {
+  // 40,000 names hold `kon`: `nay` (of `sanayi`, a filler) is checked on them, too many for
+  // matchAll. The first 36,000 hold `ltd`, the rest `sanayi`; every fifth is in DE, and a few
+  // are hidden (no visible report) or changed since the build.
+  const companies = Array.from({ length: 40_000 }, (_, i) =>
+    company(i + 1, `kon${['ar', 'ta', 'ne', 'ol'][i % 4]}${i % 7} ${i < 36_000 ? 'ltd' : 'sanayi'}`, i % 11 === 0 ? 0 : 1, i % 5 === 0 ? 'DE' : 'TR'),
+  );
+  const index = build(companies);
+  const changes = [company(3, 'konar sanayi'), company(40_500, 'konta sanayi'), company(26_010, 'other ltd')];
+  index.apply(
+    changes.map((c) => c.id),
+    changes,
+  );
+  const current = new Map(companies.map((c) => [c.id, c]));
+  for (const c of changes) current.set(c.id, c);
+  const visible = [...current.values()].filter((c) => c.visibleReportCount > 0).sort((a, b) => a.id - b.id);
+  const scan = (words: readonly string[], country: string | null, limit: number) =>
+    visible
+      .filter((c) => (country === null || c.country === country) && words.every((w) => c.nameKey.includes(w)))
+      .map((c) => c.id)
+      .slice(0, limit);
+  const answered = (words: string[], country: string | null, limit: number) => {
+    assert.equal(index.matchAll(words, country, Infinity), null, `${words.join(' ')}: matchAll declines`);
+    const first = index.matchFirst(words, country, limit);
+    assert.ok(first, `${words.join(' ')} in ${country ?? 'any country'}: answered`);
+    assert.deepEqual(
+      first.map((m) => m.id),
+      scan(words, country, limit),
+      `${words.join(' ')} in ${country ?? 'any country'}, limit ${limit}`,
+    );
+  };
+  // `kon` listed (sorted), `lt` checked on its names; `ltd` (a filler: every entry in id order).
+  for (const country of [null, 'DE', 'TR']) for (const limit of [1, 50, 1000]) answered(['kon', 'lt'], country, limit);
+  for (const limit of [1, 1000]) answered(['ltd'], null, limit);
+  // Only the last 4,000 hold `nay`, past the names checked at most (~28,000): the database answers.
+  assert.equal(index.matchFirst(['kon', 'nay'], null, 1000), null);
+  assert.equal(index.matchFirst(['anay'], null, 1000), null);
 });

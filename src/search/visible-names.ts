@@ -91,6 +91,15 @@ const MAX_POSTINGS_READ = 100_000;
 /** Entries whose words are checked for the other query words at most (a query with a common word and a rare piece: the database). */
 const MAX_CHECKED = 20_000;
 /**
+ * matchFirst only (firstEntries): names checked in id order, a chunk at a time, until `limit`
+ * hold every word; beyond this many checked the database answers. Checking a name costs ~0.3
+ * µs a word: `haliay` at 10^6 (`hal` in 2 % of the names, ~47,000 checked) took 14–31 ms of the
+ * serving thread, where its database statements took 71–136 ms of PostgreSQL (`nayokon`: 9–10
+ * against 244–354; docs/benchmarks.md).
+ */
+const MAX_SCANNED = 65_536;
+const SCAN_CHUNK = 4_096;
+/**
  * Query words whose holders are kept (a word's vocabulary words and their postings never change
  * after the build): the common words of names (`gida`, `urunleri`) come back in most queries, and
  * finding their holders scans a trigram's words (0.1–0.2 ms each at 10^6). Cleared when full.
@@ -355,15 +364,16 @@ export class VisibleNames {
 
   /**
    * The `limit` companies with the lowest ids among those matchAll(words, country, ∞) gives (all
-   * of them when fewer), in id order. Null only where matchAll is for its cost (a word too common,
-   * or none that can be looked up here), never for their number: near matches score at most
+   * of them when fewer), in id order. Where matchAll declines for its cost, the names are checked
+   * in id order until `limit` match (firstEntries); null only when that checks too many first.
+   * Near matches score at most
    * `limit` candidates, with more the lowest ids, in memory and the database alike
    * (near-match-lookups.ts). Entries are numbered in id order: the matched ones are sorted (a
    * piece held by several words lists them word by word) and the first `limit` read (50,000
    * matches: a few ms, where the database's statement took 40–400).
    */
   matchFirst(words: readonly string[], country: string | null, limit: number): NameMatch[] | null {
-    const found = this.matchEntries(words, country, Infinity);
+    const found = this.matchEntries(words, country, Infinity) ?? this.firstEntries(words, country, limit);
     if (found === null) return null;
     const out: NameMatch[] = [];
     this.scratch.subarray(0, found.count).sort();
@@ -375,6 +385,70 @@ export class VisibleNames {
     if (found.changed.length === 0) return out;
     for (const c of found.changed) out.push(overlayMatch(c));
     return out.sort((a, b) => a.id - b.id).slice(0, limit);
+  }
+
+  /**
+   * matchFirst's way where matchEntries declines for its cost: a word held by too many names, or
+   * only inside a filler word (`hal` of İTHALAT: its holders are not listed), or too many names to
+   * check another word on (`kon` and `nay` of SANAYİ: 21,283 names). Only the first `limit` are
+   * wanted, so the names are checked in id order, a chunk at a time, for every word (the listed
+   * word's holders sorted, else every entry), until `limit` hold them all: the packed ones in
+   * `scratch[0 .. count]`, in id order, and every match of the overlay; null when more than
+   * MAX_SCANNED names would be checked first (judged after each chunk by the rate of matches so
+   * far: a rarer piece gives up after one chunk, not sixteen).
+   */
+  private firstEntries(words: readonly string[], country: string | null, limit: number): { count: number; changed: VisibleName[] } | null {
+    const looked = [...new Set(words)];
+    if (looked.length === 0) return null;
+    const countryIndex = country === null ? -1 : this.countries.indexOf(country);
+    let count = 0;
+    if (country === null || countryIndex >= 0) {
+      // The rarest word's holders when they can be listed, sorted (entries are in id order).
+      const lead = looked
+        .filter((w) => w.length >= 3)
+        .map((word) => ({ word, ...this.holdersOf(word) }))
+        .sort((a, b) => a.postings - b.postings)[0];
+      const listed = lead !== undefined && lead.postings <= MAX_POSTINGS_READ ? this.scratch.slice(0, this.entriesOf(lead.held)).sort() : null;
+      const others = listed ? looked.filter((w) => w !== lead!.word) : looked;
+      const total = listed ? listed.length : this.ids.length;
+      const chunk = new Int32Array(Math.min(SCAN_CHUNK, total));
+      let scanned = 0;
+      for (let at = 0; at < total && count < limit; at += SCAN_CHUNK) {
+        if (scanned >= MAX_SCANNED) return null;
+        let n = 0;
+        for (let i = at; i < Math.min(total, at + SCAN_CHUNK); i++) {
+          const e = listed ? listed[i]! : i;
+          if (this.dead[e] || (countryIndex >= 0 && this.countryOf[e] !== countryIndex)) continue;
+          chunk[n++] = e;
+        }
+        scanned += n;
+        // Each word in turn on the chunk's names (a word's test is one at a time: wordTest).
+        for (const w of others) {
+          const holds = this.wordTest(w, n * this.wordsPerEntry);
+          let kept = 0;
+          for (let i = 0; i < n; i++) {
+            const e = chunk[i]!;
+            for (let k = this.entryWordStart[e]!; k < this.entryWordStart[e + 1]!; k++) {
+              if (holds(this.entryWords[k]!)) {
+                chunk[kept++] = e;
+                break;
+              }
+            }
+          }
+          n = kept;
+          if (n === 0) break;
+        }
+        for (let i = 0; i < n && count < limit; i++) this.scratch[count++] = chunk[i]!;
+        // At this rate `limit` would not match within MAX_SCANNED: the database, without checking the rest.
+        if (count < limit && scanned > 0 && (count * MAX_SCANNED) / scanned < limit) return null;
+      }
+    }
+    const changed: VisibleName[] = [];
+    for (const c of this.changed.values()) {
+      if (country !== null && c.country !== country) continue;
+      if (words.every((w) => c.nameKey.includes(w))) changed.push(c);
+    }
+    return { count, changed };
   }
 
   /**
