@@ -13,8 +13,9 @@
  *
  * Memory answers only what it answers exactly; otherwise it throws NotInMemory and the search
  * asks the database, for that search: a query word held only by names changed since the build,
- * a piece the index cannot look up (inside a filler word, or in 10^5 names), too many names to
- * check a correction's words on, a row read that no longer is what the index held.
+ * a piece whose first 1,000 holders are not among the first 65,536 names checked in id order
+ * (one inside a filler word, or beside another in 10^5 names: visible-names.ts, firstEntries),
+ * too many names to check a correction's words on, a row read that no longer is what the index held.
  */
 import type { DialectSeam, LookupAdvice } from '../db/dialect-seam.ts';
 import type { Db } from '../db/types.ts';

@@ -382,14 +382,16 @@ test('matchFirst: the `limit` lowest ids of what a plain scan finds, in id order
 });
 
 test('matchFirst where matchAll declines for its cost: names checked in id order until `limit` match; too many checked first, the database', () => {
-  // 40,000 names hold `kon`: `nay` (of `sanayi`, a filler) is checked on them, too many for
-  // matchAll. The first 36,000 hold `ltd`, the rest `sanayi`; every fifth is in DE, and a few
-  // are hidden (no visible report) or changed since the build.
-  const companies = Array.from({ length: 40_000 }, (_, i) =>
-    company(i + 1, `kon${['ar', 'ta', 'ne', 'ol'][i % 4]}${i % 7} ${i < 36_000 ? 'ltd' : 'sanayi'}`, i % 11 === 0 ? 0 : 1, i % 5 === 0 ? 'DE' : 'TR'),
+  // 80,000 names hold `kon`: another word is checked on them, too many for matchAll. The first
+  // 72,000 hold `ltd`, the rest `sanayi` (`nay`, `anay`: only inside a filler word, whose holders
+  // are not listed); every fifth is in DE, every eleventh hidden (no visible report).
+  const companies = Array.from({ length: 80_000 }, (_, i) =>
+    company(i + 1, `kon${['ar', 'ta', 'ne', 'ol'][i % 4]}${i % 7} ${i < 72_000 ? 'ltd' : 'sanayi'}`, i % 11 === 0 ? 0 : 1, i % 5 === 0 ? 'DE' : 'TR'),
   );
   const index = build(companies);
-  const changes = [company(3, 'konar sanayi'), company(40_500, 'konta sanayi'), company(26_010, 'other ltd')];
+  // Changed since the build, at low ids so that they fall within the first matches: renamed and
+  // moved to DE (still matching), renamed out of every match, a new name in a country of its own.
+  const changes = [company(4, 'konne ltd', 1, 'DE'), company(3, 'other ltd'), company(2, 'konar ab'), company(80_600, 'konzz ltd', 1, 'XX')];
   index.apply(
     changes.map((c) => c.id),
     changes,
@@ -412,10 +414,26 @@ test('matchFirst where matchAll declines for its cost: names checked in id order
       `${words.join(' ')} in ${country ?? 'any country'}, limit ${limit}`,
     );
   };
-  // `kon` listed (sorted), `lt` checked on its names; `ltd` (a filler: every entry in id order).
-  for (const country of [null, 'DE', 'TR']) for (const limit of [1, 50, 1000]) answered(['kon', 'lt'], country, limit);
+  // `kon` listed (sorted), `lt` or `ar` (every fourth name) checked on its names.
+  for (const country of [null, 'DE', 'TR']) for (const limit of [1, 50, 1000]) for (const other of ['lt', 'ar']) answered(['kon', other], country, limit);
+  // `ltd` (a filler: every entry in id order); a country only the overlay has.
   for (const limit of [1, 1000]) answered(['ltd'], null, limit);
-  // Only the last 4,000 hold `nay`, past the names checked at most (~28,000): the database answers.
+  assert.deepEqual(
+    index.matchFirst(['lt'], 'XX', 10)!.map((m) => m.id),
+    [80_600],
+  );
+  // Only the last 8,000 hold `nay`: after a chunk without one, the rest (more than may be
+  // checked) is left to the database.
   assert.equal(index.matchFirst(['kon', 'nay'], null, 1000), null);
   assert.equal(index.matchFirst(['anay'], null, 1000), null);
+  assert.equal(index.matchFirst([], null, 10), null);
+});
+
+test('matchFirst checks every name in id order when they may all be checked: a match in the last one', () => {
+  const index = build([...Array.from({ length: 5000 }, (_, i) => company(i + 1, `firma${i} ltd`)), company(6000, 'son sanayi')]);
+  assert.equal(index.matchAll(['anay'], null, Infinity), null);
+  assert.deepEqual(
+    index.matchFirst(['anay'], null, 10)!.map((m) => m.id),
+    [6000],
+  );
 });

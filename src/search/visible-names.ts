@@ -17,7 +17,8 @@
  * A query word has no space, so `name_key LIKE '%w%'` holds iff some word of the key contains
  * `w`: the words containing `w` (the rarest of its trigrams' words, each checked) lead to the
  * entries holding it (their postings). A filler word (`sanayi`, `ltd`) has no postings: a query
- * word inside one is answered by checking other words' candidates, or not at all (null).
+ * word inside one is answered by checking other words' candidates, or, for the first few
+ * matches only (matchFirst), by checking the names in id order; else not at all (null).
  *
  * Changes after the build go to an overlay: the old entry is marked dead and the company's new
  * state, if visible, is kept whole beside it and checked on every query.
@@ -394,8 +395,9 @@ export class VisibleNames {
    * wanted, so the names are checked in id order, a chunk at a time, for every word (the listed
    * word's holders sorted, else every entry), until `limit` hold them all: the packed ones in
    * `scratch[0 .. count]`, in id order, and every match of the overlay; null when more than
-   * MAX_SCANNED names would be checked first (judged after each chunk by the rate of matches so
-   * far: a rarer piece gives up after one chunk, not sixteen).
+   * MAX_SCANNED names would be checked first (where the rest could not all be checked, judged
+   * after each chunk by the rate of matches so far: a rarer piece gives up after one chunk, not
+   * sixteen).
    */
   private firstEntries(words: readonly string[], country: string | null, limit: number): { count: number; changed: VisibleName[] } | null {
     const looked = [...new Set(words)];
@@ -439,8 +441,10 @@ export class VisibleNames {
           if (n === 0) break;
         }
         for (let i = 0; i < n && count < limit; i++) this.scratch[count++] = chunk[i]!;
-        // At this rate `limit` would not match within MAX_SCANNED: the database, without checking the rest.
-        if (count < limit && scanned > 0 && (count * MAX_SCANNED) / scanned < limit) return null;
+        // More left than may still be checked, and at this rate `limit` would not match within
+        // MAX_SCANNED: the database, without checking the rest.
+        const left = total - (at + SCAN_CHUNK);
+        if (count < limit && left > MAX_SCANNED - scanned && scanned > 0 && (count * MAX_SCANNED) / scanned < limit) return null;
       }
     }
     const changed: VisibleName[] = [];
