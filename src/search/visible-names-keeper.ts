@@ -64,6 +64,8 @@ export interface VisibleNamesStatus {
 
 /** After a failed build (the database unreachable), the next try. */
 const RETRY_MS = 30_000;
+/** Names a word under 3 letters is checked on at most on PostgreSQL (visible-names.ts: MAX_POSTINGS_READ, the names any query reads). */
+const SHORT_WORDS_CHECKED_POSTGRES = 100_000;
 
 export class VisibleNamesKeeper {
   private index: VisibleNames | null = null;
@@ -208,7 +210,9 @@ export class VisibleNamesKeeper {
       await new Promise((resolve) => setImmediate(resolve));
       if (this.stopped) return;
     }
-    const index = builder.build();
+    // PostgreSQL has no word index (dialect-seam.ts): a word under 3 letters is checked name by
+    // name there too, so memory checks it on as many names as it reads.
+    const index = builder.build(this.seam.kind === 'postgres' ? { shortWordsChecked: SHORT_WORDS_CHECKED_POSTGRES } : {});
     this.index = index;
     this.version = version;
     this.loadMs = performance.now() - started;

@@ -437,3 +437,22 @@ test('matchFirst checks every name in id order when they may all be checked: a m
     [6000],
   );
 });
+
+test('matchAll: words under 3 letters alone are checked on as many names as the build says (PostgreSQL: they cannot be looked up there either)', () => {
+  const companies = Array.from({ length: 25_000 }, (_, i) => company(i + 1, `${['pk', 'et', 'ab'][i % 3]}${i % 5} urunleri ${i % 2 ? 'sanayi' : 'ltd'}`));
+  const scan = (words: readonly string[]) =>
+    companies
+      .filter((c) => words.every((w) => c.nameKey.includes(w)))
+      .map((c) => c.id)
+      .sort((a, b) => a - b);
+  const plain = build(companies);
+  const builder = new VisibleNamesBuilder();
+  for (const c of companies) builder.add(c);
+  const wide = builder.build({ shortWordsChecked: 100_000 });
+  // 25,000 names hold `urunleri`: more than MAX_CHECKED (20,000) to check `pk` and `et` on.
+  assert.equal(plain.matchAll(['urunleri', 'pk'], null, Infinity), null);
+  assert.deepEqual(ids(wide.matchAll(['urunleri', 'pk'], null, Infinity)), scan(['urunleri', 'pk']));
+  assert.deepEqual(ids(wide.matchAll(['urunleri', 'pk', 'k1'], null, Infinity)), scan(['urunleri', 'pk', 'k1']));
+  // A word of 3+ letters to check too (`anay`, only inside the filler `sanayi`): as before.
+  assert.equal(wide.matchAll(['urunleri', 'pk', 'anay'], null, Infinity), null);
+});
