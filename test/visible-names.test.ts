@@ -419,3 +419,38 @@ describe('loading does not block serving', () => {
     }
   });
 });
+
+for (const engine of ENGINES) {
+  describe(`words under 3 letters beside a word of more names than memory checks by default [${engine.name}]`, () => {
+    let database: TestDatabase;
+    let keeper: VisibleNamesKeeper;
+    before(async () => {
+      database = await engine.create();
+      // 21,000 visible names hold `urunleri` (more than the 20,000 checked by default); a third
+      // hold `pk` too.
+      const rows = Array.from({ length: 21_000 }, (_, i) => company(i, `${['pk', 'et', 'ab'][i % 3]}${i % 97} urunleri`, 'TR', 1 + (i % 3)));
+      for (let i = 0; i < rows.length; i += 1000)
+        await database.engine.db
+          .insertInto('companies')
+          .values(rows.slice(i, i + 1000))
+          .execute();
+      await sql`ANALYZE`.execute(database.engine.db);
+      keeper = new VisibleNamesKeeper(database.engine.db, database.engine.seam, { chunk: 5000 });
+      keeper.start();
+      await keeper.loaded();
+    });
+    after(async () => {
+      keeper?.stop();
+      await database?.drop();
+    });
+
+    test('PostgreSQL, which finds them only by a pattern, answers them from memory; SQLite from its word index', async () => {
+      const plan = planOf('PK Ürünleri', null);
+      const memory = await fromMemory(database.engine, keeper, plan, 11);
+      if (engine.name === 'postgres') {
+        assert.notEqual(memory, null, 'not answered from memory');
+        assert.deepEqual(memory, await reference(database.engine, plan, 11));
+      } else assert.equal(memory, null, 'SQLite checks 20,000 names at most');
+    });
+  });
+}

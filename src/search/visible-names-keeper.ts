@@ -64,8 +64,8 @@ export interface VisibleNamesStatus {
 
 /** After a failed build (the database unreachable), the next try. */
 const RETRY_MS = 30_000;
-/** Names a word under 3 letters is checked on at most on PostgreSQL (visible-names.ts: MAX_POSTINGS_READ, the names any query reads). */
-const SHORT_WORDS_CHECKED_POSTGRES = 100_000;
+/** Checks of words under 3 letters on names, at most, on PostgreSQL (~1 µs each: at most ~60 ms of the serving thread for a query). */
+const SHORT_WORDS_CHECKED_POSTGRES = 60_000;
 
 export class VisibleNamesKeeper {
   private index: VisibleNames | null = null;
@@ -210,8 +210,8 @@ export class VisibleNamesKeeper {
       await new Promise((resolve) => setImmediate(resolve));
       if (this.stopped) return;
     }
-    // PostgreSQL has no word index (dialect-seam.ts): a word under 3 letters is checked name by
-    // name there too, so memory checks it on as many names as it reads.
+    // PostgreSQL has no word index (dialect-seam.ts): a word under 3 letters is found only by a
+    // pattern on the other words' candidates there, so memory checks it on more names first.
     const index = builder.build(this.seam.kind === 'postgres' ? { shortWordsChecked: SHORT_WORDS_CHECKED_POSTGRES } : {});
     this.index = index;
     this.version = version;

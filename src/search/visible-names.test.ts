@@ -455,4 +455,12 @@ test('matchAll: words under 3 letters alone are checked on as many names as the 
   assert.deepEqual(ids(wide.matchAll(['urunleri', 'pk', 'k1'], null, Infinity)), scan(['urunleri', 'pk', 'k1']));
   // A word of 3+ letters to check too (`anay`, only inside the filler `sanayi`): as before.
   assert.equal(wide.matchAll(['urunleri', 'pk', 'anay'], null, Infinity), null);
+  // More matches than the caller's cap: null, as always.
+  assert.equal(wide.matchAll(['urunleri', 'e'], null, 20_000), null);
+  // The checks of every short word count: 25,000 names checked for `u`, again for `r`, past 30,000.
+  const builder2 = new VisibleNamesBuilder();
+  for (const c of companies) builder2.add(c);
+  const bounded = builder2.build({ shortWordsChecked: 30_000 });
+  assert.deepEqual(ids(bounded.matchAll(['urunleri', 'pk'], null, Infinity)), scan(['urunleri', 'pk']));
+  assert.equal(bounded.matchAll(['urunleri', 'u', 'r'], null, Infinity), null);
 });

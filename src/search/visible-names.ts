@@ -165,9 +165,10 @@ export class VisibleNamesBuilder {
   }
 
   /**
-   * @param options.shortWordsChecked names on which words under 3 letters alone are checked at
-   * most, before the database answers (matchAll): more where its index cannot look them up
-   * either (PostgreSQL), MAX_CHECKED where it can (SQLite's word index).
+   * @param options.shortWordsChecked checks of words on names at most when only words under 3
+   * letters are left to check, before the database answers (matchAll): more where its index
+   * finds them only by a pattern on the other words' candidates (PostgreSQL), MAX_CHECKED where
+   * its word index looks them up (SQLite).
    */
   build(options: { shortWordsChecked?: number } = {}): VisibleNames {
     return new VisibleNames({
@@ -491,11 +492,16 @@ export class VisibleNames {
         } else rest.push(p.word);
       }
       const others = [...rest, ...[...new Set(words)].filter((w) => w.length < 3)];
-      // Checking words on the names costs ~1 µs a name: beyond this many, the database's plans are
-      // cheaper; but where only words under 3 letters are left and the database cannot look them
-      // up either, it checks them name by name too (PostgreSQL: `PK Et Ürünleri`, 25,895 names
-      // holding `urunleri` at 10^6, 185–207 ms there, 11–23 here; SQLite's word index: 5–20 ms).
-      if (others.length > 0 && count > (rest.length === 0 ? this.shortWordsChecked : MAX_CHECKED)) return null;
+      // Checking a word on a name costs ~1 µs: beyond this many names, the database's plans are
+      // cheaper; where only words under 3 letters are left, the build may allow more, as
+      // PostgreSQL finds them only by a pattern on the other words' candidates (`PK Et Ürünleri`,
+      // 25,895 names holding `urunleri` at 10^6: 185–207 ms there, 11–23 here; SQLite's word
+      // index: 5–20 ms). Where more are allowed, the checks of every word count (a query of many
+      // short words, each held by most names, would check them all again per word).
+      const budget = rest.length === 0 ? this.shortWordsChecked : MAX_CHECKED;
+      if (others.length > 0 && count > budget) return null;
+      const checksAllowed = budget > MAX_CHECKED ? budget : Infinity;
+      let checks = 0;
       if (this.deadCount > 0 || countryIndex >= 0) {
         let kept = 0;
         for (let i = 0; i < count; i++) {
@@ -509,6 +515,7 @@ export class VisibleNames {
       // once (or its holders marked), not every word of every name per query word.
       for (const w of others) {
         if (count === 0) break;
+        if ((checks += count) > checksAllowed) return null;
         const holds = this.wordTest(w, count * this.wordsPerEntry);
         let kept = 0;
         for (let i = 0; i < count; i++) {
