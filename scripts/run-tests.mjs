@@ -5,7 +5,7 @@
 // Files run in parallel (each in its own process, on its own fresh databases, temporary
 // directories and free ports), except those that measure timing under load or stop the shared
 // PostgreSQL server: they run alone, one after another, after the parallel part.
-import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
@@ -105,13 +105,42 @@ const together = [
   ...grouped(longestFirst(parallel.filter((f) => !BY_ENGINE.includes(f)))),
 ];
 
-function run(list, concurrency) {
+/**
+ * Beside the usual TAP on stdout, scripts/failures-reporter.mjs writes the failed tests to a file
+ * of its own; they are printed again at the very end, where a CI log is read first.
+ */
+const FAILURES = resolve('.tmp/test-failures');
+const ownReporter = flags.some((f) => f.startsWith('--test-reporter'));
+function reporters(part) {
+  if (ownReporter) return [];
+  return [
+    '--test-reporter=tap',
+    '--test-reporter-destination=stdout',
+    `--test-reporter=${pathToFileURL(resolve('scripts/failures-reporter.mjs')).href}`,
+    `--test-reporter-destination=${join(FAILURES, `${part}.txt`)}`,
+  ];
+}
+
+function run(part, list, concurrency) {
   if (list.length === 0) return 0;
-  const args = ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...flags, ...list];
+  const args = ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...reporters(part), ...flags, ...list];
   return spawnSync(process.execPath, args, { stdio: 'inherit' }).status ?? 1;
 }
 
-const first = run(together, CONCURRENCY);
+rmSync(FAILURES, { recursive: true, force: true });
+mkdirSync(FAILURES, { recursive: true });
+const first = run('parallel', together, CONCURRENCY);
 // One process for them all: they run one after another anyway.
-const second = run(alone.length > 1 ? [shard('alone', alone)] : alone, 1);
+const second = run('alone', alone.length > 1 ? [shard('alone', alone)] : alone, 1);
+for (const [part, status] of [
+  ['parallel', first],
+  ['alone', second],
+]) {
+  if (status === 0) continue;
+  const path = join(FAILURES, `${part}.txt`);
+  const listed = existsSync(path) ? readFileSync(path, 'utf8').trim() : '';
+  console.error(
+    `\n# The ${part} part failed (exit code ${status}). ${listed || 'No test reported a failure: a file failed to load or a process died; see its output above.'}`,
+  );
+}
 process.exit(first || second);
