@@ -31,7 +31,7 @@ export async function revokeActiveKeys(db: Db, memberId: number, at: number): Pr
 
 /**
  * Records that the key answered a search on `day` (the portal's "last used"). Changes the row only
- * on the key's first answer of a day; callers remember what they marked (search.route.ts), so the
+ * on the key's first answer of a day; callers remember what they marked (key-last-use.ts), so the
  * key look-up of every search reads no extra column for it.
  */
 export async function markKeyUsed(db: Db, keyId: number, day: string): Promise<void> {

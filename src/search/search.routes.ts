@@ -16,6 +16,7 @@ import { errorResponses, okResponse, SearchQuerySchema } from '../http/schemas.t
 import { identifyKeyHolder } from '../keys/auth.service.ts';
 import { createKeyHolderReads, type FindKeyHolder } from '../keys/key-holder-reads.ts';
 import { markKeyUsed } from '../keys/keys.repository.ts';
+import { KeyLastUse } from '../keys/key-last-use.ts';
 import { checkKeyHolder } from '../keys/auth-rules.ts';
 import { quotaDayOf } from '../lib/turkey-time.ts';
 import { recordSearch, searchRecord } from '../audit/audit.service.ts';
@@ -84,12 +85,8 @@ export function serializeSearchResponse(response: SearchResponse): string {
   );
 }
 
-/** Keys remembered as marked used today (one entry per key; 10^4 members have at most 10^4 keys). */
-const MAX_MARKED_KEYS = 100_000;
-
 export function registerSearchRoutes(app: App, deps: SearchRouteDeps, paths: readonly string[]) {
-  // The day each key was last marked used by this process (keys.repository.ts `markKeyUsed`).
-  const markedToday = new Map<number, string>();
+  const lastUse = new KeyLastUse((keyId, day) => markKeyUsed(deps.db, keyId, day));
   // The key look-ups of a turn in one statement on PostgreSQL (nothing cached: key-holder-reads.ts).
   const findKeyHolder = createKeyHolderReads(deps.db);
   for (const url of paths) {
@@ -149,17 +146,10 @@ export function registerSearchRoutes(app: App, deps: SearchRouteDeps, paths: rea
         } as const;
         const answer = await deps.search.answer(searcher, input, startedAt);
         request.audited = true;
-        // The key's own "last used" (the portal's API page): written once a day per key and
-        // process, not awaited: the answer is charged and ready, and a failure here must not turn
-        // it into an error (D18: an error takes nothing).
-        if (markedToday.get(holder.keyId) !== holder.usage.day) {
-          if (markedToday.size >= MAX_MARKED_KEYS) markedToday.clear();
-          markedToday.set(holder.keyId, holder.usage.day);
-          markKeyUsed(deps.db, holder.keyId, holder.usage.day).catch((error: unknown) => {
-            markedToday.delete(holder.keyId);
-            request.log.warn({ err: error }, "could not record the key's last use");
-          });
-        }
+        // The key's own "last used" (the portal's API page): written on its first answer of a day
+        // in this process, before that answer is sent (key-last-use.ts).
+        const recording = lastUse.record(holder.keyId, holder.usage.day, request.log);
+        if (recording) await recording;
         request.allowance = answer.allowance;
         request.resultCount = answer.response.result_count;
         request.foundCompanyIds = answer.foundCompanyIds;
