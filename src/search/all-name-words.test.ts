@@ -79,3 +79,24 @@ test('isKnown: exactly the known words, over thousands of words and strings one 
   }
   assert.ok(tried > 5000);
 });
+
+test('holdsSubstring equals a scan of the names, over thousands of words that repeat their own trigrams and share others', () => {
+  // Few syllables: words share trigrams, and many hold one trigram twice (`kakaka`, `anana`).
+  let seed = 5;
+  const next = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0), seed % n);
+  const syllables = ['ka', 'an', 'na', 'ş', 'ür', 'ka', 'lo', 'ğı', 'a', 'kan'];
+  const word = () => Array.from({ length: 1 + next(5) }, () => syllables[next(syllables.length)]).join('');
+  const names = Array.from({ length: 3000 }, () => Array.from({ length: 1 + next(3) }, word).join(' '));
+  const builder = new AllNameWordsBuilder();
+  for (const name of names) builder.addName(name);
+  const words = builder.build();
+  let held = 0;
+  for (let q = 0; q < 2000; q++) {
+    const text = word();
+    if (new TextEncoder().encode(text).length < 3) continue;
+    const expected = names.some((name) => name.includes(text));
+    held += expected ? 1 : 0;
+    assert.equal(words.holdsSubstring(text), expected, text);
+  }
+  assert.ok(held > 200 && held < 1900, `${held} held`);
+});

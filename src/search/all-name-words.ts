@@ -23,6 +23,8 @@
  * (null) and the caller asks the database.
  */
 
+import { TrigramListsBuilder } from './trigram-lists.ts';
+
 const encoder = new TextEncoder();
 /** Letters of nearly every key (name-key.ts folds Turkish letters to these). */
 const PLAIN = /^[a-z0-9]$/;
@@ -192,36 +194,20 @@ export class AllNameWords {
       const bit = Math.imul(hashBytes(this.text, this.starts[w]!, this.starts[w + 1]!), 0x9e3779b1) >>> this.filterShift;
       this.knownFilter[bit >>> 5]! |= 1 << (bit & 31);
     }
-    // Trigrams: each word's distinct trigrams of bytes (24-bit keys), sorted, with their words.
-    const counts = new Map<number, number>();
-    this.forEachTrigram((key) => counts.set(key, (counts.get(key) ?? 0) + 1));
-    this.trigrams = Int32Array.from(counts.keys()).sort();
-    this.trigramStart = new Int32Array(this.trigrams.length + 1);
-    const slotOf = new Map<number, number>();
-    for (const [i, key] of this.trigrams.entries()) {
-      slotOf.set(key, i);
-      this.trigramStart[i + 1] = this.trigramStart[i]! + counts.get(key)!;
+    // Trigrams: each word's distinct trigrams of bytes (24-bit keys), sorted, with their words
+    // (trigram-lists.ts).
+    const { text, starts } = this;
+    const lists = new TrigramListsBuilder();
+    for (let w = 0; w < n; w++) {
+      for (let i = starts[w]!; i + 3 <= starts[w + 1]!; i++) lists.count((text[i]! << 16) | (text[i + 1]! << 8) | text[i + 2]!, w);
     }
-    this.trigramWords = new Int32Array(this.trigramStart[this.trigrams.length]!);
-    const next = this.trigramStart.slice(0, this.trigrams.length);
-    this.forEachTrigram((key, w) => {
-      this.trigramWords[next[slotOf.get(key)!]!++] = w;
-    });
-  }
-
-  /** Calls `f` once for each distinct trigram of each word, words in id order. */
-  private forEachTrigram(f: (key: number, word: number) => void): void {
-    const seen = new Set<number>();
-    for (let w = 0; w + 1 < this.starts.length; w++) {
-      seen.clear();
-      for (let i = this.starts[w]!; i + 3 <= this.starts[w + 1]!; i++) {
-        const key = (this.text[i]! << 16) | (this.text[i + 1]! << 8) | this.text[i + 2]!;
-        if (!seen.has(key)) {
-          seen.add(key);
-          f(key, w);
-        }
-      }
+    for (let w = 0; w < n; w++) {
+      for (let i = starts[w]!; i + 3 <= starts[w + 1]!; i++) lists.place((text[i]! << 16) | (text[i + 1]! << 8) | text[i + 2]!, w);
     }
+    const built = lists.lists();
+    this.trigrams = Int32Array.from(built.keys);
+    this.trigramStart = built.start;
+    this.trigramWords = built.words;
   }
 
   /** Applies the current state of changed companies (those in `current` exist; the rest were deleted). */

@@ -9,6 +9,8 @@
  * Words are compared as UTF-16 units, as `String.prototype.includes` does. Pure: no I/O.
  */
 
+import { TrigramListsBuilder } from './trigram-lists.ts';
+
 /** Grows a typed array of int32 as values are pushed; `done()` is the values, exactly. */
 export class IntList {
   data: Int32Array;
@@ -174,40 +176,18 @@ export class PackedWords {
     let wide = false;
     for (let i = 0; i < all.length && !wide; i++) wide = all.charCodeAt(i) > 0xff;
     this.unitBytes = wide ? 2 : 1;
-    // Each trigram's words, each word once per trigram, in word order. A Map of the distinct
-    // trigrams (10^4) while building; the lists are counted, then filled.
-    const ids = new Map<number, number>();
-    const counts = new IntList();
-    const last = new IntList();
-    this.forEachTrigram((key, w) => {
-      let t = ids.get(key);
-      if (t === undefined) {
-        ids.set(key, (t = ids.size));
-        counts.push(0);
-        last.push(-1);
-      }
-      if (last.data[t] !== w) {
-        last.data[t] = w;
-        counts.data[t]!++;
-      }
-    });
-    const keys = new Float64Array(ids.keys());
-    keys.sort();
-    const rank = new Int32Array(ids.size);
-    for (const [i, key] of keys.entries()) rank[ids.get(key)!] = i;
-    this.trigramKeys = keys;
-    this.trigramStart = new Int32Array(keys.length + 1);
-    for (const t of ids.values()) this.trigramStart[rank[t]! + 1] = counts.data[t]!;
-    for (let i = 0; i < keys.length; i++) this.trigramStart[i + 1]! += this.trigramStart[i]!;
-    this.trigramWords = new Int32Array(this.trigramStart[keys.length]!);
-    const next = this.trigramStart.slice(0, keys.length);
-    last.data.fill(-1);
-    this.forEachTrigram((key, w) => {
-      const t = ids.get(key)!;
-      if (last.data[t] === w) return;
-      last.data[t] = w;
-      this.trigramWords[next[rank[t]!]!++] = w;
-    });
+    // Each trigram's words, each word once per trigram, in word order (trigram-lists.ts).
+    const lists = new TrigramListsBuilder();
+    for (let w = 0; w < this.count; w++) {
+      for (let i = starts[w]!; i + 3 <= starts[w + 1]!; i++) lists.count(trigramKey(all.charCodeAt(i), all.charCodeAt(i + 1), all.charCodeAt(i + 2)), w);
+    }
+    for (let w = 0; w < this.count; w++) {
+      for (let i = starts[w]!; i + 3 <= starts[w + 1]!; i++) lists.place(trigramKey(all.charCodeAt(i), all.charCodeAt(i + 1), all.charCodeAt(i + 2)), w);
+    }
+    const built = lists.lists();
+    this.trigramKeys = built.keys;
+    this.trigramStart = built.start;
+    this.trigramWords = built.words;
   }
 
   get count(): number {
@@ -296,12 +276,5 @@ export class PackedWords {
       else hi = mid - 1;
     }
     return -1;
-  }
-
-  private forEachTrigram(visit: (key: number, w: number) => void) {
-    for (let w = 0; w < this.count; w++) {
-      const end = this.starts[w + 1]!;
-      for (let i = this.starts[w]!; i + 3 <= end; i++) visit(trigramKey(this.all.charCodeAt(i), this.all.charCodeAt(i + 1), this.all.charCodeAt(i + 2)), w);
-    }
   }
 }
