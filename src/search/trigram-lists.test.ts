@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { KeyIds, TrigramListsBuilder } from './trigram-lists.ts';
 
-test('KeyIds gives the ids a Map numbering keys as first seen gives, for keys up to 2^53 and past its growth', () => {
+test('KeyIds gives the ids a Map numbering keys as first seen gives, for keys up to 2^53', () => {
   fc.assert(
     fc.property(
       fc.array(fc.oneof(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 2 ** 24 }), fc.maxSafeNat()), { maxLength: 3000 }),
@@ -53,4 +53,33 @@ test("TrigramListsBuilder: each key's words once each, in word order, keys ascen
     }),
     { numRuns: 200 },
   );
+});
+
+test('past 2^14 distinct keys (both classes grow their arrays): the lists equal a grouping, the ids a Map', () => {
+  let seed = 7;
+  const next = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0), seed % n);
+  // 6,000 words of 1–12 keys out of ~180,000; every other word repeats its keys, not adjacently.
+  const wordsKeys = Array.from({ length: 6000 }, () => Array.from({ length: 1 + next(12) }, () => next(60_000) * 2 ** 20 + next(3))).map((keys, w) =>
+    w % 2 ? [...keys, keys[0]!, ...keys] : keys,
+  );
+  const lists = new TrigramListsBuilder();
+  wordsKeys.forEach((keys, w) => keys.forEach((key) => lists.count(key, w)));
+  wordsKeys.forEach((keys, w) => keys.forEach((key) => lists.place(key, w)));
+  const built = lists.lists();
+  const expected = new Map<number, number[]>();
+  wordsKeys.forEach((keys, w) => {
+    for (const key of new Set(keys)) expected.set(key, [...(expected.get(key) ?? []), w]);
+  });
+  const sorted = [...expected.keys()].sort((a, b) => a - b);
+  assert.ok(sorted.length > 20_000, `${sorted.length} keys`);
+  assert.deepEqual([...built.keys], sorted);
+  sorted.forEach((key, t) => assert.deepEqual([...built.words.subarray(built.start[t], built.start[t + 1])], expected.get(key)));
+  const ids = new KeyIds(1);
+  const reference = new Map<number, number>();
+  for (const keys of wordsKeys)
+    for (const key of keys) {
+      if (!reference.has(key)) reference.set(key, reference.size);
+      assert.equal(ids.idOf(key), reference.get(key));
+    }
+  assert.deepEqual([...ids.keysById()], [...reference.keys()]);
 });
