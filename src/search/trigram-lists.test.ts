@@ -6,7 +6,7 @@ import { KeyIds, TrigramListsBuilder } from './trigram-lists.ts';
 test('KeyIds gives the ids a Map numbering keys as first seen gives, for keys up to 2^53', () => {
   fc.assert(
     fc.property(
-      fc.array(fc.oneof(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 2 ** 24 }), fc.maxSafeNat()), { maxLength: 3000 }),
+      fc.array(fc.oneof(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 2 ** 24 }), fc.maxSafeNat()), { maxLength: 3000, size: 'max' }),
       fc.integer({ min: 1, max: 64 }),
       (keys, expected) => {
         const ids = new KeyIds(expected);
@@ -37,7 +37,7 @@ test('KeyIds: keys that differ only above 2^32, and trigram keys of three UTF-16
 
 test("TrigramListsBuilder: each key's words once each, in word order, keys ascending, over drawn words", () => {
   fc.assert(
-    fc.property(fc.array(fc.array(fc.integer({ min: 0, max: 40 }), { maxLength: 12 }), { maxLength: 300 }), (wordsKeys) => {
+    fc.property(fc.array(fc.array(fc.integer({ min: 0, max: 40 }), { maxLength: 12, size: 'max' }), { maxLength: 300, size: 'max' }), (wordsKeys) => {
       const lists = new TrigramListsBuilder();
       wordsKeys.forEach((keys, w) => keys.forEach((key) => lists.count(key * 2 ** 33 + 7, w)));
       wordsKeys.forEach((keys, w) => keys.forEach((key) => lists.place(key * 2 ** 33 + 7, w)));
