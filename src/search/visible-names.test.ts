@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { coreOfKey } from '../companies/name-key.ts';
-import { VisibleNamesBuilder, type VisibleName } from './visible-names.ts';
+import { postingsReadBound, VisibleNamesBuilder, type VisibleName } from './visible-names.ts';
 import { compareCodePoints, rankClassOf, rankMatches } from './name-rank-order.ts';
 import { seededRandom } from '../generate/random.ts';
 
@@ -463,4 +463,30 @@ test('matchAll: words under 3 letters alone are checked on as many names as the 
   const bounded = builder2.build({ shortWordsChecked: 30_000 });
   assert.deepEqual(ids(bounded.matchAll(['urunleri', 'pk'], null, Infinity)), scan(['urunleri', 'pk']));
   assert.equal(bounded.matchAll(['urunleri', 'u', 'r'], null, Infinity), null);
+});
+
+test('matchAll reads postings up to a share of the names held where other words narrow them (at 10^7 two common words are answered here), at least 100,000', () => {
+  // The bench's 10^6 holds 453,476 visible names: its bound stays 100,000.
+  assert.equal(postingsReadBound(453_476), 100_000);
+  assert.equal(postingsReadBound(0), 100_000);
+  assert.equal(postingsReadBound(4_537_846), 998_326);
+  // 1,000,000 names (a bound of 220,000): 105,000 hold `kestane`, 110,000 `ceviz`, 55,000 both; 250,000 `findik`.
+  const builder = new VisibleNamesBuilder();
+  for (let i = 0; i < 1_000_000; i++) {
+    const words = [i < 105_000 ? 'kestane' : '', i >= 50_000 && i < 160_000 ? 'ceviz' : '', i % 4 === 0 ? 'findik' : '', `badem${i % 50}`];
+    builder.add(company(i + 1, words.filter((w) => w !== '').join(' ')));
+  }
+  const index = builder.build();
+  const both = ids(index.matchAll(['kestane', 'ceviz'], null, Infinity));
+  assert.equal(both?.length, 55_000);
+  assert.deepEqual([both[0], both.at(-1)], [50_001, 105_000]);
+  assert.equal(index.matchAll(['kestane', 'ceviz'], null, 60_000)?.length, 55_000);
+  assert.equal(index.matchAll(['kestane', 'ceviz'], null, 50_000), null);
+  // A word alone in more than 100,000 names: more matches than are ranked here, not read.
+  assert.equal(index.matchAll(['kestane'], null, Infinity), null);
+  // Postings beyond the bound (105,000 + 250,000): the database answers.
+  assert.equal(index.matchAll(['kestane', 'findik'], null, Infinity), null);
+  // Within 100,000, as before.
+  assert.equal(index.matchAll(['badem7', 'findik'], null, Infinity)?.length, 0);
+  assert.equal(index.matchAll(['badem8', 'findik'], null, Infinity)?.length, 10_000);
 });

@@ -87,8 +87,19 @@ class PackedMatch implements NameMatch {
 /** A company of the overlay as a match. */
 const overlayMatch = (c: VisibleName): NameMatch => ({ id: c.id, nameCore: c.nameCore, visibleReportCount: c.visibleReportCount });
 
-/** Entries read per query at most, before a word is judged too common to answer from memory. */
-const MAX_POSTINGS_READ = 100_000;
+/**
+ * Entries read per query at most, before a word is judged too common to answer from memory: a
+ * share of the names held, at least 100,000 (the bound of 10^6 companies, whose 453,476 visible
+ * names it keeps). Reading a posting costs a few ns; the database's substring statement that
+ * answers a declined query grows with the data too: at 10^7 (4.5 million visible names) 4–95 ms
+ * of CPU for two common words (`kara market`), where memory reads their postings in a few
+ * (docs/benchmarks.md, 10^7).
+ */
+const MIN_POSTINGS_READ = 100_000;
+const POSTINGS_READ_SHARE = 0.22;
+
+/** VisibleNames' bound on the postings a query reads, for an index of `entries` names. */
+export const postingsReadBound = (entries: number): number => Math.max(MIN_POSTINGS_READ, Math.round(entries * POSTINGS_READ_SHARE));
 /** Entries whose words are checked for the other query words at most (a query with a common word and a rare piece: the database). */
 const MAX_CHECKED = 20_000;
 /**
@@ -219,6 +230,8 @@ export class VisibleNames {
   private deadCount = 0;
   /** Words of an entry's key on average (matchAll's and among's estimate of a check's cost). */
   private readonly wordsPerEntry: number;
+  /** Postings a query reads at most (postingsReadBound). */
+  private readonly maxPostingsRead: number;
   private readonly changed = new Map<number, VisibleName>();
   /** Query words' holders, as found (see MAX_HOLDERS_KEPT). */
   private readonly holdersKept = new Map<string, Holders>();
@@ -244,6 +257,7 @@ export class VisibleNames {
     this.coreExceptions = packed.coreExceptions;
     const n = this.ids.length;
     this.wordsPerEntry = n === 0 ? 1 : this.entryWords.length / n;
+    this.maxPostingsRead = postingsReadBound(n);
     this.dead = new Uint8Array(n);
     this.seen = new Uint8Array(n);
     this.scratch = new Int32Array(n);
@@ -416,12 +430,13 @@ export class VisibleNames {
     const countryIndex = country === null ? -1 : this.countries.indexOf(country);
     let count = 0;
     if (country === null || countryIndex >= 0) {
-      // The rarest word's holders when they can be listed, sorted (entries are in id order).
+      // The rarest word's holders when they can be listed, sorted (entries are in id order): at
+      // most 100,000 whatever the index's size (a sort of a million took tens of ms).
       const lead = looked
         .filter((w) => w.length >= 3)
         .map((word) => ({ word, ...this.holdersOf(word) }))
         .sort((a, b) => a.postings - b.postings)[0];
-      const listed = lead !== undefined && lead.postings <= MAX_POSTINGS_READ ? this.scratch.slice(0, this.entriesOf(lead.held)).sort() : null;
+      const listed = lead !== undefined && lead.postings <= MIN_POSTINGS_READ ? this.scratch.slice(0, this.entriesOf(lead.held)).sort() : null;
       const others = listed ? looked.filter((w) => w !== lead!.word) : looked;
       const total = listed ? listed.length : this.ids.length;
       const chunk = new Int32Array(Math.min(SCAN_CHUNK, total));
@@ -477,7 +492,10 @@ export class VisibleNames {
     // Each word's holders, rarest word first; a filler's holders are unknown (Infinity).
     const plans = looked.map((word) => ({ word, ...this.holdersOf(word) })).sort((a, b) => a.postings - b.postings);
     const lead = plans[0]!;
-    if (lead.postings > MAX_POSTINGS_READ) return null;
+    // More postings than 100,000 pay only where other words narrow them (a word alone in that
+    // many names has more matches than any caller ranks here: read, they would be declined).
+    const alone = plans.length === 1 && looked.length === new Set(words).size;
+    if (lead.postings > (alone ? MIN_POSTINGS_READ : this.maxPostingsRead)) return null;
     // The candidates, then the hits, in `scratch[0 .. count]`.
     let count = 0;
     if (country === null || countryIndex >= 0) {
@@ -486,7 +504,7 @@ export class VisibleNames {
       let read = lead.postings;
       const rest: string[] = [];
       for (const p of plans.slice(1)) {
-        if (read + p.postings <= MAX_POSTINGS_READ && p.postings <= 8 * count) {
+        if (read + p.postings <= this.maxPostingsRead && p.postings <= 8 * count) {
           count = this.keepHolding(count, p.held);
           read += p.postings;
         } else rest.push(p.word);
