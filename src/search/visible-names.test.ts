@@ -482,11 +482,16 @@ test('matchAll reads postings up to a share of the names held where other words 
   assert.deepEqual([both[0], both.at(-1)], [50_001, 105_000]);
   assert.equal(index.matchAll(['kestane', 'ceviz'], null, 60_000)?.length, 55_000);
   assert.equal(index.matchAll(['kestane', 'ceviz'], null, 50_000), null);
-  // A word alone in more than 100,000 names: more matches than are ranked here, not read.
+  // Near matches' first ones by id: matches are sorted by id only up to 100,000 postings read,
+  // then names are checked in id order (the first 50,000 hold no `ceviz`): declined, as before.
+  assert.equal(index.matchFirst(['kestane', 'ceviz'], null, 10), null);
+  assert.deepEqual(ids(index.matchFirst(['kestane', 'ceviz', 'badem8'], null, 3)), [50_009, 50_059, 50_109]);
+  // A word alone in more than 100,000 names (short words beside it or not): more matches than are ranked here.
   assert.equal(index.matchAll(['kestane'], null, Infinity), null);
+  assert.equal(index.matchAll(['kestane', 'ba'], null, Infinity), null);
   // Postings beyond the bound (105,000 + 250,000): the database answers.
   assert.equal(index.matchAll(['kestane', 'findik'], null, Infinity), null);
-  // Within 100,000, as before.
+  // A rarer word first: its 20,000 names checked for `findik`, as before.
   assert.equal(index.matchAll(['badem7', 'findik'], null, Infinity)?.length, 0);
   assert.equal(index.matchAll(['badem8', 'findik'], null, Infinity)?.length, 10_000);
 });

@@ -90,10 +90,10 @@ const overlayMatch = (c: VisibleName): NameMatch => ({ id: c.id, nameCore: c.nam
 /**
  * Entries read per query at most, before a word is judged too common to answer from memory: a
  * share of the names held, at least 100,000 (the bound of 10^6 companies, whose 453,476 visible
- * names it keeps). Reading a posting costs a few ns; the database's substring statement that
- * answers a declined query grows with the data too: at 10^7 (4.5 million visible names) 4–95 ms
- * of CPU for two common words (`kara market`), where memory reads their postings in a few
- * (docs/benchmarks.md, 10^7).
+ * names it keeps), where a second word's postings narrow the first's (matchAll). Reading a posting
+ * costs a few ns; the database's substring statement that answers a declined query grows with the
+ * data too: at 10^7 (4.5 million visible names) `kara market` took 94.8 ms of CPU there, where
+ * memory reads the two words' postings in a few ms (docs/benchmarks.md, 10^7).
  */
 const MIN_POSTINGS_READ = 100_000;
 const POSTINGS_READ_SHARE = 0.22;
@@ -399,7 +399,8 @@ export class VisibleNames {
    * matches: a few ms, where the database's statement took 40–400).
    */
   matchFirst(words: readonly string[], country: string | null, limit: number): NameMatch[] | null {
-    const found = this.matchEntries(words, country, Infinity) ?? this.firstEntries(words, country, limit);
+    // Matches sorted by id: at most 100,000 (a sort of a million takes tens of ms), else checked in id order.
+    const found = this.matchEntries(words, country, Infinity, MIN_POSTINGS_READ) ?? this.firstEntries(words, country, limit);
     if (found === null) return null;
     const out: NameMatch[] = [];
     this.scratch.subarray(0, found.count).sort();
@@ -431,7 +432,7 @@ export class VisibleNames {
     let count = 0;
     if (country === null || countryIndex >= 0) {
       // The rarest word's holders when they can be listed, sorted (entries are in id order): at
-      // most 100,000 whatever the index's size (a sort of a million took tens of ms).
+      // most 100,000 whatever the index's size, as matchFirst's.
       const lead = looked
         .filter((w) => w.length >= 3)
         .map((word) => ({ word, ...this.holdersOf(word) }))
@@ -485,17 +486,26 @@ export class VisibleNames {
    * matchAll's work: the packed entries in `scratch[0 .. count]` (not in order) and the overlay's
    * companies that match, null as matchAll (a `cap` of Infinity: all of them). No match made.
    */
-  private matchEntries(words: readonly string[], country: string | null, cap: number): { count: number; changed: VisibleName[] } | null {
+  private matchEntries(
+    words: readonly string[],
+    country: string | null,
+    cap: number,
+    maxRead = this.maxPostingsRead,
+  ): { count: number; changed: VisibleName[] } | null {
     const looked = [...new Set(words)].filter((w) => w.length >= 3);
     if (looked.length === 0) return null;
     const countryIndex = country === null ? -1 : this.countries.indexOf(country);
     // Each word's holders, rarest word first; a filler's holders are unknown (Infinity).
     const plans = looked.map((word) => ({ word, ...this.holdersOf(word) })).sort((a, b) => a.postings - b.postings);
     const lead = plans[0]!;
-    // More postings than 100,000 pay only where other words narrow them (a word alone in that
-    // many names has more matches than any caller ranks here: read, they would be declined).
-    const alone = plans.length === 1 && looked.length === new Set(words).size;
-    if (lead.postings > (alone ? MIN_POSTINGS_READ : this.maxPostingsRead)) return null;
+    // More postings than 100,000 are read only where the next word's postings will narrow them
+    // (below); else they would be read to be declined: a word of 3+ letters alone (its matches
+    // are more than any caller ranks here; short words are checked on at most 20,000–60,000
+    // names), or beside one held by too many names, or only inside a filler.
+    if (lead.postings > MIN_POSTINGS_READ) {
+      const next = plans[1];
+      if (lead.postings > maxRead || next === undefined || lead.postings + next.postings > maxRead || next.postings > 8 * lead.postings) return null;
+    }
     // The candidates, then the hits, in `scratch[0 .. count]`.
     let count = 0;
     if (country === null || countryIndex >= 0) {
@@ -504,7 +514,7 @@ export class VisibleNames {
       let read = lead.postings;
       const rest: string[] = [];
       for (const p of plans.slice(1)) {
-        if (read + p.postings <= this.maxPostingsRead && p.postings <= 8 * count) {
+        if (read + p.postings <= maxRead && p.postings <= 8 * count) {
           count = this.keepHolding(count, p.held);
           read += p.postings;
         } else rest.push(p.word);
