@@ -13,7 +13,8 @@ import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { coreOfKey, parseNameQuery, toSearchKey } from '../src/companies/name-key.ts';
 import { openEngine, type Engine } from '../src/db/connect.ts';
 import { findNearMatchesFrom, type SearchDeps, type SearchPlan } from '../src/search/search.service.ts';
-import { databaseLookups, memoryLookups } from '../src/search/near-match-lookups.ts';
+import { databaseLookups, memoryLookups, withCandidatesFromMemory } from '../src/search/near-match-lookups.ts';
+import type { VisibleNames } from '../src/search/visible-names.ts';
 import { nearQueryWords } from '../src/search/near-match-score.ts';
 import { NameSample } from '../src/search/name-sample.ts';
 import { NameVocabulary } from '../src/search/name-vocabulary.ts';
@@ -114,186 +115,201 @@ async function depsOf(engine: Engine, keeper: VisibleNamesKeeper | null): Promis
   return { db: engine.db, seam: engine.seam, maxResults: 10, names, vocabulary, visibleNames: keeper };
 }
 
+// The names' words in memory too (PostgreSQL's default), or the candidates only, the words asked
+// of the database (SQLite's at 10^7: search.service.ts, NEAR_CANDIDATES_FROM_INDEX_AT, here at any size).
+const MEMORY = [
+  { nameWords: true, label: '' },
+  { nameWords: false, label: ', candidates only' },
+];
+
 for (const engine of ENGINES) {
-  describe(`near matches from memory answer as the database [${engine.name}]`, () => {
-    let database: TestDatabase;
-    let keeper: VisibleNamesKeeper;
-    let deps: SearchDeps;
-    const names: string[] = [];
-    before(async () => {
-      database = await engine.create();
-      const next = random(11);
-      const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
-      const rows = Array.from({ length: 1500 }, (_, i) => {
-        const core = Array.from({ length: 1 + Math.floor(next() * 3) }, () => pick(WORDS)).join(' ');
-        const hidden = i % 37 === 0;
-        const name = `${hidden ? `${pick(HIDDEN_WORDS)} ${pick(WORDS)}` : core} ${pick(FILLERS)}`.trim();
-        names.push(name);
-        // Two fifths hidden (no visible report); the rest 1–3, so that ties are decided by name and id.
-        return company(i, name, pick(['TR', 'TR', 'DE', 'IT']), hidden ? 0 : Math.max(0, Math.floor(next() * 5) - 1));
+  for (const { nameWords, label } of MEMORY) {
+    describe(`near matches from memory answer as the database [${engine.name}${label}]`, () => {
+      let database: TestDatabase;
+      let keeper: VisibleNamesKeeper;
+      let deps: SearchDeps;
+      const names: string[] = [];
+      before(async () => {
+        database = await engine.create();
+        const next = random(11);
+        const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
+        const rows = Array.from({ length: 1500 }, (_, i) => {
+          const core = Array.from({ length: 1 + Math.floor(next() * 3) }, () => pick(WORDS)).join(' ');
+          const hidden = i % 37 === 0;
+          const name = `${hidden ? `${pick(HIDDEN_WORDS)} ${pick(WORDS)}` : core} ${pick(FILLERS)}`.trim();
+          names.push(name);
+          // Two fifths hidden (no visible report); the rest 1–3, so that ties are decided by name and id.
+          return company(i, name, pick(['TR', 'TR', 'DE', 'IT']), hidden ? 0 : Math.max(0, Math.floor(next() * 5) - 1));
+        });
+        for (let i = 0; i < rows.length; i += 300)
+          await database.engine.db
+            .insertInto('companies')
+            .values(rows.slice(i, i + 300))
+            .execute();
+        await sql`ANALYZE`.execute(database.engine.db);
+        keeper = new VisibleNamesKeeper(database.engine.db, database.engine.seam, { chunk: 100, nameWords });
+        keeper.start();
+        await keeper.loaded();
+        deps = { ...(await depsOf(database.engine, keeper)), nearCandidatesFromIndexAt: 0 };
       });
-      for (let i = 0; i < rows.length; i += 300)
-        await database.engine.db
-          .insertInto('companies')
-          .values(rows.slice(i, i + 300))
-          .execute();
-      await sql`ANALYZE`.execute(database.engine.db);
-      keeper = new VisibleNamesKeeper(database.engine.db, database.engine.seam, { chunk: 100, nameWords: true });
-      keeper.start();
-      await keeper.loaded();
-      deps = await depsOf(database.engine, keeper);
-    });
-    after(async () => {
-      await database?.drop();
-    });
+      after(async () => {
+        await database?.drop();
+      });
 
-    test('misspelt, run-together, split, absent and hidden-only queries: the same near matches', async () => {
-      const next = random(5);
-      const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
-      const queries = [
-        'Özdemr Lojistik',
-        'ozdemiroglu gda',
-        'Yılmazlr',
-        'anadoluozdemir',
-        'kara taş',
-        'Walesa tekstil',
-        'wałesa',
-        'Gizemlı Gıda',
-        'gizemli anadolu',
-        'saklibahce',
-        'kestanecı lojistik',
-        'kestaneci lojistk',
-        'zzzyyx lojistik',
-        'xqwv plmk',
-        'sekerlme bereket',
-        'Hatipoğlu Kılıc',
-        'çaglayn',
-      ];
-      for (let i = 0; i < 160; i++) {
-        const words = toSearchKey(pick(names))
-          .split(' ')
-          .filter((w) => w.length >= 3);
-        if (words.length === 0) continue;
-        const start = Math.floor(next() * words.length);
-        queries.push(damage(words.slice(start, start + 1 + Math.floor(next() * 2)), next));
-      }
-      let answered = 0;
-      let nonEmpty = 0;
-      let tried = 0;
-      for (const q of queries) {
-        if (!parseNameQuery(q).ok) continue;
-        for (const country of [null, 'TR', 'DE']) {
-          tried++;
-          const plan = planOf(q, country);
-          const memory = await findNearMatchesFrom(deps, plan, 'memory');
-          if (memory === null) continue;
-          answered++;
-          if (memory.length > 0) nonEmpty++;
-          assert.deepEqual(memory, await findNearMatchesFrom(deps, plan, 'database'), `q=${q} country=${country}`);
+      test('misspelt, run-together, split, absent and hidden-only queries: the same near matches', async () => {
+        const next = random(5);
+        const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
+        const queries = [
+          'Özdemr Lojistik',
+          'ozdemiroglu gda',
+          'Yılmazlr',
+          'anadoluozdemir',
+          'kara taş',
+          'Walesa tekstil',
+          'wałesa',
+          'Gizemlı Gıda',
+          'gizemli anadolu',
+          'saklibahce',
+          'kestanecı lojistik',
+          'kestaneci lojistk',
+          'zzzyyx lojistik',
+          'xqwv plmk',
+          'sekerlme bereket',
+          'Hatipoğlu Kılıc',
+          'çaglayn',
+        ];
+        for (let i = 0; i < 160; i++) {
+          const words = toSearchKey(pick(names))
+            .split(' ')
+            .filter((w) => w.length >= 3);
+          if (words.length === 0) continue;
+          const start = Math.floor(next() * words.length);
+          queries.push(damage(words.slice(start, start + 1 + Math.floor(next() * 2)), next));
         }
-      }
-      assert.ok(answered >= tried * 0.9, `only ${answered} of ${tried} answered from memory`);
-      assert.ok(nonEmpty >= answered / 3, `only ${nonEmpty} non-empty answers of ${answered}`);
-    });
-
-    test('a word only hidden companies hold counts as held', async () => {
-      // `kestaneci` is in no visible name: were it taken for the misspelt word, `lojistk` would
-      // be a second one and nothing would be close.
-      const plan = planOf('kestaneci lojistk', null);
-      const memory = await findNearMatchesFrom(deps, plan, 'memory');
-      assert.ok(memory !== null);
-      assert.deepEqual(memory, await findNearMatchesFrom(deps, plan, 'database'));
-      const words = (await keeper.currentWithWords())!.words;
-      assert.equal(words.holdsSubstring('kestaneci'), true);
-      assert.equal(words.holdsSubstring('estanec'), true);
-      assert.equal(words.holdsSubstring('kestanecx'), false);
-      assert.ok(words.isKnown('kestaneci') && !words.isKnown('kestanecx') && !words.isKnown('sirketi'));
-      assert.ok(words.letters().includes('ł'));
-    });
-  });
-
-  describe(`near matches from memory see every change [${engine.name}]`, () => {
-    let database: TestDatabase;
-    let other: Engine;
-    let keeper: VisibleNamesKeeper;
-    let deps: SearchDeps;
-    /** The near matches' names from memory, checked against the database's. */
-    const near = async (q: string) => {
-      const plan = planOf(q, null);
-      const memory = await findNearMatchesFrom(deps, plan, 'memory');
-      assert.ok(memory !== null, `q=${q}: not answered from memory`);
-      assert.deepEqual(memory, await findNearMatchesFrom(deps, plan, 'database'), q);
-      return memory.map((m) => m.company_name);
-    };
-    before(async () => {
-      database = await engine.create();
-      other = openEngine(database.url);
-      await other.db
-        .insertInto('companies')
-        .values([
-          company(1, 'Kestane Lojistik', 'TR', 0),
-          company(2, 'Cevizli Gıda', 'TR', 2),
-          company(3, 'Fındık Tarım', 'TR', 1),
-          company(4, 'Badem Nakliyat', 'TR', 1),
-        ])
-        .execute();
-      keeper = new VisibleNamesKeeper(database.engine.db, database.engine.seam, { nameWords: true });
-      keeper.start();
-      await keeper.loaded();
-      deps = await depsOf(database.engine, keeper);
-    });
-    after(async () => {
-      await other?.close();
-      await database?.drop();
-    });
-
-    test('made visible, hidden, renamed, added, a new word: seen on the next search', async () => {
-      assert.deepEqual(await near('kestnae lojistik'), []);
-      await other.db.updateTable('companies').set({ visible_report_count: 2 }).where('company_name', '=', 'Kestane Lojistik').execute();
-      assert.deepEqual(await near('kestnae lojistik'), ['Kestane Lojistik']);
-      await other.db.updateTable('companies').set({ visible_report_count: 0 }).where('company_name', '=', 'Cevizli Gıda').execute();
-      assert.deepEqual(await near('cevizl gida'), []);
-      await other.db
-        .updateTable('companies')
-        .set({ company_name: 'Pekmez Tarım', name_key: 'pekmez tarim', name_core: 'pekmez tarim' })
-        .where('company_name', '=', 'Fındık Tarım')
-        .execute();
-      assert.deepEqual(await near('findk tarim'), []);
-      assert.deepEqual(await near('pekmz tarim'), ['Pekmez Tarım']);
-      await other.db
-        .insertInto('companies')
-        .values(company(5, 'Kayısı Nakliyat', 'TR', 1))
-        .execute();
-      assert.deepEqual(await near('kayisi nakliyt'), ['Kayısı Nakliyat']);
-      // A new hidden company's word is held from now on: `dutluk` is no longer the misspelt
-      // word, `badm` is, and `Badem Nakliyat` is close only to the query without it.
-      assert.deepEqual(await near('badm nakliyat'), ['Badem Nakliyat']);
-      await other.db
-        .insertInto('companies')
-        .values(company(6, 'Dutluk Gıda', 'TR', 0))
-        .execute();
-      const plan = planOf('dutluk badm', null);
-      const memory = await findNearMatchesFrom(deps, plan, 'memory');
-      // Held only by a company changed since the build: memory may leave it to the database.
-      if (memory !== null) assert.deepEqual(memory, await findNearMatchesFrom(deps, plan, 'database'));
-    });
-
-    test('a bulk load sends near matches to the database until the index is built again', async () => {
-      await other.db.transaction().execute(async (trx) => {
-        await sql`UPDATE data_version SET version = version + 1 WHERE id = 1`.execute(trx);
-        await sql`INSERT INTO company_changes (version, company_id) SELECT version, NULL FROM data_version WHERE id = 1`.execute(trx);
+        let answered = 0;
+        let nonEmpty = 0;
+        let tried = 0;
+        for (const q of queries) {
+          if (!parseNameQuery(q).ok) continue;
+          for (const country of [null, 'TR', 'DE']) {
+            tried++;
+            const plan = planOf(q, country);
+            const memory = await findNearMatchesFrom(deps, plan, 'memory');
+            if (memory === null) continue;
+            answered++;
+            if (memory.length > 0) nonEmpty++;
+            assert.deepEqual(memory, await findNearMatchesFrom(deps, plan, 'database'), `q=${q} country=${country}`);
+          }
+        }
+        assert.ok(answered >= tried * 0.9, `only ${answered} of ${tried} answered from memory`);
+        assert.ok(nonEmpty >= answered / 3, `only ${nonEmpty} non-empty answers of ${answered}`);
       });
-      await other.db
-        .insertInto('companies')
-        .values(company(7, 'Armut Nakliyat', 'TR', 1))
-        .execute();
-      assert.equal(await findNearMatchesFrom(deps, planOf('armutt nakliyat', null), 'memory'), null);
-      await keeper.loaded();
-      assert.deepEqual(await near('armutt nakliyat'), ['Armut Nakliyat']);
-      assert.equal(keeper.status().state, 'ready');
-      assert.ok(keeper.status().wordBytes > 0);
+
+      test('a word only hidden companies hold counts as held', async () => {
+        // `kestaneci` is in no visible name: were it taken for the misspelt word, `lojistk` would
+        // be a second one and nothing would be close.
+        const plan = planOf('kestaneci lojistk', null);
+        const memory = await findNearMatchesFrom(deps, plan, 'memory');
+        assert.ok(memory !== null);
+        assert.deepEqual(memory, await findNearMatchesFrom(deps, plan, 'database'));
+        if (!nameWords) {
+          assert.equal(await keeper.currentWithWords(), null);
+          // Below the size from which the index gives the candidates: the database answers.
+          assert.equal(await findNearMatchesFrom({ ...deps, nearCandidatesFromIndexAt: 1500 }, plan, 'memory'), null);
+          return;
+        }
+        const words = (await keeper.currentWithWords())!.words;
+        assert.equal(words.holdsSubstring('kestaneci'), true);
+        assert.equal(words.holdsSubstring('estanec'), true);
+        assert.equal(words.holdsSubstring('kestanecx'), false);
+        assert.ok(words.isKnown('kestaneci') && !words.isKnown('kestanecx') && !words.isKnown('sirketi'));
+        assert.ok(words.letters().includes('ł'));
+      });
     });
-  });
+
+    describe(`near matches from memory see every change [${engine.name}${label}]`, () => {
+      let database: TestDatabase;
+      let other: Engine;
+      let keeper: VisibleNamesKeeper;
+      let deps: SearchDeps;
+      /** The near matches' names from memory, checked against the database's. */
+      const near = async (q: string) => {
+        const plan = planOf(q, null);
+        const memory = await findNearMatchesFrom(deps, plan, 'memory');
+        assert.ok(memory !== null, `q=${q}: not answered from memory`);
+        assert.deepEqual(memory, await findNearMatchesFrom(deps, plan, 'database'), q);
+        return memory.map((m) => m.company_name);
+      };
+      before(async () => {
+        database = await engine.create();
+        other = openEngine(database.url);
+        await other.db
+          .insertInto('companies')
+          .values([
+            company(1, 'Kestane Lojistik', 'TR', 0),
+            company(2, 'Cevizli Gıda', 'TR', 2),
+            company(3, 'Fındık Tarım', 'TR', 1),
+            company(4, 'Badem Nakliyat', 'TR', 1),
+          ])
+          .execute();
+        keeper = new VisibleNamesKeeper(database.engine.db, database.engine.seam, { nameWords });
+        keeper.start();
+        await keeper.loaded();
+        deps = { ...(await depsOf(database.engine, keeper)), nearCandidatesFromIndexAt: 0 };
+      });
+      after(async () => {
+        await other?.close();
+        await database?.drop();
+      });
+
+      test('made visible, hidden, renamed, added, a new word: seen on the next search', async () => {
+        assert.deepEqual(await near('kestnae lojistik'), []);
+        await other.db.updateTable('companies').set({ visible_report_count: 2 }).where('company_name', '=', 'Kestane Lojistik').execute();
+        assert.deepEqual(await near('kestnae lojistik'), ['Kestane Lojistik']);
+        await other.db.updateTable('companies').set({ visible_report_count: 0 }).where('company_name', '=', 'Cevizli Gıda').execute();
+        assert.deepEqual(await near('cevizl gida'), []);
+        await other.db
+          .updateTable('companies')
+          .set({ company_name: 'Pekmez Tarım', name_key: 'pekmez tarim', name_core: 'pekmez tarim' })
+          .where('company_name', '=', 'Fındık Tarım')
+          .execute();
+        assert.deepEqual(await near('findk tarim'), []);
+        assert.deepEqual(await near('pekmz tarim'), ['Pekmez Tarım']);
+        await other.db
+          .insertInto('companies')
+          .values(company(5, 'Kayısı Nakliyat', 'TR', 1))
+          .execute();
+        assert.deepEqual(await near('kayisi nakliyt'), ['Kayısı Nakliyat']);
+        // A new hidden company's word is held from now on: `dutluk` is no longer the misspelt
+        // word, `badm` is, and `Badem Nakliyat` is close only to the query without it.
+        assert.deepEqual(await near('badm nakliyat'), ['Badem Nakliyat']);
+        await other.db
+          .insertInto('companies')
+          .values(company(6, 'Dutluk Gıda', 'TR', 0))
+          .execute();
+        const plan = planOf('dutluk badm', null);
+        const memory = await findNearMatchesFrom(deps, plan, 'memory');
+        // Held only by a company changed since the build: memory may leave it to the database.
+        if (memory !== null) assert.deepEqual(memory, await findNearMatchesFrom(deps, plan, 'database'));
+      });
+
+      test('a bulk load sends near matches to the database until the index is built again', async () => {
+        await other.db.transaction().execute(async (trx) => {
+          await sql`UPDATE data_version SET version = version + 1 WHERE id = 1`.execute(trx);
+          await sql`INSERT INTO company_changes (version, company_id) SELECT version, NULL FROM data_version WHERE id = 1`.execute(trx);
+        });
+        await other.db
+          .insertInto('companies')
+          .values(company(7, 'Armut Nakliyat', 'TR', 1))
+          .execute();
+        assert.equal(await findNearMatchesFrom(deps, planOf('armutt nakliyat', null), 'memory'), null);
+        await keeper.loaded();
+        assert.deepEqual(await near('armutt nakliyat'), ['Armut Nakliyat']);
+        assert.equal(keeper.status().state, 'ready');
+        assert.equal(keeper.status().wordBytes > 0, nameWords);
+      });
+    });
+  }
 }
 
 for (const engine of ENGINES) {
@@ -393,6 +409,11 @@ for (const engine of ENGINES) {
       assert.ok(memory);
       const fromMemory = memoryLookups({ db, seam, advice: null, ...memory });
       const fromDatabase = databaseLookups({ db, seam, advice: null, vocabulary: null, sampleLetters: null });
+      const databaseAsksNoCandidates = {
+        ...fromDatabase,
+        candidates: () => Promise.reject(new Error("the database's candidates were asked for")),
+      };
+      const listsNothing = { matchAll: () => null, matchFirst: () => null, amongMatches: () => null, coreWordIds: () => null } as unknown as VisibleNames;
       // A word look-up where the engine has a word index (SQLite); piece alternatives everywhere,
       // one of them only inside a filler word (`ltd`: memory checks the names in id order).
       const byWords = seam.nearMatchWordQuery([['kartel']]) === null ? [] : [{ all: [], any: [], corrections: [['kartel']] }];
@@ -408,6 +429,10 @@ for (const engine of ENGINES) {
           const ids = async (source: typeof fromMemory) => (await source.candidates(query)).map((c) => Number(c.id));
           assert.deepEqual(await ids(fromMemory), expected, `memory, ${country ?? 'any country'}, limit ${limit}`);
           assert.deepEqual(await ids(fromDatabase), expected, `database, ${country ?? 'any country'}, limit ${limit}`);
+          // The candidates from the index, the rest the database's: its candidates' statement not asked.
+          assert.deepEqual(await ids(withCandidatesFromMemory(databaseAsksNoCandidates, { seam, advice: null, index: memory.index })), expected);
+          // An index that cannot list them: the database's statement, for that call.
+          assert.deepEqual(await ids(withCandidatesFromMemory(fromDatabase, { seam, advice: null, index: listsNothing })), expected);
         }
       }
     });

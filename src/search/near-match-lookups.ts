@@ -122,8 +122,7 @@ interface MemorySource {
  * holding a correction's words as whole words of `name_core` (SQLite's word index).
  */
 export function memoryLookups({ db, seam, advice, index, words }: MemorySource): NearMatchLookups {
-  const terms =
-    seam.indexTermOverSelects && advice ? (pieces: readonly string[]) => [...new Set(advice.lookupTerms(pieces))] : (pieces: readonly string[]) => [...pieces];
+  const terms = lookupTerms(seam, advice);
   const known = (list: readonly string[]) => new Set(list.filter((w) => words.isKnown(w)));
   return {
     letters: () => words.letters(),
@@ -134,50 +133,82 @@ export function memoryLookups({ db, seam, advice, index, words }: MemorySource):
       return Promise.resolve({ present, known: present ? new Set<string>() : known(list()) });
     },
     knownWords: (list) => Promise.resolve(known(list)),
-    candidates({ byWords, byPieces, country, limit }) {
-      const found = new Map<number, NameMatch>();
-      const add = (matches: NameMatch[] | null, keep: (m: NameMatch) => boolean = () => true) => {
-        if (matches === null) throw new NotInMemory('the index cannot list these candidates');
-        for (const m of matches) if (keep(m)) found.set(m.id, m);
-      };
-      // The index's cost is finding each piece's words (visible-names.ts): the pieces every
-      // alternative of a group shares are looked up once when few names hold them, and each
-      // alternative is then those names that hold its own pieces too, checked on them
-      // (`hatari deminsoy catering` at 10^6: 17 ms of CPU as one look-up per alternative).
-      for (const g of byWords) {
-        const corrections = g.corrections ?? [];
-        const holding = g.all.length > 0 ? index.matchAll(g.all, country, WIDE * limit) : null;
-        if (holding !== null) {
-          // Up to 4,000 names, each tested for dozens of corrections: by the words' ids where the
-          // index can (no name made and split per test: 50–100 ms of CPU for a long hidden name).
-          const ids = corrections.map((c) => index.coreWordIds(c));
-          add(holding, (m) => corrections.some((c, i) => (ids[i] ? m.coreHoldsWords?.(ids[i]) : undefined) ?? holdsWords(m.nameCore, c)));
-        } else {
-          // All of them (up to 4,000), then checked: the first `limit` of those holding the
-          // pieces need not be the first of those holding the words too.
-          for (const c of corrections) add(index.matchAll([...g.all, ...c], country, WIDE * limit), (m) => holdsWords(m.nameCore, c));
-        }
-      }
-      for (const g of byPieces) {
-        const common = g.all.length > 0 ? terms(g.all) : [];
-        if (g.any.length === 0) {
-          if (common.length > 0) add(index.matchFirst(common, country, limit));
-          continue;
-        }
-        // The names holding the shared pieces, each alternative's own checked on them (no match
-        // made for a name none keeps).
-        const holdingToo = common.length > 0 ? index.amongMatches(common, country, WIDE * limit) : null;
-        for (const list of g.any) {
-          const own = terms(list).filter((t) => !common.includes(t));
-          if (holdingToo) add(holdingToo(own));
-          else add(index.matchFirst([...new Set([...common, ...terms(list)])], country, limit));
-        }
-      }
-      const first = firstById([...found.values()], limit);
-      return Promise.resolve(first.map((m) => ({ id: m.id, name_core: m.nameCore, visible_report_count: m.visibleReportCount })));
-    },
+    candidates: memoryCandidates(index, terms),
     // Changed since the index caught up: the database answers the whole search.
     rowsOf: (shown) => rowsAsScored(db, seam, shown, () => new NotInMemory('a candidate changed since the index caught up')),
+  };
+}
+
+/** The pieces' terms the database's substring index is asked for (on SQLite, the rare trigrams the name sample advises). */
+function lookupTerms(seam: DialectSeam, advice: LookupAdvice | null): (pieces: readonly string[]) => string[] {
+  return seam.indexTermOverSelects && advice ? (pieces) => [...new Set(advice.lookupTerms(pieces))] : (pieces) => [...pieces];
+}
+
+/** The candidates from the index of visible names, as the database's statements give them; NotInMemory where it cannot list them. */
+function memoryCandidates(index: VisibleNames, terms: (pieces: readonly string[]) => string[]): NearMatchLookups['candidates'] {
+  return ({ byWords, byPieces, country, limit }) => {
+    const found = new Map<number, NameMatch>();
+    const add = (matches: NameMatch[] | null, keep: (m: NameMatch) => boolean = () => true) => {
+      if (matches === null) throw new NotInMemory('the index cannot list these candidates');
+      for (const m of matches) if (keep(m)) found.set(m.id, m);
+    };
+    // The index's cost is finding each piece's words (visible-names.ts): the pieces every
+    // alternative of a group shares are looked up once when few names hold them, and each
+    // alternative is then those names that hold its own pieces too, checked on them
+    // (`hatari deminsoy catering` at 10^6: 17 ms of CPU as one look-up per alternative).
+    for (const g of byWords) {
+      const corrections = g.corrections ?? [];
+      const holding = g.all.length > 0 ? index.matchAll(g.all, country, WIDE * limit) : null;
+      if (holding !== null) {
+        // Up to 4,000 names, each tested for dozens of corrections: by the words' ids where the
+        // index can (no name made and split per test: 50–100 ms of CPU for a long hidden name).
+        const ids = corrections.map((c) => index.coreWordIds(c));
+        add(holding, (m) => corrections.some((c, i) => (ids[i] ? m.coreHoldsWords?.(ids[i]) : undefined) ?? holdsWords(m.nameCore, c)));
+      } else {
+        // All of them (up to 4,000), then checked: the first `limit` of those holding the
+        // pieces need not be the first of those holding the words too.
+        for (const c of corrections) add(index.matchAll([...g.all, ...c], country, WIDE * limit), (m) => holdsWords(m.nameCore, c));
+      }
+    }
+    for (const g of byPieces) {
+      const common = g.all.length > 0 ? terms(g.all) : [];
+      if (g.any.length === 0) {
+        if (common.length > 0) add(index.matchFirst(common, country, limit));
+        continue;
+      }
+      // The names holding the shared pieces, each alternative's own checked on them (no match
+      // made for a name none keeps).
+      const holdingToo = common.length > 0 ? index.amongMatches(common, country, WIDE * limit) : null;
+      for (const list of g.any) {
+        const own = terms(list).filter((t) => !common.includes(t));
+        if (holdingToo) add(holdingToo(own));
+        else add(index.matchFirst([...new Set([...common, ...terms(list)])], country, limit));
+      }
+    }
+    const first = firstById([...found.values()], limit);
+    return Promise.resolve(first.map((m) => ({ id: m.id, name_core: m.nameCore, visible_report_count: m.visibleReportCount })));
+  };
+}
+
+/**
+ * The database's look-ups with the candidates from the index of visible names where it can list
+ * them (else the database's statement, for that call), for a process that keeps the index but
+ * not the words of every name (SQLite's default): at 10^7 companies the candidates' statement was
+ * most of a near-match search (5 ms of CPU a fresh whole name; search.service.ts says from what
+ * size). The shown rows are read as the database's are (a change since: CandidateChanged).
+ */
+export function withCandidatesFromMemory(database: NearMatchLookups, { seam, advice, index }: Omit<MemorySource, 'words' | 'db'>): NearMatchLookups {
+  const fromMemory = memoryCandidates(index, lookupTerms(seam, advice));
+  return {
+    ...database,
+    async candidates(query) {
+      try {
+        return await fromMemory(query);
+      } catch (error) {
+        if (error instanceof NotInMemory) return database.candidates(query);
+        throw error;
+      }
+    },
   };
 }
 

@@ -27,7 +27,15 @@ import {
   shownSimilarity,
   type NearMatchGroup,
 } from './near-match-score.ts';
-import { CandidateChanged, databaseLookups, memoryLookups, NotInMemory, type NearMatchCandidate, type NearMatchLookups } from './near-match-lookups.ts';
+import {
+  CandidateChanged,
+  databaseLookups,
+  memoryLookups,
+  NotInMemory,
+  withCandidatesFromMemory,
+  type NearMatchCandidate,
+  type NearMatchLookups,
+} from './near-match-lookups.ts';
 import { oneEditAway, wordsOf, wordsOfVariants } from './near-match-words.ts';
 import { checkTaxId, taxIdCandidates } from '../companies/tax-id.ts';
 
@@ -92,7 +100,22 @@ export interface SearchDeps {
   visibleNames?: VisibleNamesKeeper | null;
   /** The data version, when read since the request arrived (the cache's): the index of names reads it no more. */
   dataVersion?: number;
+  /**
+   * Near matches' candidates from the index of names, where the names' words are not in memory
+   * (SQLite's default), once it holds this many names; NEAR_CANDIDATES_FROM_INDEX_AT when absent.
+   */
+  nearCandidatesFromIndexAt?: number;
 }
+
+/**
+ * Where the names' words are not in memory, near matches' candidates come from the index of names
+ * once it holds this many (withCandidatesFromMemory). On SQLite it looks up the substring index's
+ * rare trigrams as that index does, and a trigram has many more holders in memory than a piece,
+ * while the statement's cost grows with the data: server CPU a fresh request of the kinds that
+ * need near matches, memory's ÷ the statement's, was 0.83–1.41 at 453,476 names (10^6 companies),
+ * 0.60–0.90 at 1,360,961 (3 × 10^6) and 0.66–0.92 at 4,537,846 (10^7): docs/benchmarks.md.
+ */
+export const NEAR_CANDIDATES_FROM_INDEX_AT = 1_000_000;
 
 /** A search checked and ready to run: everything that can make it a 400 has been decided. */
 export type SearchPlan =
@@ -321,7 +344,8 @@ async function findNearMatches(deps: SearchDeps, plan: Extract<SearchPlan, { kin
 
 /**
  * Near matches from memory when the index of names and the names' words are current (and the
- * vocabulary, whose corrections they answer exactly, is on), else null; or from the database's
+ * vocabulary, whose corrections they answer exactly, is on), or only the candidates from the
+ * index when it is large (nearCandidatesFromIndexAt), else null; or from the database's
  * statements. Null too when memory cannot answer this search exactly (near-match-lookups.ts).
  * Exported for the tests that compare the two.
  */
@@ -333,7 +357,23 @@ export async function findNearMatchesFrom(
   const advice = deps.names ?? null;
   if (source === 'memory') {
     const memory = deps.vocabulary ? await deps.visibleNames?.currentWithWords(deps.dataVersion) : null;
-    if (!memory) return null;
+    if (!memory) {
+      const index = deps.vocabulary ? await deps.visibleNames?.current(deps.dataVersion) : null;
+      if (!index || index.packedCount < (deps.nearCandidatesFromIndexAt ?? NEAR_CANDIDATES_FROM_INDEX_AT)) return null;
+      // The words asked of the database, the candidates of the index (the database's for a call it cannot list).
+      // A candidate changed since the index caught up: the database answers the whole search.
+      await deps.vocabulary?.refresh(deps.db, deps.seam, deps.dataVersion);
+      const lookups = withCandidatesFromMemory(
+        databaseLookups({ db: deps.db, seam: deps.seam, advice, vocabulary: deps.vocabulary ?? null, sampleLetters: deps.names?.letters ?? null }),
+        { seam: deps.seam, advice, index },
+      );
+      try {
+        return await nearMatchesFrom(deps, plan, lookups);
+      } catch (error) {
+        if (error instanceof CandidateChanged) return null;
+        throw error;
+      }
+    }
     try {
       return await nearMatchesFrom(deps, plan, memoryLookups({ db: deps.db, seam: deps.seam, advice, ...memory }));
     } catch (error) {

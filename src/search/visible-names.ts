@@ -313,6 +313,11 @@ export class VisibleNames {
     return live + this.changed.size;
   }
 
+  /** Companies packed at the build (some since changed): the index's size, without a count. */
+  get packedCount(): number {
+    return this.ids.length;
+  }
+
   /** Companies changed since the build (kept whole beside the packed ones). */
   get changedCount(): number {
     return this.changed.size;
