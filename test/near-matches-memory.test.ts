@@ -6,7 +6,7 @@
  * committed before a search (a company made visible or hidden, renamed, added, a bulk load)
  * must be seen by it.
  */
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, mock, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { ENGINES, type TestDatabase } from './helpers/engines.ts';
@@ -189,6 +189,9 @@ for (const engine of ENGINES) {
         let answered = 0;
         let nonEmpty = 0;
         let tried = 0;
+        // The index gives the candidates (candidates only: not the database's statement).
+        const index = (await keeper.current())!;
+        const asked = ['matchAll', 'matchFirst', 'amongMatches'].map((name) => mock.method(index, name as 'matchAll'));
         for (const q of queries) {
           if (!parseNameQuery(q).ok) continue;
           for (const country of [null, 'TR', 'DE']) {
@@ -201,6 +204,10 @@ for (const engine of ENGINES) {
             assert.deepEqual(memory, await findNearMatchesFrom(deps, plan, 'database'), `q=${q} country=${country}`);
           }
         }
+        const memoryCalls = asked.reduce((sum, m) => sum + m.mock.callCount(), 0);
+        asked.forEach((m) => m.mock.restore());
+        // (A query whose words are all held needs no candidates.)
+        assert.ok(memoryCalls > answered / 2, `the index was asked ${memoryCalls} times for ${answered} answers`);
         assert.ok(answered >= tried * 0.9, `only ${answered} of ${tried} answered from memory`);
         assert.ok(nonEmpty >= answered / 3, `only ${nonEmpty} non-empty answers of ${answered}`);
       });
@@ -307,6 +314,20 @@ for (const engine of ENGINES) {
         assert.deepEqual(await near('armutt nakliyat'), ['Armut Nakliyat']);
         assert.equal(keeper.status().state, 'ready');
         assert.equal(keeper.status().wordBytes > 0, nameWords);
+      });
+
+      test('a near match changed after the request read its data version: the database answers, no error', async () => {
+        const plan = planOf('kestnae lojistik', null);
+        assert.deepEqual(await near('kestnae lojistik'), ['Kestane Lojistik']);
+        const { version } = (await sql<{ version: number }>`SELECT version FROM data_version WHERE id = 1`.execute(database.engine.db)).rows[0]!;
+        await other.db.updateTable('companies').set({ visible_report_count: 3 }).where('company_name', '=', 'Kestane Lojistik').execute();
+        // The index caught up to the version read, the row read as it is now: not one moment.
+        assert.equal(await findNearMatchesFrom({ ...deps, dataVersion: Number(version) }, plan, 'memory'), null);
+        const now = await findNearMatchesFrom(deps, plan, 'database');
+        assert.deepEqual(
+          now?.map((m) => [m.company_name, m.report_count]),
+          [['Kestane Lojistik', 3]],
+        );
       });
     });
   }

@@ -2,7 +2,8 @@
  * What near matches (D25, search.service.ts) look up besides scoring, from one of two sources
  * that answer alike: the database (its statements, near-matches.repository.ts), or memory
  * (issue 28): the index of visible names (visible-names.ts) for the candidates and the words of
- * every company's name (all-name-words.ts) for the rest, with only the rows shown read.
+ * every company's name (all-name-words.ts) for the rest, with only the rows shown read; or the
+ * database's with the candidates from the index where the words are not kept (withCandidatesFromMemory).
  *
  * Both score at most `limit` candidates: with more, those with the lowest ids (firstById), one
  * rule, so that memory answers these too and gives what the database would. (The groups looked
@@ -12,7 +13,7 @@
  * the database for it: 40–400 ms of PostgreSQL each, docs/benchmarks.md.
  *
  * Memory answers only what it answers exactly; otherwise it throws NotInMemory and the search
- * asks the database, for that search: a query word held only by names changed since the build,
+ * asks the database, for that search (withCandidatesFromMemory: for that call): a query word held only by names changed since the build,
  * a piece whose first 1,000 holders are not among the first 65,536 names checked in id order
  * (one inside a filler word, or beside another in 10^5 names: visible-names.ts, firstEntries),
  * too many names to check a correction's words on, a row read that no longer is what the index held.

@@ -108,12 +108,14 @@ export interface SearchDeps {
 }
 
 /**
- * Where the names' words are not in memory, near matches' candidates come from the index of names
- * once it holds this many (withCandidatesFromMemory). On SQLite it looks up the substring index's
- * rare trigrams as that index does, and a trigram has many more holders in memory than a piece,
- * while the statement's cost grows with the data: server CPU a fresh request of the kinds that
- * need near matches, memory's ÷ the statement's, was 0.83–1.41 at 453,476 names (10^6 companies),
- * 0.60–0.90 at 1,360,961 (3 × 10^6) and 0.66–0.92 at 4,537,846 (10^7): docs/benchmarks.md.
+ * Where the names' words are not in memory (SQLite's default; PostgreSQL's while they are built),
+ * near matches' candidates come from the index of names once it holds this many
+ * (withCandidatesFromMemory). On SQLite it looks up the substring index's rare trigrams as that
+ * index does, and a trigram has many more holders in memory than a piece, while the statement's
+ * cost grows with the data: server CPU a fresh request, memory's ÷ the statement's, was 0.83–1.41
+ * at 453,476 names (10^6 companies: whole names, other legal forms, two words, misspelt names),
+ * 0.60–0.90 at 1,360,961 (3 × 10^6) and 0.66–0.92 at 4,537,846 (10^7; whole names, other legal
+ * forms, misspelt names): docs/benchmarks.md. PostgreSQL's case was not measured.
  */
 export const NEAR_CANDIDATES_FROM_INDEX_AT = 1_000_000;
 
@@ -356,10 +358,11 @@ export async function findNearMatchesFrom(
 ): Promise<NearMatch[] | null> {
   const advice = deps.names ?? null;
   if (source === 'memory') {
-    const memory = deps.vocabulary ? await deps.visibleNames?.currentWithWords(deps.dataVersion) : null;
-    if (!memory) {
-      const index = deps.vocabulary ? await deps.visibleNames?.current(deps.dataVersion) : null;
-      if (!index || index.packedCount < (deps.nearCandidatesFromIndexAt ?? NEAR_CANDIDATES_FROM_INDEX_AT)) return null;
+    const memory = deps.vocabulary ? await deps.visibleNames?.currentForNearMatches(deps.dataVersion) : null;
+    if (!memory) return null;
+    const { index, words } = memory;
+    if (!words) {
+      if (index.liveCount < (deps.nearCandidatesFromIndexAt ?? NEAR_CANDIDATES_FROM_INDEX_AT)) return null;
       // The words asked of the database, the candidates of the index (the database's for a call it cannot list).
       // A candidate changed since the index caught up: the database answers the whole search.
       await deps.vocabulary?.refresh(deps.db, deps.seam, deps.dataVersion);
@@ -375,7 +378,7 @@ export async function findNearMatchesFrom(
       }
     }
     try {
-      return await nearMatchesFrom(deps, plan, memoryLookups({ db: deps.db, seam: deps.seam, advice, ...memory }));
+      return await nearMatchesFrom(deps, plan, memoryLookups({ db: deps.db, seam: deps.seam, advice, index, words }));
     } catch (error) {
       if (error instanceof NotInMemory) return null;
       throw error;

@@ -17,7 +17,9 @@
  * - The words of every company's name (all-name-words.ts, near matches) are built after the
  *   index is (it serves meanwhile: reading every company doubles the load), from their own read,
  *   brought to the index's version from the log, and then kept by the same catch-ups. Until
- *   then, and while the index is built again, near matches take the database path.
+ *   then (and where they are not kept: SQLite's default) near matches take the database path,
+ *   or on a large index its candidates from the index (search.service.ts); while the index is
+ *   built again, the database path.
  */
 import { readDataVersion } from '../db/data-version.repository.ts';
 import type { DialectSeam } from '../db/dialect-seam.ts';
@@ -124,8 +126,14 @@ export class VisibleNamesKeeper {
    * makes them; null: use the database.
    */
   async currentWithWords(knownVersion?: number): Promise<{ index: VisibleNames; words: AllNameWords } | null> {
+    const found = await this.currentForNearMatches(knownVersion);
+    return found?.words ? { index: found.index, words: found.words } : null;
+  }
+
+  /** The index, current as `current()` makes it, and the names' words when they are kept and built (one catch-up); null: use the database. */
+  async currentForNearMatches(knownVersion?: number): Promise<{ index: VisibleNames; words: AllNameWords | null } | null> {
     const index = await this.current(knownVersion);
-    return index && this.words ? { index, words: this.words } : null;
+    return index ? { index, words: this.words } : null;
   }
 
   status(): VisibleNamesStatus {

@@ -313,9 +313,9 @@ export class VisibleNames {
     return live + this.changed.size;
   }
 
-  /** Companies packed at the build (some since changed): the index's size, without a count. */
-  get packedCount(): number {
-    return this.ids.length;
+  /** Companies in the index, as `size` but without a count: the packed ones not since changed, and the overlay's. */
+  get liveCount(): number {
+    return this.ids.length - this.deadCount + this.changed.size;
   }
 
   /** Companies changed since the build (kept whole beside the packed ones). */
