@@ -635,20 +635,30 @@ export class VisibleNames {
       // Copied by hand: a view (subarray) an entry cost more than the copy.
       if (e >= 0) for (let k = this.entryWordStart[e]!, at = starts[i]!; k < this.entryWordStart[e + 1]!; k++) keyWords[at++] = this.entryWords[k]!;
     }
+    // The names still kept, compacted in place per word (one array a call: Array.from and a
+    // filter's closure per name were 6–10 % of a near-match search's CPU on PostgreSQL).
+    const kept = new Int32Array(n);
     return (words) => {
-      let kept = Array.from({ length: n }, (_, i) => i);
+      let count = n;
+      for (let i = 0; i < n; i++) kept[i] = i;
       for (const w of words) {
         let wordsOfKept = 0;
-        for (const i of kept) wordsOfKept += starts[i + 1]! - starts[i]!;
+        for (let j = 0; j < count; j++) wordsOfKept += starts[kept[j]! + 1]! - starts[kept[j]!]!;
         const holds = this.wordTest(w, wordsOfKept);
-        kept = kept.filter((i) => {
-          if (entries[i]! < 0) return overlayKey(i).includes(w);
-          for (let k = starts[i]!; k < starts[i + 1]!; k++) if (holds(keyWords[k]!)) return true;
-          return false;
-        });
-        if (kept.length === 0) break;
+        let still = 0;
+        for (let j = 0; j < count; j++) {
+          const i = kept[j]!;
+          let holding = false;
+          if (entries[i]! < 0) holding = overlayKey(i).includes(w);
+          else for (let k = starts[i]!; k < starts[i + 1]! && !holding; k++) holding = holds(keyWords[k]!);
+          if (holding) kept[still++] = i;
+        }
+        count = still;
+        if (count === 0) break;
       }
-      return kept.map(matchOf);
+      const out = new Array<NameMatch>(count);
+      for (let j = 0; j < count; j++) out[j] = matchOf(kept[j]!);
+      return out;
     };
   }
 
