@@ -69,6 +69,24 @@ test('containing and contains equal `includes` on every word: ASCII, Turkish let
   assert.equal(packed.contains(distinct.indexOf('ab'), 'ab'), true);
 });
 
+test('containing equals `includes` where the trigrams\' lists are long and of very different lengths', () => {
+  const random = (seed: number) => () => ((seed = Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32;
+  const r = random(7);
+  // A few letters, one much more frequent: some trigrams in most words, others in few.
+  const letters = 'aaaaaaalrkeş';
+  const words: string[] = [];
+  for (let i = 0; i < 20_000; i++) words.push(Array.from({ length: 3 + Math.floor(r() * 9) }, () => letters[Math.floor(r() * letters.length)]).join(''));
+  const distinct = [...new Set(words)];
+  const { packed } = pack(distinct);
+  const texts = ['aaaa', 'aaaaa', 'aaaak', 'kaaaa', 'aşaa', 'lrke', 'eşeş', 'aaaaaaaaaaaa', 'şşşş'];
+  for (let i = 0; i < 400; i++) {
+    const w = distinct[Math.floor(r() * distinct.length)]!;
+    const at = Math.floor(r() * w.length);
+    if (w.length - at >= 4) texts.push(w.slice(at, at + 4 + Math.floor(r() * (w.length - at - 3))));
+  }
+  for (const text of texts) assert.deepEqual(Array.from(packed.containing(text)), containingByIncludes(distinct, text), text);
+});
+
 test('an empty vocabulary finds nothing', () => {
   const { packed } = pack([]);
   assert.equal(packed.count, 0);
