@@ -69,7 +69,7 @@ test('containing and contains equal `includes` on every word: ASCII, Turkish let
   assert.equal(packed.contains(distinct.indexOf('ab'), 'ab'), true);
 });
 
-test('containing equals `includes` where the trigrams\' lists are long and of very different lengths', () => {
+test("containing equals `includes` where the trigrams' lists are long and of very different lengths", () => {
   const random = (seed: number) => () => ((seed = Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32;
   const r = random(7);
   // A few letters, one much more frequent: some trigrams in most words, others in few.
