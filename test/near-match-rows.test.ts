@@ -18,6 +18,7 @@ import { NOON_TR } from './helpers/app.ts';
 import { sqlitePathOf } from '../src/db/connect.ts';
 import { startSqliteReader, type SqliteReader } from '../src/db/sqlite-reader.ts';
 import type { Db } from '../src/db/types.ts';
+import { readDataVersion } from '../src/db/data-version.repository.ts';
 
 const clock = fixedClock(NOON_TR);
 
@@ -56,13 +57,19 @@ for (const { engine, readingThread } of VARIANTS) {
         { countries, clock },
       );
       if (readingThread)
-        reader = startSqliteReader(sqlitePathOf(database.url), database.engine.db, (error) => {
-          throw error;
-        });
+        // Snapshots kept long: a search asked again after a change must not be answered from one.
+        reader = startSqliteReader(
+          sqlitePathOf(database.url),
+          database.engine.db,
+          (error) => {
+            throw error;
+          },
+          { holdMs: 60_000, idleMs: 60_000 },
+        );
       // The database's near matches on both engines (no index of names, no names' words in memory).
       search = createCompanySearch({
         db: database.engine.db,
-        ...(reader ? { readerDb: reader.db } : {}),
+        ...(reader ? { readerAt: (version: number | undefined) => watchedReader(reader!.at(version)) } : {}),
         seam: database.engine.seam,
         maxResults: 10,
         cacheEntries: 0,
@@ -78,13 +85,20 @@ for (const { engine, readingThread } of VARIANTS) {
           await run();
         }
       });
-      if (reader)
-        watchStatements(reader.db, (sql) => {
+    });
+    /** The reading thread's Kysely instances (one per data version), each watched once. */
+    const watched = new WeakSet<Db>();
+    const watchedReader = (db: Db) => {
+      if (!watched.has(db)) {
+        watched.add(db);
+        watchStatements(db, (sql) => {
           statements.push(sql);
           readerStatements.push(sql);
           return Promise.resolve();
         });
-    });
+      }
+      return db;
+    };
     after(async () => {
       await reader?.stop();
       await database?.drop();
@@ -93,7 +107,9 @@ for (const { engine, readingThread } of VARIANTS) {
     const nearMatches = async (q: string) => {
       statements = [];
       readerStatements = [];
-      const outcome = await search.find(planSearch(countries, { q, type: 'name', country: null }));
+      // As a request does: with the data version read when it arrived (the reading thread's
+      // statements then see at least that version's data, possibly from a snapshot it keeps).
+      const outcome = await search.find(planSearch(countries, { q, type: 'name', country: null }), await readDataVersion(database.engine.db));
       assert.deepEqual(outcome.results, [], q);
       return outcome.nearMatches!;
     };
