@@ -225,7 +225,7 @@ export async function buildApp({
   // The composition root: every use case built once, each route handed the ones it calls.
   const services = createServices({
     db: engine.db,
-    ...(engine.readerAt ? { readerAt: engine.readerAt } : {}),
+    ...(engine.readerDb ? { readerDb: engine.readerDb } : {}),
     seam: engine.seam,
     clock,
     config,

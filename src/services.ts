@@ -46,8 +46,8 @@ import { systemResolver } from './webhooks/safe-lookup.ts';
 
 export interface ServicesDeps {
   db: Db;
-  /** SQLite's reading thread (db/sqlite-reader.ts, the Engine's `readerAt`), for the search's costliest reads; absent: `db`. */
-  readerAt?: (version: number | undefined) => Db;
+  /** SQLite's reading thread (db/sqlite-reader.ts), for the search's costliest reads; absent: `db`. */
+  readerDb?: Db;
   /** The engine's dialect seam, for the name search (db/dialect-seam.ts); a command that searches nothing leaves it out. */
   seam?: DialectSeam;
   clock: Clock;
@@ -76,7 +76,7 @@ function missing<T extends object>(what: string): T {
 
 export function createServices({
   db,
-  readerAt,
+  readerDb,
   seam,
   clock,
   config,
@@ -87,7 +87,7 @@ export function createServices({
 }: ServicesDeps) {
   const companySearch = createCompanySearch({
     db,
-    ...(readerAt ? { readerAt } : {}),
+    ...(readerDb ? { readerDb } : {}),
     seam: seam ?? missing<DialectSeam>('seam'),
     maxResults: config.maxResults,
     cacheEntries: config.searchCacheEntries,

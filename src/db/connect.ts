@@ -49,11 +49,10 @@ export interface Engine {
   /** SQLite with `backgroundCheckpoints`: the checkpoints' thread's count of checkpoints that copied pages. */
   checkpoints?(): Promise<number>;
   /**
-   * SQLite with `readerThread`: reading statements that run in a thread of their own
-   * (db/sqlite-reader.ts), each seeing at least data version `version`'s data (undefined: what
-   * was committed when it began); absent otherwise (callers read through `db`).
+   * SQLite with `readerThread`: reading statements run in a thread of their own (db/sqlite-reader.ts),
+   * each seeing what was committed when it began; absent otherwise (callers read through `db`).
    */
-  readonly readerAt?: (version: number | undefined) => Db;
+  readonly readerDb?: Db;
   /** SQLite with `readerThread`: the reading thread's figures (tests). */
   reader?(): { answered: number; running: boolean };
 }
@@ -84,7 +83,7 @@ export interface EngineOptions {
   backgroundCheckpoints?: boolean;
   /** Told when the checkpoints' thread fails (the serving connection's own threshold then takes over). */
   onCheckpointerError?: (error: Error) => void;
-  /** A server on SQLite: the costliest reads in a thread of their own (db/sqlite-reader.ts, `readerAt`). */
+  /** A server on SQLite: the costliest reads in a thread of their own (db/sqlite-reader.ts, `readerDb`). */
   readerThread?: boolean;
   /** Told when the reading thread fails (the serving connection then reads). */
   onReaderError?: (error: Error) => void;
@@ -226,9 +225,7 @@ function openSqlite(url: string, options: EngineOptions): Engine {
   return {
     db,
     backgroundDb: db,
-    ...(reader
-      ? { readerAt: (version: number | undefined) => reader.at(version), reader: () => ({ answered: reader.answered(), running: reader.running() }) }
-      : {}),
+    ...(reader ? { readerDb: reader.db, reader: () => ({ answered: reader.answered(), running: reader.running() }) } : {}),
     seam: seamFor('sqlite'),
     bulk: sqliteBulkWriter(database),
     description: `SQLite ${path}`,

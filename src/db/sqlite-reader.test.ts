@@ -8,7 +8,6 @@ import { sql } from 'kysely';
 import { openEngine, type Engine } from './connect.ts';
 import { migrateToLatest } from './migrate.ts';
 import { startSqliteReader, type SqliteReader } from './sqlite-reader.ts';
-import { bumpDataVersion, readDataVersion } from './data-version.repository.ts';
 
 // SQLite's reading thread (sqlite-reader.ts): what its statements answer must be exactly what the
 // serving connection answers, it must never write, and a statement is never lost when the thread
@@ -131,53 +130,6 @@ test('the thread never keeps a process alive by itself: idle, or never stopped, 
       assert.match(child.stdout, /done/);
     }
   } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
-
-test("at(version): a statement sees at least that data version's data; a kept snapshot ends when idle, so the log can start over", async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'risklookup-reader-'));
-  const path = join(dir, 'test.db');
-  const engine = openEngine(`sqlite:${path}`);
-  try {
-    await migrateToLatest(engine);
-    await sql`CREATE TABLE reader_probe (x INTEGER)`.execute(engine.db);
-    const version = async () => readDataVersion(engine.db);
-    // A change of the searchable data: its row and the version's bump commit together.
-    const change = () =>
-      engine.db.transaction().execute(async (trx) => {
-        await sql`INSERT INTO reader_probe VALUES (1)`.execute(trx);
-        await bumpDataVersion(trx);
-      });
-    const rows = async (db: Engine['db']) => Number((await sql<{ n: number }>`SELECT count(*) AS n FROM reader_probe`.execute(db)).rows[0]!.n);
-    // Snapshots kept long unless a question needs a newer one.
-    const reader = startSqliteReader(path, engine.db, () => {}, { holdMs: 60_000, idleMs: 60_000 });
-    try {
-      const v0 = await version();
-      assert.equal(await rows(reader.at(v0)), 0);
-      await change();
-      const v1 = await version();
-      assert.ok(v1 > v0);
-      // The snapshot kept holds v0 only: a question of v1 gets a newer one, as does `db`'s.
-      assert.equal(await rows(reader.at(v1)), 1);
-      await change();
-      assert.equal(await rows(reader.db), 2);
-    } finally {
-      await reader.stop();
-    }
-    // Ended when idle (the default bounds): the log can start over after the reader's questions.
-    const quick = startSqliteReader(path, engine.db, () => {});
-    try {
-      await change();
-      assert.equal(await rows(quick.at(await version())), 3);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      const [checkpoint] = (await sql<{ busy: number }>`PRAGMA wal_checkpoint(RESTART)`.execute(engine.db)).rows;
-      assert.equal(checkpoint!.busy, 0, 'a snapshot still held the log');
-    } finally {
-      await quick.stop();
-    }
-  } finally {
-    await engine.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });

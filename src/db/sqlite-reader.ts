@@ -9,12 +9,9 @@
  * thread goes on with other requests meanwhile. `db` is a Kysely instance like the engine's, for
  * reading statements only: no transactions, nothing that writes (the connection is `query_only`).
  *
- * What a statement sees: `at(version)`'s statements see at least the searchable data of that data
- * version (migration 0003), which the request read when it arrived: possibly a snapshot the thread
- * keeps for a few milliseconds (sqlite-reader.worker.ts says why), never an older one; `db`'s see
- * what was committed when they began. Either way, as on pooled PostgreSQL connections, not the
- * serving connection's moment: callers that combine such reads with the serving connection's
- * check what they show (near-match-lookups.ts, CandidateChanged) and then ask `db`.
+ * What a statement sees: what was committed when it began, as on a pooled PostgreSQL connection
+ * (each statement its own snapshot). Callers that combine such reads with the serving
+ * connection's check what they show (near-match-lookups.ts, CandidateChanged).
  *
  * If the thread stops (it fails, or the server stops it), the statements waiting for it and every
  * later one run on `fallback`, the serving connection: slower, never lost.
@@ -38,22 +35,12 @@ import { sqliteRowBuilder, type RowBuilder } from './sqlite-row-builder.ts';
 export interface ReaderData {
   readonly path: string;
   readonly busyTimeoutMs: number;
-  /** A snapshot serves questions for at most this long after it began. */
-  readonly holdMs: number;
-  /** … and ends after this long without a question. */
-  readonly idleMs: number;
 }
-
-/** Snapshots' bounds: a few fresh searches' statements under traffic, short beside a checkpoint's 250 ms (db/sqlite-checkpointer.ts). */
-export const SNAPSHOT_HOLD_MS = 50;
-export const SNAPSHOT_IDLE_MS = 5;
 
 export interface ReaderQuestion {
   readonly id: number;
   readonly sql: string;
   readonly parameters: readonly unknown[];
-  /** The data version the statement must see at least; null: what was committed when it began. */
-  readonly minVersion: number | null;
 }
 
 /** The rows as column names and their values row after row; or the statement's error. */
@@ -62,10 +49,8 @@ export type ReaderAnswer =
   | { readonly id: number; readonly error: { readonly message: string; readonly code?: string } };
 
 export interface SqliteReader {
-  /** Reading statements only, each seeing what was committed when it began. */
+  /** Reading statements only. */
   readonly db: Db;
-  /** Reading statements only, each seeing at least data version `version`'s data (undefined: `db`). */
-  at(version: number | undefined): Db;
   /** Statements the thread has answered so far (tests). */
   answered(): number;
   /** Whether the thread still runs statements (false once it failed or stopped: `fallback` runs them). */
@@ -98,16 +83,10 @@ function asDriverValue(value: unknown): unknown {
 
 /**
  * Starts the thread for the database file at `path` (in WAL mode). `fallback` runs the
- * statements when the thread cannot; `onError` hears why it stopped. The snapshots' bounds are
- * SNAPSHOT_HOLD_MS and SNAPSHOT_IDLE_MS unless given (tests).
+ * statements when the thread cannot; `onError` hears why it stopped.
  */
-export function startSqliteReader(
-  path: string,
-  fallback: Db,
-  onError: (error: Error) => void,
-  { busyTimeoutMs = 5000, holdMs = SNAPSHOT_HOLD_MS, idleMs = SNAPSHOT_IDLE_MS }: Partial<Omit<ReaderData, 'path'>> = {},
-): SqliteReader {
-  const thread = startThread({ path, busyTimeoutMs, holdMs, idleMs });
+export function startSqliteReader(path: string, fallback: Db, onError: (error: Error) => void, busyTimeoutMs = 5000): SqliteReader {
+  const thread = startThread({ path, busyTimeoutMs });
   const waiting = new Map<number, Waiting>();
   let nextId = 0;
   let answered = 0;
@@ -160,7 +139,7 @@ export function startSqliteReader(
   // again): an idle thread never keeps the process alive.
   thread.unref();
 
-  const connectionAt = (minVersion: number | null): DatabaseConnection => ({
+  const connection: DatabaseConnection = {
     executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
       if (!running) return fallback.executeQuery<R>(query);
       return new Promise<QueryResult<R>>((resolve, reject) => {
@@ -168,13 +147,13 @@ export function startSqliteReader(
         // While a statement waits for its answer the thread keeps the process alive.
         if (waiting.size === 0) thread.ref();
         waiting.set(id, { query, resolve: resolve as Waiting['resolve'], reject });
-        thread.postMessage({ id, sql: query.sql, parameters: query.parameters, minVersion } satisfies ReaderQuestion);
+        thread.postMessage({ id, sql: query.sql, parameters: query.parameters } satisfies ReaderQuestion);
       });
     },
     streamQuery() {
       throw new Error("SQLite's reading thread does not stream rows: read them whole");
     },
-  });
+  };
   const noTransactions = () => Promise.reject(new Error("SQLite's reading thread runs single reading statements, no transactions"));
   const stop = async () => {
     if (!running) return;
@@ -185,38 +164,25 @@ export function startSqliteReader(
     await ended;
     clearTimeout(timer);
   };
-  const driverAt = (minVersion: number | null): Driver => {
-    const connection = connectionAt(minVersion);
-    return {
-      init: () => Promise.resolve(),
-      // One connection for every caller at once: the thread answers them in turn.
-      acquireConnection: () => Promise.resolve(connection),
-      beginTransaction: noTransactions,
-      commitTransaction: noTransactions,
-      rollbackTransaction: noTransactions,
-      releaseConnection: () => Promise.resolve(),
-      destroy: stop,
-    };
+  const driver: Driver = {
+    init: () => Promise.resolve(),
+    // One connection for every caller at once: the thread answers them in turn.
+    acquireConnection: () => Promise.resolve(connection),
+    beginTransaction: noTransactions,
+    commitTransaction: noTransactions,
+    rollbackTransaction: noTransactions,
+    releaseConnection: () => Promise.resolve(),
+    destroy: stop,
   };
-  const kyselyAt = (minVersion: number | null): Db => {
-    const dialect: Dialect = {
-      createDriver: () => driverAt(minVersion),
-      createQueryCompiler: () => new SqliteQueryCompiler(),
-      createAdapter: () => new SqliteAdapter(),
-      createIntrospector: (db) => new SqliteIntrospector(db),
-    };
-    return new Kysely<Database>({ dialect });
+  const dialect: Dialect = {
+    createDriver: () => driver,
+    createQueryCompiler: () => new SqliteQueryCompiler(),
+    createAdapter: () => new SqliteAdapter(),
+    createIntrospector: (db) => new SqliteIntrospector(db),
   };
-  const db = kyselyAt(null);
-  // The data version moves only when the searchable data changes: one instance per version, the latest kept.
-  let latest: { version: number; db: Db } | null = null;
+  const db = new Kysely<Database>({ dialect });
   return {
     db,
-    at(version) {
-      if (version === undefined) return db;
-      if (latest?.version !== version) latest = { version, db: kyselyAt(version) };
-      return latest.db;
-    },
     answered: () => answered,
     running: () => running,
     // Not db.destroy(): Kysely destroys only a driver it has used.

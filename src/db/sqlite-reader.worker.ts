@@ -3,15 +3,6 @@
  * own to the serving process's database file, one at a time, and answers each with its rows as
  * one flat array (column names, then the values row after row): a flat array crosses to the
  * serving thread in a fraction of what as many objects would cost there.
- *
- * The statements run in a read transaction kept for a short while (a snapshot): SQLite empties a
- * connection's page cache whenever a read transaction begins after another connection committed,
- * and the serving connection commits every few milliseconds under traffic (the quota's and the
- * audit's group commits), so statements each in their own transaction read every page anew (the
- * thread's CPU a fresh name at 10^6 was about twice what the same statements cost the serving
- * thread). A snapshot is used only for a question whose data version it holds (sqlite-reader.ts),
- * for at most `holdMs`, and ended after `idleMs` without a question, so that checkpoints can
- * restart the log.
  */
 import SQLite from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -24,39 +15,6 @@ const port = parentPort!;
 const database = new SQLite(data.path, { timeout: data.busyTimeoutMs });
 // Nothing this connection runs may write (the statements are the serving thread's reads).
 database.pragma('query_only = ON');
-
-const begin = database.prepare('BEGIN');
-const commit = database.prepare('COMMIT');
-/** The searchable data's version (migration 0003); null where the file has none (then no snapshot is kept). */
-const versionQuery = (() => {
-  try {
-    return database.prepare('SELECT version FROM data_version WHERE id = 1').pluck();
-  } catch {
-    return null;
-  }
-})();
-let snapshot: { version: number; since: number } | null = null;
-let idleTimer: NodeJS.Timeout | null = null;
-
-function endSnapshot(): void {
-  if (snapshot === null) return;
-  snapshot = null;
-  commit.run();
-}
-
-/** A snapshot holding at least `minVersion` (null: one begun now), begun if the one kept does not. */
-function snapshotFor(minVersion: number | null): void {
-  const now = performance.now();
-  if (snapshot !== null && (minVersion === null || snapshot.version < minVersion || now - snapshot.since > data.holdMs)) endSnapshot();
-  if (snapshot !== null || versionQuery === null) return;
-  begin.run();
-  try {
-    snapshot = { version: Number(versionQuery.get()), since: now };
-  } catch (error) {
-    commit.run();
-    throw error;
-  }
-}
 
 const STATEMENT_CACHE_SIZE = 200;
 const statements = new Map<string, SQLite.Statement>();
@@ -75,7 +33,6 @@ function statementOf(sql: string): SQLite.Statement {
 
 function answer(question: ReaderQuestion): ReaderAnswer {
   try {
-    snapshotFor(question.minVersion);
     const statement = statementOf(question.sql);
     const rows = statement.all(question.parameters) as unknown[][];
     // Read after the run: a statement SQLite prepared again for a changed schema has its new columns only then.
@@ -92,13 +49,9 @@ function answer(question: ReaderQuestion): ReaderAnswer {
 
 port.on('message', (message: ReaderQuestion | 'stop') => {
   if (message === 'stop') {
-    if (idleTimer !== null) clearTimeout(idleTimer);
-    endSnapshot();
     database.close();
     port.close();
     return;
   }
   port.postMessage(answer(message));
-  if (idleTimer !== null) clearTimeout(idleTimer);
-  idleTimer = setTimeout(endSnapshot, data.idleMs);
 });

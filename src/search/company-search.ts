@@ -31,8 +31,8 @@ export interface CompanySearch {
 
 export interface CompanySearchOptions {
   db: Db;
-  /** Near matches' look-ups read through it (SQLite's reading thread: SearchDeps' `readerAt`); absent: `db`. */
-  readerAt?: (version: number | undefined) => Db;
+  /** Near matches' look-ups read through it (SQLite's reading thread, db/sqlite-reader.ts); absent: `db`. */
+  readerDb?: Db;
   seam: DialectSeam;
   maxResults: number;
   /** Answers kept until the data changes; 0 = none. */
@@ -48,7 +48,7 @@ export interface CompanySearchOptions {
 
 export function createCompanySearch({
   db,
-  readerAt,
+  readerDb,
   seam,
   maxResults,
   cacheEntries,
@@ -67,7 +67,7 @@ export function createCompanySearch({
   const visibleNames = nameIndex ? new VisibleNamesKeeper(db, seam, { ...(log ? { log } : {}), ...(nameWords === undefined ? {} : { nameWords }) }) : null;
   const searchDeps = {
     db,
-    ...(readerAt ? { readerAt } : {}),
+    ...(readerDb ? { readerDb } : {}),
     seam,
     maxResults,
     names,
@@ -81,8 +81,7 @@ export function createCompanySearch({
       cache.get(
         db,
         JSON.stringify(plan),
-        // With the cache off, the version the caller read (if any) all the same.
-        (version = dataVersion) => runSearch(version === undefined ? searchDeps : { ...searchDeps, dataVersion: version }, plan),
+        (version) => runSearch(version === undefined ? searchDeps : { ...searchDeps, dataVersion: version }, plan),
         dataVersion,
       ),
     warmUp: async () => {

@@ -81,12 +81,10 @@ export interface SearchDeps {
   db: Db;
   /**
    * Where near matches' look-ups (their candidates and the words of names) are read: SQLite's
-   * reading thread (db/sqlite-reader.ts), whose CPU is not the serving thread's, seeing at least
-   * data version `version`'s data (undefined: what was committed when each statement began);
-   * absent: `db`. The shown rows are read through `db` and checked against what was scored: a
-   * change in between makes the search ask again, at the latest commit (CandidateChanged).
+   * reading thread (db/sqlite-reader.ts), whose CPU is not the serving thread's; absent: `db`.
+   * The shown rows are read through `db` and checked against what was scored (CandidateChanged).
    */
-  readerAt?: (version: number | undefined) => Db;
+  readerDb?: Db;
   seam: DialectSeam;
   maxResults: number;
   /**
@@ -377,7 +375,7 @@ export async function findNearMatchesFrom(
       const lookups = withCandidatesFromMemory(
         databaseLookups({
           db: deps.db,
-          ...(deps.readerAt ? { reader: deps.readerAt(deps.dataVersion) } : {}),
+          ...(deps.readerDb ? { reader: deps.readerDb } : {}),
           seam: deps.seam,
           advice,
           vocabulary: deps.vocabulary ?? null,
@@ -401,21 +399,19 @@ export async function findNearMatchesFrom(
   }
   await deps.vocabulary?.refresh(deps.db, deps.seam, deps.dataVersion);
   const vocabulary = deps.vocabulary ?? null;
-  const lookups = (version: number | undefined) =>
-    databaseLookups({
-      db: deps.db,
-      ...(deps.readerAt ? { reader: deps.readerAt(version) } : {}),
-      seam: deps.seam,
-      advice,
-      vocabulary,
-      sampleLetters: deps.names?.letters ?? null,
-    });
+  const lookups = databaseLookups({
+    db: deps.db,
+    ...(deps.readerDb ? { reader: deps.readerDb } : {}),
+    seam: deps.seam,
+    advice,
+    vocabulary,
+    sampleLetters: deps.names?.letters ?? null,
+  });
   // The shown ones' rows are read after their candidates (near-match-lookups.ts): a change
-  // committed in between (another process's) asks again, up to 10 times, at the latest commit
-  // from then on (a reading thread's snapshot of the request's data version may predate it).
+  // committed in between (another process's) asks again, up to 10 times.
   for (let attempt = 1; ; attempt++) {
     try {
-      return await nearMatchesFrom(deps, plan, lookups(attempt === 1 ? deps.dataVersion : undefined));
+      return await nearMatchesFrom(deps, plan, lookups);
     } catch (error) {
       if (!(error instanceof CandidateChanged) || attempt === 10) throw error;
     }
