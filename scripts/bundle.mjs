@@ -18,14 +18,8 @@ await build({
   // The import's line checker runs in a worker loaded by file name next to its caller
   // (src/import/line-checker.ts): an entry of its own, under the same name.
   // The same for the webhook sender's thread (src/webhooks/attempt-sender.ts) and SQLite's
-  // checkpoints' and reading threads (src/db/sqlite-checkpointer.ts, src/db/sqlite-reader.ts).
-  entryPoints: [
-    'src/cli/cli.ts',
-    'src/import/line-checker.worker.ts',
-    'src/webhooks/sender.worker.ts',
-    'src/db/sqlite-checkpointer.worker.ts',
-    'src/db/sqlite-reader.worker.ts',
-  ],
+  // checkpoints' thread (src/db/sqlite-checkpointer.ts).
+  entryPoints: ['src/cli/cli.ts', 'src/import/line-checker.worker.ts', 'src/webhooks/sender.worker.ts', 'src/db/sqlite-checkpointer.worker.ts'],
   entryNames: '[name]',
   outdir,
   bundle: true,

@@ -92,25 +92,6 @@ function registerGauges(metrics: Metrics, gate: AdmissionGate, engine: Engine) {
       this.set(engine.poolStats?.().waiting ?? 0);
     },
   });
-  // SQLite's reading thread (db/sqlite-reader.ts): whether it reads, and how much.
-  if (engine.reader) {
-    const reader = () => engine.reader!();
-    metrics.gauge({
-      name: 'risklookup_sqlite_reader_running',
-      help: "1 while SQLite's reading thread runs near matches' look-ups; 0 once it stopped (the serving thread reads them)",
-      collect() {
-        this.set(reader().running ? 1 : 0);
-      },
-    });
-    metrics.counter({
-      name: 'risklookup_sqlite_reader_statements_total',
-      help: "Statements SQLite's reading thread answered, in this process",
-      collect() {
-        this.reset();
-        this.inc(reader().answered);
-      },
-    });
-  }
 }
 
 export interface AppDeps {
@@ -223,17 +204,7 @@ export async function buildApp({
   // After the last request is answered (Fastify closes the server first), store what is buffered.
   app.addHook('onClose', async () => audit.close());
   // The composition root: every use case built once, each route handed the ones it calls.
-  const services = createServices({
-    db: engine.db,
-    ...(engine.readerDb ? { readerDb: engine.readerDb } : {}),
-    seam: engine.seam,
-    clock,
-    config,
-    log: app.log,
-    audit,
-    countries,
-    keyRing,
-  });
+  const services = createServices({ db: engine.db, seam: engine.seam, clock, config, log: app.log, audit, countries, keyRing });
   // Before the database closes: the index of names' background loading ends without a warning.
   app.addHook('onClose', (_instance, done) => {
     services.companySearch.stop();

@@ -98,12 +98,6 @@ export interface Config {
    */
   readonly nameIndex: boolean;
   /**
-   * Issue 28: a server on SQLite runs near matches' look-ups in a thread of its own, on a
-   * connection of its own (db/sqlite-reader.ts), so that their CPU is not the serving thread's
-   * (default on; PostgreSQL ignores it).
-   */
-  readonly sqliteReader: boolean;
-  /**
    * Issue 30: the background work of this process (webhook deliveries, retention, purges; one
    * runner, serve/background-work.ts). `yes` (default): beside the API, as every process; `no`:
    * none here (an API process: another process must run it); `only`: that work and no API (a
@@ -176,7 +170,6 @@ export interface ConfigInput {
   searchCacheEntries?: string | number;
   nearMatchThreshold?: string | number;
   nameIndex?: string | boolean;
-  sqliteReader?: string | boolean;
   background?: string;
   heapGrowthPercent?: string | number;
   newSpaceGrowth?: string | boolean;
@@ -404,7 +397,6 @@ export function parseConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pr
       problems,
     ),
     nameIndex: defaultYes('in-memory index of names (RISKLOOKUP_NAME_INDEX)', input.nameIndex ?? env.RISKLOOKUP_NAME_INDEX, problems),
-    sqliteReader: defaultYes("SQLite's reading thread (RISKLOOKUP_SQLITE_READER)", input.sqliteReader ?? env.RISKLOOKUP_SQLITE_READER, problems),
     background: backgroundRoleOf(input.background ?? env.RISKLOOKUP_BACKGROUND, problems),
     heapGrowthPercent: integer(
       'heap growth in percent (RISKLOOKUP_HEAP_GROWTH_PERCENT)',

@@ -46,8 +46,6 @@ import { systemResolver } from './webhooks/safe-lookup.ts';
 
 export interface ServicesDeps {
   db: Db;
-  /** SQLite's reading thread (db/sqlite-reader.ts), for the search's costliest reads; absent: `db`. */
-  readerDb?: Db;
   /** The engine's dialect seam, for the name search (db/dialect-seam.ts); a command that searches nothing leaves it out. */
   seam?: DialectSeam;
   clock: Clock;
@@ -74,20 +72,9 @@ function missing<T extends object>(what: string): T {
   });
 }
 
-export function createServices({
-  db,
-  readerDb,
-  seam,
-  clock,
-  config,
-  log,
-  audit,
-  countries = missing<CountryCatalogue>('country catalogue'),
-  keyRing,
-}: ServicesDeps) {
+export function createServices({ db, seam, clock, config, log, audit, countries = missing<CountryCatalogue>('country catalogue'), keyRing }: ServicesDeps) {
   const companySearch = createCompanySearch({
     db,
-    ...(readerDb ? { readerDb } : {}),
     seam: seam ?? missing<DialectSeam>('seam'),
     maxResults: config.maxResults,
     cacheEntries: config.searchCacheEntries,

@@ -3,8 +3,7 @@
  * by (id, name_core, visible_report_count), and the shown ones' rows after (issue 28: a
  * distinctive word's near matches read ~800 candidates a statement at 10^6). A shown company
  * changed between the two reads (another process's commit) makes the search ask again: an
- * answer is of one moment, as when one statement read both. On SQLite also with the candidates
- * read in the reading thread (db/sqlite-reader.ts), on a connection of its own, as `serve` does.
+ * answer is of one moment, as when one statement read both.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,30 +14,12 @@ import { importLines } from '../src/import/import.service.ts';
 import { createCompanySearch, type CompanySearch } from '../src/search/company-search.ts';
 import { planSearch } from '../src/search/search.service.ts';
 import { NOON_TR } from './helpers/app.ts';
-import { sqlitePathOf } from '../src/db/connect.ts';
-import { startSqliteReader, type SqliteReader } from '../src/db/sqlite-reader.ts';
-import type { Db } from '../src/db/types.ts';
 
 const clock = fixedClock(NOON_TR);
 
-const VARIANTS = [...ENGINES.map((engine) => ({ engine, readingThread: false })), { engine: ENGINES.find((e) => e.name === 'sqlite')!, readingThread: true }];
-
-/** Every statement `db` runs is told to `seen` first (awaited). */
-function watchStatements(db: Db, seen: (sql: string) => Promise<void>): void {
-  const executor = db.getExecutor() as unknown as { executeQuery: (q: { sql: string }, id: unknown) => Promise<unknown> };
-  const original = executor.executeQuery.bind(executor);
-  executor.executeQuery = async (query, id) => {
-    await seen(query.sql);
-    return original(query, id);
-  };
-}
-
-for (const { engine, readingThread } of VARIANTS) {
-  describe(`near matches' rows read for the shown ones only [${engine.name}${readingThread ? ", the candidates in SQLite's reading thread" : ''}]`, () => {
+for (const engine of ENGINES) {
+  describe(`near matches' rows read for the shown ones only [${engine.name}]`, () => {
     let database: TestDatabase;
-    let reader: SqliteReader | null = null;
-    /** The statements the reading thread was sent. */
-    let readerStatements: string[] = [];
     let search: CompanySearch;
     let statements: string[] = [];
     /** Run once before the next statement that reads shown rows by id. */
@@ -55,44 +36,27 @@ for (const { engine, readingThread } of VARIANTS) {
         'near rows',
         { countries, clock },
       );
-      if (readingThread)
-        reader = startSqliteReader(sqlitePathOf(database.url), database.engine.db, (error) => {
-          throw error;
-        });
       // The database's near matches on both engines (no index of names, no names' words in memory).
-      search = createCompanySearch({
-        db: database.engine.db,
-        ...(reader ? { readerDb: reader.db } : {}),
-        seam: database.engine.seam,
-        maxResults: 10,
-        cacheEntries: 0,
-        nameIndex: false,
-        nameWords: false,
-      });
+      search = createCompanySearch({ db: database.engine.db, seam: database.engine.seam, maxResults: 10, cacheEntries: 0, nameIndex: false, nameWords: false });
       await search.warmUp();
-      watchStatements(database.engine.db, async (sql) => {
-        statements.push(sql);
-        if (beforeShownRows && /"tax_id_norm"/.test(sql)) {
+      const executor = database.engine.db.getExecutor() as unknown as { executeQuery: (q: { sql: string }, id: unknown) => Promise<unknown> };
+      const original = executor.executeQuery.bind(executor);
+      executor.executeQuery = async (query, id) => {
+        statements.push(query.sql);
+        if (beforeShownRows && /"tax_id_norm"/.test(query.sql)) {
           const run = beforeShownRows;
           beforeShownRows = null;
           await run();
         }
-      });
-      if (reader)
-        watchStatements(reader.db, (sql) => {
-          statements.push(sql);
-          readerStatements.push(sql);
-          return Promise.resolve();
-        });
+        return original(query, id);
+      };
     });
     after(async () => {
-      await reader?.stop();
       await database?.drop();
     });
 
     const nearMatches = async (q: string) => {
       statements = [];
-      readerStatements = [];
       const outcome = await search.find(planSearch(countries, { q, type: 'name', country: null }));
       assert.deepEqual(outcome.results, [], q);
       return outcome.nearMatches!;
@@ -115,15 +79,6 @@ for (const { engine, readingThread } of VARIANTS) {
           listed.some((s) => s.includes('company_near_word_fts MATCH')),
           listed.join('\n'),
         );
-      if (reader) {
-        // Every candidate statement went to the thread, and the thread answered them; the shown rows did not.
-        assert.deepEqual(
-          listed.filter((s) => !readerStatements.includes(s)),
-          [],
-        );
-        assert.ok(reader.answered() >= listed.length && reader.running());
-        assert.ok(!readerStatements.some((s) => /"tax_id_norm"/.test(s)), readerStatements.join('\n'));
-      }
     });
 
     test('a shown company changed after its candidates were read: the search asks again, and answers as it is now', async () => {
@@ -136,8 +91,6 @@ for (const { engine, readingThread } of VARIANTS) {
       assert.equal(match!.company_name, 'Karabacakoğlu Seramik A.Ş.');
       assert.equal(match!.report_count, 2);
       assert.ok(candidateStatements().length >= 2, 'the candidates were read again');
-      // With the reading thread, on its connection: it read the count as committed the second time.
-      if (reader) assert.ok(readerStatements.filter((s) => /"name_core"/.test(s)).length >= 2, readerStatements.join('\n'));
     });
   });
 }

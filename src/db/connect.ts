@@ -11,13 +11,11 @@ import { postgresBulkWriter, sqliteBulkWriter, WHICH_CLIENT, type BulkWriter } f
 import { seamFor, type DialectSeam } from './dialect-seam.ts';
 import { YieldingSqliteDialect } from './sqlite-yield-when-busy.ts';
 import { SERVING_CHECKPOINT_PAGES, startCheckpointer } from './sqlite-checkpointer.ts';
-import { startSqliteReader } from './sqlite-reader.ts';
 import type { Database } from './schema.ts';
 import { KEEP_PREPARED } from './prepared.ts';
 import { planModeTracker, type PlanMode } from './plan-cache-mode.ts';
 import { ownsConnection, poolerOf, type Pooler } from './pooler.ts';
 import { createHash } from 'node:crypto';
-import { objectLiteralOf, sqliteRowBuilder, type RowBuilder } from './sqlite-row-builder.ts';
 import type { Db } from './types.ts';
 
 export { DEFAULT_DATABASE_URL } from './database-url.ts';
@@ -48,13 +46,6 @@ export interface Engine {
   poolStats?(): { waiting: number; total: number; idle: number };
   /** SQLite with `backgroundCheckpoints`: the checkpoints' thread's count of checkpoints that copied pages. */
   checkpoints?(): Promise<number>;
-  /**
-   * SQLite with `readerThread`: reading statements run in a thread of their own (db/sqlite-reader.ts),
-   * each seeing what was committed when it began; absent otherwise (callers read through `db`).
-   */
-  readonly readerDb?: Db;
-  /** SQLite with `readerThread`: the reading thread's figures (tests). */
-  reader?(): { answered: number; running: boolean };
 }
 
 export interface EngineOptions {
@@ -83,10 +74,6 @@ export interface EngineOptions {
   backgroundCheckpoints?: boolean;
   /** Told when the checkpoints' thread fails (the serving connection's own threshold then takes over). */
   onCheckpointerError?: (error: Error) => void;
-  /** A server on SQLite: the costliest reads in a thread of their own (db/sqlite-reader.ts, `readerDb`). */
-  readerThread?: boolean;
-  /** Told when the reading thread fails (the serving connection then reads). */
-  onReaderError?: (error: Error) => void;
 }
 
 export function isPostgresUrl(url: string): boolean {
@@ -140,6 +127,8 @@ function withStatementCache(database: SQLite.Database) {
   };
 }
 
+type RowBuilder = (raw: unknown[]) => unknown;
+
 /**
  * Whether a statement's result columns can change with the schema: only a `*` (or `t.*`) names
  * columns the statement does not list (a `*` inside a comment does not). Every other result
@@ -150,6 +139,50 @@ function withStatementCache(database: SQLite.Database) {
 const shapeCanChange = (sql: string) => sql.replace(/\/\*.*?\*\//gs, '').includes('*');
 /** For statements whose columns are fixed: a constant version, so the builder made for their first rows stays. */
 const NO_SCHEMA_VERSION = () => 0;
+
+/**
+ * A function that makes a row object from a raw row (an array in column order) with one object
+ * literal, so that every row of a shape shares one hidden class; a name that repeats keeps its
+ * last value in its first place, as both drivers' own objects do. The names are written as JSON
+ * string literals, which are JavaScript string literals. `__proto__` is written as a computed
+ * key, so it is an own property holding the value, as in `pg`'s rows (a plain one would set the
+ * prototype).
+ */
+function objectLiteralOf(names: readonly string[]): RowBuilder {
+  const keys = names.map((name) => (name === '__proto__' ? '["__proto__"]' : JSON.stringify(name)));
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- a row builder made from column names, never from values
+  return new Function('r', `return {${keys.map((key, i) => `${key}: r[${i}]`).join(', ')}};`) as RowBuilder;
+}
+
+/**
+ * better-sqlite3's own row objects for a result with a column named `__proto__`: Node 20's build
+ * assigns each property in column order, so such a column sets the prototype (when its value is
+ * an object); newer builds make the objects whole, with `__proto__` as a property of their own.
+ * Which one the installed driver does is asked once. Every other shape gets its object literal.
+ */
+function sqliteRowBuilder(names: readonly string[]): RowBuilder {
+  if (!names.includes('__proto__') || driverKeepsProtoAsProperty()) return objectLiteralOf(names);
+  return (raw) => {
+    const row: Record<string, unknown> = {};
+    // Reflect.set returns false where the driver's assignment is silently refused (a `length`
+    // column when a Buffer became the prototype); a strict-mode assignment would throw.
+    for (let i = 0; i < names.length; i++) Reflect.set(row, names[i]!, raw[i]);
+    return row;
+  };
+}
+
+let protoKeptAsProperty: boolean | undefined;
+function driverKeepsProtoAsProperty(): boolean {
+  if (protoKeptAsProperty === undefined) {
+    const probe = new SQLite(':memory:');
+    try {
+      protoKeptAsProperty = Object.hasOwn(probe.prepare(`SELECT x'01' AS "__proto__"`).get() as object, '__proto__');
+    } finally {
+      probe.close();
+    }
+  }
+  return protoKeptAsProperty;
+}
 
 /**
  * A reading statement that returns the same row objects, built in JavaScript from better-sqlite3's
@@ -221,18 +254,15 @@ function openSqlite(url: string, options: EngineOptions): Engine {
   const config = { database: withStatementCache(database) };
   const dialect = options.yieldWhenBusy ? new YieldingSqliteDialect(config, options.connectionWaitMs ?? 5000) : new SqliteDialect(config);
   const db = new Kysely<Database>({ dialect });
-  const reader = options.readerThread && path !== ':memory:' ? startSqliteReader(path, db, options.onReaderError ?? (() => {})) : null;
   return {
     db,
     backgroundDb: db,
-    ...(reader ? { readerDb: reader.db, reader: () => ({ answered: reader.answered(), running: reader.running() }) } : {}),
     seam: seamFor('sqlite'),
     bulk: sqliteBulkWriter(database),
     description: `SQLite ${path}`,
     pooler: 'none',
     openPool: async () => {},
     close: async () => {
-      await reader?.stop();
       await db.destroy();
       await checkpointer?.stop();
     },

@@ -31,8 +31,6 @@ export interface CompanySearch {
 
 export interface CompanySearchOptions {
   db: Db;
-  /** Near matches' look-ups read through it (SQLite's reading thread, db/sqlite-reader.ts); absent: `db`. */
-  readerDb?: Db;
   seam: DialectSeam;
   maxResults: number;
   /** Answers kept until the data changes; 0 = none. */
@@ -48,7 +46,6 @@ export interface CompanySearchOptions {
 
 export function createCompanySearch({
   db,
-  readerDb,
   seam,
   maxResults,
   cacheEntries,
@@ -65,16 +62,7 @@ export function createCompanySearch({
   // The companies with a visible report, in memory: a fresh name's candidates without a statement.
   // Near matches from memory too on PostgreSQL (the keeper's `nameWords`).
   const visibleNames = nameIndex ? new VisibleNamesKeeper(db, seam, { ...(log ? { log } : {}), ...(nameWords === undefined ? {} : { nameWords }) }) : null;
-  const searchDeps = {
-    db,
-    ...(readerDb ? { readerDb } : {}),
-    seam,
-    maxResults,
-    names,
-    vocabulary,
-    visibleNames,
-    ...(nearMatchThreshold === undefined ? {} : { nearMatchThreshold }),
-  };
+  const searchDeps = { db, seam, maxResults, names, vocabulary, visibleNames, ...(nearMatchThreshold === undefined ? {} : { nearMatchThreshold }) };
   const cache = new SearchCache<SearchOutcome>(cacheEntries);
   return {
     find: (plan, dataVersion) =>

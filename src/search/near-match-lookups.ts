@@ -71,10 +71,7 @@ export function firstById<T extends { id: number | string }>(candidates: readonl
 }
 
 interface DatabaseSource {
-  /** The shown rows, checked against what was scored. */
   db: Db;
-  /** The candidates and the words of names: SQLite's reading thread (db/sqlite-reader.ts); absent: `db`. */
-  reader?: Db;
   seam: DialectSeam;
   /** The name sample's advice on what to ask the substring index for. */
   advice: LookupAdvice | null;
@@ -84,17 +81,17 @@ interface DatabaseSource {
 }
 
 /** Today's statements (near-matches.repository.ts). */
-export function databaseLookups({ db, reader = db, seam, advice, vocabulary, sampleLetters }: DatabaseSource): NearMatchLookups {
+export function databaseLookups({ db, seam, advice, vocabulary, sampleLetters }: DatabaseSource): NearMatchLookups {
   return {
     letters: () => (vocabulary ? vocabulary.letters() : sampleLetters?.()),
     mightBeKnown: (word) => (vocabulary ? vocabulary.mightHold(word) : true),
-    lookUpQueryWord: (word, words) => lookUpQueryWord(reader, seam, word, words(), advice ?? undefined),
-    knownWords: (words) => knownWords(reader, seam, words),
+    lookUpQueryWord: (word, words) => lookUpQueryWord(db, seam, word, words(), advice ?? undefined),
+    knownWords: (words) => knownWords(db, seam, words),
     async candidates({ byWords, byPieces, country, limit }) {
       const found = [
-        ...(byWords.length > 0 ? await nearMatchWordCandidatesQuery(reader, seam, byWords, country, limit)!.execute() : []),
+        ...(byWords.length > 0 ? await nearMatchWordCandidatesQuery(db, seam, byWords, country, limit)!.execute() : []),
         ...(byPieces.length > 0
-          ? await nearMatchCandidatesQuery(reader, seam, { groups: [...byPieces], country, limit, ...(advice ? { advice } : {}) }).execute()
+          ? await nearMatchCandidatesQuery(db, seam, { groups: [...byPieces], country, limit, ...(advice ? { advice } : {}) }).execute()
           : []),
       ];
       // Each statement gave its own `limit` lowest ids: the lowest of their union are among them.

@@ -79,12 +79,6 @@ export interface SearchOutcome {
 
 export interface SearchDeps {
   db: Db;
-  /**
-   * Where near matches' look-ups (their candidates and the words of names) are read: SQLite's
-   * reading thread (db/sqlite-reader.ts), whose CPU is not the serving thread's; absent: `db`.
-   * The shown rows are read through `db` and checked against what was scored (CandidateChanged).
-   */
-  readerDb?: Db;
   seam: DialectSeam;
   maxResults: number;
   /**
@@ -373,14 +367,7 @@ export async function findNearMatchesFrom(
       // A candidate changed since the index caught up: the database answers the whole search.
       await deps.vocabulary?.refresh(deps.db, deps.seam, deps.dataVersion);
       const lookups = withCandidatesFromMemory(
-        databaseLookups({
-          db: deps.db,
-          ...(deps.readerDb ? { reader: deps.readerDb } : {}),
-          seam: deps.seam,
-          advice,
-          vocabulary: deps.vocabulary ?? null,
-          sampleLetters: deps.names?.letters ?? null,
-        }),
+        databaseLookups({ db: deps.db, seam: deps.seam, advice, vocabulary: deps.vocabulary ?? null, sampleLetters: deps.names?.letters ?? null }),
         { seam: deps.seam, advice, index },
       );
       try {
@@ -399,14 +386,7 @@ export async function findNearMatchesFrom(
   }
   await deps.vocabulary?.refresh(deps.db, deps.seam, deps.dataVersion);
   const vocabulary = deps.vocabulary ?? null;
-  const lookups = databaseLookups({
-    db: deps.db,
-    ...(deps.readerDb ? { reader: deps.readerDb } : {}),
-    seam: deps.seam,
-    advice,
-    vocabulary,
-    sampleLetters: deps.names?.letters ?? null,
-  });
+  const lookups = databaseLookups({ db: deps.db, seam: deps.seam, advice, vocabulary, sampleLetters: deps.names?.letters ?? null });
   // The shown ones' rows are read after their candidates (near-match-lookups.ts): a change
   // committed in between (another process's) asks again, up to 10 times.
   for (let attempt = 1; ; attempt++) {

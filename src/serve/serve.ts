@@ -44,13 +44,7 @@ export interface ServeOptions {
   keyRingGenerated: boolean;
 }
 
-interface ServingThreads {
-  onCheckpointerError: (error: Error) => void;
-  /** With `config.sqliteReader`: the reading thread (db/sqlite-reader.ts) too. */
-  onReaderError: (error: Error) => void;
-}
-
-function openServerEngine(config: Config, serving?: ServingThreads, poolSize = config.dbPoolSize) {
+function openServerEngine(config: Config, serving?: { onCheckpointerError: (error: Error) => void }, poolSize = config.dbPoolSize) {
   return openEngine(config.databaseUrl, {
     poolSize,
     backgroundPoolSize: BACKGROUND_POOL_SIZE,
@@ -59,9 +53,7 @@ function openServerEngine(config: Config, serving?: ServingThreads, poolSize = c
     pooler: config.dbPooler,
     yieldWhenBusy: true,
     // SQLite's checkpoints off the serving thread (db/sqlite-checkpointer.ts).
-    ...(serving ? { backgroundCheckpoints: true, onCheckpointerError: serving.onCheckpointerError } : {}),
-    // Near matches' look-ups off the serving thread (db/sqlite-reader.ts).
-    ...(serving && config.sqliteReader ? { readerThread: true, onReaderError: serving.onReaderError } : {}),
+    ...(serving ? { backgroundCheckpoints: true, ...serving } : {}),
   });
 }
 
@@ -89,18 +81,16 @@ async function prepareDatabase(options: ServeOptions, out: Output): Promise<Demo
 async function serveHere(options: ServeOptions, onListening: (url: string, database: string, metricsUrl: string | null) => void): Promise<void> {
   applyHeapGrowth(options.config.heapGrowthPercent);
   let logger: ReturnType<typeof createLogger> | null = null;
-  // SQLite's checkpoints and its reading thread, unless V8's new space is kept at its start
+  // SQLite's checkpoints in a thread of their own, unless V8's new space is kept at its start
   // size: a thread's start sets V8's growth factor back to 2, and at this point grew it to 8–16 MB
   // before the next collection set it again (test/serve-heap-growth.test.ts), so with
-  // `--new-space-growth no` the serving thread checkpoints and reads, as SQLite does by itself.
+  // `--new-space-growth no` the serving thread checkpoints, as SQLite does by itself.
   const engine = openServerEngine(
     options.config,
     options.config.newSpaceMb > NEW_SPACE_SIZES_MB[0]
       ? {
           onCheckpointerError: (error) =>
             logger?.error({ err: error }, "SQLite's checkpoint thread stopped: the serving thread checkpoints from now on, after 10,000 pages of log"),
-          onReaderError: (error) =>
-            logger?.error({ err: error }, "SQLite's reading thread stopped: the serving thread reads near matches' look-ups from now on"),
         }
       : undefined,
   );

@@ -46,7 +46,6 @@ interface ServeFlags {
   searchCacheEntries?: string;
   nearMatchThreshold?: string;
   nameIndex?: string;
-  sqliteReader?: string;
   background?: string;
   heapGrowth?: string;
   newSpaceGrowth?: string;
@@ -124,10 +123,6 @@ export function serveCommand(): Command {
     )
     .option('--name-index <yes|no>', 'keep the searchable names in memory for fresh name searches; no: the database only (default yes)')
     .option(
-      '--sqlite-reader <yes|no>',
-      "SQLite: near matches' look-ups in a thread of their own, off the serving thread; no: the serving thread reads them (default yes)",
-    )
-    .option(
       '--heap-growth <percent>',
       `how far V8's heap may grow past its live size before a full collection; 0: V8's own (up to 300 %) (default ${DEFAULT_HEAP_GROWTH_PERCENT})`,
     )
@@ -194,7 +189,6 @@ export function serveCommand(): Command {
           searchCacheEntries: flags.searchCacheEntries,
           nearMatchThreshold: flags.nearMatchThreshold,
           nameIndex: flags.nameIndex,
-          sqliteReader: flags.sqliteReader,
           background: flags.background,
           heapGrowthPercent: flags.heapGrowth,
           newSpaceGrowth: flags.newSpaceGrowth,
