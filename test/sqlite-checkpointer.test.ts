@@ -56,3 +56,32 @@ test('an engine without background checkpoints (operator commands) keeps SQLiteâ
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a checkpoints thread never keeps its process alive, even when nobody stops it', async () => {
+  // A path that forgot engine.close() must not hang the process (a worker's 'message' listener
+  // re-references the thread's port, so the thread is unreferenced after its listeners are set).
+  const dir = mkdtempSync(join(tmpdir(), 'rl-checkpoints-'));
+  const module = new URL('../src/db/sqlite-checkpointer.ts', import.meta.url).href;
+  const script = `
+    import Database from 'better-sqlite3';
+    import { startCheckpointer } from ${JSON.stringify(module)};
+    const path = ${JSON.stringify(join(dir, 'db.sqlite'))};
+    const db = new Database(path);
+    db.pragma('journal_mode = WAL');
+    db.close();
+    const checkpointer = startCheckpointer(path, (error) => { console.error(error); process.exit(2); });
+    console.log('checkpoints', await checkpointer.checkpoints());
+  `;
+  try {
+    const { spawnSync } = await import('node:child_process');
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    assert.equal(child.signal, null, `the process exited by itself (it was killed after 20 s: ${child.stderr})`);
+    assert.equal(child.status, 0, child.stderr);
+    assert.match(child.stdout, /^checkpoints 0$/m, 'the thread answered before the process ended');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -43,18 +43,21 @@ function startThread(workerData: CheckpointerData): Worker {
 /** Starts the thread for the database file at `path` (which must be in WAL mode). */
 export function startCheckpointer(path: string, onError: (error: Error) => void): Checkpointer {
   const thread = startThread({ path, everyMs: CHECKPOINT_EVERY_MS });
-  // Never what keeps the process alive.
-  thread.unref();
   const asked: Array<(n: number) => void> = [];
   thread.on('message', (message: { copied: number }) => {
     for (const answer of asked.splice(0)) answer(message.copied);
+    thread.unref();
   });
   thread.on('error', onError);
+  // Never what keeps the process alive, except while a question to it waits for its answer: after
+  // the listeners, since a 'message' listener references the thread's port again.
+  thread.unref();
   const ended = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
   return {
     checkpoints: () =>
       new Promise<number>((resolve) => {
         asked.push(resolve);
+        thread.ref();
         thread.postMessage('report');
       }),
     async stop() {
