@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AllNameWordsBuilder } from './all-name-words.ts';
+import { AllNameWordsBuilder, type AllNameWords } from './all-name-words.ts';
+import { oneEditAway, wordsOf } from './near-match-words.ts';
 
 function build() {
   const builder = new AllNameWordsBuilder();
@@ -99,4 +100,45 @@ test('holdsSubstring equals a scan of the names, over thousands of words that re
     assert.equal(words.holdsSubstring(text), expected, text);
   }
   assert.ok(held > 200 && held < 1900, `${held} held`);
+});
+
+test("knownOneEditAway: oneEditAway's strings whose words are all known, in its order, over thousands of words (letters beyond a–z, words run together, words gained since the build)", () => {
+  // A dense vocabulary of few syllables: most strings one edit from a word are words too.
+  let seed = 17;
+  const next = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0), seed % n);
+  const syllables = ['ka', 'an', 'na', 'ş', 'ür', 'lo', 'ğı', 'a', 'kan', 'ł', 'x', 'ee', 'o'];
+  const word = () => Array.from({ length: 1 + next(4) }, () => syllables[next(syllables.length)]).join('');
+  const builder = new AllNameWordsBuilder();
+  const known = new Set<string>();
+  for (let i = 0; i < 4000; i++) {
+    const w = word();
+    known.add(w);
+    builder.addKnownWord(w);
+  }
+  for (let i = 0; i < 1000; i++) builder.addName(`${word()} ${word()}`);
+  const words = builder.build();
+  const expected = (w: string, letters: string[], isKnown: (x: string) => boolean) =>
+    oneEditAway(w, letters)
+      .map(wordsOf)
+      .filter((parts) => parts.every(isKnown));
+  const compare = (all: AllNameWords, isKnown: (x: string) => boolean, queries: string[]) => {
+    let found = 0;
+    for (const q of queries) {
+      const want = expected(q, all.letters(), isKnown);
+      assert.deepEqual(all.knownOneEditAway(q, all.letters()), want, q);
+      found += want.length;
+    }
+    return found;
+  };
+  // Query words: known words edited, two run together, repeated letters, unknown ones.
+  const queries = [...Array.from({ length: 600 }, word), ...Array.from({ length: 300 }, () => word() + word()), 'kaakaa', 'şşka', 'anna', 'łłx', 'o'];
+  const found = compare(words, (x) => known.has(x), queries);
+  assert.ok(found > 3000, `${found} corrections found`);
+  // Words gained since the build (a rename's new core words), with other letters among them.
+  const gained = ['kanşa', 'ananas', 'loğıka', 'ürka', 'qqq'];
+  words.apply([1], [{ id: 1, nameKey: gained.join(' '), nameCore: gained.join(' ') }]);
+  for (const g of gained) known.add(g);
+  const foundSince = compare(words, (x) => known.has(x), [...queries.slice(0, 200), 'kanş', 'anana', 'loğka', 'ürkaa', 'qq', 'qqqq', 'kanşaananas']);
+  assert.ok(foundSince > 1000);
+  assert.deepEqual(words.knownOneEditAway('qqqq', words.letters()), [['qqq']]);
 });

@@ -53,6 +53,12 @@ export interface NearMatchLookups {
   lookUpQueryWord(word: string, words: () => readonly string[]): Promise<{ present: boolean; known: Set<string> }>;
   /** Which of `words` company_name_words holds (`words` may repeat one). */
   knownWords(words: readonly string[]): Promise<Set<string>>;
+  /**
+   * Where the words are in memory: a word's corrections at once, `oneEditAway(word, letters())`'s
+   * strings whose words company_name_words all holds, each as its words (no string made for the
+   * others: all-name-words.ts, knownOneEditAway). Otherwise the caller makes the strings and asks `knownWords`.
+   */
+  corrections?(word: string): string[][];
   /** The companies with a visible report (in the country) that the groups lead to, each once. */
   candidates(query: NearMatchCandidateQuery): Promise<NearMatchCandidate[]>;
   /** The rows of the candidates shown, in their order. */
@@ -134,6 +140,7 @@ export function memoryLookups({ db, seam, advice, index, words }: MemorySource):
       return Promise.resolve({ present, known: present ? new Set<string>() : known(list()) });
     },
     knownWords: (list) => Promise.resolve(known(list)),
+    corrections: (word) => words.knownOneEditAway(word, words.letters()),
     candidates: memoryCandidates(index, terms),
     // Changed since the index caught up: the database answers the whole search.
     rowsOf: (shown) => rowsAsScored(db, seam, shown, () => new NotInMemory('a candidate changed since the index caught up')),

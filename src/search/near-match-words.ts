@@ -19,7 +19,7 @@ const KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 export function oneEditAway(word: string, moreLetters: Iterable<string> = []): string[] {
   const chars = [...word];
   const n = chars.length;
-  const letters = [...new Set([...KEY_ALPHABET, ...chars, ...moreLetters])];
+  const letters = editLetters(chars, moreLetters);
   const out = new Set<string>();
   let head = '';
   for (let i = 0; i <= n; i++) {
@@ -39,6 +39,11 @@ export function oneEditAway(word: string, moreLetters: Iterable<string> = []): s
   out.delete(word);
   out.delete('');
   return [...out];
+}
+
+/** The letters `oneEditAway` replaces and inserts, in its order: `a`–`z`, `0`–`9`, the word's own, `moreLetters`. */
+export function editLetters(chars: readonly string[], moreLetters: Iterable<string>): string[] {
+  return [...new Set([...KEY_ALPHABET, ...chars, ...moreLetters])];
 }
 
 /** The words a string of `oneEditAway` stands for. */

@@ -473,8 +473,10 @@ async function nearMatchCandidateGroups(
   // With the vocabulary, corrections are made with every letter of the names' words: a word's
   // corrections are then every name word one edit from it.
   const letters = lookups.letters();
-  // A word's variants (~1,000–3,000 strings) are made once a search, and only when asked for:
-  // memory needs them only for a word that no name holds.
+  // Memory makes a word's corrections at once, without a string for each variant.
+  const direct = lookups.corrections?.bind(lookups);
+  // Otherwise a word's variants (~1,000–3,000 strings) are made once a search, and only when
+  // asked for: memory needs them only for a word that no name holds.
   const made = new Map<string, { neighbours: string[]; lookedUp?: string[] }>();
   const variantsOf = (word: string) => {
     let v = made.get(word);
@@ -483,10 +485,24 @@ async function nearMatchCandidateGroups(
   };
   // Of the variants' words, only those the vocabulary may hold are looked up (a tenth of them).
   const lookedUp = (word: string) => {
+    if (direct) return [];
     const v = variantsOf(word);
     return (v.lookedUp ??= wordsOfVariants(v.neighbours).filter((w) => lookups.mightBeKnown(w)));
   };
-  const absent: Array<{ index: number; neighbours: string[]; known: ReadonlySet<string> }> = [];
+  // A misspelt word's corrections: the strings one edit from it whose every word is a word of
+  // names (`known`, where memory does not say). The candidates are then the names holding a
+  // correction and the other words whole, a few index look-ups instead of every name holding a
+  // piece of the word (the whole `ozdemroglu iplik` search at 10^6, in-process: SQLite 3.6 → 1.8
+  // ms, PostgreSQL 10.1 → 3.6 ms).
+  const correctionsOf = (word: string, known: ReadonlySet<string>): string[][] =>
+    editBudget(word) === 0
+      ? []
+      : direct
+        ? direct(word)
+        : variantsOf(word)
+            .neighbours.map(wordsOf)
+            .filter((parts) => parts.every((p) => known.has(p)));
+  const absent: Array<{ index: number; corrections: string[][] }> = [];
   for (const [index, word] of words.entries()) {
     if (word.includes(LOST_LETTER) || [...word].length < 3) continue;
     // A word in the name sample is in some name: no look-up (a common word's costs most).
@@ -494,7 +510,7 @@ async function nearMatchCandidateGroups(
     // Whether any name holds it, and which of its one-edit variants are words of names: one
     // statement (each round trip to PostgreSQL cost more than its work here).
     const { present, known } = await lookups.lookUpQueryWord(word, () => lookedUp(word));
-    if (!present) absent.push({ index, neighbours: variantsOf(word).neighbours, known });
+    if (!present) absent.push({ index, corrections: correctionsOf(word, known) });
   }
   if (absent.length > 1) return { groups: [], piecesToo: null };
   const misspelt = absent[0];
@@ -502,7 +518,7 @@ async function nearMatchCandidateGroups(
   // A misspelt word too short to leave a piece to look up leaves the other words alone (tooMany).
   const byPieces = () => nearMatchGroups(words, misspelt?.index ?? null).filter((g) => !tooMany(g, deps));
   if (misspelt && !lostLetters && editBudget(words[misspelt.index]!) > 0) {
-    const corrected = correctedGroups(words, misspelt);
+    const corrected = correctedGroup(words, misspelt.index, misspelt.corrections);
     const groups = corrected.filter((g) => !tooMany(g, deps));
     // One edit allowed and every name word one edit away among the corrections (the
     // vocabulary's letters): the pieces can find no other name that scores.
@@ -514,29 +530,13 @@ async function nearMatchCandidateGroups(
   // from the vocabulary (the names holding a word one edit from it and the other words), the
   // others by pieces: a rare word's pieces beside a common word (`zabumet şekerleme`) led to
   // hundreds of names holding `şekerleme` and `met`.
-  const oneEdit = words.map((w, index) => ({ index, neighbours: editBudget(w) === 1 ? variantsOf(w).neighbours : [] }));
-  // Not made a set here: thousands of new strings hashed (memory looks each up as cheaply).
-  const known = await lookups.knownWords(words.flatMap((w) => (editBudget(w) === 1 ? lookedUp(w) : [])));
+  const known = direct ? new Set<string>() : await lookups.knownWords(words.flatMap((w) => (editBudget(w) === 1 ? lookedUp(w) : [])));
   const groups = words.flatMap((w, index) =>
     editBudget(w) === 1
-      ? correctedGroups(words, { index, neighbours: oneEdit[index]!.neighbours, known }).filter((g) => !tooMany(g, deps))
+      ? correctedGroup(words, index, correctionsOf(w, known)).filter((g) => !tooMany(g, deps))
       : nearMatchGroups(words, index).filter((g) => !tooMany(g, deps)),
   );
   return { groups, piecesToo: null };
-}
-
-/**
- * A misspelt word's corrections: its one-edit `neighbours` that are words of names (`known`):
- * the candidates are the names holding a correction and the other words whole, a few index
- * look-ups instead of every name holding a piece of the word (the whole `ozdemroglu iplik`
- * search at 10^6, in-process: SQLite 3.6 → 1.8 ms, PostgreSQL 10.1 → 3.6 ms).
- */
-function correctedGroups(
-  words: readonly string[],
-  { index, neighbours, known }: { index: number; neighbours: readonly string[]; known: ReadonlySet<string> },
-): NearMatchGroup[] {
-  const corrections = neighbours.map(wordsOf).filter((parts) => parts.every((p) => known.has(p)));
-  return correctedGroup(words, index, corrections);
 }
 
 /**
