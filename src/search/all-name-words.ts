@@ -23,11 +23,10 @@
  * (null) and the caller asks the database.
  */
 
-import { editLetters } from './near-match-words.ts';
+import type { WordTest } from './near-match-words.ts';
 import { TrigramListsBuilder } from './trigram-lists.ts';
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 /** Letters of nearly every key (name-key.ts folds Turkish letters to these). */
 const PLAIN = /^[a-z0-9]$/;
 
@@ -169,7 +168,7 @@ export class AllNameWords {
   private readonly changed = new Map<number, string>();
   /** Words company_name_words gained since the build. */
   private readonly knownSince = new Set<string>();
-  /** Their hashes (hashBytes): a variant of knownOneEditAway is made a string only when its hash is one of them. */
+  /** Their hashes (hashBytes): holdsKnown makes a string of a variant only when its hash is one of them. */
   private readonly knownSinceHashes = new Set<number>();
   private scratch = new Uint8Array(256);
 
@@ -272,137 +271,31 @@ export class AllNameWords {
   }
 
   /**
-   * The strings one edit from `word` (near-match-words.ts, `oneEditAway(word, moreLetters)`, in
-   * its order) whose every word company_name_words holds, each as its words: what
-   * `oneEditAway(…).map(wordsOf).filter((words) => words.every(isKnown))` gives, with no string
-   * made for the others. Each variant is hashed from the word's UTF-8 bytes and the letter
-   * changed, and written into a buffer only when the filter of known hashes lets it through: a
-   * fresh name's ~700–3,000 variants made, split and looked up as strings were ~10–14 % of its
-   * CPU on PostgreSQL at 10^6 (docs/benchmarks.md).
+   * Whether the word written as UTF-16 `units[start .. end)` is one company_name_words holds
+   * (isKnown without a string: near-match-words.ts, oneEditAwayWhere, tests a word's ~700–3,000
+   * variants with it).
    */
-  knownOneEditAway(word: string, moreLetters: Iterable<string>): string[][] {
-    const chars = [...word];
-    const n = chars.length;
-    // The word's bytes, where each of its characters starts in them and in the string.
-    const bytes = encoder.encode(word);
-    const end = bytes.length;
-    const at = new Int32Array(n + 1);
-    const unit = new Int32Array(n + 1);
-    for (let i = 0; i < n; i++) {
-      const cp = chars[i]!.codePointAt(0)!;
-      at[i + 1] = at[i]! + (cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4);
-      unit[i + 1] = unit[i]! + chars[i]!.length;
+  readonly holdsKnown: WordTest = (units, start, end) => {
+    // ASCII (nearly every variant): its own UTF-8 bytes, hashed from the units.
+    let h = 0x811c9dc5;
+    for (let k = start; k < end; k++) {
+      const c = units[k]!;
+      if (c >= 0x80) return this.isKnown(String.fromCharCode(...units.subarray(start, end)));
+      h = Math.imul(h ^ c, 0x01000193);
     }
-    // FNV-1a's state after the first i characters.
-    const headHash = new Int32Array(n + 1);
-    headHash[0] = 0x811c9dc5;
-    for (let i = 0; i < n; i++) headHash[i + 1] = hashOn(headHash[i]!, bytes, at[i]!, at[i + 1]!);
-    const letters = editLetters(chars, moreLetters).map((c) => ({ c, bytes: encoder.encode(c) }));
-    const buffer = new Uint8Array(end + 4);
-    const found = new Set<string>();
-    const out: string[][] = [];
-    const keep = (variant: () => string, words: () => string[]) => {
-      const v = variant();
-      if (!found.has(v)) {
-        found.add(v);
-        out.push(words());
-      }
-    };
-    // buffer[0 .. length) as a known word, given its hash.
-    const knownBuffer = (hash: number, length: number) => this.knownHashed(hash >>> 0, buffer, 0, length);
-    const knownRange = (start: number, stop: number) => this.knownHashed(hashBytes(bytes, start, stop), bytes, start, stop);
-    for (let i = 0; i <= n; i++) {
-      const head = at[i]!;
-      for (const { c, bytes: letter } of letters) {
-        // Inserted before character i.
-        const inserted = hashOn(hashOn(headHash[i]!, letter, 0, letter.length), bytes, head, end);
-        if (this.mayBeKnownNow(inserted >>> 0)) {
-          copyInto(buffer, 0, bytes, 0, head);
-          copyInto(buffer, head, letter, 0, letter.length);
-          copyInto(buffer, head + letter.length, bytes, head, end);
-          if (knownBuffer(inserted, end + letter.length)) {
-            const v = () => word.slice(0, unit[i]) + c + word.slice(unit[i]);
-            keep(v, () => [v()]);
-          }
-        }
-        // Replacing character i (by itself: the word, never a variant).
-        if (i < n && c !== chars[i]) {
-          const rest = at[i + 1]!;
-          const replaced = hashOn(hashOn(headHash[i]!, letter, 0, letter.length), bytes, rest, end);
-          if (this.mayBeKnownNow(replaced >>> 0)) {
-            copyInto(buffer, 0, bytes, 0, head);
-            copyInto(buffer, head, letter, 0, letter.length);
-            copyInto(buffer, head + letter.length, bytes, rest, end);
-            if (knownBuffer(replaced, head + letter.length + end - rest)) {
-              const v = () => word.slice(0, unit[i]) + c + word.slice(unit[i + 1]);
-              keep(v, () => [v()]);
-            }
-          }
-        }
-      }
-      // A space between two letters (the word was two run together), or in place of one.
-      if (i > 0 && i < n && knownRange(0, head) && knownRange(head, end)) {
-        keep(
-          () => `${word.slice(0, unit[i])} ${word.slice(unit[i])}`,
-          () => [word.slice(0, unit[i]), word.slice(unit[i])],
-        );
-      }
-      if (i > 0 && i + 1 < n && knownRange(0, head) && knownRange(at[i + 1]!, end)) {
-        keep(
-          () => `${word.slice(0, unit[i])} ${word.slice(unit[i + 1])}`,
-          () => [word.slice(0, unit[i]), word.slice(unit[i + 1])],
-        );
-      }
-      // Character i deleted.
-      if (i < n && end - (at[i + 1]! - head) > 0) {
-        const deleted = hashOn(headHash[i]!, bytes, at[i + 1]!, end);
-        if (this.mayBeKnownNow(deleted >>> 0)) {
-          copyInto(buffer, 0, bytes, 0, head);
-          copyInto(buffer, head, bytes, at[i + 1]!, end);
-          if (knownBuffer(deleted, end - (at[i + 1]! - head))) {
-            const v = () => word.slice(0, unit[i]) + word.slice(unit[i + 1]);
-            keep(v, () => [v()]);
-          }
-        }
-      }
-      // Characters i and i + 1 swapped (equal ones: the word).
-      if (i + 1 < n && chars[i] !== chars[i + 1]) {
-        const [a, b, c] = [at[i + 1]!, at[i + 2]!, head];
-        const swapped = hashOn(hashOn(hashOn(headHash[i]!, bytes, a, b), bytes, c, a), bytes, b, end);
-        if (this.mayBeKnownNow(swapped >>> 0)) {
-          copyInto(buffer, 0, bytes, 0, c);
-          copyInto(buffer, c, bytes, a, b);
-          copyInto(buffer, c + b - a, bytes, c, a);
-          copyInto(buffer, b, bytes, b, end);
-          if (knownBuffer(swapped, end)) {
-            const v = () => word.slice(0, unit[i]) + chars[i + 1]! + chars[i]! + word.slice(unit[i + 2]);
-            keep(v, () => [v()]);
-          }
-        }
-      }
-    }
-    return out;
-  }
-
-  /** Whether the known words packed or gained since may include one of this hash (hashBytes). */
-  private mayBeKnownNow(hash: number): boolean {
-    return this.mayBeKnown(hash) || (this.knownSinceHashes.size > 0 && this.knownSinceHashes.has(hash));
-  }
-
-  /** Whether `bytes[start .. end)`, whose hashBytes is `hash`, is a word company_name_words holds. */
-  private knownHashed(hash: number, bytes: Uint8Array, start: number, end: number): boolean {
+    const hash = h >>> 0;
     if (this.mayBeKnown(hash)) {
       for (let slot = hash & this.tableMask; ; slot = (slot + 1) & this.tableMask) {
         const w = this.table[slot]! - 1;
         if (w < 0) break;
-        if (this.wordEqualsRange(w, bytes, start, end)) {
+        if (this.wordEqualsUnits(w, units, start, end)) {
           if (this.known[w] === 1) return true;
           break;
         }
       }
     }
-    return this.knownSinceHashes.has(hash) && this.knownSince.has(decoder.decode(bytes.subarray(start, end)));
-  }
+    return this.knownSinceHashes.has(hash) && this.knownSince.has(String.fromCharCode(...units.subarray(start, end)));
+  };
 
   /** Every letter of company_name_words' words other than `a`–`z` and `0`–`9`. */
   letters(): string[] {
@@ -486,10 +379,11 @@ export class AllNameWords {
     return true;
   }
 
-  private wordEqualsRange(w: number, bytes: Uint8Array, start: number, end: number): boolean {
+  /** Whether packed word `w` is the ASCII `units[start .. end)`. */
+  private wordEqualsUnits(w: number, units: Uint16Array, start: number, end: number): boolean {
     const from = this.starts[w]!;
     if (this.starts[w + 1]! - from !== end - start) return false;
-    for (let i = 0; i < end - start; i++) if (this.text[from + i] !== bytes[start + i]) return false;
+    for (let i = 0; i < end - start; i++) if (this.text[from + i] !== units[start + i]) return false;
     return true;
   }
 
@@ -511,18 +405,9 @@ export class AllNameWords {
   }
 }
 
-/** `source[start .. end)` written into `target` from `at`. */
-function copyInto(target: Uint8Array, at: number, source: Uint8Array, start: number, end: number): void {
-  for (let i = start; i < end; i++) target[at + i - start] = source[i]!;
-}
-
 /** FNV-1a over bytes. */
 function hashBytes(bytes: Uint8Array, start: number, end: number): number {
-  return hashOn(0x811c9dc5, bytes, start, end) >>> 0;
-}
-
-/** FNV-1a's state `h` continued over `bytes[start .. end)` (a signed 32-bit state; `>>> 0` makes the hash). */
-function hashOn(h: number, bytes: Uint8Array, start: number, end: number): number {
+  let h = 0x811c9dc5;
   for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
-  return h;
+  return h >>> 0;
 }

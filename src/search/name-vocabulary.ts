@@ -20,6 +20,7 @@
 import type { DialectSeam } from '../db/dialect-seam.ts';
 import type { Db } from '../db/types.ts';
 import { readDataVersion } from '../db/data-version.repository.ts';
+import type { WordTest } from './near-match-words.ts';
 
 const BITS_PER_WORD = 10;
 const HASHES = 7;
@@ -105,15 +106,26 @@ export class NameVocabulary {
 
   /** Whether `word` may be a name's word (false: surely not). */
   readonly mightHold = (word: string): boolean => {
-    if (this.words === 0) return false;
     hash(word);
+    return this.mightHoldHashed();
+  };
+
+  /** mightHold of the word written as UTF-16 `units[start .. end)`, read in place (near-match-words.ts, oneEditAwayWhere). */
+  readonly mightHoldUnits: WordTest = (units, start, end) => {
+    hashUnits(units, start, end);
+    return this.mightHoldHashed();
+  };
+
+  /** Whether the filter holds the word whose hashes are in h1 and h2. */
+  private mightHoldHashed(): boolean {
+    if (this.words === 0) return false;
     for (let i = 0; i < HASHES; i++) {
       const bit = h1 & this.mask;
       if ((this.bits[bit >>> 5]! & (1 << (bit & 31))) === 0) return false;
       h1 = (h1 + h2) | 0;
     }
     return true;
-  };
+  }
 
   /** Every letter of the names' words other than `a`–`z` and `0`–`9`. */
   letters(): string[] {
@@ -138,10 +150,18 @@ export class NameVocabulary {
 let h1 = 0;
 let h2 = 0;
 function hash(word: string): void {
+  if (wordUnits.length < word.length) wordUnits = new Uint16Array(2 * word.length);
+  for (let i = 0; i < word.length; i++) wordUnits[i] = word.charCodeAt(i);
+  hashUnits(wordUnits, 0, word.length);
+}
+let wordUnits = new Uint16Array(64);
+
+/** `hash` of the code units `units[start .. end)`. */
+function hashUnits(units: Uint16Array, start: number, end: number): void {
   let a = 0x811c9dc5;
   let b = 0x9e3779b9;
-  for (let i = 0; i < word.length; i++) {
-    const c = word.charCodeAt(i);
+  for (let i = start; i < end; i++) {
+    const c = units[i]!;
     a = Math.imul(a ^ c, 0x01000193);
     b = Math.imul(b ^ c, 0x5bd1e995);
     b ^= b >>> 15;

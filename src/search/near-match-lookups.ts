@@ -24,6 +24,7 @@ import { findCompaniesById, type CompanyRow } from '../companies/companies.repos
 import type { NearMatchGroup } from './near-match-score.ts';
 import { knownWords, lookUpQueryWord, NEAR_MATCH_COLUMNS, nearMatchCandidatesQuery, nearMatchWordCandidatesQuery } from './near-matches.repository.ts';
 import type { AllNameWords } from './all-name-words.ts';
+import { oneEditAwayWhere, type WordTest } from './near-match-words.ts';
 import type { NameMatch, VisibleNames } from './visible-names.ts';
 
 /** A near match's row as shown (D25). */
@@ -42,10 +43,14 @@ export interface NearMatchCandidateQuery {
 }
 
 export interface NearMatchLookups {
-  /** The letters beyond `a`–`z`, `0`–`9` that corrections are made with (every name word's); undefined: those of the name sample. */
-  letters(): readonly string[] | undefined;
-  /** Whether the vocabulary may hold `word` (a filter before `known`; no false negatives). */
-  mightBeKnown(word: string): boolean;
+  /**
+   * A word's one-edit strings that may be its corrections, each as the words it stands for: those
+   * whose every word may be a word of names (near-match-words.ts, oneEditAwayWhere, with the
+   * letters of every name word where known). Exactly the corrections where `exact`.
+   */
+  variants(word: string): string[][];
+  /** `variants` gives only words company_name_words holds (memory): no look-up of them is needed. */
+  readonly exact: boolean;
   /**
    * Whether some company's `name_key` holds `word`, and which of `words()` company_name_words
    * holds (the database asks both in one statement; memory makes the list only for a word no name holds).
@@ -53,12 +58,6 @@ export interface NearMatchLookups {
   lookUpQueryWord(word: string, words: () => readonly string[]): Promise<{ present: boolean; known: Set<string> }>;
   /** Which of `words` company_name_words holds (`words` may repeat one). */
   knownWords(words: readonly string[]): Promise<Set<string>>;
-  /**
-   * Where the words are in memory: a word's corrections at once, `oneEditAway(word, letters())`'s
-   * strings whose words company_name_words all holds, each as its words (no string made for the
-   * others: all-name-words.ts, knownOneEditAway). Otherwise the caller makes the strings and asks `knownWords`.
-   */
-  corrections?(word: string): string[][];
   /** The companies with a visible report (in the country) that the groups lead to, each once. */
   candidates(query: NearMatchCandidateQuery): Promise<NearMatchCandidate[]>;
   /** The rows of the candidates shown, in their order. */
@@ -82,15 +81,16 @@ interface DatabaseSource {
   /** The name sample's advice on what to ask the substring index for. */
   advice: LookupAdvice | null;
   /** The vocabulary's letters and filter (name-vocabulary.ts), refreshed by the caller; null: none. */
-  vocabulary: { letters(): string[]; mightHold(word: string): boolean } | null;
+  vocabulary: { letters(): string[]; mightHoldUnits: WordTest } | null;
   sampleLetters: (() => readonly string[]) | null;
 }
 
 /** Today's statements (near-matches.repository.ts). */
 export function databaseLookups({ db, seam, advice, vocabulary, sampleLetters }: DatabaseSource): NearMatchLookups {
   return {
-    letters: () => (vocabulary ? vocabulary.letters() : sampleLetters?.()),
-    mightBeKnown: (word) => (vocabulary ? vocabulary.mightHold(word) : true),
+    variants: (word) =>
+      vocabulary ? oneEditAwayWhere(word, vocabulary.letters(), vocabulary.mightHoldUnits) : oneEditAwayWhere(word, sampleLetters?.() ?? [], () => true),
+    exact: false,
     lookUpQueryWord: (word, words) => lookUpQueryWord(db, seam, word, words(), advice ?? undefined),
     knownWords: (words) => knownWords(db, seam, words),
     async candidates({ byWords, byPieces, country, limit }) {
@@ -132,15 +132,14 @@ export function memoryLookups({ db, seam, advice, index, words }: MemorySource):
   const terms = lookupTerms(seam, advice);
   const known = (list: readonly string[]) => new Set(list.filter((w) => words.isKnown(w)));
   return {
-    letters: () => words.letters(),
-    mightBeKnown: () => true,
+    variants: (word) => oneEditAwayWhere(word, words.letters(), words.holdsKnown),
+    exact: true,
     lookUpQueryWord(word, list) {
       const present = words.holdsSubstring(word);
       if (present === null) throw new NotInMemory(`only names changed since the build hold ${word}`);
       return Promise.resolve({ present, known: present ? new Set<string>() : known(list()) });
     },
     knownWords: (list) => Promise.resolve(known(list)),
-    corrections: (word) => words.knownOneEditAway(word, words.letters()),
     candidates: memoryCandidates(index, terms),
     // Changed since the index caught up: the database answers the whole search.
     rowsOf: (shown) => rowsAsScored(db, seam, shown, () => new NotInMemory('a candidate changed since the index caught up')),

@@ -36,7 +36,6 @@ import {
   type NearMatchCandidate,
   type NearMatchLookups,
 } from './near-match-lookups.ts';
-import { oneEditAway, wordsOf, wordsOfVariants } from './near-match-words.ts';
 import { checkTaxId, taxIdCandidates } from '../companies/tax-id.ts';
 
 export interface SearchInput {
@@ -471,23 +470,19 @@ async function nearMatchCandidateGroups(
 ): Promise<{ groups: NearMatchGroup[]; piecesToo: (() => Promise<NearMatchGroup[]>) | null }> {
   const vocabulary = deps.vocabulary ?? null;
   // With the vocabulary, corrections are made with every letter of the names' words: a word's
-  // corrections are then every name word one edit from it.
-  const letters = lookups.letters();
-  // Memory makes a word's corrections at once, without a string for each variant.
-  const direct = lookups.corrections?.bind(lookups);
-  // Otherwise a word's variants (~1,000–3,000 strings) are made once a search, and only when
-  // asked for: memory needs them only for a word that no name holds.
-  const made = new Map<string, { neighbours: string[]; lookedUp?: string[] }>();
+  // corrections are then every name word one edit from it. A word's variants that may be
+  // corrections are made once a search, and only when asked for.
+  const made = new Map<string, { variants: string[][]; lookedUp?: string[] }>();
   const variantsOf = (word: string) => {
     let v = made.get(word);
-    if (!v) made.set(word, (v = { neighbours: editBudget(word) > 0 ? oneEditAway(word, letters) : [] }));
+    if (!v) made.set(word, (v = { variants: editBudget(word) > 0 ? lookups.variants(word) : [] }));
     return v;
   };
-  // Of the variants' words, only those the vocabulary may hold are looked up (a tenth of them).
+  // Their words, looked up in the database (memory's are known already).
   const lookedUp = (word: string) => {
-    if (direct) return [];
+    if (lookups.exact) return [];
     const v = variantsOf(word);
-    return (v.lookedUp ??= wordsOfVariants(v.neighbours).filter((w) => lookups.mightBeKnown(w)));
+    return (v.lookedUp ??= [...new Set(v.variants.flat())]);
   };
   // A misspelt word's corrections: the strings one edit from it whose every word is a word of
   // names (`known`, where memory does not say). The candidates are then the names holding a
@@ -495,13 +490,7 @@ async function nearMatchCandidateGroups(
   // piece of the word (the whole `ozdemroglu iplik` search at 10^6, in-process: SQLite 3.6 → 1.8
   // ms, PostgreSQL 10.1 → 3.6 ms).
   const correctionsOf = (word: string, known: ReadonlySet<string>): string[][] =>
-    editBudget(word) === 0
-      ? []
-      : direct
-        ? direct(word)
-        : variantsOf(word)
-            .neighbours.map(wordsOf)
-            .filter((parts) => parts.every((p) => known.has(p)));
+    lookups.exact ? variantsOf(word).variants : variantsOf(word).variants.filter((parts) => parts.every((p) => known.has(p)));
   const absent: Array<{ index: number; corrections: string[][] }> = [];
   for (const [index, word] of words.entries()) {
     if (word.includes(LOST_LETTER) || [...word].length < 3) continue;
@@ -530,7 +519,7 @@ async function nearMatchCandidateGroups(
   // from the vocabulary (the names holding a word one edit from it and the other words), the
   // others by pieces: a rare word's pieces beside a common word (`zabumet şekerleme`) led to
   // hundreds of names holding `şekerleme` and `met`.
-  const known = direct ? new Set<string>() : await lookups.knownWords(words.flatMap((w) => (editBudget(w) === 1 ? lookedUp(w) : [])));
+  const known = lookups.exact ? new Set<string>() : await lookups.knownWords(words.flatMap((w) => (editBudget(w) === 1 ? lookedUp(w) : [])));
   const groups = words.flatMap((w, index) =>
     editBudget(w) === 1
       ? correctedGroup(words, index, correctionsOf(w, known)).filter((g) => !tooMany(g, deps))
