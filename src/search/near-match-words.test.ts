@@ -59,4 +59,6 @@ test('oneEditAwayWhere: the strings made one by one, in their order, with letter
       .filter((parts) => parts.every((p) => p.includes('a') && !p.includes('q')));
     assert.deepEqual(oneEditAwayWhere(word, more, passes), want, word);
   }
+  // Only single characters are letters: an empty string or a longer one in `moreLetters` is none.
+  assert.deepEqual(oneEditAway('ab', ['', 'xyz', 'ł']), reference('ab', ['ł']));
 });

@@ -99,9 +99,13 @@ export function oneEditAway(word: string, moreLetters: Iterable<string> = []): s
   return oneEditAwayWhere(word, moreLetters, () => true).map((words) => words.join(' '));
 }
 
-/** The letters `oneEditAwayWhere` replaces and inserts, in its order: `a`–`z`, `0`–`9`, the word's own, `moreLetters`. */
+/**
+ * The letters `oneEditAwayWhere` replaces and inserts, in its order: `a`–`z`, `0`–`9`, the word's
+ * own, `moreLetters` (one character each: anything else is no letter, and left out).
+ */
 function editLetters(chars: readonly string[], moreLetters: Iterable<string>): string[] {
-  return [...new Set([...KEY_ALPHABET, ...chars, ...moreLetters])];
+  const more = [...moreLetters].filter((c) => c.length === 1 || (c.length === 2 && c.codePointAt(0)! > 0xffff));
+  return [...new Set([...KEY_ALPHABET, ...chars, ...more])];
 }
 
 /** The words a string of `oneEditAway` stands for. */
