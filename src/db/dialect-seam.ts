@@ -293,6 +293,29 @@ function vocabularyRows(rows: ReadonlyArray<{ id: number | string | null; word: 
 /** Name words a statement when a fresh load's words are added from a list (SQLite). */
 const WORDS_PER_STATEMENT = 10_000;
 
+/** SQLite: every FTS5 index of the names (migrations 0001, 0007, 0012, 0025, 0026). */
+export const SQLITE_NAME_INDEXES = ['company_name_fts', 'company_word_fts', 'company_near_fts', 'company_near_word_fts', 'name_word_trigrams'] as const;
+
+/** SQLite: the name indexes from `companies` after a fresh load (rebuildNameIndex), and the names' words (their trigrams by trigger). */
+async function buildSqliteNameIndexes(db: Db, words: readonly string[] | null): Promise<void> {
+  await sql`INSERT INTO company_name_fts (company_name_fts) VALUES ('rebuild')`.execute(db);
+  await sql`INSERT INTO company_word_fts (company_word_fts) VALUES ('rebuild')`.execute(db);
+  await sql`INSERT INTO company_near_fts (company_near_fts) VALUES ('delete-all')`.execute(db);
+  await sql.raw(sqliteAddNearMatchKeys('1')).execute(db);
+  await sql`INSERT INTO company_near_word_fts (company_near_word_fts) VALUES ('delete-all')`.execute(db);
+  await sql.raw(sqliteAddNearMatchWords('1')).execute(db);
+  if (words === null) {
+    await sql.raw(sqliteAddNameWords('1')).execute(db);
+    return;
+  }
+  // Sorted, a chunk per statement: 0.8 s of CPU at 10^5 names split in SQL (json_each, then
+  // a sort for DISTINCT) against ~0.1 s (docs/benchmarks.md).
+  for (let i = 0; i < words.length; i += WORDS_PER_STATEMENT) {
+    const chunk = words.slice(i, i + WORDS_PER_STATEMENT);
+    await sql`INSERT OR IGNORE INTO company_name_words (word) SELECT value FROM json_each(${JSON.stringify(chunk)})`.execute(db);
+  }
+}
+
 const sqliteSeam: DialectSeam = {
   kind: 'sqlite',
   indexTermOverSelects: true,
@@ -411,22 +434,10 @@ const sqliteSeam: DialectSeam = {
     await (active ? sql`INSERT INTO fts_bulk_load (active) VALUES (1)` : sql`DELETE FROM fts_bulk_load`).execute(db);
   },
   async rebuildNameIndex(db, words) {
-    await sql`INSERT INTO company_name_fts (company_name_fts) VALUES ('rebuild')`.execute(db);
-    await sql`INSERT INTO company_word_fts (company_word_fts) VALUES ('rebuild')`.execute(db);
-    await sql`INSERT INTO company_near_fts (company_near_fts) VALUES ('delete-all')`.execute(db);
-    await sql.raw(sqliteAddNearMatchKeys('1')).execute(db);
-    await sql`INSERT INTO company_near_word_fts (company_near_word_fts) VALUES ('delete-all')`.execute(db);
-    await sql.raw(sqliteAddNearMatchWords('1')).execute(db);
-    if (words === null) {
-      await sql.raw(sqliteAddNameWords('1')).execute(db);
-      return;
-    }
-    // Sorted, a chunk per statement: 0.8 s of CPU at 10^5 names split in SQL (json_each, then
-    // a sort for DISTINCT) against ~0.1 s (docs/benchmarks.md).
-    for (let i = 0; i < words.length; i += WORDS_PER_STATEMENT) {
-      const chunk = words.slice(i, i + WORDS_PER_STATEMENT);
-      await sql`INSERT OR IGNORE INTO company_name_words (word) SELECT value FROM json_each(${JSON.stringify(chunk)})`.execute(db);
-    }
+    await buildSqliteNameIndexes(db, words);
+    // One segment an index, at FTS5's top level: a query term is looked up in every segment,
+    // and the builds above leave 2–9 (docs/benchmarks.md, "The name indexes in one segment").
+    for (const index of SQLITE_NAME_INDEXES) await sql`INSERT INTO ${sql.table(index)} (${sql.table(index)}) VALUES ('optimize')`.execute(db);
   },
   async checkNameIndex(db) {
     await sql`INSERT INTO company_name_fts(company_name_fts) VALUES ('integrity-check')`.execute(db);

@@ -1,0 +1,82 @@
+/**
+ * SQLite's name indexes after a fresh load (db/dialect-seam.ts, rebuildNameIndex): each FTS5
+ * index of the names is left as one segment, since a query term is looked up in every segment
+ * (FTS5 writes a segment per megabyte of terms and per statement, and merges only four of a
+ * level together: a load of 30,000 names left 2–6).
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { ENGINES, type TestDatabase } from './helpers/engines.ts';
+import { companyLine, countries, makeClaimants, makeReport } from './helpers/factories.ts';
+import { NOON_TR } from './helpers/app.ts';
+import { fixedClock } from '../src/lib/clock.ts';
+import { importLines } from '../src/import/import.service.ts';
+import { SQLITE_NAME_INDEXES } from '../src/db/dialect-seam.ts';
+import { companyTitle } from '../src/generate/company-names.ts';
+import { vknCheckDigit } from '../src/generate/check-digits.ts';
+import { seededRandom } from '../src/generate/random.ts';
+import type { Db } from '../src/db/types.ts';
+
+/** SQLite's variable-length integer (big-endian groups of 7 bits). */
+function readVarint(bytes: Uint8Array, at: { i: number }): number {
+  let value = 0;
+  for (let k = 0; k < 8; k++) {
+    const byte = bytes[at.i++]!;
+    value = value * 128 + (byte & 0x7f);
+    if ((byte & 0x80) === 0) return value;
+  }
+  return value * 256 + bytes[at.i++]!;
+}
+
+/** The number of segments of an FTS5 index: its structure record (row 10 of `%_data`, fts5_index.c). */
+async function segmentsOf(db: Db, index: string): Promise<number> {
+  const { rows } = await sql<{ block: Uint8Array }>`SELECT block FROM ${sql.table(`${index}_data`)} WHERE id = 10`.execute(db);
+  const at = { i: 4 }; // after the 4-byte cookie
+  readVarint(rows[0]!.block, at); // levels
+  return readVarint(rows[0]!.block, at);
+}
+
+/** `count` companies with register-like names (the bench's generator), each with one report. */
+function companies(count: number, seed: number): string[] {
+  const r = seededRandom(seed);
+  return Array.from({ length: count }, (_, i) => {
+    const stem = String(seed * 10_000_000 + i).padStart(9, '0');
+    return companyLine({ company_name: companyTitle(r, false), tax_id: stem + vknCheckDigit(stem), reports: [makeReport()] });
+  });
+}
+
+for (const engine of ENGINES.filter((e) => e.name === 'sqlite')) {
+  describe(`the name indexes after a load [${engine.name}]`, () => {
+    let database: TestDatabase;
+    const clock = fixedClock(NOON_TR);
+    before(async () => {
+      database = await engine.create();
+      await makeClaimants(database.engine.db, clock);
+    });
+    after(async () => {
+      await database?.drop();
+    });
+
+    test('a fresh load of 30,000 names leaves each name index as one segment, and every name found by its words', async () => {
+      const db = database.engine.db;
+      // ~4 MB of trigrams: several segments as FTS5 writes them.
+      const lines = companies(30_000, 7);
+      await importLines(database.engine, lines, 'test', { countries, clock });
+      for (const index of SQLITE_NAME_INDEXES) assert.equal(await segmentsOf(db, index), 1, `${index}: segments`);
+      await sql`INSERT INTO company_name_fts (company_name_fts) VALUES ('integrity-check')`.execute(db);
+      await sql`INSERT INTO company_word_fts (company_word_fts) VALUES ('integrity-check')`.execute(db);
+      // Every 1,000th name by all its words, through the word index.
+      for (const line of lines.filter((_, i) => i % 1000 === 0)) {
+        const { tax_id: taxId } = JSON.parse(line) as { tax_id: string };
+        const { rows } = await sql<{ name_core: string }>`SELECT name_core FROM companies WHERE tax_id_norm = ${taxId}`.execute(db);
+        const match = rows[0]!.name_core
+          .split(' ')
+          .map((w) => `"${w}"`)
+          .join(' AND ');
+        const found = await sql<{ id: number }>`SELECT rowid AS id FROM company_word_fts WHERE company_word_fts MATCH ${match}`.execute(db);
+        assert.ok(found.rows.length > 0, `${rows[0]!.name_core} found`);
+      }
+    });
+  });
+}
