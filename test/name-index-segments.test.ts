@@ -1,18 +1,19 @@
 /**
- * SQLite's name indexes after a fresh load (db/dialect-seam.ts, rebuildNameIndex): each FTS5
- * index of the names is left as one segment, since a query term is looked up in every segment
- * (FTS5 writes a segment per megabyte of terms and per statement, and merges only four of a
- * level together: a load of 30,000 names left 2–6).
+ * SQLite's name indexes after a fresh load (db/dialect-seam.ts, rebuildNameIndex) and after
+ * migration 0027: each FTS5 index of the names is one segment, since a query term is looked up
+ * in every segment (FTS5 writes a segment per megabyte of terms and per statement, and merges
+ * only four of a level together: a load of 30,000 names left 2–6).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { companyLine, countries, makeClaimants, makeReport } from './helpers/factories.ts';
 import { NOON_TR } from './helpers/app.ts';
 import { fixedClock } from '../src/lib/clock.ts';
 import { importLines } from '../src/import/import.service.ts';
 import { SQLITE_NAME_INDEXES } from '../src/db/dialect-seam.ts';
+import { up as mergeNameIndexes } from '../src/db/migrations/0027-name-indexes-one-segment.ts';
 import { companyTitle } from '../src/generate/company-names.ts';
 import { vknCheckDigit } from '../src/generate/check-digits.ts';
 import { seededRandom } from '../src/generate/random.ts';
@@ -77,6 +78,17 @@ for (const engine of ENGINES.filter((e) => e.name === 'sqlite')) {
         const found = await sql<{ id: number }>`SELECT rowid AS id FROM company_word_fts WHERE company_word_fts MATCH ${match}`.execute(db);
         assert.ok(found.rows.length > 0, `${rows[0]!.name_core} found`);
       }
+    });
+
+    test('migration 0027 merges the indexes of a database loaded before into one segment each', async () => {
+      const db = database.engine.db;
+      // A load into a database that holds companies adds segments (one a statement of its chunks).
+      await importLines(database.engine, companies(5_000, 8), 'test', { countries, clock });
+      assert.ok((await segmentsOf(db, 'company_name_fts')) > 1, 'the appended load added segments');
+      // As the migrator runs it: on a schemaless Kysely.
+      await mergeNameIndexes(db as unknown as Kysely<unknown>, database.engine.seam);
+      for (const index of SQLITE_NAME_INDEXES) assert.equal(await segmentsOf(db, index), 1, `${index}: segments`);
+      await sql`INSERT INTO company_near_fts (company_near_fts) VALUES ('integrity-check')`.execute(db);
     });
   });
 }

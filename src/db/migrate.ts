@@ -22,6 +22,7 @@ import * as disputeReportIndexes from './migrations/0022-dispute-report-indexes.
 import * as retentionDueIndex from './migrations/0024-retention-due-index.ts';
 import * as nearMatchIndex from './migrations/0025-near-match-index.ts';
 import * as nearMatchWordIndex from './migrations/0026-near-match-word-index.ts';
+import * as nameIndexesOneSegment from './migrations/0027-name-indexes-one-segment.ts';
 
 function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -48,6 +49,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '0024-retention-due-index': { up: (db) => retentionDueIndex.up(db) },
     '0025-near-match-index': { up: (db) => nearMatchIndex.up(db, engine.seam) },
     '0026-near-match-word-index': { up: (db) => nearMatchWordIndex.up(db, engine.seam) },
+    '0027-name-indexes-one-segment': { up: (db) => nameIndexesOneSegment.up(db, engine.seam) },
   };
 }
 
