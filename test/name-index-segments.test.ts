@@ -1,8 +1,8 @@
 /**
- * SQLite's name indexes after a fresh load (db/dialect-seam.ts, rebuildNameIndex) and after
- * migration 0027: each FTS5 index of the names is one segment, since a query term is looked up
- * in every segment (FTS5 writes a segment per megabyte of terms and per statement, and merges
- * only four of a level together: a load of 30,000 names left 2–6).
+ * SQLite's name indexes after a fresh load, a copy and migration 0027 (db/dialect-seam.ts,
+ * compactNameIndexes): each FTS5 index of the names is one segment, since a query term is looked
+ * up in every segment (FTS5 writes a segment per megabyte of terms and per statement, and merges
+ * only four of a level together: without it, a fresh load of 30,000 names left 2–6).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,6 +12,7 @@ import { companyLine, countries, makeClaimants, makeReport } from './helpers/fac
 import { NOON_TR } from './helpers/app.ts';
 import { fixedClock } from '../src/lib/clock.ts';
 import { importLines } from '../src/import/import.service.ts';
+import { copyDatabase } from '../src/db/copy.ts';
 import { SQLITE_NAME_INDEXES } from '../src/db/dialect-seam.ts';
 import { up as mergeNameIndexes } from '../src/db/migrations/0027-name-indexes-one-segment.ts';
 import { companyTitle } from '../src/generate/company-names.ts';
@@ -30,16 +31,22 @@ function readVarint(bytes: Uint8Array, at: { i: number }): number {
   return value * 256 + bytes[at.i++]!;
 }
 
-/** The number of segments of an FTS5 index: its structure record (row 10 of `%_data`, fts5_index.c). */
-async function segmentsOf(db: Db, index: string): Promise<number> {
+/**
+ * Counts the segments of an FTS5 index from its structure record (row 10 of `%_data`,
+ * fts5_index.c): a 4-byte cookie, then the number of levels and of segments. Version 2 of the
+ * record (tables with `contentless_delete=1`, which this schema has none of) puts a marker first.
+ */
+async function countSegments(db: Db, index: string): Promise<number> {
   const { rows } = await sql<{ block: Uint8Array }>`SELECT block FROM ${sql.table(`${index}_data`)} WHERE id = 10`.execute(db);
-  const at = { i: 4 }; // after the 4-byte cookie
-  readVarint(rows[0]!.block, at); // levels
-  return readVarint(rows[0]!.block, at);
+  const block = rows[0]!.block;
+  assert.notDeepEqual([...block.subarray(4, 8)], [0xff, 0x00, 0x00, 0x01], `${index}: a version 2 structure record`);
+  const at = { i: 4 };
+  readVarint(block, at); // levels
+  return readVarint(block, at);
 }
 
-/** `count` companies with register-like names (the bench's generator), each with one report. */
-function companies(count: number, seed: number): string[] {
+/** Makes `count` import lines of companies with register-like names (the bench's generator), each with one report. */
+function makeCompanyLines(count: number, seed: number): string[] {
   const r = seededRandom(seed);
   return Array.from({ length: count }, (_, i) => {
     const stem = String(seed * 10_000_000 + i).padStart(9, '0');
@@ -51,9 +58,12 @@ for (const engine of ENGINES.filter((e) => e.name === 'sqlite')) {
   describe(`the name indexes after a load [${engine.name}]`, () => {
     let database: TestDatabase;
     const clock = fixedClock(NOON_TR);
+    // ~4 MB of trigrams: several segments as FTS5 writes them.
+    const lines = makeCompanyLines(30_000, 7);
     before(async () => {
       database = await engine.create();
       await makeClaimants(database.engine.db, clock);
+      await importLines(database.engine, lines, 'test', { countries, clock });
     });
     after(async () => {
       await database?.drop();
@@ -61,12 +71,8 @@ for (const engine of ENGINES.filter((e) => e.name === 'sqlite')) {
 
     test('a fresh load of 30,000 names leaves each name index as one segment, and every name found by its words', async () => {
       const db = database.engine.db;
-      // ~4 MB of trigrams: several segments as FTS5 writes them.
-      const lines = companies(30_000, 7);
-      await importLines(database.engine, lines, 'test', { countries, clock });
-      for (const index of SQLITE_NAME_INDEXES) assert.equal(await segmentsOf(db, index), 1, `${index}: segments`);
-      await sql`INSERT INTO company_name_fts (company_name_fts) VALUES ('integrity-check')`.execute(db);
-      await sql`INSERT INTO company_word_fts (company_word_fts) VALUES ('integrity-check')`.execute(db);
+      for (const index of SQLITE_NAME_INDEXES) assert.equal(await countSegments(db, index), 1, `${index}: segments`);
+      await database.engine.seam.checkNameIndex(db);
       // Every 1,000th name by all its words, through the word index.
       for (const line of lines.filter((_, i) => i % 1000 === 0)) {
         const { tax_id: taxId } = JSON.parse(line) as { tax_id: string };
@@ -80,15 +86,26 @@ for (const engine of ENGINES.filter((e) => e.name === 'sqlite')) {
       }
     });
 
+    test('a copy into a new SQLite database leaves each name index as one segment', async () => {
+      const target = await engine.create();
+      try {
+        await copyDatabase(database.engine, target.engine);
+        for (const index of SQLITE_NAME_INDEXES) assert.equal(await countSegments(target.engine.db, index), 1, `${index}: segments`);
+        await target.engine.seam.checkNameIndex(target.engine.db);
+      } finally {
+        await target.drop();
+      }
+    });
+
     test('migration 0027 merges the indexes of a database loaded before into one segment each', async () => {
       const db = database.engine.db;
       // A load into a database that holds companies adds segments (one a statement of its chunks).
-      await importLines(database.engine, companies(5_000, 8), 'test', { countries, clock });
-      assert.ok((await segmentsOf(db, 'company_name_fts')) > 1, 'the appended load added segments');
+      await importLines(database.engine, makeCompanyLines(5_000, 8), 'test', { countries, clock });
+      assert.ok((await countSegments(db, 'company_name_fts')) > 1, 'the appended load added segments');
       // As the migrator runs it: on a schemaless Kysely.
       await mergeNameIndexes(db as unknown as Kysely<unknown>, database.engine.seam);
-      for (const index of SQLITE_NAME_INDEXES) assert.equal(await segmentsOf(db, index), 1, `${index}: segments`);
-      await sql`INSERT INTO company_near_fts (company_near_fts) VALUES ('integrity-check')`.execute(db);
+      for (const index of SQLITE_NAME_INDEXES) assert.equal(await countSegments(db, index), 1, `${index}: segments`);
+      await database.engine.seam.checkNameIndex(db);
     });
   });
 }
