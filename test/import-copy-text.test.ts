@@ -9,6 +9,7 @@ import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { makeTestApp, search, type TestApp } from './helpers/app.ts';
 import type { NameSearchBody } from './helpers/bodies.ts';
 import { makeCompanies, makeKeyHolder, makeReport } from './helpers/factories.ts';
+import { COPY_PIECE_CHARS } from '../src/db/bulk-writer.ts';
 
 const AWKWARD = 'a\\b \\N \\\\t \\n \\r end\\';
 
@@ -41,5 +42,37 @@ for (const engine of ENGINES) {
         assert.equal(body.results[0]!.reports[0]!.description, AWKWARD);
       });
     }
+
+    test('a batch whose text is sent in several pieces: every row exact, multibyte letters and escapes at any offset', async () => {
+      // PostgreSQL's COPY text goes out a piece of ~COPY_PIECE_CHARS characters at a time
+      // (bulk-writer.ts); the rows here make several pieces per table, with two-byte letters, so a
+      // piece's length in bytes differs from its length in characters.
+      const rows = 400;
+      const description = (i: number) => `${'ĞÜŞİÖÇ ığüşöç '.repeat((i % 37) + 5)}${AWKWARD} #${i}`;
+      const specs = Array.from({ length: rows }, (_, i) => ({
+        company_name: `Parçalı ${i} Ticaret Ltd. Şti.`,
+        city: i % 2 === 0 ? AWKWARD : 'İzmir',
+        reports: [makeReport({ description: description(i) }), makeReport({ description: `${description(i)} ikinci` })],
+      }));
+      const reportText = specs.reduce((n, s) => n + s.reports.reduce((m, r) => m + String(r.description).length, 0), 0);
+      assert.ok(reportText > 4 * COPY_PIECE_CHARS, `the reports' text spans several pieces (${reportText} characters)`);
+      const taxIds = await makeCompanies(database.engine, t.clock, specs);
+      const stored = await database.engine.db
+        .selectFrom('companies')
+        .innerJoin('reports', 'reports.company_id', 'companies.id')
+        .select(['companies.tax_id', 'companies.company_name', 'companies.city', 'reports.description'])
+        .where('companies.tax_id', 'in', taxIds)
+        .orderBy('reports.id')
+        .execute();
+      assert.equal(stored.length, rows * 2);
+      const expected = specs.flatMap((s, i) =>
+        s.reports.map((r) => ({ tax_id: taxIds[i], company_name: s.company_name, city: s.city, description: r.description })),
+      );
+      const byTaxId = (a: { tax_id: string | undefined }, b: { tax_id: string | undefined }) => String(a.tax_id).localeCompare(String(b.tax_id));
+      assert.deepEqual(
+        [...stored].sort(byTaxId).map((r) => ({ ...r })),
+        [...expected].sort(byTaxId),
+      );
+    });
   });
 }

@@ -122,6 +122,9 @@ class FreshLoadWords {
  * token (once). Not by the server's process id: behind a pooler the client knows the pooler's.
  */
 export const WHICH_CLIENT = '/* risklookup client ';
+
+/** A COPY's text is sent in pieces of about this many characters (a few hundred rows). */
+export const COPY_PIECE_CHARS = 64 * 1024;
 export type ClientOfToken = (token: string) => pg.PoolClient | undefined;
 
 /**
@@ -172,11 +175,23 @@ export function postgresBulkWriter(clientOf: ClientOfToken): BulkWriter {
   ) {
     if (rows.length === 0) return;
     const client = await clientFor(ticket);
-    let text = '';
-    rows.forEach((row, i) => {
-      text += `${columns.map((c) => copyField(field(row, c, i))).join('\t')}\n`;
-    });
-    await pipeline(Readable.from([text]), client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`)));
+    // The text goes out a piece at a time, each made when the connection can take it: PostgreSQL
+    // parses one piece while this thread makes the next (the whole text first left both idle in
+    // turn, each waiting for the other: issue 28, docs/benchmarks.md "The import's COPY streamed").
+    function* pieces(): Generator<string> {
+      let text = '';
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i]!;
+        for (let c = 0; c < columns.length; c++) text += (c === 0 ? '' : '\t') + copyField(field(row, columns[c]!, i));
+        text += '\n';
+        if (text.length >= COPY_PIECE_CHARS) {
+          yield text;
+          text = '';
+        }
+      }
+      if (text !== '') yield text;
+    }
+    await pipeline(Readable.from(pieces(), { objectMode: false }), client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`)));
   }
   const words = new FreshLoadWords();
   return {

@@ -1,7 +1,9 @@
 import { existsSync, statSync } from 'node:fs';
 import { Command } from 'commander';
 import { CommandError } from '../command-errors.ts';
+import { IMPORT_HEAP_GROWTH_PERCENT } from '../../config.ts';
 import { readRetentionSettings } from '../../retention/retention-settings.ts';
+import { applyHeapGrowth } from '../../serve/heap-growth.ts';
 import { withContext } from '../context.ts';
 
 /** A progress bar with percent, rate and ETA, redrawn in place on a terminal. */
@@ -39,6 +41,8 @@ export function importCommand(): Command {
       const retention = readRetentionSettings({}, process.env);
       if (retention.problems.length > 0) throw new CommandError(`${retention.problems.join('\n')}\nnothing was imported: fix the settings and import again`);
       return withContext(cmd, async ({ engine, clock, out }) => {
+        // PostgreSQL: a batch's rows outlive young collections while its COPY streams; a bounded old space keeps the peak down.
+        if (engine.seam.kind === 'postgres') applyHeapGrowth(IMPORT_HEAP_GROWTH_PERCENT);
         const [{ buildCountryCatalogue }, { importFile, ImportFailed }] = await Promise.all([
           import('../../countries/catalogue.ts'),
           import('../../import/import.service.ts'),
