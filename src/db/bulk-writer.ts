@@ -86,6 +86,9 @@ const PG_CHANGE_COLUMNS = [
   ['reason', 'text'],
 ] as const;
 
+/** A COPY's text is sent in pieces of about this many characters (a few hundred rows). */
+export const COPY_PIECE_CHARS = 64 * 1024;
+
 /**
  * One field of COPY's text format: `\N` for null, and the backslash, tab, newline and carriage
  * return escaped (the only characters the format gives a meaning to).
@@ -122,9 +125,6 @@ class FreshLoadWords {
  * token (once). Not by the server's process id: behind a pooler the client knows the pooler's.
  */
 export const WHICH_CLIENT = '/* risklookup client ';
-
-/** A COPY's text is sent in pieces of about this many characters (a few hundred rows). */
-export const COPY_PIECE_CHARS = 64 * 1024;
 export type ClientOfToken = (token: string) => pg.PoolClient | undefined;
 
 /**
