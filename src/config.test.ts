@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseConfig } from './config.ts';
+import { importHeapGrowthOf, parseConfig } from './config.ts';
 import { DEFAULT_NEAR_MATCH_THRESHOLD } from './search/near-match-score.ts';
 import { DEFAULT_DATABASE_URL } from './db/database-url.ts';
 
@@ -106,6 +106,16 @@ test("V8's heap growth (issue 28): 50 % by default, the flag over RISKLOOKUP_HEA
   assert.throws(
     () => parseConfig({ heapGrowthPercent: '-5' }, {}),
     /heap growth in percent \(RISKLOOKUP_HEAP_GROWTH_PERCENT\) must be a whole number from 0 to 1000/,
+  );
+});
+
+test("a PostgreSQL import's heap growth (issue 28): 100 % unless RISKLOOKUP_HEAP_GROWTH_PERCENT says, 0 for V8's own, a bad value reported", () => {
+  assert.deepEqual(importHeapGrowthOf({}), { percent: 100, problems: [] });
+  assert.deepEqual(importHeapGrowthOf({ RISKLOOKUP_HEAP_GROWTH_PERCENT: '0' }), { percent: 0, problems: [] });
+  assert.deepEqual(importHeapGrowthOf({ RISKLOOKUP_HEAP_GROWTH_PERCENT: '250' }), { percent: 250, problems: [] });
+  assert.match(
+    importHeapGrowthOf({ RISKLOOKUP_HEAP_GROWTH_PERCENT: 'lots' }).problems.join(),
+    /RISKLOOKUP_HEAP_GROWTH_PERCENT\) must be a whole number from 0 to 1000/,
   );
 });
 

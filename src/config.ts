@@ -48,6 +48,24 @@ export const DEFAULT_HEAP_GROWTH_PERCENT = 50;
 export const IMPORT_HEAP_GROWTH_PERCENT = 100;
 
 /**
+ * A PostgreSQL import's old-space growth: RISKLOOKUP_HEAP_GROWTH_PERCENT when the operator set it
+ * (as for `serve`; 0 leaves V8 its own factor, or one given as `node --heap-growing-percent=N`),
+ * else IMPORT_HEAP_GROWTH_PERCENT.
+ */
+export function importHeapGrowthOf(env: NodeJS.ProcessEnv): { percent: number; problems: string[] } {
+  const problems: string[] = [];
+  const percent = integer(
+    'heap growth in percent (RISKLOOKUP_HEAP_GROWTH_PERCENT)',
+    env.RISKLOOKUP_HEAP_GROWTH_PERCENT,
+    IMPORT_HEAP_GROWTH_PERCENT,
+    0,
+    1000,
+    problems,
+  );
+  return { percent, problems };
+}
+
+/**
  * Issue 28: the largest V8's new space (both semi-spaces) may grow to in a serving process, MB
  * (serve/heap-growth.ts): the sizes V8 grows it through, from its start (2) to its own maximum
  * (32, no limit); measured in docs/benchmarks.md ("branch rss250").

@@ -127,6 +127,16 @@ for (const engine of ENGINES) {
       const missing = await cli('import', join(dir, 'nope.jsonl'));
       assert.equal(missing.code, 1);
       assert.match(missing.stderr, /no such file/);
+
+      // The import's heap growth (a PostgreSQL import's old space; RISKLOOKUP_HEAP_GROWTH_PERCENT as for serve): a bad value refused before anything is read.
+      const badSetting = await runCli(['import', good, '--db', database.url], { RISKLOOKUP_HEAP_GROWTH_PERCENT: 'lots' });
+      assert.equal(badSetting.code, 1, badSetting.stderr);
+      assert.match(badSetting.stderr, /RISKLOOKUP_HEAP_GROWTH_PERCENT\) must be a whole number from 0 to 1000, got 'lots'\nnothing was imported/);
+      const another = join(dir, `another-${engine.name}.jsonl`);
+      writeFileSync(another, `${companyLine({ company_name: 'Başka Clitest A.Ş.' })}\n`);
+      const ownFactor = await runCli(['import', another, '--db', database.url, '--json'], { RISKLOOKUP_HEAP_GROWTH_PERCENT: '0' });
+      assert.equal(ownFactor.code, 0, ownFactor.stderr);
+      assert.equal(readJson<{ companiesAdded: number }>(ownFactor.stdout).companiesAdded, 1);
     });
 
     test('usage errors exit 2', async () => {

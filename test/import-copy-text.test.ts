@@ -5,6 +5,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { makeTestApp, search, type TestApp } from './helpers/app.ts';
 import type { NameSearchBody } from './helpers/bodies.ts';
@@ -74,5 +75,35 @@ for (const engine of ENGINES) {
         [...expected].sort(byTaxId),
       );
     });
+
+    if (engine.name === 'postgres') {
+      test('a COPY that PostgreSQL refuses in a later piece: the import fails with its error, writes nothing, and the engine goes on', async () => {
+        // A constraint only this test adds; the import checks its lines, so only the database can refuse.
+        await sql`ALTER TABLE reports ADD CONSTRAINT test_no_boom CHECK (position('BOOM' in description) = 0)`.execute(database.engine.db);
+        try {
+          const rows = 300;
+          const specs = Array.from({ length: rows }, (_, i) => ({
+            company_name: `Kırılan ${i} Nakliyat Ltd. Şti.`,
+            reports: [makeReport({ description: `${'ÇĞİÖŞÜ '.repeat(80)}${i === rows - 1 ? 'BOOM' : ''} #${i}` })],
+          }));
+          const text = specs.reduce((n, s) => n + String(s.reports[0]!.description).length, 0);
+          assert.ok(text > 2 * COPY_PIECE_CHARS, `the refused row, the last, comes after the first pieces have gone out (${text} characters)`);
+          const before = await database.engine.db
+            .selectFrom('companies')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow();
+          await assert.rejects(makeCompanies(database.engine, t.clock, specs), /test_no_boom/);
+          const after = await database.engine.db
+            .selectFrom('companies')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow();
+          assert.equal(Number(after.n), Number(before.n), 'no company of the failed import was kept');
+          const res = await search(t.app, key, 'q=kovaltex');
+          assert.equal(res.statusCode, 200, res.body);
+        } finally {
+          await sql`ALTER TABLE reports DROP CONSTRAINT test_no_boom`.execute(database.engine.db);
+        }
+      });
+    }
   });
 }

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { Command } from 'commander';
 import { CommandError } from '../command-errors.ts';
-import { IMPORT_HEAP_GROWTH_PERCENT } from '../../config.ts';
+import { importHeapGrowthOf } from '../../config.ts';
 import { readRetentionSettings } from '../../retention/retention-settings.ts';
 import { applyHeapGrowth } from '../../serve/heap-growth.ts';
 import { withContext } from '../context.ts';
@@ -40,9 +40,11 @@ export function importCommand(): Command {
       // D34: the server's retention settings decide which reports arrive already past their end (written `expired`).
       const retention = readRetentionSettings({}, process.env);
       if (retention.problems.length > 0) throw new CommandError(`${retention.problems.join('\n')}\nnothing was imported: fix the settings and import again`);
+      const heapGrowth = importHeapGrowthOf(process.env);
+      if (heapGrowth.problems.length > 0) throw new CommandError(`${heapGrowth.problems.join('\n')}\nnothing was imported: fix the setting and import again`);
       return withContext(cmd, async ({ engine, clock, out }) => {
         // PostgreSQL: a batch's rows outlive young collections while its COPY streams; a bounded old space keeps the peak down.
-        if (engine.seam.kind === 'postgres') applyHeapGrowth(IMPORT_HEAP_GROWTH_PERCENT);
+        if (engine.seam.kind === 'postgres') applyHeapGrowth(heapGrowth.percent);
         const [{ buildCountryCatalogue }, { importFile, ImportFailed }] = await Promise.all([
           import('../../countries/catalogue.ts'),
           import('../../import/import.service.ts'),
