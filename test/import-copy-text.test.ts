@@ -9,8 +9,9 @@ import { sql } from 'kysely';
 import { ENGINES, type TestDatabase } from './helpers/engines.ts';
 import { makeTestApp, search, type TestApp } from './helpers/app.ts';
 import type { NameSearchBody } from './helpers/bodies.ts';
-import { makeCompanies, makeKeyHolder, makeReport } from './helpers/factories.ts';
-import { COPY_PIECE_CHARS } from '../src/db/bulk-writer.ts';
+import { makeCompanies, makeKeyHolder, makeReport, type CompanySpec } from './helpers/factories.ts';
+import { COPY_PIECE_BYTES } from '../src/db/bulk-writer.ts';
+import { IMPORT_BATCH_LINES } from '../src/import/import.service.ts';
 
 const AWKWARD = 'a\\b \\N \\\\t \\n \\r end\\';
 
@@ -45,9 +46,9 @@ for (const engine of ENGINES) {
     }
 
     test('a batch whose text is sent in several pieces: every row exact, multibyte letters and escapes at any offset', async () => {
-      // PostgreSQL's COPY text goes out a piece of ~COPY_PIECE_CHARS characters at a time
-      // (bulk-writer.ts); the rows here make several pieces per table, with two-byte letters, so a
-      // piece's length in bytes differs from its length in characters.
+      // PostgreSQL's COPY text goes out a piece of ~COPY_PIECE_BYTES bytes at a time (bulk-writer.ts,
+      // each row's line encoded into the piece in place); the rows here make several pieces per
+      // table, with two-byte letters, so a line's length in bytes differs from its length in characters.
       const rows = 400;
       const description = (i: number) => `${'ĞÜŞİÖÇ ığüşöç '.repeat((i % 37) + 5)}${AWKWARD} #${i}`;
       const specs = Array.from({ length: rows }, (_, i) => ({
@@ -55,8 +56,8 @@ for (const engine of ENGINES) {
         city: i % 2 === 0 ? AWKWARD : 'İzmir',
         reports: [makeReport({ description: description(i) }), makeReport({ description: `${description(i)} ikinci` })],
       }));
-      const reportText = specs.reduce((n, s) => n + s.reports.reduce((m, r) => m + String(r.description).length, 0), 0);
-      assert.ok(reportText > 4 * COPY_PIECE_CHARS, `the reports' text spans several pieces (${reportText} characters)`);
+      const reportText = specs.reduce((n, s) => n + s.reports.reduce((m, r) => m + Buffer.byteLength(String(r.description)), 0), 0);
+      assert.ok(reportText > 4 * COPY_PIECE_BYTES, `the reports' text spans several pieces (${reportText} bytes)`);
       const taxIds = await makeCompanies(database.engine, t.clock, specs);
       const stored = await database.engine.db
         .selectFrom('companies')
@@ -77,32 +78,56 @@ for (const engine of ENGINES) {
     });
 
     if (engine.name === 'postgres') {
-      test('a COPY that PostgreSQL refuses in a later piece: the import fails with its error, writes nothing, and the engine goes on', async () => {
-        // A constraint only this test adds; the import checks its lines, so only the database can refuse.
-        await sql`ALTER TABLE reports ADD CONSTRAINT test_no_boom CHECK (position('BOOM' in description) = 0)`.execute(database.engine.db);
+      /**
+       * Imports `specs` with a constraint only this helper adds (the import checks its lines, so
+       * only the database can refuse a report whose description holds BOOM): the import must fail
+       * with the constraint's own error, keep no company, and leave the engine answering.
+       */
+      async function expectRefused(specs: CompanySpec[]): Promise<void> {
+        const db = database.engine.db;
+        const companies = async () =>
+          Number(
+            (
+              await db
+                .selectFrom('companies')
+                .select((eb) => eb.fn.countAll().as('n'))
+                .executeTakeFirstOrThrow()
+            ).n,
+          );
+        await sql`ALTER TABLE reports ADD CONSTRAINT test_no_boom CHECK (position('BOOM' in description) = 0)`.execute(db);
         try {
-          const rows = 300;
-          const specs = Array.from({ length: rows }, (_, i) => ({
-            company_name: `Kırılan ${i} Nakliyat Ltd. Şti.`,
-            reports: [makeReport({ description: `${'ÇĞİÖŞÜ '.repeat(80)}${i === rows - 1 ? 'BOOM' : ''} #${i}` })],
-          }));
-          const text = specs.reduce((n, s) => n + String(s.reports[0]!.description).length, 0);
-          assert.ok(text > 2 * COPY_PIECE_CHARS, `the refused row, the last, comes after the first pieces have gone out (${text} characters)`);
-          const before = await database.engine.db
-            .selectFrom('companies')
-            .select((eb) => eb.fn.countAll().as('n'))
-            .executeTakeFirstOrThrow();
-          await assert.rejects(makeCompanies(database.engine, t.clock, specs), /test_no_boom/);
-          const after = await database.engine.db
-            .selectFrom('companies')
-            .select((eb) => eb.fn.countAll().as('n'))
-            .executeTakeFirstOrThrow();
-          assert.equal(Number(after.n), Number(before.n), 'no company of the failed import was kept');
+          const before = await companies();
+          await assert.rejects(makeCompanies(database.engine, t.clock, specs), (error: Error) => {
+            assert.match(error.message, /test_no_boom/);
+            return true;
+          });
+          assert.equal(await companies(), before, 'no company of the failed import was kept');
           const res = await search(t.app, key, 'q=kovaltex');
           assert.equal(res.statusCode, 200, res.body);
         } finally {
-          await sql`ALTER TABLE reports DROP CONSTRAINT test_no_boom`.execute(database.engine.db);
+          await sql`ALTER TABLE reports DROP CONSTRAINT test_no_boom`.execute(db);
         }
+      }
+
+      test('a COPY that PostgreSQL refuses in a later piece: the import fails with its error, writes nothing, and the engine goes on', async () => {
+        const rows = 300;
+        const specs = Array.from({ length: rows }, (_, i) => ({
+          company_name: `Kırılan ${i} Nakliyat Ltd. Şti.`,
+          reports: [makeReport({ description: `${'ÇĞİÖŞÜ '.repeat(80)}${i === rows - 1 ? 'BOOM' : ''} #${i}` })],
+        }));
+        const text = specs.reduce((n, s) => n + Buffer.byteLength(String(s.reports[0]!.description)), 0);
+        assert.ok(text > 2 * COPY_PIECE_BYTES, `the refused row, the last, comes after the first pieces have gone out (${text} bytes)`);
+        await expectRefused(specs);
+      });
+
+      test("a COPY refused while later batches' COPYs are queued behind it: its own error, not the aborted transaction's", async () => {
+        // A batch returns once its COPYs are queued (bulk-writer.ts): the next batches are made
+        // and queued meanwhile, and their statements fail only because the first one did.
+        const specs = Array.from({ length: 3 * IMPORT_BATCH_LINES + 10 }, (_, i) => ({
+          company_name: `Sıralı ${i} Lojistik Ltd. Şti.`,
+          reports: [makeReport({ description: `kayıt ${i}${i === IMPORT_BATCH_LINES - 5 ? ' BOOM' : ''}` })],
+        }));
+        await expectRefused(specs);
       });
     }
   });

@@ -35,6 +35,13 @@ export interface BulkWriter {
   insertReports(ticket: BulkTicket, rows: ReadonlyArray<Insertable<ReportsTable>>): Promise<Array<{ id: number; status: string }>>;
   insertStatusChanges(ticket: BulkTicket, rows: ReadonlyArray<Insertable<ReportStatusChangesTable>>): Promise<void>;
   /**
+   * Waits for every write of the session still under way (PostgreSQL's COPYs go out behind the
+   * caller's back: see postgresBulkWriter) and throws the first one's error, if any failed. The
+   * session calls it before its end and, when its work failed, prefers the error it gives: a
+   * statement after a failed COPY only says that the transaction was aborted.
+   */
+  settle(ticket: BulkTicket): Promise<void>;
+  /**
    * A fresh load's name words, sorted: every word of the `name_core` of the companies it
    * inserted; null when this writer does not keep them (rebuildNameIndex then reads the names).
    */
@@ -86,8 +93,20 @@ const PG_CHANGE_COLUMNS = [
   ['reason', 'text'],
 ] as const;
 
-/** A COPY's text is sent in pieces of about this many characters (a few hundred rows). */
-export const COPY_PIECE_CHARS = 64 * 1024;
+/**
+ * A COPY's text is sent in pieces of about this many bytes (a few hundred rows), each a Buffer
+ * written row by row: a row's line is made as a string, then encoded into the piece in place
+ * (`utf8Write`). Concatenating a piece's fields into one string and encoding it at the end cost
+ * 2.4 × the CPU (the string is a rope of thousands of parts, flattened to two bytes a character
+ * by any Turkish letter before it is encoded: issue 28, docs/benchmarks.md).
+ */
+export const COPY_PIECE_BYTES = 64 * 1024;
+
+/**
+ * Node's own UTF-8 encoder into a Buffer (what `buffer.write` calls after checking its
+ * arguments; half the CPU of `write` for a row's line, measured). Not in @types/node.
+ */
+type Utf8Writable = Buffer & { utf8Write(text: string, offset: number): number };
 
 /**
  * One field of COPY's text format: `\N` for null, and the backslash, tab, newline and carriage
@@ -97,6 +116,40 @@ function copyField(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return '\\N';
   const text = String(value);
   return /[\\\t\n\r]/.test(text) ? text.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r')) : text;
+}
+
+/**
+ * COPY's text of `rows`, in Buffers of about `pieceBytes` (a piece ends at a line's end; a line
+ * longer than a piece goes out alone), made one piece at a time as the consumer pulls them.
+ */
+export function* copyTextPieces<T>(
+  rows: readonly T[],
+  columns: readonly string[],
+  field: (row: T, column: string, index: number) => string | number | null | undefined,
+  pieceBytes = COPY_PIECE_BYTES,
+): Generator<Buffer> {
+  let piece = Buffer.allocUnsafe(2 * pieceBytes);
+  let used = 0;
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    let line = copyField(field(row, columns[0]!, i));
+    for (let c = 1; c < columns.length; c++) line += '\t' + copyField(field(row, columns[c]!, i));
+    line += '\n';
+    // A UTF-16 unit takes at most three bytes in UTF-8 (a surrogate pair four for its two).
+    if (used + 3 * line.length > piece.length) {
+      if (used > 0) yield piece.subarray(0, used);
+      // Each piece is a new buffer: the one given away may still be queued on the socket.
+      piece = Buffer.allocUnsafe(Math.max(2 * pieceBytes, 3 * line.length));
+      used = 0;
+    }
+    used += (piece as Utf8Writable).utf8Write(line, used);
+    if (used >= pieceBytes) {
+      yield piece.subarray(0, used);
+      piece = Buffer.allocUnsafe(2 * pieceBytes);
+      used = 0;
+    }
+  }
+  if (used > 0) yield piece.subarray(0, used);
 }
 
 /**
@@ -128,11 +181,68 @@ export const WHICH_CLIENT = '/* risklookup client ';
 export type ClientOfToken = (token: string) => pg.PoolClient | undefined;
 
 /**
+ * Ids from a table's sequence for one session, taken a block ahead once the loads are large: the
+ * next block is asked for while the rows before it still go in, so a batch need not wait for the
+ * COPYs queued before it to learn its ids (a statement runs after every statement sent before it
+ * on the connection). The ids stay in the order taken; a large load leaves at most one block
+ * unused, a gap in the sequence like a rolled-back insert's.
+ */
+class IdBlocks {
+  private ids: number[] = [];
+  private next = 0;
+  private coming: Promise<number[]> | null = null;
+
+  constructor(private readonly fetch: (count: number) => Promise<number[]>) {}
+
+  async take(count: number): Promise<number[]> {
+    while (this.ids.length - this.next < count) {
+      const coming = this.coming ?? this.fetch(count - (this.ids.length - this.next));
+      this.coming = null;
+      this.ids = [...this.ids.slice(this.next), ...(await coming)];
+      this.next = 0;
+    }
+    const taken = this.ids.slice(this.next, this.next + count);
+    this.next += count;
+    if (count >= PREFETCH_FROM_ROWS && this.coming === null && this.ids.length - this.next < PREFETCH_AHEAD * count) {
+      this.coming = this.fetch(ID_BLOCK_LOADS * count);
+      // Awaited by the next take; a failure meanwhile fails the COPY before it too (settle).
+      this.coming.catch(() => {});
+    }
+    return taken;
+  }
+}
+
+/** Loads of this many rows at a time or more take their ids a block ahead (IdBlocks). */
+const PREFETCH_FROM_ROWS = 500;
+/**
+ * The next block is asked for when fewer than this many loads' ids are left: its statement runs
+ * behind the COPYs already queued, so it needs a few batches' time to come back.
+ */
+const PREFETCH_AHEAD = 4;
+/** A block of ids holds this many loads' worth (at 2,000 companies a batch: 32,000 ids). */
+const ID_BLOCK_LOADS = 16;
+
+/** COPYs queued on a session's connection at most (an import batch sends three: three batches). */
+const COPIES_UNDER_WAY = 9;
+
+/** A session's COPYs under way, and the first that failed. */
+interface CopiesUnderWay {
+  running: Set<Promise<void>>;
+  failure: { error: unknown } | null;
+}
+
+/**
  * PostgreSQL: rows go in by `COPY … FROM STDIN` on the session's own connection, inside its
  * transaction (all or nothing as before), with ids taken from the tables' sequences first (COPY
  * returns nothing; the import needs the companies' ids for their reports). At 10^6 companies the
  * `INSERT … SELECT FROM unnest(…)` of each chunk took most of a 240–270 s import
  * (docs/benchmarks.md); COPY skips the parse, plan and executor of every row.
+ *
+ * An insert returns once its COPY is queued on the connection, not when PostgreSQL has taken it:
+ * the caller makes its next batch while PostgreSQL works through this one (each waited for the
+ * other before: issue 28, docs/benchmarks.md "Batches overlapped"). Order is kept by the
+ * connection, which runs statements in the order they were sent: a later look-up sees the rows.
+ * `settle` waits for them all and gives the first failure.
  */
 export function postgresBulkWriter(clientOf: ClientOfToken): BulkWriter {
   const clients = new WeakMap<BulkTicket, pg.PoolClient>();
@@ -155,8 +265,7 @@ export function postgresBulkWriter(clientOf: ClientOfToken): BulkWriter {
   // The sequence's name once per table: pg_get_serial_sequence is evaluated for every row of
   // generate_series (a quarter of the ids' time at 2×10^5 companies).
   const sequences = new Map<string, string>();
-  async function newIds(ticket: BulkTicket, table: string, count: number): Promise<number[]> {
-    const db = checkOpen(ticket);
+  async function newIds(db: Db, table: string, count: number): Promise<number[]> {
     let sequence = sequences.get(table);
     if (sequence === undefined) {
       const { rows } = await sql<{ name: string }>`SELECT pg_get_serial_sequence(${table}, 'id') AS name`.execute(db);
@@ -166,46 +275,71 @@ export function postgresBulkWriter(clientOf: ClientOfToken): BulkWriter {
     const { rows } = await sql<{ id: number }>`SELECT nextval(${sequence}::regclass) AS id FROM generate_series(1, ${count})`.execute(db);
     return rows.map((r) => Number(r.id));
   }
+  const idBlocks = new WeakMap<BulkTicket, Map<string, IdBlocks>>();
+  function idsFor(ticket: BulkTicket, table: string, count: number): Promise<number[]> {
+    const db = checkOpen(ticket);
+    let tables = idBlocks.get(ticket);
+    if (!tables) idBlocks.set(ticket, (tables = new Map<string, IdBlocks>()));
+    let blocks = tables.get(table);
+    if (!blocks) tables.set(table, (blocks = new IdBlocks((n) => newIds(db, table, n))));
+    return blocks.take(count);
+  }
+  const underWay = new WeakMap<BulkTicket, CopiesUnderWay>();
+  function copiesOf(ticket: BulkTicket): CopiesUnderWay {
+    let copies = underWay.get(ticket);
+    if (!copies) underWay.set(ticket, (copies = { running: new Set(), failure: null }));
+    return copies;
+  }
+  /** Queues the COPY of `rows` on the session's connection; returns once it is queued. */
   async function copy<T>(
     ticket: BulkTicket,
     table: string,
     columns: readonly string[],
     rows: readonly T[],
     field: (row: T, column: string, index: number) => string | number | null | undefined,
-  ) {
+  ): Promise<void> {
     if (rows.length === 0) return;
     const client = await clientFor(ticket);
+    const copies = copiesOf(ticket);
+    // A few batches' COPYs queued at most: the rows of each are held until PostgreSQL has them.
+    while (copies.running.size >= COPIES_UNDER_WAY && !copies.failure) await Promise.race(copies.running);
+    // A COPY after a failed one would only be refused (the transaction is aborted): stop here with the first error.
+    if (copies.failure) throw copies.failure.error;
     // The text goes out a piece at a time, each made when the connection can take it: PostgreSQL
-    // parses one piece while this thread makes the next (the whole text first left both idle in
-    // turn, each waiting for the other: issue 28, docs/benchmarks.md "The import's COPY streamed").
-    function* pieces(): Generator<string> {
-      let text = '';
-      for (let i = 0; i < rows.length; i++) {
-        const row = rows[i]!;
-        for (let c = 0; c < columns.length; c++) text += (c === 0 ? '' : '\t') + copyField(field(row, columns[c]!, i));
-        text += '\n';
-        if (text.length >= COPY_PIECE_CHARS) {
-          yield text;
-          text = '';
-        }
-      }
-      if (text !== '') yield text;
-    }
-    await pipeline(Readable.from(pieces(), { objectMode: false }), client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`)));
+    // parses one piece while this thread makes the next (issue 28, docs/benchmarks.md "The
+    // import's COPY streamed"). Made whole beforehand, or ahead a piece a turn, it left
+    // PostgreSQL waiting for this thread as often (docs/benchmarks.md "Batches overlapped").
+    const running = pipeline(
+      Readable.from(copyTextPieces(rows, columns, field), { objectMode: false }),
+      client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`)),
+    ).then(
+      () => {
+        copies.running.delete(running);
+      },
+      (error: unknown) => {
+        copies.running.delete(running);
+        copies.failure ??= { error };
+      },
+    );
+    copies.running.add(running);
   }
   const words = new FreshLoadWords();
   return {
     prepareForImport: () => {},
     freshLoadWords: (ticket) => words.sorted(ticket),
     insertCompanies: async (ticket, rows) => {
-      const ids = await newIds(ticket, 'companies', rows.length);
+      checkOpen(ticket);
+      if (rows.length === 0) return [];
+      const ids = await idsFor(ticket, 'companies', rows.length);
       if (ticket.freshLoad) words.add(ticket, rows);
       const columns = ['id', ...PG_COMPANY_COLUMNS.map(([name]) => name)];
       await copy(ticket, 'companies', columns, rows, (row, c, i) => (c === 'id' ? ids[i] : (row[c as keyof typeof row] as string | number | null)));
       return rows.map((row, i) => ({ id: ids[i]!, taxIdNorm: row.tax_id_norm, country: row.country }));
     },
     insertReports: async (ticket, rows) => {
-      const ids = await newIds(ticket, 'reports', rows.length);
+      checkOpen(ticket);
+      if (rows.length === 0) return [];
+      const ids = await idsFor(ticket, 'reports', rows.length);
       const columns = ['id', ...PG_REPORT_COLUMNS.map(([name]) => name)];
       await copy(ticket, 'reports', columns, rows, (row, c, i) => (c === 'id' ? ids[i] : (row[c as keyof typeof row] as string | number | null)));
       return rows.map((row, i) => ({ id: ids[i]!, status: row.status }));
@@ -218,6 +352,12 @@ export function postgresBulkWriter(clientOf: ClientOfToken): BulkWriter {
         rows,
         (row, c) => row[c as keyof typeof row] as string | number | null,
       );
+    },
+    settle: async (ticket) => {
+      const copies = underWay.get(ticket);
+      if (!copies) return;
+      while (copies.running.size > 0) await Promise.all(copies.running);
+      if (copies.failure) throw copies.failure.error;
     },
   };
 }
@@ -271,6 +411,8 @@ export function sqliteBulkWriter(database: Sqlite.Database): BulkWriter {
     // again and again. 64 MB took a 2×10^5-company import from 18.6 s to 14.5 s; 32 MB is as
     // fast at 10^6 (56.7 s against 56.2 s) and keeps the peak at 434 MB instead of 479 MB.
     prepareForImport: () => database.pragma('cache_size = -32768'),
+    // Every insert has finished when it returns.
+    settle: () => Promise.resolve(),
     freshLoadWords: (ticket) => words.sorted(ticket),
     // eslint-disable-next-line @typescript-eslint/require-await -- BulkWriter is async (PostgreSQL's awaits); a throw must reject
     insertCompanies: async (ticket, rows) => {

@@ -266,7 +266,16 @@ async function inTransaction<T>(engine: WriteEngine, db: Db, work: (session: Wri
       insertStatusChanges: (rows) => engine.bulk.insertStatusChanges(ticket, rows),
     };
     try {
-      const result = await work(session);
+      let result: T;
+      try {
+        result = await work(session);
+        await engine.bulk.settle(ticket);
+      } catch (error) {
+        // Nothing may still be writing when the transaction ends; and a statement after a failed
+        // COPY only says that the transaction was aborted: the COPY's own error is the one to give.
+        await engine.bulk.settle(ticket);
+        throw error;
+      }
       await finishFreshLoad?.(engine.bulk.freshLoadWords(ticket));
       if (checkForeignKeys) await checkSqliteForeignKeys(trx);
       await engine.seam.markBulkLoad(trx, false);

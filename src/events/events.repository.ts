@@ -43,6 +43,12 @@ export async function watchedAmong(db: Db, keys: ReadonlyArray<{ country: string
   return out;
 }
 
+/** The key (watchKey) of every company someone watches. */
+export async function watchedKeys(db: Db): Promise<Set<string>> {
+  const rows = await db.selectFrom('watched_companies').select(['country', 'tax_id_norm']).execute();
+  return new Set(rows.map((r) => watchKey(r.country, r.tax_id_norm)));
+}
+
 /** Baselines made at or after `sinceMs` (watches added while a long change, an import, was open). */
 export async function watchedSince(db: Db, sinceMs: number): Promise<Array<{ country: string; taxIdNorm: string }>> {
   const rows = await db.selectFrom('watched_companies').select(['country', 'tax_id_norm']).where('created_at', '>=', sinceMs).execute();

@@ -25,6 +25,10 @@ import { newCompanyRow, renamedCompany } from '../companies/company-row.ts';
 import type { ReportType } from '../reports/report-types.ts';
 import { EXPIRY_BY, EXPIRY_REASON, expiryCutoffOf, retentionAnchorOf } from '../retention/retention-rules.ts';
 import type { RetentionSettings } from '../retention/retention-settings.ts';
+import { nextTurn } from '../lib/next-turn.ts';
+
+/** Lines between two turns of the event loop while an import reads and writes (~1 ms of work). */
+export const TURN_EVERY_LINES = 100;
 
 export interface ImportSummary {
   lines: number;
@@ -209,7 +213,10 @@ export async function writeBatch(ctx: BatchContext, batch: readonly BatchLine[])
   const newCompanies: Array<Insertable<CompaniesTable>> = [];
   const newReports: Array<{ key: string; report: ImportReport }> = [];
   const touched = new Set<number>();
-  for (const line of batch) {
+  for (let n = 0; n < batch.length; n++) {
+    const line = batch[n]!;
+    // A turn of the event loop now and then: PostgreSQL's COPYs of the batch before go on meanwhile (import.service.ts).
+    if (n > 0 && n % TURN_EVERY_LINES === 0) await nextTurn();
     const c = line.company;
     const key = companyKey(c.country, c.taxIdNorm);
     const existing = companies.get(key);

@@ -7,15 +7,16 @@ import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { CountryCatalogue } from '../countries/catalogue.ts';
 import type { Clock } from '../lib/clock.ts';
-import { companyKey, writeBatch, type BatchContext, type BatchLine, type ImportSummary } from './import-batch.ts';
+import { companyKey, TURN_EVERY_LINES, writeBatch, type BatchContext, type BatchLine, type ImportSummary } from './import-batch.ts';
 import { runWriteSession, type WriteEngine } from '../db/write-session.ts';
 import { checkFileInWorker, checkLinesInline, checkLinesInWorker } from './line-checker.ts';
 import type { CheckedLine } from './import-line.ts';
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { recordCompanyChanges, type CompanyChange } from '../events/company-changes.ts';
-import { watchedAmong, watchedSince, watchKey } from '../events/events.repository.ts';
+import { watchedKeys, watchedSince, watchKey } from '../events/events.repository.ts';
 import { WrittenFilter } from './written-filter.ts';
+import { nextTurn } from '../lib/next-turn.ts';
 import { DEFAULT_RETENTION, type RetentionSettings } from '../retention/retention-settings.ts';
 
 export type { ImportSummary } from './import-batch.ts';
@@ -97,25 +98,37 @@ export async function importFile(engine: ImportEngine, path: string, options: Im
 class Rollback extends Error {}
 
 /**
- * The watchers of an import (D31), set-based: each batch notes which of its companies are watched
- * (one indexed read per batch, no lock); at the end, in the import's transaction, the seam is
- * called once with those and with every company whose watch was added while the import ran (its
- * baseline was computed without the import's uncommitted rows). The seam takes the feed's head
- * only then, so a long import does not hold up moderation or new watches until its very end.
+ * The watchers of an import (D31), set-based: the companies someone watches are read once, as the
+ * import begins (their keys only: a few MB at 100,000 watched companies); each batch notes which
+ * of its companies are among them, without a statement; at the end, in the import's transaction,
+ * the seam is called once with those and with every company whose watch was added while the
+ * import ran (its baseline was computed without the import's uncommitted rows). The seam takes the
+ * feed's head only then, so a long import does not hold up moderation or new watches until its
+ * very end. (A read per batch, as before, ran behind the batch's COPYs on PostgreSQL and held the
+ * next batch until they were done: docs/benchmarks.md "Batches overlapped".)
  */
 class ImportWatchers {
   private readonly watched = new Map<string, CompanyChange>();
-  private readonly startedAt: number;
 
-  constructor(
+  private constructor(
     private readonly trx: Transaction<Database>,
     private readonly clock: Clock,
-  ) {
-    this.startedAt = clock.now();
+    private readonly startedAt: number,
+    private readonly watchedAtStart: ReadonlySet<string>,
+  ) {}
+
+  static async start(trx: Transaction<Database>, clock: Clock): Promise<ImportWatchers> {
+    const startedAt = clock.now();
+    return new ImportWatchers(trx, clock, startedAt, await watchedKeys(trx));
   }
 
-  async note(keys: ReadonlyArray<{ country: string; taxIdNorm: string }>): Promise<void> {
-    for (const b of await watchedAmong(this.trx, keys)) this.watched.set(watchKey(b.country, b.tax_id_norm), { country: b.country, taxIdNorm: b.tax_id_norm });
+  /** Notes which of a batch's companies are watched. */
+  note(keys: ReadonlyArray<{ country: string; taxIdNorm: string }>): void {
+    if (this.watchedAtStart.size === 0) return;
+    for (const k of keys) {
+      const key = watchKey(k.country, k.taxIdNorm);
+      if (this.watchedAtStart.has(key)) this.watched.set(key, { country: k.country, taxIdNorm: k.taxIdNorm });
+    }
   }
 
   async tell(): Promise<number> {
@@ -128,9 +141,10 @@ class ImportWatchers {
 /**
  * Collects lines into batches; a line that repeats a company or report ref of the batch starts a new one, so lines apply in order.
  * One batch is written while the next is collected: on PostgreSQL the server works through a
- * batch's statements while this thread takes in and checks the next lines, instead of each
- * waiting for the other. A batch starts only when the one before it has finished (its reads see
- * that one's rows), and a failed write fails the next flush or `finish`.
+ * batch's statements while this thread takes in, checks and makes the next one, instead of each
+ * waiting for the other. A batch starts once the one before it has sent its statements (its
+ * COPYs are queued on the connection, db/bulk-writer.ts: the next batch's reads run after them
+ * and see their rows), and a failed write fails the next flush or `finish`.
  */
 class Batcher {
   private lines: BatchLine[] = [];
@@ -177,7 +191,7 @@ class Batcher {
   private async write(lines: readonly BatchLine[]): Promise<void> {
     await writeBatch(this.ctx, lines);
     // The batch's companies that someone watches (D31): told once, at the end (watchers.tell).
-    await this.watchers.note(lines.map((l) => ({ country: l.company.country, taxIdNorm: l.company.taxIdNorm })));
+    this.watchers.note(lines.map((l) => ({ country: l.company.country, taxIdNorm: l.company.taxIdNorm })));
   }
 }
 
@@ -209,7 +223,7 @@ async function importChecked(engine: ImportEngine, checked: AsyncGenerator<Check
     await runWriteSession(
       engine,
       async (session) => {
-        const watchers = new ImportWatchers(session.trx, options.clock);
+        const watchers = await ImportWatchers.start(session.trx, options.clock);
         const written = session.freshLoad ? { taxIds: new WrittenFilter(), refs: new WrittenFilter() } : null;
         const batcher = new Batcher(
           { session, clock: options.clock, changedBy, retention: options.retention ?? DEFAULT_RETENTION, memberIds: new Map(), summary, problems, written },
@@ -220,6 +234,10 @@ async function importChecked(engine: ImportEngine, checked: AsyncGenerator<Check
           for await (const line of checked) {
             lineNo = line.lineNo;
             if (lineNo % 1000 === 0) options.onProgress?.(lineNo, 0);
+            // Lines arrive as microtasks: without a turn of the event loop now and then, the
+            // connection's replies and the next piece of a COPY wait for the whole chunk, and so
+            // does PostgreSQL (docs/benchmarks.md "Batches overlapped").
+            if (lineNo % TURN_EVERY_LINES === 0) await nextTurn();
             if (line.blank) continue;
             summary.lines++;
             if (line.company) await batcher.add({ lineNo, company: line.company });
@@ -227,7 +245,7 @@ async function importChecked(engine: ImportEngine, checked: AsyncGenerator<Check
           }
           await batcher.finish();
         } finally {
-          // No statement of a batch may run after the transaction has ended.
+          // No statement of a batch may run after the transaction has ended (the session waits for its COPYs).
           await batcher.idle();
         }
         options.onProgress?.(lineNo, 0);
