@@ -42,7 +42,8 @@ export const DEFAULT_HEAP_GROWTH_PERCENT = 50;
  * Issue 28: a PostgreSQL import's old space may grow 100 % past what a full collection left alive.
  * With its COPY text streamed, a batch's rows outlive young collections, and V8's own factor (up
  * to 300 %) let an import of 10^6 companies peak at 645–649 MB; with this, 288–345 MB, no slower
- * (docs/benchmarks.md, "The import's COPY streamed"). SQLite's import keeps V8's factor (its
+ * (docs/benchmarks.md, "The import's COPY streamed"); 331–398 MB since up to three batches are
+ * queued ("Batches overlapped"). SQLite's import keeps V8's factor (its
  * peak 397–412 MB; 100 % took it to 324–332 MB at no clear cost, not needed).
  */
 export const IMPORT_HEAP_GROWTH_PERCENT = 100;
