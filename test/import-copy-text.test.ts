@@ -120,6 +120,25 @@ for (const engine of ENGINES) {
         await expectRefused(specs);
       });
 
+      test("ids asked for ahead and refused (a sequence at its end): the import fails with the sequence's own error and keeps nothing", async () => {
+        // A large import takes ids a block ahead (bulk-writer.ts, IdBlocks), which nobody awaits
+        // at once: its failure must still be the one reported, not the aborted transaction's.
+        const db = database.engine.db;
+        const { rows } = await sql<{ last: string }>`SELECT last_value AS last FROM companies_id_seq`.execute(db);
+        await sql.raw(`ALTER SEQUENCE companies_id_seq MAXVALUE ${Number(rows[0]!.last) + 3 * IMPORT_BATCH_LINES}`).execute(db);
+        try {
+          const specs = Array.from({ length: 2 * IMPORT_BATCH_LINES + 10 }, (_, i) => ({ company_name: `Sonlu ${i} Gıda Ltd. Şti.` }));
+          await assert.rejects(makeCompanies(database.engine, t.clock, specs), (error: Error) => {
+            assert.match(error.message, /reached maximum value of sequence "companies_id_seq"/);
+            return true;
+          });
+          const kept = await db.selectFrom('companies').select('id').where('company_name', 'like', 'Sonlu %').execute();
+          assert.equal(kept.length, 0);
+        } finally {
+          await sql`ALTER SEQUENCE companies_id_seq NO MAXVALUE`.execute(db);
+        }
+      });
+
       test("a COPY refused while later batches' COPYs are queued behind it: its own error, not the aborted transaction's", async () => {
         // A batch returns once its COPYs are queued (bulk-writer.ts): the next batches are made
         // and queued meanwhile, and their statements fail only because the first one did.

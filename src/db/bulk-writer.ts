@@ -192,7 +192,11 @@ class IdBlocks {
   private next = 0;
   private coming: Promise<number[]> | null = null;
 
-  constructor(private readonly fetch: (count: number) => Promise<number[]>) {}
+  constructor(
+    private readonly fetch: (count: number) => Promise<number[]>,
+    /** Told of each fetch made ahead, which nobody awaits until the next take. */
+    private readonly onFetch: (fetch: Promise<number[]>) => void,
+  ) {}
 
   async take(count: number): Promise<number[]> {
     while (this.ids.length - this.next < count) {
@@ -204,9 +208,9 @@ class IdBlocks {
     const taken = this.ids.slice(this.next, this.next + count);
     this.next += count;
     if (count >= PREFETCH_FROM_ROWS && this.coming === null && this.ids.length - this.next < PREFETCH_AHEAD * count) {
-      this.coming = this.fetch(ID_BLOCK_LOADS * count);
-      // Awaited by the next take; a failure meanwhile fails the COPY before it too (settle).
-      this.coming.catch(() => {});
+      this.coming = this.fetch(Math.max(count, Math.min(ID_BLOCK_LOADS * count, ID_BLOCK_MAX)));
+      // Awaited by the next take; the session also waits for it (settle) and gives its failure.
+      this.onFetch(this.coming);
     }
     return taken;
   }
@@ -219,8 +223,30 @@ const PREFETCH_FROM_ROWS = 500;
  * behind the COPYs already queued, so it needs a few batches' time to come back.
  */
 const PREFETCH_AHEAD = 4;
-/** A block of ids holds this many loads' worth (at 2,000 companies a batch: 32,000 ids). */
+/** A block of ids holds this many loads' worth (at 2,000 companies a batch: 32,000 ids)… */
 const ID_BLOCK_LOADS = 16;
+/** …and no more ids than this (a batch of many reports a line would reserve millions), unless one load needs more. */
+const ID_BLOCK_MAX = 100_000;
+
+/**
+ * pg 8.23 warns, once a process, when a statement is sent to a client while another waits there
+ * ("deprecated and will be removed in pg@9.0"). The bulk writer does that on purpose: pg 8 runs
+ * them in the order sent, which is what keeps a batch's look-ups behind the COPYs before it.
+ * package.json keeps pg below 9; pg 9 would need a queue of our own for the session's client.
+ * That one notice is dropped; every other warning passes.
+ */
+export const PG_QUEUE_NOTICE = 'Calling client.query() when the client is already executing a query';
+let pgQueueNoticeQuiet = false;
+function quietPgQueueNotice(): void {
+  if (pgQueueNoticeQuiet) return;
+  pgQueueNoticeQuiet = true;
+  const emit = process.emitWarning.bind(process) as (...args: unknown[]) => void;
+  const quiet = (warning: unknown, ...rest: unknown[]): void => {
+    if (typeof warning === 'string' && warning.startsWith(PG_QUEUE_NOTICE)) return;
+    emit(warning, ...rest);
+  };
+  process.emitWarning = quiet;
+}
 
 /** COPYs queued on a session's connection at most (an import batch sends three: three batches). */
 const COPIES_UNDER_WAY = 9;
@@ -281,7 +307,13 @@ export function postgresBulkWriter(clientOf: ClientOfToken): BulkWriter {
     let tables = idBlocks.get(ticket);
     if (!tables) idBlocks.set(ticket, (tables = new Map<string, IdBlocks>()));
     let blocks = tables.get(table);
-    if (!blocks) tables.set(table, (blocks = new IdBlocks((n) => newIds(db, table, n))));
+    if (!blocks) {
+      blocks = new IdBlocks(
+        (n) => newIds(db, table, n),
+        (fetch) => track(ticket, fetch),
+      );
+      tables.set(table, blocks);
+    }
     return blocks.take(count);
   }
   const underWay = new WeakMap<BulkTicket, CopiesUnderWay>();
@@ -289,6 +321,20 @@ export function postgresBulkWriter(clientOf: ClientOfToken): BulkWriter {
     let copies = underWay.get(ticket);
     if (!copies) underWay.set(ticket, (copies = { running: new Set(), failure: null }));
     return copies;
+  }
+  /** Counts `work` as under way for the session until it settles, and keeps the first failure. */
+  function track(ticket: BulkTicket, work: Promise<unknown>): void {
+    const copies = copiesOf(ticket);
+    const tracked: Promise<void> = work.then(
+      () => {
+        copies.running.delete(tracked);
+      },
+      (error: unknown) => {
+        copies.running.delete(tracked);
+        copies.failure ??= { error };
+      },
+    );
+    copies.running.add(tracked);
   }
   /** Queues the COPY of `rows` on the session's connection; returns once it is queued. */
   async function copy<T>(
@@ -309,19 +355,14 @@ export function postgresBulkWriter(clientOf: ClientOfToken): BulkWriter {
     // parses one piece while this thread makes the next (issue 28, docs/benchmarks.md "The
     // import's COPY streamed"). Made whole beforehand, or ahead a piece a turn, it left
     // PostgreSQL waiting for this thread as often (docs/benchmarks.md "Batches overlapped").
-    const running = pipeline(
-      Readable.from(copyTextPieces(rows, columns, field), { objectMode: false }),
-      client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`)),
-    ).then(
-      () => {
-        copies.running.delete(running);
-      },
-      (error: unknown) => {
-        copies.running.delete(running);
-        copies.failure ??= { error };
-      },
+    quietPgQueueNotice();
+    track(
+      ticket,
+      pipeline(
+        Readable.from(copyTextPieces(rows, columns, field), { objectMode: false }),
+        client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`)),
+      ),
     );
-    copies.running.add(running);
   }
   const words = new FreshLoadWords();
   return {
