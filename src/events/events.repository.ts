@@ -5,6 +5,11 @@ import type { Db } from '../db/types.ts';
 import type { CompanyEventRow } from './company-event.ts';
 
 export const watchKey = (country: string, taxIdNorm: string) => `${country}:${taxIdNorm}`;
+/** The company a watchKey names (a country code holds no colon). */
+export function companyOfWatchKey(key: string): { country: string; taxIdNorm: string } {
+  const colon = key.indexOf(':');
+  return { country: key.slice(0, colon), taxIdNorm: key.slice(colon + 1) };
+}
 
 /**
  * Takes the feed's head row for the rest of the transaction: event writers and new watches go
@@ -47,12 +52,6 @@ export async function watchedAmong(db: Db, keys: ReadonlyArray<{ country: string
 export async function watchedKeys(db: Db): Promise<Set<string>> {
   const rows = await db.selectFrom('watched_companies').select(['country', 'tax_id_norm']).execute();
   return new Set(rows.map((r) => watchKey(r.country, r.tax_id_norm)));
-}
-
-/** Baselines made at or after `sinceMs` (watches added while a long change, an import, was open). */
-export async function watchedSince(db: Db, sinceMs: number): Promise<Array<{ country: string; taxIdNorm: string }>> {
-  const rows = await db.selectFrom('watched_companies').select(['country', 'tax_id_norm']).where('created_at', '>=', sinceMs).execute();
-  return rows.map((r) => ({ country: r.country, taxIdNorm: r.tax_id_norm }));
 }
 
 export async function updateBaseline(db: Db, row: BaselineRow, now: number): Promise<void> {

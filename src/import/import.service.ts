@@ -14,7 +14,7 @@ import type { CheckedLine } from './import-line.ts';
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { recordCompanyChanges, type CompanyChange } from '../events/company-changes.ts';
-import { watchedKeys, watchedSince, watchKey } from '../events/events.repository.ts';
+import { companyOfWatchKey, lockFeedHead, watchedKeys, watchKey } from '../events/events.repository.ts';
 import { WrittenFilter } from './written-filter.ts';
 import { nextTurn } from '../lib/next-turn.ts';
 import { DEFAULT_RETENTION, type RetentionSettings } from '../retention/retention-settings.ts';
@@ -102,9 +102,11 @@ class Rollback extends Error {}
  * import begins (their keys only: a few MB at 100,000 watched companies); each batch notes which
  * of its companies are among them, without a statement; at the end, in the import's transaction,
  * the seam is called once with those and with every company whose watch was added while the
- * import ran (its baseline was computed without the import's uncommitted rows). The seam takes the
- * feed's head only then, so a long import does not hold up moderation or new watches until its
- * very end. (A read per batch, as before, ran behind the batch's COPYs on PostgreSQL and held the
+ * import ran (its baseline was computed without the import's uncommitted rows). Those are found
+ * under the feed's head, which a new watch takes too (watchlist.service.ts): the watched keys are
+ * read again and compared with the ones at the start, so no watch committed in between is missed,
+ * whatever its time stamp or the clocks of its process. The import takes the feed's head only then,
+ * so a long import does not hold up moderation or new watches until its very end. (A read per batch, as before, ran behind the batch's COPYs on PostgreSQL and held the
  * next batch until they were done: docs/benchmarks.md "Batches overlapped".)
  */
 class ImportWatchers {
@@ -113,13 +115,11 @@ class ImportWatchers {
   private constructor(
     private readonly trx: Transaction<Database>,
     private readonly clock: Clock,
-    private readonly startedAt: number,
     private readonly watchedAtStart: ReadonlySet<string>,
   ) {}
 
   static async start(trx: Transaction<Database>, clock: Clock): Promise<ImportWatchers> {
-    const startedAt = clock.now();
-    return new ImportWatchers(trx, clock, startedAt, await watchedKeys(trx));
+    return new ImportWatchers(trx, clock, await watchedKeys(trx));
   }
 
   /** Notes which of a batch's companies are watched. */
@@ -132,9 +132,12 @@ class ImportWatchers {
   }
 
   async tell(): Promise<number> {
-    // Clocks of processes differ a little: a minute's margin only re-reads a few more baselines.
-    for (const k of await watchedSince(this.trx, this.startedAt - 60_000)) this.watched.set(watchKey(k.country, k.taxIdNorm), k);
-    return recordCompanyChanges(this.trx, this.clock.now(), [...this.watched.values()]);
+    const now = this.clock.now();
+    await lockFeedHead(this.trx, now);
+    for (const key of await watchedKeys(this.trx)) {
+      if (!this.watchedAtStart.has(key)) this.watched.set(key, companyOfWatchKey(key));
+    }
+    return recordCompanyChanges(this.trx, now, [...this.watched.values()]);
   }
 }
 
