@@ -235,7 +235,7 @@ function substitutionCost(queryChar: string, nameChar: string): number {
  * Damerau-Levenshtein); the substring starts and ends anywhere, or with `wholeWords` only where
  * words of `text` start and end.
  */
-export function substringEditDistance(word: readonly string[], text: readonly string[], wholeWords = false, cutoff = Infinity): number {
+export function substringEditDistance(word: readonly string[], text: ArrayLike<string>, wholeWords = false, cutoff = Infinity): number {
   const m = word.length;
   const n = text.length;
   // Three rows, reused across calls (scoring 1,000 candidates allocated 3,000 arrays).
@@ -271,12 +271,81 @@ export function substringEditDistance(word: readonly string[], text: readonly st
 let rows = new Float64Array(256);
 
 /**
+ * Whether `text` may hold `word` within `budget` edits, as whole words (substringEditDistance's
+ * `wholeWords`): false only when it cannot. That distance is the least over the runs of `text`
+ * from a word's start to a word's end (a run may span several words, for words run together) of
+ * the edits between the word and the run, and an edit changes a run's length by at most one and
+ * its letters (as a multiset) by at most one removed and one added: a run whose length differs
+ * from the word's by more than the budget, or that lacks more of the word's letters or holds more
+ * letters the word has not, is out of reach. O(1) a letter, no allocation; most near-match
+ * candidates are ruled out here, before the quadratic distance (docs/benchmarks.md). Letters are
+ * counted by their code modulo LETTER_BUCKETS: two letters in one bucket only make the bound weaker.
+ */
+function mayHoldWithin(m: number, letterCounts: Uint16Array, text: ArrayLike<string>, budget: number): boolean {
+  const n = text.length;
+  const counts = runCounts;
+  for (let s = 0; s < n; s++) {
+    if (s > 0 && text[s - 1] !== ' ') continue;
+    let missing = m;
+    let extra = 0;
+    const last = Math.min(n, s + m + budget);
+    for (let e = s; e < last; e++) {
+      const bucket = text[e]!.charCodeAt(0) % LETTER_BUCKETS;
+      if (counts[bucket]! < letterCounts[bucket]!) missing--;
+      else extra++;
+      counts[bucket]!++;
+      const length = e + 1 - s;
+      if ((e + 1 === n || text[e + 1] === ' ') && length >= m - budget && missing <= budget && extra <= budget) {
+        clearCounts(text, s, e + 1);
+        return true;
+      }
+    }
+    clearCounts(text, s, last);
+  }
+  return false;
+}
+/** mayHoldWithin for a word given as a string (its own tests'). */
+export function mayHoldWordWithin(word: string, text: ArrayLike<string>, budget: number): boolean {
+  return mayHoldWithin([...word].length, letterCountsOf([...word]), text, budget);
+}
+function letterCountsOf(chars: readonly string[]): Uint16Array {
+  const counts = new Uint16Array(LETTER_BUCKETS);
+  for (const c of chars) counts[c.charCodeAt(0) % LETTER_BUCKETS]!++;
+  return counts;
+}
+const LETTER_BUCKETS = 64;
+const runCounts = new Uint16Array(LETTER_BUCKETS);
+function clearCounts(text: ArrayLike<string>, from: number, to: number): void {
+  for (let i = from; i < to; i++) runCounts[text[i]!.charCodeAt(0) % LETTER_BUCKETS] = 0;
+}
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** A query word with what scoring it against every candidate needs, made once a query. */
+interface WordOfQuery {
+  readonly word: string;
+  readonly chars: readonly string[];
+  readonly budget: number;
+  readonly weight: number;
+  /** Its letters counted by bucket (mayHoldWithin); null when it holds a lost letter, whose edit costs less than one. */
+  readonly letterCounts: Uint16Array | null;
+}
+
+function wordOfQuery(word: string): WordOfQuery {
+  const chars = [...word];
+  const letterCounts = word.includes(LOST_LETTER) ? null : letterCountsOf(chars);
+  return { word, chars, budget: editBudget(word), weight: chars.length * (GENERIC_WORDS.has(word) ? GENERIC_WEIGHT : 1), letterCounts };
+}
+
+/**
  * A query word's edits against the name: none when it occurs as it is (D8 would match it);
  * otherwise against whole name words, so that a misspelt word is not found by chance inside
- * another (`canler` in `yalçınler`, `karaca` in `karataş`).
+ * another (`canler` in `yalçınler`, `karaca` in `karataş`). Beyond the budget: some number above it.
  */
-function wordDistance(word: string, nameCore: string, text: readonly string[], budget: number): number {
-  return nameCore.includes(word) ? 0 : substringEditDistance([...word], text, true, budget);
+function wordDistance(word: WordOfQuery, nameCore: string, text: ArrayLike<string>): number {
+  if (nameCore.includes(word.word)) return 0;
+  if (word.letterCounts !== null && !mayHoldWithin(word.chars.length, word.letterCounts, text, word.budget)) return Infinity;
+  return substringEditDistance(word.chars, text, true, word.budget);
 }
 
 /**
@@ -287,28 +356,37 @@ function wordDistance(word: string, nameCore: string, text: readonly string[], b
  * much of the name the query covers, so the company named in full ranks above longer names.
  */
 export function scoreNearMatch(words: readonly string[], nameCore: string): number | null {
-  const text = [...nameCore];
-  let weighted = 0;
-  let weights = 0;
-  let edits = 0;
-  let damagedWords = 0;
-  let letters = 0;
-  for (const word of words) {
-    const chars = [...word];
-    const budget = editBudget(word);
-    const distance = wordDistance(word, nameCore, text, budget);
-    if (distance > budget) return null;
-    // One misspelt word (D25); lost letters (`?`) alone do not make a word misspelt.
-    if (distance >= 1 && ++damagedWords > 1) return null;
-    const weight = chars.length * (GENERIC_WORDS.has(word) ? GENERIC_WEIGHT : 1);
-    weighted += weight * (1 - distance / chars.length);
-    weights += weight;
-    edits += distance;
-    letters += chars.length;
-  }
-  if (edits === 0 || weights === 0) return null;
-  const coverage = Math.min(1, letters / Math.max(1, text.filter((c) => c !== ' ').length));
-  return (weighted / weights) * (0.8 + 0.2 * coverage);
+  return nearMatchScorer(words)(nameCore);
+}
+
+/** scoreNearMatch for one query's words, against many names: what depends on the words alone is done once. */
+export function nearMatchScorer(words: readonly string[]): (nameCore: string) => number | null {
+  const prepared = words.map(wordOfQuery);
+  return (nameCore) => {
+    // A name's letters one a place: the string itself unless it holds a letter outside the BMP
+    // (two code units; nearly never), which saves an array a candidate.
+    const text: ArrayLike<string> = SURROGATE.test(nameCore) ? [...nameCore] : nameCore;
+    let weighted = 0;
+    let weights = 0;
+    let edits = 0;
+    let damagedWords = 0;
+    let letters = 0;
+    for (const word of prepared) {
+      const distance = wordDistance(word, nameCore, text);
+      if (distance > word.budget) return null;
+      // One misspelt word (D25); lost letters (`?`) alone do not make a word misspelt.
+      if (distance >= 1 && ++damagedWords > 1) return null;
+      weighted += word.weight * (1 - distance / word.chars.length);
+      weights += word.weight;
+      edits += distance;
+      letters += word.chars.length;
+    }
+    if (edits === 0 || weights === 0) return null;
+    let nameLetters = 0;
+    for (let i = 0; i < text.length; i++) if (text[i] !== ' ') nameLetters++;
+    const coverage = Math.min(1, letters / Math.max(1, nameLetters));
+    return (weighted / weights) * (0.8 + 0.2 * coverage);
+  };
 }
 
 /** The similarity as shown: two decimals, and never 1.00 for a name that is not a match. */

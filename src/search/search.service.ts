@@ -23,7 +23,7 @@ import {
   LOST_LETTER,
   nearMatchGroups,
   nearQueryWords,
-  scoreNearMatch,
+  nearMatchScorer,
   shownSimilarity,
   type NearMatchGroup,
 } from './near-match-score.ts';
@@ -445,8 +445,9 @@ async function scoreCandidates(
   const byPieces = groups.filter((g) => !byWords.includes(g));
   const candidates = await lookups.candidates({ byWords, byPieces, country: plan.country, limit: NEAR_MATCH_CANDIDATES });
   const threshold = deps.nearMatchThreshold ?? DEFAULT_NEAR_MATCH_THRESHOLD;
+  const score = nearMatchScorer(plan.nearWords);
   return candidates
-    .map((company) => ({ company, score: scoreNearMatch(plan.nearWords, company.name_core) }))
+    .map((company) => ({ company, score: score(company.name_core) }))
     .filter((c): c is Scored => c.score !== null && c.score >= threshold)
     .sort(bestFirst)
     .slice(0, MAX_NEAR_MATCHES);
