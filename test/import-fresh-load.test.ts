@@ -290,7 +290,14 @@ describe('a fresh SQLite load and the WAL', () => {
       assert.equal(existsSync(`${path}-journal`), false);
 
       seen.length = 0;
+      const pragmas = async () => ({
+        threads: Number((await sql<{ threads: number }>`PRAGMA threads`.execute(database.engine.db)).rows[0]!.threads),
+        cacheSize: Number((await sql<{ cache_size: number }>`PRAGMA cache_size`.execute(database.engine.db)).rows[0]!.cache_size),
+      });
+      const pragmasBefore = await pragmas();
+      assert.equal(pragmasBefore.threads, 0);
       const summary = await importLines(database.engine, linesOf(12_000, 'Başarılı'), 'test', { countries, clock, onProgress: watch });
+      assert.deepEqual(await pragmas(), pragmasBefore, "the index builds' helper threads and page cache set back (db/write-session.ts)");
       assert.equal(summary.companiesAdded, 12_000);
       assert.equal(Math.max(...seen.map((s) => s.wal)), 0, 'no WAL while the load ran');
       assert.ok(sizeOf(`${path}-wal`) < 1_000_000, `no WAL the size of the data after it (${sizeOf(`${path}-wal`)} bytes)`);
