@@ -105,9 +105,10 @@ class Rollback extends Error {}
  * import ran (its baseline was computed without the import's uncommitted rows). Those are found
  * under the feed's head, which a new watch takes too (watchlist.service.ts): the watched keys are
  * read again and compared with the ones at the start, so no watch committed in between is missed,
- * whatever its time stamp or the clocks of its process. The import takes the feed's head only then,
- * so a long import does not hold up moderation or new watches until its very end. (A read per batch, as before, ran behind the batch's COPYs on PostgreSQL and held the
- * next batch until they were done: docs/benchmarks.md "Batches overlapped".)
+ * whatever its time stamp or the clocks of its process. The import takes the feed's head only
+ * then, so a long import does not hold up moderation or new watches until its very end. (A read
+ * per batch, as before, ran behind the batch's COPYs on PostgreSQL and held the next batch until
+ * they were done: docs/benchmarks.md "Batches overlapped".)
  */
 class ImportWatchers {
   private readonly watched = new Map<string, CompanyChange>();
