@@ -24,6 +24,19 @@ export async function lockFeedHead(trx: Transaction<Database>, now: number, even
     .execute();
 }
 
+/**
+ * For a writer that takes the feed's head and reads a company's standing after it (a new watch):
+ * waits first until it may read the tables a search answer is made of. Every writer takes them
+ * before the head: a load into an empty database holds `companies` and `reports` exclusively (it
+ * drops their indexes and keys) until its commit and takes the head at its end
+ * (import.service.ts), so a watch holding the head while it waited for those tables would close a
+ * cycle, and PostgreSQL would abort the load (test/import-watch-during.test.ts). A SELECT takes its
+ * tables' ACCESS SHARE lock even when it reads no row; on SQLite it reads nothing.
+ */
+export async function awaitSearchTables(trx: Transaction<Database>): Promise<void> {
+  await sql`SELECT 1 FROM companies, reports LIMIT 0`.execute(trx);
+}
+
 /** Events written since the database was made (committed ones only), for /metrics. */
 export async function readEventsWritten(db: Db): Promise<number> {
   const row = await db.selectFrom('event_feed_head').select('events_written').where('id', '=', 1).executeTakeFirst();

@@ -16,7 +16,7 @@ import type { Actor } from '../actors/actor.ts';
 import { formatTurkeyDateTime } from '../lib/turkey-time.ts';
 import { companyStandings, NO_STANDING, standingKey } from '../search/search.service.ts';
 import { checkTaxId } from '../companies/tax-id.ts';
-import { lockFeedHead } from '../events/events.repository.ts';
+import { awaitSearchTables, lockFeedHead } from '../events/events.repository.ts';
 
 export interface WatchlistDeps {
   readonly db: Db;
@@ -92,6 +92,7 @@ async function countWatches(db: Db, memberId: number): Promise<number> {
  */
 async function addWatch(deps: WatchlistDeps, memberId: number, target: WatchTarget): Promise<{ added: boolean; entry: WatchEntry }> {
   return deps.db.transaction().execute(async (trx) => {
+    await awaitSearchTables(trx);
     const now = deps.clock.now();
     await lockFeedHead(trx, now);
     const existing = await trx
