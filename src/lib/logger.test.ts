@@ -21,10 +21,15 @@ test("the server's log stream writes its lines together within 50 ms, in order, 
   const fd = openSync(file, 'w');
   try {
     const logger = createLogger({ level: 'info', destination: createServerLogStream(fd) });
+    // A fresh turn: the event loop's clock, from which the stream's 50 ms are counted, is now.
+    await nextTurn();
+    const turnStarted = performance.now();
     for (let i = 0; i < 50; i++) logger.info({ n: i }, 'request');
     assert.equal(readFileSync(file, 'utf8'), '', 'nothing is written in the turn that logs');
     await nextTurn();
-    assert.equal(readFileSync(file, 'utf8'), '', 'nor in the next: lines wait up to 50 ms');
+    // A machine busy enough to take 40 ms between two turns (a CI run beside other work) has
+    // seen the 50 ms pass: the lines may be out then, rightly.
+    if (performance.now() - turnStarted < 40) assert.equal(readFileSync(file, 'utf8'), '', 'nor in the next: lines wait up to 50 ms');
     await waitFor(() => readFileSync(file, 'utf8').split('\n').length > 50);
     assert.deepEqual(
       readFileSync(file, 'utf8')
