@@ -304,7 +304,10 @@ function mayHoldWithin(m: number, letterCounts: Uint16Array, text: ArrayLike<str
   }
   return false;
 }
-/** mayHoldWithin for a word given as a string (its own tests'). */
+/**
+ * mayHoldWithin for a word given as a string (its own tests'). Only for a budget below the word's
+ * length, as editBudget gives: it never considers an empty run of the name.
+ */
 export function mayHoldWordWithin(word: string, text: ArrayLike<string>, budget: number): boolean {
   return mayHoldWithin([...word].length, letterCountsOf([...word]), text, budget);
 }
