@@ -7,8 +7,15 @@
  * Nothing is cached: each request's look-up still runs after the request arrived, so a key
  * revoked or regenerated, a member suspended or a limit changed by any process is seen by the
  * very next request of every process, as before (D17, D18 amended), and the day's use and the
- * data version are as fresh as they were. On SQLite, in process, a look-up is no round trip:
- * it runs at once as before.
+ * data version are as fresh as they were.
+ *
+ * On SQLite, in process, a look-up is no round trip, but it was a cached hit's costliest
+ * statement (~16 µs of ~160 in the server, three joins and a sub-select: docs/benchmarks.md). The
+ * first request of a turn that asks for a key reads it at once; the others of that turn asking
+ * for the same key and day share that read (a member's connections come back together after
+ * their group commit, and arrive together again). The turn ends at the next `setImmediate`,
+ * before the group commit of its answers (scheduled later, charge-batch.ts): a look-up never
+ * outlives the turn it was read in, as on PostgreSQL, where the turn's statement is even later.
  */
 import { PostgresAdapter } from 'kysely';
 import type { Db } from '../db/types.ts';
@@ -21,8 +28,43 @@ interface Waiter {
   reject: (error: unknown) => void;
 }
 
+/** A request's own copy (a request may change its holder), field by field (a spread costs more). */
+function copyOf(holder: KeyHolderRow | undefined): KeyHolderRow | undefined {
+  if (holder === undefined) return undefined;
+  return {
+    keyId: holder.keyId,
+    memberId: holder.memberId,
+    dailyLimit: holder.dailyLimit,
+    revokedAt: holder.revokedAt,
+    memberRef: holder.memberRef,
+    memberStatus: holder.memberStatus,
+    memberTier: holder.memberTier,
+    agreementSignedOn: holder.agreementSignedOn,
+    dataVersion: holder.dataVersion,
+    usage: { day: holder.usage.day, used: holder.usage.used },
+  };
+}
+
+/** SQLite: the turn's first look-up of a key read at once, the turn's others sharing it. */
+function sharedWithinTurn(db: Db): FindKeyHolder {
+  let turn = new Map<string, Promise<KeyHolderRow | undefined>>();
+  const endTurn = () => {
+    turn = new Map();
+  };
+  return (digest, day) => {
+    const key = `${day}\u0000${digest}`;
+    let read = turn.get(key);
+    if (read === undefined) {
+      if (turn.size === 0) setImmediate(endTurn);
+      read = findKeyHolderByDigest(db, digest, day);
+      turn.set(key, read);
+    }
+    return read.then(copyOf);
+  };
+}
+
 export function createKeyHolderReads(db: Db): FindKeyHolder {
-  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return (digest, day) => findKeyHolderByDigest(db, digest, day);
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return sharedWithinTurn(db);
   // By day (a turn across midnight asks for two), then by digest.
   let pending = new Map<string, Map<string, Waiter[]>>();
   const flush = () => {
@@ -34,7 +76,7 @@ export function createKeyHolderReads(db: Db): FindKeyHolder {
           for (const [digest, waiters] of byDigest) {
             const holder = holders.get(digest);
             // Each request its own object (a request's holder is its own, as when read alone).
-            for (const w of waiters) w.resolve(holder ? { ...holder, usage: { ...holder.usage } } : undefined);
+            for (const w of waiters) w.resolve(copyOf(holder));
           }
         },
         (error: unknown) => {
