@@ -7,8 +7,9 @@
  *
  * D18 stays exact: each unit is still its own conditional increment (usage.repository.ts), run one
  * after the other inside the transaction on the row the database locks (PostgreSQL) or under the
- * write lock (SQLite), so with R units left N requests get exactly min(N, R), within one process
- * and across several. The statements run in the order of their subjects, so two processes' batches
+ * write lock (SQLite; there a run of three or more units of one subject is read once and raised
+ * once, with the same outcome), so with R units left N requests get exactly min(N, R), within one
+ * process and across several. The statements run in the order of their subjects, so two processes' batches
  * lock rows in the same order and never wait on each other crosswise; the lookups follow, in their
  * own fixed order (lookup-counts.repository.ts). A refused unit (429) stores nothing of its request;
  * a failed transaction fails every request of the batch, and none of them has taken anything.
@@ -17,7 +18,7 @@ import { PostgresAdapter } from 'kysely';
 import type { Db } from '../db/types.ts';
 import { addLookups, type Lookup } from '../disclosure/lookup-counts.repository.ts';
 import { insertAuditEntries, type AuditEntry } from '../audit/audit.repository.ts';
-import { consumeUsage } from './usage.repository.ts';
+import { consumeUnitsUnderWriteLock, consumeUsage } from './usage.repository.ts';
 import { chargeGroupsInOneStatement, type ChargeGroup } from './charge-statement.postgres.ts';
 
 /** The audit record of an answer, stored with its unit. */
@@ -47,15 +48,46 @@ export interface ChargeBatch {
 /** At most this many units a transaction; more wait for the next. */
 const MAX_BATCH = 200;
 
+/**
+ * From this many units of one (subject, day, limit) in a row, SQLite takes them in two statements
+ * (a read and one increment under its write lock) rather than one conditional increment each
+ * (~10 µs a statement: the second costliest of a cached hit's, docs/benchmarks.md).
+ */
+const UNITS_READ_ONCE_FROM = 3;
+
+/** The charges, in the order given, as runs of the same subject, day and limit. */
+function runsOf(charges: readonly Charge[]): Charge[][] {
+  const runs: Charge[][] = [];
+  for (const c of charges) {
+    const last = runs.at(-1)?.[0];
+    if (last && last.subject === c.subject && last.day === c.day && last.limit === c.limit) runs.at(-1)!.push(c);
+    else runs.push([c]);
+  }
+  return runs;
+}
+
 export function createChargeBatch(db: Db): ChargeBatch {
   let queue: Charge[] = [];
   let scheduled = false;
   let inFlight = false;
 
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+
+  // The units in the order of their subjects (a stable sort: a subject's in the batch's order).
+  // On SQLite a run of one subject's units is taken at once: the transaction holds the database's
+  // only write lock from its BEGIN IMMEDIATE, so the count it reads is the one it raises.
   const storeInTransaction = async (batch: Charge[]): Promise<void> => {
     const ordered = [...batch].sort((a, b) => (a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : 0));
     await db.transaction().execute(async (trx) => {
-      for (const charge of ordered) charge.used = await consumeUsage(trx, charge.subject, charge.day, charge.limit);
+      for (const run of runsOf(ordered)) {
+        const first = run[0]!;
+        if (postgres || run.length < UNITS_READ_ONCE_FROM) {
+          for (const charge of run) charge.used = await consumeUsage(trx, charge.subject, charge.day, charge.limit);
+          continue;
+        }
+        const { before, taken } = await consumeUnitsUnderWriteLock(trx, first.subject, first.day, first.limit, run.length);
+        run.forEach((charge, i) => (charge.used = i < taken ? before + i + 1 : null));
+      }
       const stored = batch.filter((c) => c.used !== null && c.record);
       if (stored.length === 0) return;
       await insertAuditEntries(
@@ -107,7 +139,7 @@ export function createChargeBatch(db: Db): ChargeBatch {
     }
   };
 
-  const store = db.getExecutor().adapter instanceof PostgresAdapter ? storeInOneStatement : storeInTransaction;
+  const store = postgres ? storeInOneStatement : storeInTransaction;
 
   const run = (): void => {
     scheduled = false;
