@@ -14,6 +14,7 @@ import { sql, type Insertable } from 'kysely';
 import type { CompaniesTable, ReportsTable, ReportStatusChangesTable } from './schema.ts';
 import type { Db } from './types.ts';
 import { sqliteAddNameWords, sqliteAddNearMatchKeys, sqliteAddNearMatchWords } from './dialect-seam.ts';
+import { powerOfTwoRuns } from './prepared.ts';
 
 /**
  * A write session's pass (db/write-session.ts). The bulk writer's inserts skip the per-row
@@ -425,26 +426,72 @@ const REPORT_COLUMNS = [
 ] as const;
 const CHANGE_COLUMNS = ['report_id', 'from_status', 'to_status', 'changed_at', 'changed_by', 'reason'] as const;
 
-function insertSql(table: string, columns: readonly string[]): string {
-  return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+/**
+ * Rows a SQLite INSERT takes at most (issue 28): a statement a row paid its call, binding and
+ * step for each row — a row of status changes 1.65 µs alone, 0.76 µs as one of 64 (a
+ * micro-benchmark of 10^6 rows into that table and its index; docs/benchmarks.md has the import's).
+ * A chunk's rows go 64 at a time, the rest in runs of a power of two (`powerOfTwoRuns`): at most
+ * seven statements a table.
+ */
+const ROWS_A_STATEMENT = 64;
+
+function insertSql(table: string, columns: readonly string[], rows: number): string {
+  const row = `(${columns.map(() => '?').join(', ')})`;
+  return `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${Array<string>(rows).fill(row).join(', ')}`;
+}
+
+/** A chunk's rows as runs of at most ROWS_A_STATEMENT, each of a power-of-two length. */
+export function insertRuns<T>(rows: readonly T[]): T[][] {
+  const whole = rows.length - (rows.length % ROWS_A_STATEMENT);
+  const runs: T[][] = [];
+  for (let at = 0; at < whole; at += ROWS_A_STATEMENT) runs.push(rows.slice(at, at + ROWS_A_STATEMENT));
+  return runs.concat(powerOfTwoRuns(rows.slice(whole)));
+}
+
+/**
+ * Inserts the rows, in their order, with a statement per run (`insertRuns`), and returns their ids
+ * in the same order. An id is the table's own (INTEGER PRIMARY KEY AUTOINCREMENT): SQLite gives
+ * the rows of one statement consecutive ids, the last of them its last insert rowid — checked by
+ * the count of rows it says it inserted.
+ */
+export function insertRows<T>(statementFor: (rows: number) => Sqlite.Statement, columns: readonly (keyof T)[], rows: readonly T[]): number[] {
+  const ids = new Array<number>(rows.length);
+  let at = 0;
+  for (const run of insertRuns(rows)) {
+    const values = new Array<unknown>(run.length * columns.length);
+    let v = 0;
+    for (const row of run) for (const column of columns) values[v++] = row[column] ?? null;
+    const { changes, lastInsertRowid } = statementFor(run.length).run(values);
+    if (changes !== run.length) throw new Error(`an insert of ${run.length} rows inserted ${changes}`);
+    const first = Number(lastInsertRowid) - run.length + 1;
+    for (let i = 0; i < run.length; i++) ids[at + i] = first + i;
+    at += run.length;
+  }
+  return ids;
 }
 
 export function sqliteBulkWriter(database: Sqlite.Database): BulkWriter {
-  type Statements = Record<'company' | 'report' | 'change' | 'index' | 'wordIndex' | 'nearIndex' | 'nearWords' | 'words', Sqlite.Statement>;
+  type Statements = Record<'index' | 'wordIndex' | 'nearIndex' | 'nearWords' | 'words', Sqlite.Statement>;
   let statements: Statements | null = null;
   // Prepared on first use: the tables exist only after the migrations.
+  const inserts = new Map<string, Sqlite.Statement>();
+  const insertInto = (table: string, columns: readonly string[]) => (rows: number) => {
+    const key = `${table} ${rows}`;
+    let statement = inserts.get(key);
+    if (!statement) inserts.set(key, (statement = database.prepare(insertSql(table, columns, rows))));
+    return statement;
+  };
+  const companyInsert = insertInto('companies', COMPANY_COLUMNS);
+  const reportInsert = insertInto('reports', REPORT_COLUMNS);
+  const changeInsert = insertInto('report_status_changes', CHANGE_COLUMNS);
   const prepared = () =>
     (statements ??= {
-      company: database.prepare(insertSql('companies', COMPANY_COLUMNS)),
-      report: database.prepare(insertSql('reports', REPORT_COLUMNS)),
-      change: database.prepare(insertSql('report_status_changes', CHANGE_COLUMNS)),
       index: database.prepare('INSERT INTO company_name_fts (rowid, name_key) SELECT id, name_key FROM companies WHERE id BETWEEN ? AND ?'),
       wordIndex: database.prepare('INSERT INTO company_word_fts (rowid, name_core) SELECT id, name_core FROM companies WHERE id BETWEEN ? AND ?'),
       nearIndex: database.prepare(sqliteAddNearMatchKeys('c.id BETWEEN ? AND ?')),
       nearWords: database.prepare(sqliteAddNearMatchWords('c.id BETWEEN ? AND ?')),
       words: database.prepare(sqliteAddNameWords('c.id BETWEEN ? AND ?')),
     });
-  const values = <T>(row: T, columns: readonly (keyof T)[]) => columns.map((c) => row[c] ?? null);
   const words = new FreshLoadWords();
   // Inside a session the bulk-load marker is set: no per-row trigger runs (write-session.ts).
   return {
@@ -460,11 +507,8 @@ export function sqliteBulkWriter(database: Sqlite.Database): BulkWriter {
       checkOpen(ticket);
       if (rows.length === 0) return [];
       const s = prepared();
-      const inserted = rows.map((row) => ({
-        id: Number(s.company.run(values(row, COMPANY_COLUMNS)).lastInsertRowid),
-        taxIdNorm: row.tax_id_norm,
-        country: row.country,
-      }));
+      const ids = insertRows(companyInsert, COMPANY_COLUMNS, rows);
+      const inserted = rows.map((row, i) => ({ id: ids[i]!, taxIdNorm: row.tax_id_norm, country: row.country }));
       // A fresh load rebuilds the name index and words once at the end; otherwise they are
       // filled once for the whole chunk (the insert triggers are quiet while the marker is set).
       if (ticket.freshLoad) {
@@ -485,14 +529,13 @@ export function sqliteBulkWriter(database: Sqlite.Database): BulkWriter {
     // eslint-disable-next-line @typescript-eslint/require-await -- BulkWriter is async (PostgreSQL's awaits); a throw must reject
     insertReports: async (ticket, rows) => {
       checkOpen(ticket);
-      const { report } = prepared();
-      return rows.map((row) => ({ id: Number(report.run(values(row, REPORT_COLUMNS)).lastInsertRowid), status: row.status }));
+      const ids = insertRows(reportInsert, REPORT_COLUMNS, rows);
+      return rows.map((row, i) => ({ id: ids[i]!, status: row.status }));
     },
     // eslint-disable-next-line @typescript-eslint/require-await -- BulkWriter is async (PostgreSQL's awaits); a throw must reject
     insertStatusChanges: async (ticket, rows) => {
       checkOpen(ticket);
-      const { change } = prepared();
-      for (const row of rows) change.run(values(row, CHANGE_COLUMNS));
+      insertRows(changeInsert, CHANGE_COLUMNS, rows);
     },
   };
 }
