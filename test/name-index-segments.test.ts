@@ -2,7 +2,8 @@
  * SQLite's name indexes after a fresh load, a copy and migration 0027 (db/dialect-seam.ts,
  * compactNameIndexes): each FTS5 index of the names is one segment, since a query term is looked
  * up in every segment (FTS5 writes a segment per megabyte of terms and per statement, and merges
- * only four of a level together: without it, a fresh load of 30,000 names left 2–6).
+ * only four of a level together: without it, a fresh load of 30,000 names left 2–6). A fresh load
+ * builds them with FTS5's settings for a bulk build and sets FTS5's defaults back after.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -72,6 +73,18 @@ for (const engine of ENGINES.filter((e) => e.name === 'sqlite')) {
     test('a fresh load of 30,000 names leaves each name index as one segment, and every name found by its words', async () => {
       const db = database.engine.db;
       for (const index of SQLITE_NAME_INDEXES) assert.equal(await countSegments(db, index), 1, `${index}: segments`);
+      // The build's own settings (a large table of pending terms, no merging) set back to FTS5's defaults.
+      for (const index of SQLITE_NAME_INDEXES) {
+        const { rows } = await sql<{
+          k: string;
+          v: number;
+        }>`SELECT k, v FROM ${sql.table(`${index}_config`)} WHERE k IN ('hashsize', 'automerge') ORDER BY k`.execute(db);
+        assert.deepEqual(
+          rows.map((r) => `${r.k} ${r.v}`),
+          ['automerge 4', 'hashsize 1048576'],
+          `${index}: settings after the load`,
+        );
+      }
       await database.engine.seam.checkNameIndex(db);
       // Every 1,000th name by all its words, through the word index.
       for (const line of lines.filter((_, i) => i % 1000 === 0)) {

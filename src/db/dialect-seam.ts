@@ -303,6 +303,27 @@ const WORDS_PER_STATEMENT = 10_000;
 /** SQLite: every FTS5 index of the names (migrations 0001, 0007, 0012, 0025, 0026). */
 export const SQLITE_NAME_INDEXES = ['company_name_fts', 'company_word_fts', 'company_near_fts', 'company_near_word_fts', 'name_word_trigrams'] as const;
 
+/**
+ * SQLite: FTS5's settings while a fresh load builds the name indexes (issue 28). A 64 MB table of
+ * pending terms instead of FTS5's 1 MB, so the build writes far fewer segments, and no merging
+ * while it writes them (automerge 0): the `optimize` that ends the build merges them, once. At
+ * 10^6 names the builds with their optimize took 11.1–12.1 s against 13.8–15.8 s (three
+ * alternating pairs, docs/benchmarks.md); the table of pending terms is freed at each build's end.
+ * Both are kept in each index's config table, so they are set back to FTS5's defaults after the
+ * optimize: a later write to an index merges and flushes as before.
+ */
+const FTS5_BUILD_SETTINGS = { hashsize: 64 * 1024 * 1024, automerge: 0 } as const;
+const FTS5_DEFAULT_SETTINGS = { hashsize: 1024 * 1024, automerge: 4 } as const;
+
+async function setNameIndexSettings(db: Db, settings: { hashsize: number; automerge: number }): Promise<void> {
+  for (const index of SQLITE_NAME_INDEXES) {
+    for (const [name, value] of Object.entries(settings)) {
+      // Literals: FTS5 takes an integer only, and a bound JavaScript number arrives as a real.
+      await sql`INSERT INTO ${sql.table(index)} (${sql.ref(index)}, rank) VALUES (${sql.lit(name)}, ${sql.raw(String(Math.trunc(value)))})`.execute(db);
+    }
+  }
+}
+
 /** SQLite: the name indexes from `companies` after a fresh load (rebuildNameIndex), and the names' words (their trigrams by trigger). */
 async function buildSqliteNameIndexes(db: Db, words: readonly string[] | null): Promise<void> {
   await sql`INSERT INTO company_name_fts (company_name_fts) VALUES ('rebuild')`.execute(db);
@@ -441,8 +462,10 @@ const sqliteSeam: DialectSeam = {
     await (active ? sql`INSERT INTO fts_bulk_load (active) VALUES (1)` : sql`DELETE FROM fts_bulk_load`).execute(db);
   },
   async rebuildNameIndex(db, words) {
+    await setNameIndexSettings(db, FTS5_BUILD_SETTINGS);
     await buildSqliteNameIndexes(db, words);
     await sqliteSeam.compactNameIndexes(db);
+    await setNameIndexSettings(db, FTS5_DEFAULT_SETTINGS);
   },
   async compactNameIndexes(db) {
     // One segment an index, at FTS5's top level. The old segments' pages become free pages of
