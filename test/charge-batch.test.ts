@@ -10,6 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { ENGINES, type TestDatabase } from './helpers/engines.ts';
+import { openEngine, type Engine } from '../src/db/connect.ts';
 import { createChargeBatch } from '../src/quota/charge-batch.ts';
 import type { AuditEntry } from '../src/audit/audit.repository.ts';
 import { lookupMonthOf } from '../src/disclosure/disclosure-view.ts';
@@ -154,6 +155,64 @@ for (const engine of ENGINES) {
       assert.deepEqual(outcomes, [2, 2, 3, 3, null, 4]);
       assert.deepEqual((await stored(2)).qs, ['q0', 'b', 'd']);
       assert.deepEqual((await stored(3)).qs, ['q0', 'a', 'c', 'f']);
+    });
+  });
+}
+
+/**
+ * Two connections on one SQLite file (two processes, as `serve` runs them): a run of a member's
+ * units is read once and raised once, which is exact only because BEGIN IMMEDIATE holds the one
+ * write lock from the read to the commit; batches of both connections, interleaved, must give
+ * exactly min(N, R) units, each count once, and one record a unit (a helper's review).
+ */
+for (const engine of ENGINES.filter((e) => e.name === 'sqlite')) {
+  describe(`group commits of two connections on one file [${engine.name}]`, () => {
+    let database: TestDatabase;
+    let a: Engine;
+    let b: Engine;
+    before(async () => {
+      database = await engine.create();
+      // As serve opens its database: waiting for the write lock without blocking the event loop.
+      a = openEngine(database.url, { yieldWhenBusy: true, connectionWaitMs: 20_000 });
+      b = openEngine(database.url, { yieldWhenBusy: true, connectionWaitMs: 20_000 });
+    });
+    after(async () => {
+      await a?.close();
+      await b?.close();
+      await database?.drop();
+    });
+
+    test('1,200 answers of one member in runs of five from four batches on two connections: exactly its limit of 397 taken', async () => {
+      const batches = [createChargeBatch(a.db), createChargeBatch(b.db), createChargeBatch(a.db), createChargeBatch(b.db)];
+      const LIMIT = 397;
+      let n = 0;
+      const outcomes: Array<Promise<number | null>> = [];
+      for (let round = 0; round < 60; round++) {
+        for (const batch of batches) {
+          for (let i = 0; i < 5; i++) outcomes.push(batch.take('member:950', DAY, LIMIT, { entry: entry(950, `q${n++}`), foundCompanyIds: [] }));
+        }
+        if (round % 3 === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
+      const taken = (await Promise.all(outcomes)).filter((o): o is number => o !== null);
+      assert.equal(taken.length, LIMIT, 'min(N, R) units');
+      assert.deepEqual(
+        [...taken].sort((x, y) => x - y),
+        Array.from({ length: LIMIT }, (_, i) => i + 1),
+        'each count once',
+      );
+      const counter = await a.db
+        .selectFrom('usage_counters')
+        .select('used')
+        .where('subject', '=', 'member:950')
+        .where('day', '=', DAY)
+        .executeTakeFirstOrThrow();
+      assert.equal(Number(counter.used), LIMIT);
+      const records = await b.db
+        .selectFrom('audit_log')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('member_id', '=', 950)
+        .executeTakeFirstOrThrow();
+      assert.equal(Number(records.n), LIMIT, 'one record a unit taken');
     });
   });
 }

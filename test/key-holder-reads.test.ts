@@ -73,6 +73,32 @@ for (const engine of ENGINES) {
       assert.equal(statements, 1);
     });
 
+    test('a failed read fails the requests of its turn only; a turn across midnight reads each day', async () => {
+      let fail = true;
+      const failing: KyselyPlugin = {
+        transformQuery: (args: PluginTransformQueryArgs): RootOperationNode => args.node,
+        transformResult: (args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> =>
+          fail ? Promise.reject(new Error('database unavailable')) : Promise.resolve(args.result),
+      };
+      const find = createKeyHolderReads(database.engine.db.withPlugin(failing).withPlugin(counting));
+      const day = quotaDayOf(t.clock.now());
+      const outcomes = await Promise.allSettled([find(digestApiKey(keyA), day), find(digestApiKey(keyA), day)]);
+      assert.deepEqual(
+        outcomes.map((o) => o.status),
+        ['rejected', 'rejected'],
+      );
+      fail = false;
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal((await find(digestApiKey(keyA), day))?.memberRef, 'M-READS-A', 'the next turn reads again');
+      await new Promise((resolve) => setImmediate(resolve));
+      statements = 0;
+      const [today, tomorrow] = await Promise.all([find(digestApiKey(keyA), day), find(digestApiKey(keyA), '2099-01-01')]);
+      assert.equal(today?.usage.day, day);
+      assert.equal(tomorrow?.usage.day, '2099-01-01');
+      assert.equal(tomorrow?.usage.used, 0, "the other day's own use");
+      assert.equal(statements, 2, 'a statement a day');
+    });
+
     test('concurrent searches of two members are answered, and a key revoked between two bursts is refused in the next', async () => {
       const burst = () =>
         Promise.all([

@@ -308,7 +308,9 @@ export const SQLITE_NAME_INDEXES = ['company_name_fts', 'company_word_fts', 'com
  * pending terms instead of FTS5's 1 MB, so the build writes far fewer segments, and no merging
  * while it writes them (automerge 0): the `optimize` that ends the build merges them, once. At
  * 10^6 names the builds with their optimize took 11.1–12.1 s against 13.8–15.8 s (three
- * alternating pairs, docs/benchmarks.md); the table of pending terms is freed at each build's end.
+ * alternating pairs, docs/benchmarks.md). Its cost is memory while the load ends: pending terms
+ * are written out when they pass the size, at the `optimize` or at the commit, so the indexes'
+ * tables may all be filled at once (an import's peak at 10^6 in docs/benchmarks.md).
  * Both are kept in each index's config table, so they are set back to FTS5's defaults after the
  * optimize: a later write to an index merges and flushes as before.
  */

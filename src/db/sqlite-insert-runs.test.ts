@@ -46,3 +46,20 @@ test('rows inserted a run a statement: each id is its own row, after ids given a
   assert.equal((db.prepare('SELECT count(*) AS n FROM t').get() as { n: number }).n, 2 + 1 + 63 + 64 + 65 + 200 + 7);
   assert.ok(prepared.size <= 7, `at most seven statements (${[...prepared.keys()].join(', ')})`);
 });
+
+test('the ids are right when an insert trigger writes other AUTOINCREMENT and FTS5 tables (a helper review)', () => {
+  const db = new Database(':memory:');
+  db.exec(`CREATE TABLE t (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL);
+    CREATE TABLE log (id INTEGER PRIMARY KEY AUTOINCREMENT, tid INTEGER);
+    CREATE VIRTUAL TABLE f USING fts5(name);
+    INSERT INTO log (tid) VALUES (0), (0), (0), (0), (0), (0), (0), (0), (0), (0);
+    CREATE TRIGGER t_ins AFTER INSERT ON t BEGIN
+      INSERT INTO log (tid) VALUES (new.id); INSERT INTO log (tid) VALUES (new.id); INSERT INTO f (rowid, name) VALUES (new.id * 1000, new.name);
+    END;`);
+  const statementFor = (rows: number) => db.prepare(`INSERT INTO t (name) VALUES ${Array<string>(rows).fill('(?)').join(', ')}`);
+  const rows = Array.from({ length: 200 }, (_, i) => ({ name: `n${i}` }));
+  const ids = insertRows(statementFor, ['name'], rows);
+  const byId = db.prepare<[number], { name: string }>('SELECT name FROM t WHERE id = ?');
+  rows.forEach((row, i) => assert.equal(byId.get(ids[i]!)?.name, row.name, `row ${i}`));
+  assert.equal(new Set(ids).size, 200);
+});

@@ -4,18 +4,21 @@
  * node CPU of a cached hit there was 3 × SQLite's); the requests that arrive in one turn (a
  * member's connections answered by one group commit come back together) now share one.
  *
- * Nothing is cached: each request's look-up still runs after the request arrived, so a key
- * revoked or regenerated, a member suspended or a limit changed by any process is seen by the
- * very next request of every process, as before (D17, D18 amended), and the day's use and the
- * data version are as fresh as they were.
+ * Nothing outlives its turn: on PostgreSQL each request's look-up runs after the request
+ * arrived, so a key revoked or regenerated, a member suspended or a limit changed by any process
+ * is seen by the very next request of every process, as before (D17, D18 amended), and the day's
+ * use and the data version are as fresh as they were.
  *
  * On SQLite, in process, a look-up is no round trip, but it was a cached hit's costliest
  * statement (~16 µs of ~160 in the server, three joins and a sub-select: docs/benchmarks.md). The
  * first request of a turn that asks for a key reads it at once; the others of that turn asking
  * for the same key and day share that read (a member's connections come back together after
  * their group commit, and arrive together again). The turn ends at the next `setImmediate`,
- * before the group commit of its answers (scheduled later, charge-batch.ts): a look-up never
- * outlives the turn it was read in, as on PostgreSQL, where the turn's statement is even later.
+ * before the group commit of its answers (scheduled later, charge-batch.ts). So a change
+ * committed in the middle of a turn (a revocation by the console, a unit taken) is seen from
+ * the next turn on — milliseconds, within D17's 5 seconds; the units themselves are still
+ * taken by the exact increments of the group commit (D18), whatever a look-up read. A failed
+ * read fails the requests of its turn that shared it, and the next turn reads again.
  */
 import { PostgresAdapter } from 'kysely';
 import type { Db } from '../db/types.ts';
