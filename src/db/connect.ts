@@ -74,12 +74,6 @@ export interface EngineOptions {
   backgroundCheckpoints?: boolean;
   /** Told when the checkpoints' thread fails (the serving connection's own threshold then takes over). */
   onCheckpointerError?: (error: Error) => void;
-  /**
-   * SQLite: another connection of a server whose checkpoints a thread already makes (the webhook
-   * sending thread's, issue 30): its commits checkpoint only past the serving connection's own
-   * threshold, as that connection's do, not at SQLite's 1,000 pages.
-   */
-  checkpointsElsewhere?: boolean;
 }
 
 export function isPostgresUrl(url: string): boolean {
@@ -253,7 +247,6 @@ function openSqlite(url: string, options: EngineOptions): Engine {
   database.pragma(`busy_timeout = ${options.yieldWhenBusy ? 0 : 10000}`);
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
-  if (options.checkpointsElsewhere) database.pragma(`wal_autocheckpoint = ${SERVING_CHECKPOINT_PAGES}`);
   const checkpointer =
     options.backgroundCheckpoints && path !== ':memory:'
       ? (database.pragma(`wal_autocheckpoint = ${SERVING_CHECKPOINT_PAGES}`), startCheckpointer(path, options.onCheckpointerError ?? (() => {})))

@@ -8,8 +8,6 @@ import type { Logger } from 'pino';
 import { disputeLapseJob } from '../disputes/dispute-lapse.job.ts';
 import type { Config } from '../config.ts';
 import type { Engine } from '../db/connect.ts';
-import type { EngineKind } from '../db/dialect-seam.ts';
-import type { ThreadDatabase } from '../webhooks/attempt-sender.ts';
 import { createJobRunner, type JobRunner } from '../jobs/job-runner.ts';
 import type { Clock } from '../lib/clock.ts';
 import { retentionJob } from '../retention/retention.job.ts';
@@ -53,16 +51,6 @@ export interface BackgroundWork extends JobRunner {
  */
 export const BACKGROUND_POOL_SIZE = 2;
 
-/** The database of the sending thread's own connection, for the deliveries' claims and outcomes (both engines). */
-export function deliveryThreadDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dbStatementTimeoutMs' | 'dbConnectionWaitMs' | 'dbPooler'>,
-  kind: EngineKind,
-): ThreadDatabase {
-  return kind === 'postgres'
-    ? { url: config.databaseUrl, statementTimeoutMs: config.dbStatementTimeoutMs, connectionWaitMs: config.dbConnectionWaitMs, pooler: config.dbPooler }
-    : { url: config.databaseUrl, connectionWaitMs: config.dbConnectionWaitMs };
-}
-
 export function buildBackgroundWork(deps: BackgroundWorkDeps): BackgroundWork {
   const { engine, clock, config, log } = deps;
   // Every statement of the background work goes through the engine's background pool (PostgreSQL).
@@ -85,10 +73,19 @@ export function buildBackgroundWork(deps: BackgroundWorkDeps): BackgroundWork {
     keyRing: deps.keyRing,
     addresses: { resolve: systemResolver, allowPrivate: config.webhookAllowPrivateAddresses },
     holder: `${hostname()}:${process.pid}`,
-    // Signing and sending off the event loop that serves the searches (issue 30), and the claims
-    // and the outcomes' writes too, on the sending thread's own connections (delivery-store.ts).
+    // Signing and sending off the event loop that serves the searches (issue 30); on PostgreSQL
+    // the claims and the outcomes' writes too, on the sending thread's own connections.
     sendInThread: true,
-    storeInThread: deliveryThreadDatabase(config, engine.seam.kind),
+    ...(engine.seam.kind === 'postgres'
+      ? {
+          storeInThread: {
+            url: config.databaseUrl,
+            statementTimeoutMs: config.dbStatementTimeoutMs,
+            connectionWaitMs: config.dbConnectionWaitMs,
+            pooler: config.dbPooler,
+          },
+        }
+      : {}),
     settings: {
       concurrency: config.webhookConcurrency,
       perEndpoint: config.webhookConcurrencyPerEndpoint,

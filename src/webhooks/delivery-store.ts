@@ -2,19 +2,20 @@
  * Where the delivery worker's two frequent statements run: the claim of due deliveries and the
  * write of a batch of outcomes (deliveries.repository.ts). Two ways, one contract:
  *
- * - on the worker's own database handle, in the calling thread (tests);
- * - on a connection of the sending thread's own (attempt-sender.ts, what `serve` does). On
- *   PostgreSQL a statement's cost on the client side is mostly the kernel's work of sending it on
+ * - on the worker's own database handle, in the calling thread (SQLite, tests);
+ * - on a PostgreSQL connection of the sending thread's own (attempt-sender.ts, `serve` on
+ *   PostgreSQL): a statement's cost on the client side is mostly the kernel's work of sending it on
  *   the socket, which on a local connection does the receiving side's work too, and it was most of
  *   what a delivery cost the serving thread (issue 30: ~340 µs a delivery, 36 % of it `writev`
- *   to PostgreSQL's sockets). On SQLite the statements themselves ran on the serving thread's
- *   event loop (~0.4–0.6 ms each, up to 32 deliveries a claim), blocking it; on the thread's
- *   connection they hold the file's write lock instead, and a group commit of the serving thread
- *   that meets it waits between turns (db/sqlite-yield-when-busy.ts) while requests go on being
- *   read and answered. Measured (10,000 deliveries to a local receiver, docs/benchmarks.md): the
- *   serving thread's CPU a delivery 117–123 µs → 50–51 µs, the process's 572–609 → 640–688 µs
- *   (the thread's own connection and page cache). In the sending thread, which runs below the
- *   serving one, the statements wait for the cores while searches need them.
+ *   to PostgreSQL's sockets). In the sending thread, which runs below the serving one, it waits
+ *   for the cores while searches need them.
+ *
+ * SQLite keeps its statements in the serving thread: a second connection would be a second writer
+ * on the file, and the searches' own writes (quota, audit) would then wait for its lock. Tried
+ * (issue 30, docs/benchmarks.md, "SQLite's delivery statements on the sending thread's own
+ * connection: measured, not kept"): the serving thread's CPU a delivery fell from ~120 to ~50 µs,
+ * but the sending thread runs below the serving one, and holding the write lock it was left off
+ * busy cores for up to a second: a serving commit waited out its limit and its search failed (503).
  *
  * What crosses to the thread is data: a claim's order names the per-endpoint bound and what is in
  * flight, from which the thread's claim works out each endpoint's room.

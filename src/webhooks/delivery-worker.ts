@@ -82,8 +82,8 @@ export interface DeliveryWorkerDeps {
    */
   readonly sendInThread?: boolean;
   /**
-   * With `sendInThread`: the claims and the outcomes' writes on connections of the sending
-   * thread's own to this database (delivery-store.ts), not on `db` in the serving thread.
+   * With `sendInThread`, on PostgreSQL: the claims and the outcomes' writes on connections of the
+   * sending thread's own to this database (delivery-store.ts), not on `db` in the serving thread.
    */
   readonly storeInThread?: ThreadDatabase;
   /**

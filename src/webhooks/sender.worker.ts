@@ -1,9 +1,9 @@
 /**
  * The thread of createThreadSender (attempt-sender.ts): signs and sends each attempt it is given
  * and answers with its result. Keeps its connections alive between attempts; the address rule is
- * checked at connection time here, with the system's resolver. Started with a database, it also
- * makes the delivery worker's claims and writes its outcomes on connections of its own
- * (delivery-store.ts), opened at the first of them.
+ * checked at connection time here, with the system's resolver. Started with a database
+ * (PostgreSQL), it also makes the delivery worker's claims and writes its outcomes on connections
+ * of its own (delivery-store.ts), opened at the first of them.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import {
@@ -48,32 +48,21 @@ function openDatabase() {
   const settings = data.database;
   if (!settings) throw new Error('this sending thread has no database');
   database ??= (async () => {
-    const [{ isPostgresUrl, openEngine }, { databaseDeliveryStore, DELIVERY_THREAD_APPLICATION }] = await Promise.all([
+    const [{ openEngine }, { databaseDeliveryStore, DELIVERY_THREAD_APPLICATION }] = await Promise.all([
       import('../db/connect.ts'),
       import('./delivery-store.ts'),
     ]);
-    const wait = settings.connectionWaitMs ? { connectionWaitMs: settings.connectionWaitMs } : {};
-    const engine = isPostgresUrl(settings.url)
-      ? openEngine(withApplicationName(settings.url, DELIVERY_THREAD_APPLICATION), {
-          poolSize: THREAD_POOL_SIZE,
-          ...(settings.statementTimeoutMs ? { statementTimeoutMs: settings.statementTimeoutMs } : {}),
-          ...wait,
-          ...(settings.pooler ? { pooler: settings.pooler } : {}),
-        })
-      : // SQLite: a connection of this thread's own to the serving file. Its wait for the write lock
-        // (the serving thread's group commits hold it for a moment) is retried between turns, so
-        // the attempts in flight keep being answered; the process's checkpoints stay the
-        // checkpoint thread's.
-        openEngine(settings.url, { yieldWhenBusy: true, checkpointsElsewhere: true, ...wait });
+    const url = new URL(settings.url);
+    url.searchParams.set('application_name', DELIVERY_THREAD_APPLICATION);
+    const engine = openEngine(url.toString(), {
+      poolSize: THREAD_POOL_SIZE,
+      ...(settings.statementTimeoutMs ? { statementTimeoutMs: settings.statementTimeoutMs } : {}),
+      ...(settings.connectionWaitMs ? { connectionWaitMs: settings.connectionWaitMs } : {}),
+      ...(settings.pooler ? { pooler: settings.pooler } : {}),
+    });
     return { store: databaseDeliveryStore(engine.db, engine.seam), close: () => engine.close() };
   })();
   return database;
-}
-
-function withApplicationName(url: string, name: string): string {
-  const named = new URL(url);
-  named.searchParams.set('application_name', name);
-  return named.toString();
 }
 
 function stored(id: number, work: () => Promise<unknown>): void {
