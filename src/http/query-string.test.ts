@@ -22,3 +22,8 @@ test('names such as __proto__ are plain keys', () => {
   assert.equal(parsed['__proto__'], 'x');
   assert.equal(Object.getPrototypeOf(parsed), null);
 });
+
+test('plain names and values are taken as they are; an escaped plus stays a plus', () => {
+  assert.deepEqual({ ...parseQueryString('type=tax_id&country=TR&q=0680123456') }, { type: 'tax_id', country: 'TR', q: '0680123456' });
+  assert.deepEqual({ ...parseQueryString('q=a%2Bb+c&q%5B%5D=x') }, { q: 'a+b c', 'q[]': 'x' });
+});

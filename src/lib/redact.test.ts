@@ -31,3 +31,14 @@ test('findKeySpans with the checksum finds issued keys only, split or whole', ()
   const broken = key.slice(0, 63) + (key.endsWith('A') ? 'B' : 'A');
   assert.equal(findKeySpans(broken, isWellFormedApiKey).length, 0);
 });
+
+test('every kind at once and each alone: two keys, a secret parameter in any case, a key of the ring', () => {
+  const other = generateApiKey();
+  const ringKey = `rlsk1_${'Ab3_-'.repeat(8)}xyz`;
+  assert.equal(redactSecrets(`${key} and ${other}`), '[REDACTED] and [REDACTED]');
+  assert.equal(redactSecrets('/x?API_KEY=abc&Token=def#top'), '/x?API_KEY=[REDACTED]&Token=[REDACTED]#top');
+  assert.equal(redactSecrets(`ring ${ringKey}.`), 'ring [REDACTED].');
+  assert.equal(redactSecrets(`/x?q=${key}&access_token=t ${ringKey} ${a}+${b}`), '/x?q=[REDACTED]&access_token=[REDACTED]');
+  // Short values as a search's q, type and country: unchanged, the same string.
+  for (const text of ['0680123456', 'tax_id', 'TR', 'anadolu lojistik a=b', 'rlsk1_short']) assert.equal(redactSecrets(text), text);
+});

@@ -62,6 +62,10 @@ const RING_KEY = /rlsk1_[A-Za-z0-9_-]{43}/g;
 
 export function redactSecrets(text: string): string {
   let out = text;
-  for (const [start, end] of findKeySpans(text).reverse()) out = out.slice(0, start) + '[REDACTED]' + out.slice(end);
-  return out.replace(SECRET_IN_URL, '$1[REDACTED]').replace(RING_KEY, '[REDACTED]');
+  const spans = findKeySpans(text);
+  for (let i = spans.length - 1; i >= 0; i--) out = out.slice(0, spans[i]![0]) + '[REDACTED]' + out.slice(spans[i]![1]);
+  // Each pattern only where its fixed part is (every search's q, type and country pass here: the
+  // two replaces took 0.35 µs a call where these tests take 0.04, issue 28).
+  if (out.includes('=')) out = out.replace(SECRET_IN_URL, '$1[REDACTED]');
+  return out.includes('rlsk1_') ? out.replace(RING_KEY, '[REDACTED]') : out;
 }
