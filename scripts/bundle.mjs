@@ -18,8 +18,15 @@ await build({
   // The import's line checker runs in a worker loaded by file name next to its caller
   // (src/import/line-checker.ts): an entry of its own, under the same name.
   // The same for the webhook sender's thread (src/webhooks/attempt-sender.ts) and SQLite's
-  // checkpoints' thread (src/db/sqlite-checkpointer.ts).
-  entryPoints: ['src/cli/cli.ts', 'src/import/line-checker.worker.ts', 'src/webhooks/sender.worker.ts', 'src/db/sqlite-checkpointer.worker.ts'],
+  // checkpoints' thread (src/db/sqlite-checkpointer.ts), and a fresh load's name indexes' thread
+  // (src/db/fresh-name-indexes.ts).
+  entryPoints: [
+    'src/cli/cli.ts',
+    'src/import/line-checker.worker.ts',
+    'src/webhooks/sender.worker.ts',
+    'src/db/sqlite-checkpointer.worker.ts',
+    'src/db/fresh-name-indexes.worker.ts',
+  ],
   entryNames: '[name]',
   outdir,
   bundle: true,

@@ -13,7 +13,8 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { sql, type Insertable } from 'kysely';
 import type { CompaniesTable, ReportsTable, ReportStatusChangesTable } from './schema.ts';
 import type { Db } from './types.ts';
-import { sqliteAddNameWords, sqliteAddNearMatchKeys, sqliteAddNearMatchWords } from './dialect-seam.ts';
+import { FTS5_BUILD_SETTINGS, sqliteAddNameWords, sqliteAddNearMatchKeys, sqliteAddNearMatchWords } from './dialect-seam.ts';
+import { startFreshNameIndexes, type FreshNameIndexes } from './fresh-name-indexes.ts';
 import { powerOfTwoRuns } from './prepared.ts';
 
 /**
@@ -47,6 +48,14 @@ export interface BulkWriter {
    * inserted; null when this writer does not keep them (rebuildNameIndex then reads the names).
    */
   freshLoadWords(ticket: BulkTicket): string[] | null;
+  /**
+   * SQLite: puts in place the name indexes a fresh load's thread built while its rows went in
+   * (db/fresh-name-indexes.ts) and returns their names; rebuildNameIndex builds the others. [] when
+   * there are none (PostgreSQL, a small load, or one whose thread's indexes could differ).
+   */
+  installFreshNameIndexes(ticket: BulkTicket): Promise<string[]>;
+  /** The session has ended, whatever its outcome: what the writer started for it stops. */
+  endSession(ticket: BulkTicket): void;
 }
 
 /** Refuses a write whose session is closed (or that never had one): the data version would not move. */
@@ -369,6 +378,8 @@ export function postgresBulkWriter(clientOf: ClientOfToken): BulkWriter {
   return {
     prepareForImport: () => {},
     freshLoadWords: (ticket) => words.sorted(ticket),
+    installFreshNameIndexes: () => Promise.resolve([]),
+    endSession: () => {},
     insertCompanies: async (ticket, rows) => {
       checkOpen(ticket);
       if (rows.length === 0) return [];
@@ -471,7 +482,55 @@ export function insertRows<T>(statementFor: (rows: number) => Sqlite.Statement, 
   return ids;
 }
 
-export function sqliteBulkWriter(database: Sqlite.Database): BulkWriter {
+/**
+ * A fresh SQLite load builds its two name indexes of every company in a thread of its own once it
+ * has inserted this many companies (db/fresh-name-indexes.ts). A smaller load's rebuild takes well
+ * under a second (~13 µs a name at 10^6), of which a thread's start and the copy would leave little.
+ */
+export const FRESH_NAME_INDEXES_FROM = 50_000;
+
+/** A fresh load's companies so far, and the thread building its name indexes (null: none will). */
+interface FreshLoadState {
+  inserted: number;
+  side: FreshNameIndexes | null | undefined;
+}
+
+/** Hands rows to the thread in runs of consecutive ids (one writer in one transaction: normally one run). */
+function addInRuns(side: FreshNameIndexes, rows: ReadonlyArray<{ name_key: string; name_core: string }>, ids: readonly number[]): void {
+  let start = 0;
+  for (let i = 1; i <= rows.length; i++) {
+    if (i < rows.length && ids[i] === ids[i - 1]! + 1) continue;
+    side.add(rows.slice(start, i), ids[start]!);
+    start = i;
+  }
+}
+
+export function sqliteBulkWriter(database: Sqlite.Database, options: { freshNameIndexesFrom?: number } = {}): BulkWriter {
+  const sideFrom = options.freshNameIndexesFrom ?? FRESH_NAME_INDEXES_FROM;
+  const freshLoads = new WeakMap<BulkTicket, FreshLoadState>();
+  /** A fresh load's companies just inserted: to the thread, started once there are enough (with the companies before). */
+  const toSideIndexes = (ticket: BulkTicket, rows: ReadonlyArray<{ name_key: string; name_core: string }>, ids: readonly number[]) => {
+    let state = freshLoads.get(ticket);
+    if (!state) freshLoads.set(ticket, (state = { inserted: 0, side: undefined }));
+    state.inserted += rows.length;
+    if (state.side === undefined) {
+      if (state.inserted < sideFrom) return;
+      state.side = startFreshNameIndexes(database, FTS5_BUILD_SETTINGS);
+      if (state.side) {
+        const earlier = database.prepare('SELECT id, name_key, name_core FROM companies WHERE id < ? ORDER BY id').all(ids[0]) as Array<{
+          id: number;
+          name_key: string;
+          name_core: string;
+        }>;
+        addInRuns(
+          state.side,
+          earlier,
+          earlier.map((r) => r.id),
+        );
+      }
+    }
+    if (state.side) addInRuns(state.side, rows, ids);
+  };
   type Statements = Record<'index' | 'wordIndex' | 'nearIndex' | 'nearWords' | 'words', Sqlite.Statement>;
   let statements: Statements | null = null;
   // Prepared on first use: the tables exist only after the migrations.
@@ -500,9 +559,14 @@ export function sqliteBulkWriter(database: Sqlite.Database): BulkWriter {
     // again and again. 64 MB took a 2×10^5-company import from 18.6 s to 14.5 s; 32 MB is as
     // fast at 10^6 (56.7 s against 56.2 s) and keeps the peak at 434 MB instead of 479 MB.
     prepareForImport: () => database.pragma('cache_size = -32768'),
-    // Every insert has finished when it returns.
-    settle: () => Promise.resolve(),
+    // Every insert has finished when it returns; the name indexes' thread has all its rows.
+    settle: (ticket) => {
+      freshLoads.get(ticket)?.side?.finish();
+      return Promise.resolve();
+    },
     freshLoadWords: (ticket) => words.sorted(ticket),
+    installFreshNameIndexes: async (ticket) => (await freshLoads.get(ticket)?.side?.install()) ?? [],
+    endSession: (ticket) => freshLoads.get(ticket)?.side?.discard(),
     // eslint-disable-next-line @typescript-eslint/require-await -- BulkWriter is async (PostgreSQL's awaits); a throw must reject
     insertCompanies: async (ticket, rows) => {
       checkOpen(ticket);
@@ -514,6 +578,7 @@ export function sqliteBulkWriter(database: Sqlite.Database): BulkWriter {
       // filled once for the whole chunk (the insert triggers are quiet while the marker is set).
       if (ticket.freshLoad) {
         words.add(ticket, rows);
+        toSideIndexes(ticket, rows, ids);
         return inserted;
       }
       const first = inserted[0]!.id;

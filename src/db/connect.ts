@@ -49,6 +49,8 @@ export interface Engine {
 }
 
 export interface EngineOptions {
+  /** SQLite: a fresh load's companies from which a thread builds its name indexes (db/bulk-writer.ts; tests lower it). */
+  freshNameIndexesFrom?: number;
   /** PostgreSQL pool size. */
   poolSize?: number;
   /** PostgreSQL: connections of a pool of their own for `backgroundDb` (absent or 0: none, `backgroundDb` is `db`). */
@@ -258,7 +260,7 @@ function openSqlite(url: string, options: EngineOptions): Engine {
     db,
     backgroundDb: db,
     seam: seamFor('sqlite'),
-    bulk: sqliteBulkWriter(database),
+    bulk: sqliteBulkWriter(database, options.freshNameIndexesFrom === undefined ? {} : { freshNameIndexesFrom: options.freshNameIndexesFrom }),
     description: `SQLite ${path}`,
     pooler: 'none',
     openPool: async () => {},

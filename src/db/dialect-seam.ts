@@ -204,8 +204,10 @@ export interface DialectSeam {
    * (PostgreSQL's ordinary index needs no rebuild, and its words' trigger was dropped for it).
    * `words`: every word of the names the load inserted, when the bulk writer kept them (SQLite:
    * then they are not split out of every name again). SQLite's indexes end compacted (compactNameIndexes).
+   * `built`: puts in place SQLite's indexes a thread built from every company meanwhile and names
+   * them (db/fresh-name-indexes.ts); those are not rebuilt.
    */
-  rebuildNameIndex(db: Db, words: readonly string[] | null): Promise<void>;
+  rebuildNameIndex(db: Db, words: readonly string[] | null, built?: () => Promise<readonly string[]>): Promise<void>;
   /** Throws when the name-search index does not match `companies` (after a copy; PostgreSQL's cannot drift). */
   checkNameIndex(db: Db): Promise<void>;
   /**
@@ -314,7 +316,7 @@ export const SQLITE_NAME_INDEXES = ['company_name_fts', 'company_word_fts', 'com
  * Both are kept in each index's config table, so they are set back to FTS5's defaults after the
  * optimize: a later write to an index merges and flushes as before.
  */
-const FTS5_BUILD_SETTINGS = { hashsize: 64 * 1024 * 1024, automerge: 0 } as const;
+export const FTS5_BUILD_SETTINGS = { hashsize: 64 * 1024 * 1024, automerge: 0 } as const;
 const FTS5_DEFAULT_SETTINGS = { hashsize: 1024 * 1024, automerge: 4 } as const;
 
 async function setNameIndexSettings(db: Db, settings: { hashsize: number; automerge: number }): Promise<void> {
@@ -326,24 +328,29 @@ async function setNameIndexSettings(db: Db, settings: { hashsize: number; autome
   }
 }
 
-/** SQLite: the name indexes from `companies` after a fresh load (rebuildNameIndex), and the names' words (their trigrams by trigger). */
-async function buildSqliteNameIndexes(db: Db, words: readonly string[] | null): Promise<void> {
-  await sql`INSERT INTO company_name_fts (company_name_fts) VALUES ('rebuild')`.execute(db);
-  await sql`INSERT INTO company_word_fts (company_word_fts) VALUES ('rebuild')`.execute(db);
+/**
+ * SQLite: the name indexes from `companies` after a fresh load (rebuildNameIndex), and the names'
+ * words (their trigrams by trigger). Those that depend on no other thread first: `built` waits for
+ * the indexes a thread builds meanwhile (db/fresh-name-indexes.ts) and puts them in place; the
+ * others are rebuilt here.
+ */
+async function buildSqliteNameIndexes(db: Db, words: readonly string[] | null, built: () => Promise<readonly string[]>): Promise<void> {
   await sql`INSERT INTO company_near_fts (company_near_fts) VALUES ('delete-all')`.execute(db);
   await sql.raw(sqliteAddNearMatchKeys('1')).execute(db);
   await sql`INSERT INTO company_near_word_fts (company_near_word_fts) VALUES ('delete-all')`.execute(db);
   await sql.raw(sqliteAddNearMatchWords('1')).execute(db);
-  if (words === null) {
-    await sql.raw(sqliteAddNameWords('1')).execute(db);
-    return;
+  if (words === null) await sql.raw(sqliteAddNameWords('1')).execute(db);
+  else {
+    // Sorted, a chunk per statement: 0.8 s of CPU at 10^5 names split in SQL (json_each, then
+    // a sort for DISTINCT) against ~0.1 s (docs/benchmarks.md).
+    for (let i = 0; i < words.length; i += WORDS_PER_STATEMENT) {
+      const chunk = words.slice(i, i + WORDS_PER_STATEMENT);
+      await sql`INSERT OR IGNORE INTO company_name_words (word) SELECT value FROM json_each(${JSON.stringify(chunk)})`.execute(db);
+    }
   }
-  // Sorted, a chunk per statement: 0.8 s of CPU at 10^5 names split in SQL (json_each, then
-  // a sort for DISTINCT) against ~0.1 s (docs/benchmarks.md).
-  for (let i = 0; i < words.length; i += WORDS_PER_STATEMENT) {
-    const chunk = words.slice(i, i + WORDS_PER_STATEMENT);
-    await sql`INSERT OR IGNORE INTO company_name_words (word) SELECT value FROM json_each(${JSON.stringify(chunk)})`.execute(db);
-  }
+  const installed = await built();
+  if (!installed.includes('company_name_fts')) await sql`INSERT INTO company_name_fts (company_name_fts) VALUES ('rebuild')`.execute(db);
+  if (!installed.includes('company_word_fts')) await sql`INSERT INTO company_word_fts (company_word_fts) VALUES ('rebuild')`.execute(db);
 }
 
 const sqliteSeam: DialectSeam = {
@@ -463,9 +470,9 @@ const sqliteSeam: DialectSeam = {
   async markBulkLoad(db, active) {
     await (active ? sql`INSERT INTO fts_bulk_load (active) VALUES (1)` : sql`DELETE FROM fts_bulk_load`).execute(db);
   },
-  async rebuildNameIndex(db, words) {
+  async rebuildNameIndex(db, words, built = () => Promise.resolve([])) {
     await setNameIndexSettings(db, FTS5_BUILD_SETTINGS);
-    await buildSqliteNameIndexes(db, words);
+    await buildSqliteNameIndexes(db, words, built);
     await sqliteSeam.compactNameIndexes(db);
     await setNameIndexSettings(db, FTS5_DEFAULT_SETTINGS);
   },

@@ -11,7 +11,8 @@
  * goes on reading and writing meanwhile), and the serving connection's own threshold is raised to
  * SERVING_CHECKPOINT_PAGES, a fallback that takes over only if this thread falls behind or stops.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorkerThread } from '../lib/worker-thread.ts';
 
 /** The thread's cadence: a checkpoint's pages stay a fraction of what 1,000 pages took. */
 export const CHECKPOINT_EVERY_MS = 250;
@@ -32,12 +33,7 @@ export interface Checkpointer {
 }
 
 function startThread(workerData: CheckpointerData): Worker {
-  // Built: dist/bundle/*.js (an entry of its own). Under tsx the thread registers tsx first.
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./sqlite-checkpointer.worker.js', import.meta.url), { workerData });
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const source = new URL('./sqlite-checkpointer.worker.ts', import.meta.url).href;
-  const boot = `import(${JSON.stringify(tsx)}).then((api) => api.register()).then(() => import(${JSON.stringify(source)}))`;
-  return new Worker(boot, { eval: true, workerData });
+  return startWorkerThread(import.meta.url, 'sqlite-checkpointer.worker', { workerData });
 }
 
 /** Starts the thread for the database file at `path` (which must be in WAL mode). */

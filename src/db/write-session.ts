@@ -105,7 +105,10 @@ export async function isEmptyDatabase(db: Db): Promise<boolean> {
  * that creates them again, exactly as they were, and rebuilds the name index. Inside the
  * transaction, so a failed load leaves the schema as it was and readers never see it without.
  */
-async function suspendForFreshLoad(seam: DialectSeam, trx: Db): Promise<(words: readonly string[] | null) => Promise<void>> {
+async function suspendForFreshLoad(
+  seam: DialectSeam,
+  trx: Db,
+): Promise<(words: readonly string[] | null, builtNameIndexes: () => Promise<readonly string[]>) => Promise<void>> {
   const reportIndexes = await seam.secondaryIndexes(trx, ['reports']);
   const indexes = [...(await seam.secondaryIndexes(trx, DEFERRED_INDEX_TABLES)), ...reportIndexes.filter((i) => DEFERRED_REPORT_INDEXES.has(i.name))];
   for (const index of indexes) await sql`DROP INDEX ${sql.ref(index.name)}`.execute(trx);
@@ -116,7 +119,7 @@ async function suspendForFreshLoad(seam: DialectSeam, trx: Db): Promise<(words: 
     await sql`DROP TRIGGER ${sql.ref(trigger.name)}${on}`.execute(trx);
   }
   const restoreForeignKeys = seam.kind === 'postgres' ? await suspendForeignKeys(trx, FOREIGN_KEYS_CHECKED_AT_END) : null;
-  return async (words) => {
+  return async (words, builtNameIndexes) => {
     if (seam.kind === 'postgres') await sql`SET LOCAL maintenance_work_mem = ${sql.lit(INDEX_BUILD_MEMORY)}`.execute(trx);
     const restoreSorter = seam.kind === 'sqlite' ? await sqliteParallelSort(trx) : null;
     try {
@@ -125,7 +128,8 @@ async function suspendForFreshLoad(seam: DialectSeam, trx: Db): Promise<(words: 
       await restoreSorter?.();
     }
     for (const trigger of triggers) await sql.raw(trigger.sql).execute(trx);
-    await seam.rebuildNameIndex(trx, words);
+    // Those a thread builds meanwhile are put in place (db/fresh-name-indexes.ts).
+    await seam.rebuildNameIndex(trx, words, builtNameIndexes);
     await restoreForeignKeys?.();
   };
 }
@@ -305,7 +309,7 @@ async function inTransaction<T>(engine: WriteEngine, db: Db, work: (session: Wri
         await engine.bulk.settle(ticket);
         throw error;
       }
-      await finishFreshLoad?.(engine.bulk.freshLoadWords(ticket));
+      await finishFreshLoad?.(engine.bulk.freshLoadWords(ticket), () => engine.bulk.installFreshNameIndexes(ticket));
       if (checkForeignKeys) await checkSqliteForeignKeys(trx);
       await engine.seam.markBulkLoad(trx, false);
       // The per-row triggers were quiet: one bump for the whole session, before the commit.
@@ -315,6 +319,7 @@ async function inTransaction<T>(engine: WriteEngine, db: Db, work: (session: Wri
       return result;
     } finally {
       ticket.open = false;
+      engine.bulk.endSession(ticket);
     }
   });
 }

@@ -3,7 +3,8 @@
  * while the main thread writes the previous ones to the database. Results come back in line
  * order. Measured at 2×10^5 companies: see docs/benchmarks.md.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorkerThread } from '../lib/worker-thread.ts';
 import type { CountryCatalogue } from '../countries/catalogue.ts';
 import { checkImportLine, type CheckedLine } from './import-line.ts';
 import type { FileChunk } from './line-checker.worker.ts';
@@ -22,13 +23,7 @@ export async function* checkLinesInline(lines: AsyncIterable<string> | Iterable<
 }
 
 function startWorker(workerData: unknown): Worker {
-  // The built program runs dist/bundle/*.js (the worker is an entry of its own there). Under tsx (tests, scripts) the sources are .ts, and a
-  // worker thread does not inherit tsx's loader: it registers it first.
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./line-checker.worker.js', import.meta.url), { workerData, resourceLimits: WORKER_LIMITS });
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const source = new URL('./line-checker.worker.ts', import.meta.url).href;
-  const boot = `import(${JSON.stringify(tsx)}).then((api) => api.register()).then(() => import(${JSON.stringify(source)}))`;
-  return new Worker(boot, { eval: true, workerData, resourceLimits: WORKER_LIMITS });
+  return startWorkerThread(import.meta.url, 'line-checker.worker', { workerData, resourceLimits: WORKER_LIMITS });
 }
 
 export async function* checkLinesInWorker(lines: AsyncIterable<string> | Iterable<string>, countries: CountryCatalogue): AsyncGenerator<CheckedLine> {

@@ -14,7 +14,8 @@
  * in the same process), handed to it at its start, and keeps nothing after the attempt.
  */
 import https from 'node:https';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorkerThread } from '../lib/worker-thread.ts';
 import type { AttemptResult } from './delivery-rules.ts';
 import { guardedLookup, type AddressRule } from './safe-lookup.ts';
 import { signatureHeader } from './signature.ts';
@@ -106,13 +107,7 @@ export interface SenderThreadData extends SenderOptions {
 const THREAD_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 };
 
 function startThread(workerData: SenderThreadData): Worker {
-  // The built program runs dist/bundle/*.js (the thread is an entry of its own there). Under tsx (tests, scripts) the sources are .ts, and a
-  // worker thread does not inherit tsx's loader: it registers it first.
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./sender.worker.js', import.meta.url), { workerData, resourceLimits: THREAD_LIMITS });
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const source = new URL('./sender.worker.ts', import.meta.url).href;
-  const boot = `import(${JSON.stringify(tsx)}).then((api) => api.register()).then(() => import(${JSON.stringify(source)}))`;
-  return new Worker(boot, { eval: true, workerData, resourceLimits: THREAD_LIMITS });
+  return startWorkerThread(import.meta.url, 'sender.worker', { workerData, resourceLimits: THREAD_LIMITS });
 }
 
 /**
