@@ -6,7 +6,8 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -17,6 +18,7 @@ import { importLines, ImportFailed, IMPORT_BATCH_LINES } from '../src/import/imp
 import { fixedClock } from '../src/lib/clock.ts';
 import { generateCompanyLines, generatedMemberRefs } from '../src/generate/generate.ts';
 import { SIDE_BUILT_INDEXES } from '../src/db/fresh-name-indexes.ts';
+import { runWriteSession } from '../src/db/write-session.ts';
 import { NOON_TR } from './helpers/app.ts';
 import { companyLine, countries, makeMember, makeReport, nextVkn } from './helpers/factories.ts';
 
@@ -63,6 +65,16 @@ async function ids(engine: Engine, table: string, match: string): Promise<number
 }
 
 /** A phrase of a name key's letters (keys are lower case, Turkish letters folded: name-key.ts). */
+/** Every row of an index's tables (FTS5's `_config`, `_data`, `_idx`, `_docsize`), as stored. */
+async function tablesOf(engine: Engine, table: string): Promise<string> {
+  const parts: string[] = [];
+  for (const suffix of ['config', 'data', 'idx', 'docsize']) {
+    const { rows } = await sql<Record<string, unknown>>`SELECT * FROM ${sql.table(`${table}_${suffix}`)} ORDER BY 1, 2`.execute(engine.db);
+    parts.push(`${suffix}: ${JSON.stringify(rows, (_key, value: unknown) => (value instanceof Uint8Array ? Buffer.from(value).toString('hex') : value))}`);
+  }
+  return parts.join('\n');
+}
+
 const phrase = (text: string) => `"${text.replaceAll('"', '""')}"`;
 
 /** Queries drawn from the names themselves: pieces of name keys (trigram phrases) and words of the cores. */
@@ -81,24 +93,35 @@ async function queriesOf(engine: Engine, n: number): Promise<Array<{ table: stri
 
 describe('a fresh SQLite load: the name indexes built by a thread while the rows go in', () => {
   let threaded: Opened | undefined;
+  let startedLate: Opened | undefined;
   let rebuilt: Opened | undefined;
   const lines = [...generateCompanyLines({ companies: 3 * IMPORT_BATCH_LINES + 123, members: MEMBERS, seed: 11 })];
 
   before(async () => {
     threaded = await open(1);
+    // The thread starts a batch and more into the load, and is sent the companies before it from the database.
+    startedLate = await open(IMPORT_BATCH_LINES + 7);
     rebuilt = await open(Number.MAX_SAFE_INTEGER);
   });
   after(async () => {
     await close(threaded);
+    await close(startedLate);
     await close(rebuilt);
   });
 
-  test('answer every query as the indexes FTS5 rebuilds from the same companies, and match their content row for row', async () => {
+  test('are, table for table, the indexes FTS5 rebuilds from the same companies, and answer every query as they do', async () => {
     const roots = await Promise.all(SIDE_BUILT_INDEXES.map((table) => rootOf(threaded!.engine, table)));
-    await importLines(threaded!.engine, lines, 'test', { countries, clock });
-    await importLines(rebuilt!.engine, lines, 'test', { countries, clock });
+    for (const opened of [threaded!, startedLate!, rebuilt!]) await importLines(opened.engine, lines, 'test', { countries, clock });
     // Put in place, not rebuilt: the thread's tables are new.
-    for (const [i, table] of SIDE_BUILT_INDEXES.entries()) assert.notEqual(await rootOf(threaded!.engine, table), roots[i], table);
+    for (const [i, table] of SIDE_BUILT_INDEXES.entries()) {
+      assert.notEqual(await rootOf(threaded!.engine, table), roots[i], table);
+      assert.notEqual(await rootOf(startedLate!.engine, table), roots[i], table);
+    }
+    for (const table of SIDE_BUILT_INDEXES) {
+      const reference = await tablesOf(rebuilt!.engine, table);
+      assert.equal(await tablesOf(threaded!.engine, table), reference, table);
+      assert.equal(await tablesOf(startedLate!.engine, table), reference, `${table}, the thread started late`);
+    }
     await checkAgainstContent(threaded!.engine);
     const queries = await queriesOf(threaded!.engine, 300);
     let found = 0;
@@ -196,4 +219,52 @@ describe('a fresh SQLite load whose thread could be wrong', () => {
       other.close();
     }
   });
+
+  test('a company deleted and another inserted by an ordinary statement during the load: the counts agree, yet the indexes are rebuilt and right', async () => {
+    const db = opened!.engine.db;
+    await sql`DELETE FROM report_status_changes`.execute(db);
+    await sql`DELETE FROM reports`.execute(db);
+    await sql`DELETE FROM companies`.execute(db);
+    const roots = await Promise.all(SIDE_BUILT_INDEXES.map((table) => rootOf(opened!.engine, table)));
+    const row = (i: number, name: string) => ({
+      company_name: name,
+      tax_id: `T${i}`,
+      tax_id_norm: `T${i}`,
+      country: 'TR',
+      city: 'Ankara',
+      name_key: name.toLowerCase(),
+      name_core: name.toLowerCase(),
+      visible_report_count: 0,
+      updated_at: NOON_TR,
+    });
+    await runWriteSession(opened!.engine, async (session) => {
+      assert.ok(session.freshLoad);
+      const inserted = await session.insertCompanies(Array.from({ length: 100 }, (_, i) => row(i, `zebra ${i} tekstil`)));
+      await session.trx.deleteFrom('companies').where('id', '=', inserted[0]!.id).execute();
+      await session.trx.insertInto('companies').values(row(1000, 'ghostly direct')).execute();
+    });
+    for (const [i, table] of SIDE_BUILT_INDEXES.entries()) assert.equal(await rootOf(opened!.engine, table), roots[i], `${table} rebuilt in place`);
+    await checkAgainstContent(opened!.engine);
+    assert.equal((await ids(opened!.engine, 'company_word_fts', phrase('ghostly'))).length, 1);
+    assert.equal((await ids(opened!.engine, 'company_name_fts', phrase('zebra 0 '))).length, 0);
+    await sql`DELETE FROM companies`.execute(db);
+  });
+});
+
+test("a scratch file of a fresh load whose process died is deleted by the next open of the database; a running process's is kept", async () => {
+  const opened = await open(1);
+  try {
+    await opened.engine.close();
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    const alive = process.ppid;
+    const files = [`${opened.path}.fresh-names-${dead}`, `${opened.path}.fresh-names-${dead}-journal`, `${opened.path}.fresh-names-${alive}`];
+    for (const file of files) writeFileSync(file, 'left over');
+    opened.engine = openEngine(`sqlite:${opened.path}`);
+    assert.deepEqual(
+      files.map((f) => existsSync(f)),
+      [false, false, true],
+    );
+  } finally {
+    await close(opened);
+  }
 });

@@ -54,6 +54,8 @@ export interface BulkWriter {
    * there are none (PostgreSQL, a small load, or one whose thread's indexes could differ).
    */
   installFreshNameIndexes(ticket: BulkTicket): Promise<string[]>;
+  /** The session's rows are all written, and settled: work that waited for them may begin (SQLite: the fresh load's name indexes' thread). */
+  rowsWritten(ticket: BulkTicket): void;
   /** The session has ended, whatever its outcome: what the writer started for it stops. */
   endSession(ticket: BulkTicket): void;
 }
@@ -379,6 +381,7 @@ export function postgresBulkWriter(clientOf: ClientOfToken): BulkWriter {
     prepareForImport: () => {},
     freshLoadWords: (ticket) => words.sorted(ticket),
     installFreshNameIndexes: () => Promise.resolve([]),
+    rowsWritten: () => {},
     endSession: () => {},
     insertCompanies: async (ticket, rows) => {
       checkOpen(ticket);
@@ -559,11 +562,9 @@ export function sqliteBulkWriter(database: Sqlite.Database, options: { freshName
     // again and again. 64 MB took a 2×10^5-company import from 18.6 s to 14.5 s; 32 MB is as
     // fast at 10^6 (56.7 s against 56.2 s) and keeps the peak at 434 MB instead of 479 MB.
     prepareForImport: () => database.pragma('cache_size = -32768'),
-    // Every insert has finished when it returns; the name indexes' thread has all its rows.
-    settle: (ticket) => {
-      freshLoads.get(ticket)?.side?.finish();
-      return Promise.resolve();
-    },
+    // Every insert has finished when it returns.
+    settle: () => Promise.resolve(),
+    rowsWritten: (ticket) => freshLoads.get(ticket)?.side?.finish(),
     freshLoadWords: (ticket) => words.sorted(ticket),
     installFreshNameIndexes: async (ticket) => (await freshLoads.get(ticket)?.side?.install()) ?? [],
     endSession: (ticket) => freshLoads.get(ticket)?.side?.discard(),

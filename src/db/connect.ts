@@ -11,6 +11,7 @@ import { postgresBulkWriter, sqliteBulkWriter, WHICH_CLIENT, type BulkWriter } f
 import { seamFor, type DialectSeam } from './dialect-seam.ts';
 import { YieldingSqliteDialect } from './sqlite-yield-when-busy.ts';
 import { SERVING_CHECKPOINT_PAGES, startCheckpointer } from './sqlite-checkpointer.ts';
+import { removeLeftScratchFiles } from './fresh-name-indexes.ts';
 import type { Database } from './schema.ts';
 import { KEEP_PREPARED } from './prepared.ts';
 import { planModeTracker, type PlanMode } from './plan-cache-mode.ts';
@@ -234,7 +235,10 @@ function rowsAsObjectLiterals(stmt: SQLite.Statement, readSchemaVersion: () => n
 
 function openSqlite(url: string, options: EngineOptions): Engine {
   const path = sqlitePathOf(url);
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') {
+    mkdirSync(dirname(path), { recursive: true });
+    removeLeftScratchFiles(path);
+  }
   const database = new SQLite(path);
   try {
     database.pragma('journal_mode = WAL');

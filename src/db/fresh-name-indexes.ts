@@ -8,11 +8,13 @@
  *
  * How:
  * - The thread (fresh-name-indexes.worker.ts) keeps a database file of its own beside the load's
- *   (`<file>.fresh-names`, deleted when the load ends), with each index made contentless there
- *   (`content=''`, the same tokenizer and options, read from the load's schema): the same terms,
- *   positions and sizes as the load's own index, which reads its text from `companies`.
+ *   (`<file>.fresh-names-<pid>`, deleted when the load ends; one a crashed process left is
+ *   deleted by the next open of the database), with a table of each company's id, `name_key` and
+ *   `name_core`, and each index with the same tokenizer and options as the load's (read from its
+ *   schema) but that table for content: the same tables as `rebuild` makes from `companies`.
  * - The bulk writer sends it each chunk of companies as they go in (their ids are consecutive,
- *   bulk-writer.ts), so the build rides on the other core while the rows are written.
+ *   bulk-writer.ts); it only stores them while the rows are written (the cores are busy then),
+ *   and builds once told the rows are all in, while the load builds its other indexes.
  * - At the load's end (`install`, inside the load's transaction): each index is dropped and
  *   created again from its own statement, which gives FTS5 a new table object (none of the old
  *   one's cached structure survives), and its three tables (`_data`, `_idx`, `_docsize`) are
@@ -20,12 +22,14 @@
  *   (better-sqlite3's default), so it is lifted for the copy only.
  *
  * When the thread's index could differ from what `rebuild` would make, it is not used and the load
- * rebuilds as before: a company's name changed during the load (a temporary trigger notes it), a
- * company inserted other than through the bulk writer (the counts differ), or the thread failed.
+ * rebuilds as before: a company renamed, deleted or given another id during the load (temporary
+ * triggers note it), a company inserted other than through the bulk writer (the counts differ),
+ * or anything failed before the load's own indexes were dropped (the thread, its file).
  * SQLite refuses ATTACH inside a transaction, so the rows are copied through this connection's
  * statements (~1–2 s at 10^6) rather than by one INSERT … SELECT.
  */
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import type { Worker } from 'node:worker_threads';
 import { startWorkerThread } from '../lib/worker-thread.ts';
@@ -78,6 +82,34 @@ function removeFile(path: string): void {
   for (const file of [path, `${path}-journal`]) rmSync(file, { force: true });
 }
 
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Deletes the scratch files beside the database at `path` of fresh loads whose process no longer
+ * runs (killed mid-load: ~250 MB at 10^6). Each open of the database calls it (db/connect.ts); a
+ * file wrongly taken for a dead process's only makes that load rebuild its indexes itself.
+ */
+export function removeLeftScratchFiles(path: string): void {
+  const prefix = `${basename(path)}.fresh-names-`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = name.startsWith(prefix) ? Number(/^(\d+)(-journal)?$/.exec(name.slice(prefix.length))?.[1]) : NaN;
+    if (Number.isInteger(pid) && pid !== process.pid && !processIsAlive(pid)) rmSync(join(dirname(path), name), { force: true });
+  }
+}
+
 /**
  * Starts the thread for a fresh load on `database` (inside the load's transaction); null when the
  * database is not a file or its indexes are not the ones this knows.
@@ -86,14 +118,37 @@ export function startFreshNameIndexes(database: SQLite.Database, buildSettings: 
   if (database.memory || database.name === '') return null;
   const indexes = definitionsOf(database);
   if (!indexes) return null;
-  const path = `${database.name}.fresh-names`;
-  removeFile(path);
-  // Temporary: this connection only, and gone with the transaction if it rolls back.
-  database.exec(`CREATE TEMP TABLE IF NOT EXISTS fresh_load_renamed (id INTEGER);
-    CREATE TEMP TRIGGER IF NOT EXISTS fresh_load_rename_noted AFTER UPDATE OF name_key, name_core ON main.companies
-      WHEN OLD.name_key IS NOT NEW.name_key OR OLD.name_core IS NOT NEW.name_core
-      BEGIN INSERT INTO fresh_load_renamed (id) VALUES (NEW.id); END;`);
-  const worker: Worker = startWorkerThread(import.meta.url, 'fresh-name-indexes.worker', { workerData: { path, indexes, buildSettings } });
+  const path = `${database.name}.fresh-names-${process.pid}`;
+  let worker: Worker | null = null;
+  try {
+    removeFile(path);
+    worker = startWorkerThread(import.meta.url, 'fresh-name-indexes.worker', { workerData: { path, indexes, buildSettings } });
+    // Temporary: this connection only, and gone with the transaction if it rolls back.
+    database.exec(NOTE_CHANGES);
+  } catch {
+    // No thread: the load rebuilds its indexes itself, as a small one does.
+    void worker?.terminate();
+    dropNotes(database);
+    return null;
+  }
+  return sideBuilder(database, indexes, path, worker);
+}
+
+/** What a fresh load does to its companies besides inserting them, noted: any of it and the thread's indexes are not used. */
+const NOTE_CHANGES = `CREATE TEMP TABLE IF NOT EXISTS fresh_load_changed (id INTEGER);
+  CREATE TEMP TRIGGER IF NOT EXISTS fresh_load_rename_noted AFTER UPDATE OF id, name_key, name_core ON main.companies
+    WHEN OLD.id IS NOT NEW.id OR OLD.name_key IS NOT NEW.name_key OR OLD.name_core IS NOT NEW.name_core
+    BEGIN INSERT INTO fresh_load_changed (id) VALUES (OLD.id); END;
+  CREATE TEMP TRIGGER IF NOT EXISTS fresh_load_delete_noted AFTER DELETE ON main.companies
+    BEGIN INSERT INTO fresh_load_changed (id) VALUES (OLD.id); END;`;
+
+function dropNotes(database: SQLite.Database): void {
+  database.exec(
+    'DROP TRIGGER IF EXISTS temp.fresh_load_rename_noted; DROP TRIGGER IF EXISTS temp.fresh_load_delete_noted; DROP TABLE IF EXISTS temp.fresh_load_changed;',
+  );
+}
+
+function sideBuilder(database: SQLite.Database, indexes: readonly SideIndexDefinition[], path: string, worker: Worker): FreshNameIndexes {
   let failure: unknown = null;
   let posted = 0;
   let finished = false;
@@ -111,8 +166,6 @@ export function startFreshNameIndexes(database: SQLite.Database, buildSettings: 
     worker.on('exit', () => reject(new Error('the name index thread ended before its indexes were built')));
   });
   built.catch(() => {}); // read by install(); a load that fails first never asks
-
-  const dropNotes = () => database.exec('DROP TRIGGER IF EXISTS temp.fresh_load_rename_noted; DROP TABLE IF EXISTS temp.fresh_load_renamed;');
 
   function copyRows(side: SQLite.Database, table: string): void {
     const columns = (database.prepare(`PRAGMA main.table_info(${table})`).all() as Array<{ name: string }>).map((c) => c.name);
@@ -162,17 +215,22 @@ export function startFreshNameIndexes(database: SQLite.Database, buildSettings: 
     },
     async install() {
       this.finish();
+      let side: SQLite.Database;
       try {
         await built;
+        side = new SQLite(path, { readonly: true, fileMustExist: true });
       } catch {
-        dropNotes();
+        // The thread or its file failed: nothing of the load's is touched yet, it rebuilds.
+        dropNotes(database);
         return [];
       }
-      const renamed = database.prepare('SELECT 1 FROM temp.fresh_load_renamed LIMIT 1').get() !== undefined;
-      dropNotes();
+      const changed = database.prepare('SELECT 1 FROM temp.fresh_load_changed LIMIT 1').get() !== undefined;
+      dropNotes(database);
       const companies = Number((database.prepare('SELECT count(*) AS n FROM main.companies').get() as { n: number }).n);
-      if (renamed || companies !== posted) return [];
-      const side = new SQLite(path, { readonly: true });
+      if (changed || companies !== posted) {
+        side.close();
+        return [];
+      }
       try {
         for (const index of indexes) {
           database.exec(`DROP TABLE main.${index.table}`);
@@ -193,7 +251,11 @@ export function startFreshNameIndexes(database: SQLite.Database, buildSettings: 
       if (discarded) return;
       discarded = true;
       void worker.terminate();
-      removeFile(path);
+      try {
+        removeFile(path);
+      } catch {
+        // Left for the next open of the database to delete (removeLeftScratchFiles): the load's outcome stands.
+      }
     },
   };
 }

@@ -19,8 +19,10 @@ const data = workerData as { path: string; indexes: SideIndexDefinition[]; build
 const ROWS_A_STATEMENT = 64;
 
 const database = new SQLite(data.path);
-// A scratch file: nothing to keep if the process dies (the load then rolls back anyway).
-database.pragma('journal_mode = OFF');
+// A scratch file: nothing to keep if the process dies (the load then rolls back anyway). Its
+// journal in memory (journal_mode = OFF is refused in better-sqlite3's defensive mode): it holds
+// only the few pages the file had before the transaction began.
+database.pragma('journal_mode = MEMORY');
 database.pragma('synchronous = OFF');
 database.pragma('cache_size = -32768');
 database.exec(`CREATE TABLE ${SIDE_CONTENT_TABLE} (id INTEGER PRIMARY KEY, name_key TEXT NOT NULL, name_core TEXT NOT NULL)`);

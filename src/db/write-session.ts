@@ -309,6 +309,7 @@ async function inTransaction<T>(engine: WriteEngine, db: Db, work: (session: Wri
         await engine.bulk.settle(ticket);
         throw error;
       }
+      engine.bulk.rowsWritten(ticket);
       await finishFreshLoad?.(engine.bulk.freshLoadWords(ticket), () => engine.bulk.installFreshNameIndexes(ticket));
       if (checkForeignKeys) await checkSqliteForeignKeys(trx);
       await engine.seam.markBulkLoad(trx, false);
