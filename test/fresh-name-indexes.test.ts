@@ -95,7 +95,8 @@ describe('a fresh SQLite load: the name indexes built by a thread while the rows
   let threaded: Opened | undefined;
   let startedLate: Opened | undefined;
   let rebuilt: Opened | undefined;
-  const lines = [...generateCompanyLines({ companies: 3 * IMPORT_BATCH_LINES + 123, members: MEMBERS, seed: 11 })];
+  // More than a statement of the `_docsize` copy (SIZES_A_STATEMENT: 10,000).
+  const lines = [...generateCompanyLines({ companies: 5 * IMPORT_BATCH_LINES + 123, members: MEMBERS, seed: 11 })];
 
   before(async () => {
     threaded = await open(1);
